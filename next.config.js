@@ -1,0 +1,11 @@
+// The pages are a static export: the Node server in server/transport serves them on the same origin
+// as the WebSocket, after its Host check, so no Next.js server process runs in production.
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  output: "export",
+  distDir: "out",
+  images: { unoptimized: true },
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+export default nextConfig;

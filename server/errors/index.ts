@@ -1,0 +1,37 @@
+// Error codes shared by every layer. Tool boundaries return failures as data ({ ok: false, errorType });
+// inside a module, code throws PlaygroundError with one of these codes.
+
+export type ErrorType =
+  | "invalid_arguments"
+  | "unknown_tool"
+  | "unknown_skill"
+  | "permission_denied"
+  | "path_refused"
+  | "not_found"
+  | "io_error"
+  | "binary_file"
+  | "edit_mismatch"
+  | "timeout"
+  | "command_failed"
+  | "spawn_failed"
+  | "canceled"
+  | "provider_error"
+  | "invalid_scenario"
+  | "invalid_frame"
+  | "internal";
+
+export class PlaygroundError extends Error {
+  readonly code: ErrorType;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorType, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "PlaygroundError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,68 @@
+import type { JsonSchema } from "./model.ts";
+
+export type SkillSource = "builtin" | "user" | "project";
+
+export interface SkillWarning {
+  source: SkillSource;
+  path: string;
+  skill?: string;
+  line?: number;
+  column?: number;
+  reason: string;
+}
+
+export interface ShadowedSkill {
+  name: string;
+  winner: { source: SkillSource; path: string };
+  loser: { source: SkillSource; path: string };
+}
+
+export interface RemovedSkill {
+  name: string;
+  source: SkillSource;
+  path: string;
+  missing: string[];
+}
+
+export interface LintNote {
+  skill: string;
+  path: string;
+  rule: string;
+  message: string;
+}
+
+export interface ReloadDiff {
+  added: string[];
+  removed: string[];
+  updated: string[];
+}
+
+/** One skill as the browser and `cli catalog` see it. */
+export interface SkillView {
+  name: string;
+  description: string;
+  source: SkillSource;
+  entryPath: string;
+  rootDir: string;
+  /** Names of the tools.json tools. */
+  toolNames: string[];
+  toolSpecs: { name: string; description: string; input_schema: JsonSchema; command: string[]; timeout_ms?: number }[];
+  meta: {
+    tools: string[];
+    mode: "shared" | "isolated";
+    history: "recent" | "none" | "summary";
+    model?: string;
+    extra: Record<string, unknown>;
+  };
+  body: string;
+  /** The raw SKILL.md text, for the detail view. */
+  raw?: string;
+}
+
+export interface CatalogSnapshot {
+  skills: SkillView[];
+  warnings: SkillWarning[];
+  removed: RemovedSkill[];
+  shadowed: ShadowedSkill[];
+  lint: LintNote[];
+}

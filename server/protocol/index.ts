@@ -1,0 +1,5 @@
+export type * from "./model.ts";
+export type * from "./permission.ts";
+export type * from "./catalog.ts";
+export type * from "./runner-events.ts";
+export type * from "./wire.ts";

@@ -1,0 +1,37 @@
+import type { ToolCategory } from "./model.ts";
+
+export type PermissionDecisionKind = "allow" | "ask" | "deny";
+export type PermissionSource = "rule" | "mode" | "list" | "session" | "user" | "hook" | "protected_path";
+
+/** Why a tool call was allowed, asked or denied. Attached to the tool result and shown in the inspector. */
+export interface PermissionTrace {
+  decision: PermissionDecisionKind;
+  source: PermissionSource;
+  /** The rule text that decided, e.g. `deny run_command(rm *)`, or the mode name, or the list entry. */
+  rule?: string;
+  category: ToolCategory;
+  /** The command or path the decision was about. */
+  target?: string;
+  reason?: string;
+}
+
+/** What the user is shown when a tool call needs approval. */
+export interface ApprovalRequest {
+  callId: string;
+  tool: string;
+  category: ToolCategory;
+  input: unknown;
+  /** The exact shell command or argv (joined) for exec tools. */
+  command?: string;
+  /** The path (relative to the workdir) for file tools. */
+  path?: string;
+  cwd: string;
+  /** For skill tools: the exact JSON written to stdin. */
+  stdin?: string;
+  trace: PermissionTrace;
+}
+
+export type ApprovalAnswer =
+  | { kind: "allow_once" }
+  | { kind: "allow_session" }
+  | { kind: "deny"; reason?: string };

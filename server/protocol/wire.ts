@@ -1,0 +1,87 @@
+// Client commands and server messages over the WebSocket. Each command is checked against the JSON
+// Schemas in ./schemas.ts on receipt. The browser imports types from here only.
+import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
+import type { ChatMessage, DisclosureMode, PermissionMode, ToolCall, ToolResult } from "./model.ts";
+import type { ApprovalAnswer } from "./permission.ts";
+import type { RequestSnapshot, RunnerEvent } from "./runner-events.ts";
+
+export interface SessionSettings {
+  workdir: string;
+  provider: string;
+  model: string;
+  permissionMode: PermissionMode;
+  disclosure: DisclosureMode;
+  /** Scenario file for the scripted provider (path relative to the repo's scenarios/ or absolute). */
+  scenario?: string;
+  /** Experiment: refresh tool definitions every iteration (a labelled deviation from the design). */
+  refreshToolsEachIteration?: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  settings: SessionSettings;
+  messageCount: number;
+  running: boolean;
+}
+
+export interface ProviderInfo {
+  name: string;
+  configured: boolean;
+  defaultModel: string;
+  /** Why it is not configured, e.g. "set ANTHROPIC_API_KEY". */
+  hint?: string;
+  offline: boolean;
+}
+
+export type ClientCommand =
+  | { type: "list_providers" }
+  | { type: "list_sessions" }
+  | { type: "create_session"; settings?: Partial<SessionSettings> }
+  | { type: "open_session"; sessionId: string; lastSeq?: number }
+  | { type: "delete_session"; sessionId: string }
+  | { type: "update_session"; sessionId: string; settings: Partial<Omit<SessionSettings, "workdir">> }
+  | { type: "send_message"; sessionId: string; text: string }
+  | { type: "cancel"; sessionId: string }
+  | { type: "approval_answer"; sessionId: string; callId: string; answer: ApprovalAnswer }
+  | { type: "reload_catalog"; sessionId: string }
+  | { type: "run_tool"; sessionId: string; requestId: string; tool: string; input: unknown }
+  | {
+      type: "manual_response";
+      sessionId: string;
+      requestIndex: number;
+      text: string;
+      toolCalls: { name: string; input: unknown }[];
+    };
+
+/** Events that belong to one session's ordered stream (each carries a sequence number). */
+export type SessionEvent =
+  | RunnerEvent
+  | { type: "session_opened"; session: SessionSummary; history: ChatMessage[]; activeSkills: string[] }
+  | { type: "catalog_snapshot"; catalog: CatalogSnapshot; visibleTools: string[]; registeredTools: string[] }
+  | { type: "catalog_diff"; diff: ReloadDiff; warnings: SkillWarning[]; trigger: "watch" | "manual" }
+  | { type: "settings_changed"; settings: SessionSettings }
+  | { type: "manual_turn_requested"; runId: string; requestIndex: number; snapshot: RequestSnapshot }
+  | {
+      type: "tool_console_result";
+      requestId: string;
+      tool: string;
+      input: unknown;
+      result: ToolResult;
+      durationMs: number;
+      fullOutput?: string;
+    }
+  | { type: "session_error"; message: string; code: string };
+
+export type ServerMessage =
+  | { type: "hello"; serverVersion: string; providers: ProviderInfo[]; defaultWorkdir: string }
+  | { type: "session_list"; sessions: SessionSummary[] }
+  | { type: "providers"; providers: ProviderInfo[] }
+  | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
+  | { type: "session_deleted"; sessionId: string }
+  /** A command could not be carried out, or a frame was invalid. */
+  | { type: "error"; code: string; message: string; command?: string; sessionId?: string };
+
+export type { ToolCall };

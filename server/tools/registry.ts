@@ -1,0 +1,85 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import type { Tool, ToolDefinition, ToolResult } from "./types.ts";
+import { failResult } from "./types.ts";
+
+export interface DefinitionFilter {
+  /** Only tools of this safety (plan mode exposes read_only only). */
+  safety?: ToolDefinition["safety"];
+  /** Only these names. */
+  names?: readonly string[];
+}
+
+/**
+ * The tools a session can call. Registered is not visible: the Runner snapshots `definitions()` once per
+ * run, so a tool registered during a run is callable (isKnown) but not in that run's definitions.
+ */
+export class Registry {
+  private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
+  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly protectedNames = new Set<string>();
+
+  /** Registers a tool; a name that is already taken is an error. */
+  register(tool: Tool, options: { protected?: boolean } = {}): void {
+    const name = tool.definition.name;
+    if (this.tools.has(name)) throw new Error(`tool "${name}" is already registered`);
+    this.put(tool);
+    if (options.protected) this.protectedNames.add(name);
+  }
+
+  /** Registers or replaces a tool. Protected (system) tools cannot be replaced: returns false. */
+  registerOrReplace(tool: Tool): boolean {
+    if (this.protectedNames.has(tool.definition.name)) return false;
+    this.put(tool);
+    return true;
+  }
+
+  unregister(name: string): boolean {
+    if (this.protectedNames.has(name)) return false;
+    return this.tools.delete(name);
+  }
+
+  isKnown(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  isProtected(name: string): boolean {
+    return this.protectedNames.has(name);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name)?.tool;
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Definitions in registration order, optionally filtered. Returns copies, safe to snapshot. */
+  definitions(filter: DefinitionFilter = {}): ToolDefinition[] {
+    const wanted = filter.names ? new Set(filter.names) : undefined;
+    const out: ToolDefinition[] = [];
+    for (const { tool } of this.tools.values()) {
+      const definition = tool.definition;
+      if (filter.safety && definition.safety !== filter.safety) continue;
+      if (wanted && !wanted.has(definition.name)) continue;
+      out.push(structuredClone(definition));
+    }
+    return out;
+  }
+
+  /** Validates input against the tool's schema. Returns a failure result the model can read, or null. */
+  validate(name: string, input: unknown): ToolResult | null {
+    const entry = this.tools.get(name);
+    if (!entry) return failResult(name, "unknown_tool", `unknown tool "${name}"`);
+    if (entry.validate(input)) return null;
+    const problems = (entry.validate.errors ?? [])
+      .map((error) => `${error.instancePath || "(input)"} ${error.message ?? "is invalid"}`)
+      .join("; ");
+    return failResult(name, "invalid_arguments", `invalid arguments for ${name}: ${problems}`);
+  }
+
+  private put(tool: Tool): void {
+    const validate = this.ajv.compile(tool.definition.inputSchema);
+    this.tools.set(tool.definition.name, { tool, validate });
+  }
+}
