@@ -1,6 +1,10 @@
-// INTERFACE STUB — implemented by the tools/process owner (issue 3). Signatures are fixed; keep them.
 // One module runs every child process (run_command and skill command tools): execa, a process group per
 // call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed.
+import { statSync } from "node:fs";
+import type { Readable } from "node:stream";
+import { execa, type ResultPromise } from "execa";
+import { BoundedCapture } from "./bounded-capture.ts";
+import { isGroupAlive, signalGroup, waitForGroupExit } from "./process-group.ts";
 
 export interface ProcessOptions {
   /** Program and arguments (argv form). Mutually exclusive with `shellCommand`. */
@@ -16,6 +20,10 @@ export interface ProcessOptions {
   /** Bytes of stdout/stderr each kept in memory (head and tail); default 1 MiB. */
   maxRetainedBytes?: number;
   env?: Record<string, string>;
+  /** Time between SIGTERM and SIGKILL to the group; default 1 s. */
+  killGraceMs?: number;
+  /** After a kill (or after the leader exits), how long the pipes may take to close; default 2 s. */
+  drainMs?: number;
 }
 
 export interface ProcessOutcome {
@@ -33,11 +41,229 @@ export interface ProcessOutcome {
   stdoutBytes: number;
   stderrBytes: number;
   durationMs: number;
+  /** Process group id of the call (equal to the child's pid), for diagnostics and tests. */
+  pid?: number;
+  /** The child exited without reading all of its stdin (EPIPE); not an error on its own. */
+  stdinClosedEarly?: boolean;
+  /** The leader exited normally but group members were still running (e.g. `cmd &`); they were ended. */
+  killedLeftovers?: boolean;
 }
 
-export async function runProcess(_options: ProcessOptions): Promise<ProcessOutcome> {
-  throw new Error("runProcess: not implemented yet");
+export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 1000;
+const DEFAULT_DRAIN_MS = 2000;
+
+type StopReason = "timeout" | "cancel" | "shutdown" | "leftover";
+
+/** Live calls, so server shutdown can end every group. */
+const liveRuns = new Set<LiveRun>();
+let exitHookInstalled = false;
+
+interface LiveRun {
+  pgid: number;
+  stop(reason: StopReason): void;
+  done: Promise<unknown>;
 }
 
-/** Kills every live process group started by runProcess (server shutdown). */
-export async function killAllProcesses(): Promise<void> {}
+export async function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
+  const startedAt = performance.now();
+  const maxRetained = options.maxRetainedBytes ?? DEFAULT_MAX_RETAINED_BYTES;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+  const stdoutCapture = new BoundedCapture(maxRetained);
+  const stderrCapture = new BoundedCapture(maxRetained);
+
+  const outcome = (fields: Partial<ProcessOutcome>): ProcessOutcome => ({
+    exitCode: null,
+    signal: null,
+    stdout: stdoutCapture.text(),
+    stderr: stderrCapture.text(),
+    timedOut: false,
+    canceled: false,
+    stdoutTruncated: stdoutCapture.truncated,
+    stderrTruncated: stderrCapture.truncated,
+    stdoutBytes: stdoutCapture.totalBytes,
+    stderrBytes: stderrCapture.totalBytes,
+    durationMs: performance.now() - startedAt,
+    ...fields,
+  });
+
+  const program = resolveProgram(options);
+  if ("error" in program) return outcome({ spawnError: program.error });
+  if (options.signal?.aborted) return outcome({ canceled: true });
+  const cwdProblem = checkCwd(options.cwd);
+  if (cwdProblem) return outcome({ spawnError: cwdProblem });
+
+  const subprocess = execa(program.file, program.args, {
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: true,
+    // Its own process group, so one signal to -pid reaches the whole tree.
+    detached: true,
+    cleanup: false,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+    forceKillAfterDelay: false,
+    stdin: options.input === undefined ? "ignore" : "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    const failed = await subprocess;
+    return outcome({ spawnError: describeSpawnFailure(failed, program.file) });
+  }
+
+  let stopReason: StopReason | undefined;
+  let stdinClosedEarly = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
+  let resolveDrainDeadline: () => void = () => undefined;
+  const drainDeadline = new Promise<void>((resolve) => (resolveDrainDeadline = resolve));
+
+  const stop = (reason: StopReason): void => {
+    if (stopReason !== undefined) return;
+    stopReason = reason;
+    signalGroup(pid, "SIGTERM");
+    killTimer = setTimeout(() => {
+      if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
+    }, killGraceMs);
+    // A grandchild that escaped the group may still hold the pipes: stop waiting for them after drainMs.
+    drainTimer = setTimeout(resolveDrainDeadline, drainMs);
+  };
+
+  const stdoutClosed = collect(subprocess.stdout, stdoutCapture);
+  const stderrClosed = collect(subprocess.stderr, stderrCapture);
+  if (subprocess.stdin) {
+    // The child may exit (or close stdin) before reading everything: EPIPE is expected, not a failure.
+    subprocess.stdin.on("error", () => {
+      stdinClosedEarly = true;
+    });
+    subprocess.stdin.end(options.input ?? "");
+  }
+
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    subprocess.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+
+  const timeoutTimer = setTimeout(() => stop("timeout"), options.timeoutMs);
+  const onAbort = (): void => stop("cancel");
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const live: LiveRun = { pgid: pid, stop, done: Promise.resolve() };
+  liveRuns.add(live);
+  installExitHook();
+
+  const finish = (async (): Promise<ProcessOutcome> => {
+    const exit = await exited;
+    // The leader is gone; background children may still hold the pipes. Give them drainMs, then end them.
+    const pipesClosed = Promise.all([stdoutClosed, stderrClosed]);
+    if (stopReason === undefined) {
+      const afterExit = setTimeout(() => {
+        stop("leftover");
+      }, drainMs);
+      await Promise.race([pipesClosed, drainDeadline]);
+      clearTimeout(afterExit);
+    } else {
+      await Promise.race([pipesClosed, drainDeadline]);
+    }
+    subprocess.stdout?.destroy();
+    subprocess.stderr?.destroy();
+
+    // Nothing outlives its call: end any group member still running (a `cmd &` that let go of the pipes).
+    if (isGroupAlive(pid)) {
+      if (stopReason === undefined) stop("leftover");
+      if (!(await waitForGroupExit(pid, killGraceMs))) {
+        signalGroup(pid, "SIGKILL");
+        await waitForGroupExit(pid, killGraceMs);
+      }
+    }
+
+    clearTimeout(timeoutTimer);
+    clearTimeout(killTimer);
+    clearTimeout(drainTimer);
+    options.signal?.removeEventListener("abort", onAbort);
+    // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
+    await settleExeca(subprocess);
+    return outcome({
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: stopReason === "timeout",
+      canceled: stopReason === "cancel" || stopReason === "shutdown",
+      pid,
+      ...(stdinClosedEarly ? { stdinClosedEarly } : {}),
+      ...(stopReason === "leftover" ? { killedLeftovers: true } : {}),
+    });
+  })();
+
+  live.done = finish;
+  try {
+    return await finish;
+  } finally {
+    liveRuns.delete(live);
+  }
+}
+
+/** Kills every live process group started by runProcess (server shutdown) and waits for the calls to end. */
+export async function killAllProcesses(): Promise<void> {
+  const runs = [...liveRuns];
+  for (const run of runs) run.stop("shutdown");
+  await Promise.allSettled(runs.map((run) => run.done));
+}
+
+function resolveProgram(options: ProcessOptions): { file: string; args: string[] } | { error: string } {
+  if (options.shellCommand !== undefined && options.file !== undefined) {
+    return { error: "give either a shell command or a program, not both" };
+  }
+  if (options.shellCommand !== undefined) return { file: "/bin/sh", args: ["-c", options.shellCommand] };
+  if (options.file !== undefined && options.file.length > 0) return { file: options.file, args: options.args ?? [] };
+  return { error: "no program or shell command to run" };
+}
+
+function checkCwd(cwd: string): string | undefined {
+  try {
+    if (!statSync(cwd).isDirectory()) return `working directory ${cwd} is not a directory`;
+  } catch {
+    return `working directory ${cwd} does not exist`;
+  }
+  return undefined;
+}
+
+function collect(stream: Readable | null, capture: BoundedCapture): Promise<void> {
+  if (!stream) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    stream.on("data", (chunk: Buffer | string) => capture.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+    stream.once("close", () => resolve());
+    // A read error ends collection; what was captured so far is kept.
+    stream.once("error", () => resolve());
+  });
+}
+
+async function settleExeca(subprocess: ResultPromise): Promise<void> {
+  // reject: false makes execa resolve with a failed result instead of throwing; the bounded race guards
+  // against an execa-internal wait we do not control.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    subprocess.then(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 500))),
+  ]);
+  clearTimeout(timer);
+}
+
+function describeSpawnFailure(result: { code?: string; message?: string; shortMessage?: string }, file: string): string {
+  const code = result.code ?? "";
+  if (code === "ENOENT") return `program not found: ${file}`;
+  if (code === "EACCES") return `program is not executable: ${file}`;
+  return result.shortMessage ?? result.message ?? `could not start ${file}`;
+}
+
+/** Last resort on process exit (crash or plain exit without shutdown): SIGKILL every live group. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const run of liveRuns) signalGroup(run.pgid, "SIGKILL");
+  });
+}
