@@ -1,5 +1,20 @@
 // Client commands and server messages over the WebSocket. Each command is checked against the JSON
 // Schemas in ./schemas.ts on receipt. The browser imports types from here only.
+//
+// Connecting (one origin: the Node server serves the pages and the socket on the same host and port):
+// - The server prints `http://127.0.0.1:PORT/#token=<64 hex>`. The token sits in the URL fragment, so the
+//   browser never sends it in a request line or a Referer.
+// - The page reads `location.hash`, keeps the token in sessionStorage, strips the fragment from the address
+//   bar (history.replaceState), and opens `ws://${location.host}/ws?token=<hex>`.
+// - The server checks Host, then Origin, then the token (403 / 403 / 401); the first message is `hello`.
+// - Every session event arrives as `{type:"event", sessionId, seq, event}`; seq increases per session
+//   (text_delta events are kept in memory only, so after a server restart their seqs are gaps).
+// - `create_session` / `open_session` subscribe this connection to the session. The server first sends a
+//   `session_opened` event whose `seq` is the last seq it covers (it is a snapshot, not stored in the log;
+//   its `history` and `activeSkills` are the state at that seq), then replays every stored event with
+//   seq > `lastSeq` (all of them when `lastSeq` is absent, so the inspector can rebuild its timeline), then
+//   streams live events. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
+//   skip replayed `history_appended` events whose seq <= the snapshot's seq.
 import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
 import type { ChatMessage, DisclosureMode, PermissionMode, ToolCall, ToolResult } from "./model.ts";
 import type { ApprovalAnswer } from "./permission.ts";
@@ -42,6 +57,8 @@ export type ClientCommand =
   | { type: "create_session"; settings?: Partial<SessionSettings> }
   | { type: "open_session"; sessionId: string; lastSeq?: number }
   | { type: "delete_session"; sessionId: string }
+  /** Answered with `session_export` carrying the session's JSONL log. */
+  | { type: "export_session"; sessionId: string }
   | { type: "update_session"; sessionId: string; settings: Partial<Omit<SessionSettings, "workdir">> }
   | { type: "send_message"; sessionId: string; text: string }
   | { type: "cancel"; sessionId: string }
@@ -81,6 +98,8 @@ export type ServerMessage =
   | { type: "providers"; providers: ProviderInfo[] }
   | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
   | { type: "session_deleted"; sessionId: string }
+  /** The session's append-only log, one JSON record per line (header first). */
+  | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
   /** A command could not be carried out, or a frame was invalid. */
   | { type: "error"; code: string; message: string; command?: string; sessionId?: string };
 

@@ -1,0 +1,101 @@
+// The checks every HTTP request and WebSocket upgrade passes before anything else happens, in this order:
+// Host (defeats DNS rebinding: 403 before routing), Origin (defeats cross-site pages: 403), token (401).
+// Every comparison is an exact string match against a small allowlist — never a prefix match.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+export interface HandshakePolicy {
+  /** Exact `Host` header values accepted, e.g. `127.0.0.1:3000`. */
+  allowedHosts: ReadonlySet<string>;
+  /** Exact `Origin` header values accepted, e.g. `http://127.0.0.1:3000`. */
+  allowedOrigins: ReadonlySet<string>;
+  token: string;
+}
+
+export type CheckOutcome = { ok: true } | { ok: false; status: 401 | 403; reason: string };
+
+/** A fresh 32-byte token per start, hex-encoded (64 characters). */
+export function generateToken(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/**
+ * The loopback names the pages may be reached by. When the server is exposed on purpose
+ * (`--unsafe-expose`), the bound host is allowed too.
+ */
+export function buildPolicy(port: number, token: string, extraHosts: string[] = []): HandshakePolicy {
+  const hostNames = ["127.0.0.1", "localhost", "[::1]", ...extraHosts.map(bracketIpv6)];
+  const allowedHosts = new Set(hostNames.map((name) => `${name}:${port}`));
+  const allowedOrigins = new Set(hostNames.map((name) => `http://${name}:${port}`));
+  return { allowedHosts, allowedOrigins, token };
+}
+
+function bracketIpv6(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+function singleHeader(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) return undefined;
+  return value;
+}
+
+export function checkHost(request: IncomingMessage, policy: HandshakePolicy): CheckOutcome {
+  const host = singleHeader(request, "host");
+  if (host === undefined || !policy.allowedHosts.has(host.toLowerCase())) {
+    return { ok: false, status: 403, reason: "Host header is not an allowed loopback address for this server" };
+  }
+  return { ok: true };
+}
+
+/** Origin must be present and exact. A missing or `null` Origin is never trusted on its own. */
+export function checkOrigin(request: IncomingMessage, policy: HandshakePolicy): CheckOutcome {
+  const origin = singleHeader(request, "origin");
+  if (origin === undefined) {
+    // No Origin usually means a non-browser client; it still has to prove itself with the token, and the
+    // token check decides (401) so curl without a token is told what is missing (N7).
+    return { ok: true };
+  }
+  if (origin === "null" || !policy.allowedOrigins.has(origin)) {
+    return { ok: false, status: 403, reason: "Origin is not this playground's origin" };
+  }
+  return { ok: true };
+}
+
+/** Constant-time comparison: the length check first, because timingSafeEqual needs equal lengths. */
+export function tokenMatches(candidate: string | null | undefined, token: string): boolean {
+  if (typeof candidate !== "string") return false;
+  const given = Buffer.from(candidate, "utf8");
+  const expected = Buffer.from(token, "utf8");
+  if (given.length !== expected.length) return false;
+  return timingSafeEqual(given, expected);
+}
+
+export function tokenFromRequest(request: IncomingMessage): string | null {
+  const url = new URL(request.url ?? "/", "http://placeholder");
+  return url.searchParams.get("token");
+}
+
+/**
+ * The full upgrade check. Order matters: Host → Origin → token. After the token passes, an upgrade
+ * without an Origin is still refused (403): browsers always send one, so a missing Origin means a client
+ * we did not write, and the policy is to never let the absence of Origin stand in for a check.
+ */
+export function checkUpgrade(request: IncomingMessage, policy: HandshakePolicy): CheckOutcome {
+  const host = checkHost(request, policy);
+  if (!host.ok) return host;
+  const origin = checkOrigin(request, policy);
+  if (!origin.ok) return origin;
+  if (!tokenMatches(tokenFromRequest(request), policy.token)) {
+    return { ok: false, status: 401, reason: "missing or wrong token; open the URL the server printed at start" };
+  }
+  if (singleHeader(request, "origin") === undefined) {
+    return { ok: false, status: 403, reason: "WebSocket upgrade without an Origin header is refused" };
+  }
+  return { ok: true };
+}
+
+/** Strips the token from a URL before it is logged. */
+export function redactToken(url: string): string {
+  return url.replace(/([?&#]token=)[^&#\s]*/gi, "$1[redacted]");
+}
