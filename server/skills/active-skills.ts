@@ -1,0 +1,74 @@
+// ActiveSkills: what is loaded. An ordered set keyed by skill name; its entries render, in order, as the
+// `## Active Skills` section of the environment.
+import type { SkillSource } from "./types.ts";
+
+export interface ActiveSkill {
+  name: string;
+  source: SkillSource;
+  /** The rendered invocation (body with arguments substituted, plus the allowed-tools list). */
+  body: string;
+  arguments: string;
+  /** How many times this name has been activated (re-activation updates in place). */
+  activations: number;
+}
+
+export interface ActivationOutcome {
+  /** 0-based position in activation order (unchanged when the name was already active). */
+  position: number;
+  /** True when the name was already active and its body was replaced in place. */
+  updated: boolean;
+}
+
+/**
+ * Ordered set of active skills. Activating a name again replaces its body and arguments and keeps its
+ * position; distinct names keep activation order. Each activation is one synchronous step on a Map
+ * (insertion-ordered; `set` on an existing key keeps its slot), so concurrent load_skill calls, which
+ * interleave only at their awaits, can never duplicate or reorder an entry.
+ */
+export class ActiveSkills {
+  private readonly entries = new Map<string, ActiveSkill>();
+
+  activate(skill: { name: string; source: SkillSource; body: string; arguments?: string }): ActivationOutcome {
+    const existing = this.entries.get(skill.name);
+    const entry: ActiveSkill = {
+      name: skill.name,
+      source: skill.source,
+      body: skill.body,
+      arguments: skill.arguments ?? "",
+      activations: (existing?.activations ?? 0) + 1,
+    };
+    this.entries.set(skill.name, entry);
+    return { position: [...this.entries.keys()].indexOf(skill.name), updated: existing !== undefined };
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  get(name: string): ActiveSkill | undefined {
+    const entry = this.entries.get(name);
+    return entry ? { ...entry } : undefined;
+  }
+
+  /** Copies, in activation order. */
+  list(): ActiveSkill[] {
+    return [...this.entries.values()].map((entry) => ({ ...entry }));
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Removes one skill (e.g. removed from the catalog by a reload). */
+  deactivate(name: string): boolean {
+    return this.entries.delete(name);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,236 @@
+// The Catalog: what is discoverable. Three layers (builtin < user < project), later layers replace earlier
+// ones by name with every replaced candidate recorded, one warning per bad skill, dependency validation.
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { lintSkill } from "./lint.ts";
+import { parseSkillMarkdown } from "./parse-skill.ts";
+import { scanLayer, type LoadedSkill } from "./scan-layer.ts";
+import type {
+  CatalogLayers,
+  CatalogSnapshot,
+  LintNote,
+  PromptItem,
+  ReloadDiff,
+  RemovedSkill,
+  ShadowedSkill,
+  Skill,
+  SkillSource,
+  SkillView,
+  SkillWarning,
+} from "./types.ts";
+
+/** Layer order: later entries win. */
+export const LAYER_ORDER: readonly SkillSource[] = ["builtin", "user", "project"];
+
+/** The repo's own `skills/` folder, found relative to this file so it works from any cwd. */
+export const BUILTIN_SKILLS_DIR = fileURLToPath(new URL("../../skills/", import.meta.url));
+
+/** Standard layer folders for a workdir: repo `skills/`, `$HOME/.PseudoClaude/skills`, `<workdir>/.PseudoClaude/skills`. */
+export function defaultLayers(workdir: string, home: string = os.homedir()): CatalogLayers {
+  return {
+    builtin: BUILTIN_SKILLS_DIR,
+    user: path.join(home, ".PseudoClaude", "skills"),
+    project: path.join(path.resolve(workdir), ".PseudoClaude", "skills"),
+  };
+}
+
+/** Plain-string comparison: locale-independent, so prompt text is byte-identical everywhere. */
+function byName(left: { name: string }, right: { name: string }): number {
+  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+}
+
+function fingerprint(loaded: LoadedSkill): string {
+  return JSON.stringify([loaded.skill.source, loaded.skill.entryPath, loaded.raw, loaded.toolsRaw]);
+}
+
+export class Catalog {
+  readonly layers: CatalogLayers;
+  /** Winners of the override, before dependency validation. */
+  private winners = new Map<string, LoadedSkill>();
+  /** What is offered: winners minus skills removed by validateTools. */
+  private available = new Map<string, LoadedSkill>();
+  private warningList: SkillWarning[] = [];
+  private shadowedList: ShadowedSkill[] = [];
+  private removedList: RemovedSkill[] = [];
+  private lintList: LintNote[] = [];
+  private isKnownTool: ((name: string) => boolean) | null = null;
+
+  /** Takes the layer folders explicitly (tests use temp dirs). Call `load()` before use, or use `Catalog.create`. */
+  constructor(layers: CatalogLayers) {
+    this.layers = { ...layers };
+  }
+
+  /** Builds and loads a catalog. */
+  static async create(layers: CatalogLayers): Promise<Catalog> {
+    const catalog = new Catalog(layers);
+    await catalog.load();
+    return catalog;
+  }
+
+  /** Scans every layer, replacing the current content. Re-applies the last `validateTools` predicate. */
+  async load(): Promise<void> {
+    const candidates = new Map<string, LoadedSkill[]>();
+    const warnings: SkillWarning[] = [];
+    for (const source of LAYER_ORDER) {
+      const scan = await scanLayer(source, this.layers[source]);
+      warnings.push(...scan.warnings);
+      for (const loaded of scan.skills) {
+        const list = candidates.get(loaded.skill.meta.name) ?? [];
+        list.push(loaded);
+        candidates.set(loaded.skill.meta.name, list);
+      }
+    }
+    const winners = new Map<string, LoadedSkill>();
+    const shadowed: ShadowedSkill[] = [];
+    const lint: LintNote[] = [];
+    for (const [name, list] of [...candidates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const winner = list[list.length - 1];
+      winners.set(name, winner);
+      for (const loser of list.slice(0, -1)) {
+        shadowed.push({
+          name,
+          winner: { source: winner.skill.source, path: winner.skill.entryPath },
+          loser: { source: loser.skill.source, path: loser.skill.entryPath },
+        });
+      }
+      for (const loaded of list) lint.push(...lintSkill(loaded.skill));
+    }
+    this.winners = winners;
+    this.warningList = warnings;
+    this.shadowedList = shadowed;
+    this.lintList = lint;
+    this.applyValidation();
+  }
+
+  /**
+   * Removes every skill whose `meta.tools` names a tool that is neither in its own tools.json nor known
+   * to `isKnownTool` (system tools + the main Registry). Remembered and re-applied by `reload()`.
+   * @returns the removed skills with their missing tool names.
+   */
+  validateTools(isKnownTool: (name: string) => boolean): RemovedSkill[] {
+    this.isKnownTool = isKnownTool;
+    this.applyValidation();
+    return this.removed();
+  }
+
+  private applyValidation(): void {
+    const available = new Map<string, LoadedSkill>();
+    const removed: RemovedSkill[] = [];
+    for (const [name, loaded] of this.winners) {
+      const predicate = this.isKnownTool;
+      const ownTools = new Set(loaded.skill.tools.map((tool) => tool.name));
+      const missing = predicate
+        ? loaded.skill.meta.tools.filter((tool) => !ownTools.has(tool) && !predicate(tool))
+        : [];
+      if (missing.length > 0) {
+        removed.push({ name, source: loaded.skill.source, path: loaded.skill.entryPath, missing });
+      } else {
+        available.set(name, loaded);
+      }
+    }
+    this.available = available;
+    this.removedList = removed;
+  }
+
+  /** Rescans all layers (tools.json included) and says what changed among the offered skills. */
+  async reload(): Promise<ReloadDiff> {
+    const before = new Map([...this.available].map(([name, loaded]) => [name, fingerprint(loaded)]));
+    await this.load();
+    const diff: ReloadDiff = { added: [], removed: [], updated: [] };
+    for (const [name, loaded] of this.available) {
+      const previous = before.get(name);
+      if (previous === undefined) diff.added.push(name);
+      else if (previous !== fingerprint(loaded)) diff.updated.push(name);
+    }
+    for (const name of before.keys()) if (!this.available.has(name)) diff.removed.push(name);
+    return diff;
+  }
+
+  get(name: string): Skill | undefined {
+    return this.available.get(name)?.skill;
+  }
+
+  has(name: string): boolean {
+    return this.available.has(name);
+  }
+
+  /** Offered skills sorted by name. */
+  list(): Skill[] {
+    return [...this.available.values()].map((loaded) => loaded.skill).sort((a, b) => byName(a.meta, b.meta));
+  }
+
+  names(): string[] {
+    return this.list().map((skill) => skill.meta.name);
+  }
+
+  /** Only `{name, description}` — the skills index of the stable system. Sorted by name, so stable. */
+  promptItems(): PromptItem[] {
+    return this.list().map((skill) => ({ name: skill.meta.name, description: skill.meta.description }));
+  }
+
+  warnings(): SkillWarning[] {
+    return this.warningList.map((warning) => ({ ...warning }));
+  }
+
+  shadowed(): ShadowedSkill[] {
+    return structuredClone(this.shadowedList);
+  }
+
+  removed(): RemovedSkill[] {
+    return structuredClone(this.removedList);
+  }
+
+  lint(): LintNote[] {
+    return this.lintList.map((note) => ({ ...note }));
+  }
+
+  /** The SKILL.md text as read at the last load. */
+  raw(name: string): string | undefined {
+    return this.available.get(name)?.raw;
+  }
+
+  /**
+   * Re-reads a skill's body from disk (edits made after start are seen). Returns null when the file is
+   * gone or no longer parses; the caller then keeps the catalog's snapshot. Does not touch tools.json.
+   */
+  async reloadSkillBody(name: string): Promise<string | null> {
+    const skill = this.get(name);
+    if (!skill) return null;
+    let text: string;
+    try {
+      text = await readFile(skill.entryPath, "utf8");
+    } catch {
+      // Gone or unreadable: the documented fallback is the snapshot, so null is the answer, not an error.
+      return null;
+    }
+    const parsed = parseSkillMarkdown(text);
+    return parsed.ok ? parsed.skill.body : null;
+  }
+
+  /** The wire view for the browser and `cli catalog`. */
+  snapshot(): CatalogSnapshot {
+    const skills: SkillView[] = [...this.available.values()]
+      .sort((a, b) => byName(a.skill.meta, b.skill.meta))
+      .map(({ skill, raw }) => ({
+        name: skill.meta.name,
+        description: skill.meta.description,
+        source: skill.source,
+        entryPath: skill.entryPath,
+        rootDir: skill.rootDir,
+        toolNames: skill.tools.map((tool) => tool.name),
+        toolSpecs: structuredClone(skill.tools),
+        meta: structuredClone({
+          tools: skill.meta.tools,
+          mode: skill.meta.mode,
+          history: skill.meta.history,
+          ...(skill.meta.model ? { model: skill.meta.model } : {}),
+          extra: skill.meta.extra,
+        }),
+        body: skill.body,
+        raw,
+      }));
+    return { skills, warnings: this.warnings(), removed: this.removed(), shadowed: this.shadowed(), lint: this.lint() };
+  }
+}

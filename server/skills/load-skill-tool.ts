@@ -1,0 +1,110 @@
+// load_skill: the system tool that moves a skill from discoverable (Catalog) to loaded (ActiveSkills)
+// and installs its tools.json tools (Registry). Registered is not visible: the Runner's per-run snapshot
+// of definitions decides when the model can see those tools.
+import type { Registry } from "../tools/registry.ts";
+import { failResult, okResult, type Tool, type ToolExecution } from "../tools/types.ts";
+import type { ActiveSkills } from "./active-skills.ts";
+import type { Catalog } from "./catalog.ts";
+import { renderInvocation } from "./render.ts";
+import { createSkillTool } from "./skill-tool.ts";
+import type { SkillSource } from "./types.ts";
+
+export const LOAD_SKILL_TOOL_NAME = "load_skill";
+
+/** What load_skill did, for the Runner's `skill_activated` / `tools_registered` events. */
+export interface SkillActivation {
+  skill: string;
+  source: SkillSource;
+  /** 0-based position in ActiveSkills. */
+  position: number;
+  /** Tools placed into the Registry (register-or-replace). */
+  registered_tools: string[];
+  /** tools.json tools whose name belongs to a protected system tool, so they were not installed. */
+  skipped_tools: string[];
+  /** False when the body could not be re-read and the catalog snapshot was used. */
+  bodyFromDisk: boolean;
+}
+
+export interface LoadSkillToolOptions {
+  catalog: Catalog;
+  activeSkills: ActiveSkills;
+  registry: Registry;
+  /** Called after each successful activation (the result metadata carries the same data). */
+  onActivated?: (activation: SkillActivation) => void;
+}
+
+interface LoadSkillInput {
+  name: string;
+  arguments?: string;
+}
+
+/**
+ * Creates the `load_skill` tool. Input `{name, arguments?}`. Semantics (DESIGN.md §1):
+ * unknown name → failure `unknown_skill` (`unknown skill "<name>"`); the body is re-read from disk
+ * (falling back to the catalog snapshot), rendered with `arguments`, activated into ActiveSkills
+ * (same name: updated in place), and every tools.json tool is register-or-replaced into the Registry.
+ * Result text: `loaded skill "<name>" (<n> specialized tools registered)`; metadata
+ * `{skill, registered_tools, source, position, skipped_tools, bodyFromDisk}`.
+ * No enum of names in the schema: the catalog can reload while the Registry keeps the compiled schema.
+ */
+export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
+  const { catalog, activeSkills, registry } = options;
+  return {
+    definition: {
+      name: LOAD_SKILL_TOOL_NAME,
+      description:
+        "Load a skill from the skills index by name: its full instructions (SOP) are added to the " +
+        "environment and its specialized tools are installed (callable from the next run). Call it when a " +
+        "listed skill fits the task, before doing the task.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", minLength: 1, description: "Exact skill name from the skills index." },
+          arguments: { type: "string", description: "Optional arguments substituted into the skill's instructions." },
+        },
+        required: ["name"],
+        additionalProperties: false,
+      },
+      safety: "read_only",
+      category: "read",
+      origin: "system",
+    },
+
+    describe() {
+      return { cwd: "" };
+    },
+
+    async execute(input: unknown): Promise<ToolExecution> {
+      const { name, arguments: args = "" } = (input ?? {}) as LoadSkillInput;
+      const skill = typeof name === "string" ? catalog.get(name) : undefined;
+      if (!skill) {
+        return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${String(name)}"`) };
+      }
+      const freshBody = await catalog.reloadSkillBody(skill.meta.name);
+      const body = freshBody ?? skill.body;
+      const rendered = renderInvocation({ meta: skill.meta, body }, args);
+      const { position } = activeSkills.activate({ name: skill.meta.name, source: skill.source, body: rendered, arguments: args });
+
+      const registered: string[] = [];
+      const skipped: string[] = [];
+      for (const spec of skill.tools) {
+        if (registry.registerOrReplace(createSkillTool({ name: skill.meta.name, rootDir: skill.rootDir }, spec))) {
+          registered.push(spec.name);
+        } else {
+          skipped.push(spec.name);
+        }
+      }
+      const activation: SkillActivation = {
+        skill: skill.meta.name,
+        source: skill.source,
+        position,
+        registered_tools: registered,
+        skipped_tools: skipped,
+        bodyFromDisk: freshBody !== null,
+      };
+      options.onActivated?.(activation);
+      const text = `loaded skill "${skill.meta.name}" (${registered.length} specialized tools registered)`;
+      return { result: okResult(LOAD_SKILL_TOOL_NAME, text, { ...activation }) };
+    },
+  };
+}

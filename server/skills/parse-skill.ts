@@ -1,0 +1,154 @@
+// SKILL.md parsing: YAML frontmatter + Markdown body. Never throws: a bad file becomes exactly one
+// problem (reason + optional line/column) that the Catalog turns into a warning.
+import { parseDocument, isMap } from "yaml";
+import type { SkillHistory, SkillMeta, SkillMode } from "./types.ts";
+
+export interface ParseProblem {
+  reason: string;
+  /** 1-based, relative to the whole file (not to the frontmatter). */
+  line?: number;
+  column?: number;
+}
+
+export interface ParsedSkillFile {
+  meta: SkillMeta;
+  body: string;
+}
+
+export type SkillParseResult = { ok: true; skill: ParsedSkillFile } | { ok: false; problem: ParseProblem };
+
+const KNOWN_KEYS = new Set(["name", "description", "tools", "mode", "history", "model"]);
+const MODES: readonly SkillMode[] = ["shared", "isolated"];
+const HISTORIES: readonly SkillHistory[] = ["recent", "none", "summary"];
+
+interface SplitFile {
+  frontmatter: string;
+  /** 1-based line of the first frontmatter line (the line after the opening `---`). */
+  frontmatterFirstLine: number;
+  body: string;
+}
+
+/** Splits `---\n<yaml>\n---\n<body>`. Returns null when the file does not start with a frontmatter block. */
+function splitFrontmatter(text: string): SplitFile | null {
+  const withoutBom = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const lines = withoutBom.split(/\r?\n/);
+  if (lines[0]?.trimEnd() !== "---") return null;
+  for (let index = 1; index < lines.length; index++) {
+    const line = lines[index].trimEnd();
+    if (line === "---" || line === "...") {
+      return {
+        frontmatter: lines.slice(1, index).join("\n"),
+        frontmatterFirstLine: 2,
+        body: lines.slice(index + 1).join("\n"),
+      };
+    }
+  }
+  return null;
+}
+
+/** Tool-name lists: a YAML list of strings, or one string separated by spaces/commas (Agent Skills style). */
+function toolList(value: unknown, key: string): string[] | ParseProblem {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string") return value.split(/[\s,]+/).filter((part) => part.length > 0);
+  if (Array.isArray(value)) {
+    const names: string[] = [];
+    for (const item of value) {
+      if (typeof item !== "string" || item.trim() === "") {
+        return { reason: `"${key}" must be a list of tool names (strings); found ${JSON.stringify(item)}` };
+      }
+      names.push(item.trim());
+    }
+    return names;
+  }
+  return { reason: `"${key}" must be a list of tool names or a space-separated string` };
+}
+
+function isProblem(value: unknown): value is ParseProblem {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "reason" in value;
+}
+
+/** Scalars YAML may give for a name written without quotes (`name: 2024`): accepted as text. */
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === "string") return value.trim();
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/**
+ * Parses the text of a SKILL.md (or a loose `*.md` skill).
+ * Rejects: no frontmatter, bad YAML (with line/column), frontmatter that is not a mapping, empty name,
+ * empty description, empty body, invalid `mode`/`history`/`model`/`tools`.
+ */
+export function parseSkillMarkdown(text: string): SkillParseResult {
+  const split = splitFrontmatter(text);
+  if (!split) {
+    return {
+      ok: false,
+      problem: { reason: "no YAML frontmatter: the file must start with a line '---', the YAML, then '---'", line: 1, column: 1 },
+    };
+  }
+  const document = parseDocument(split.frontmatter, { uniqueKeys: true });
+  if (document.errors.length > 0) {
+    const error = document.errors[0];
+    const position = error.linePos?.[0];
+    // yaml's own "at line N" counts from the frontmatter; we report file lines instead.
+    const firstLine = (error.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+    return {
+      ok: false,
+      problem: {
+        reason: `invalid YAML frontmatter: ${firstLine}`,
+        ...(position ? { line: position.line + split.frontmatterFirstLine - 1, column: position.col } : {}),
+      },
+    };
+  }
+  if (!isMap(document.contents)) {
+    return { ok: false, problem: { reason: "frontmatter must be a YAML mapping (key: value lines)", line: split.frontmatterFirstLine } };
+  }
+  let data: Record<string, unknown>;
+  try {
+    // toJS can still fail on pathological aliases (alias-bomb limits); that is a bad file, not a crash.
+    data = document.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+  } catch (error) {
+    return { ok: false, problem: { reason: `invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+
+  const name = scalarText(data.name);
+  if (!name) return { ok: false, problem: { reason: 'frontmatter field "name" is missing or empty' } };
+  const description = scalarText(data.description);
+  if (!description) return { ok: false, problem: { reason: 'frontmatter field "description" is missing or empty' } };
+
+  const mode = data.mode ?? "shared";
+  if (!MODES.includes(mode as SkillMode)) {
+    return { ok: false, problem: { reason: `"mode" must be one of ${MODES.join(", ")}; found ${JSON.stringify(mode)}` } };
+  }
+  const history = data.history ?? "recent";
+  if (!HISTORIES.includes(history as SkillHistory)) {
+    return { ok: false, problem: { reason: `"history" must be one of ${HISTORIES.join(", ")}; found ${JSON.stringify(history)}` } };
+  }
+  if (data.model !== undefined && data.model !== null && (typeof data.model !== "string" || data.model.trim() === "")) {
+    return { ok: false, problem: { reason: '"model" must be a non-empty string' } };
+  }
+
+  // `tools` wins; `allowed-tools` (Agent Skills) fills it only when `tools` is absent.
+  const hasTools = data.tools !== undefined && data.tools !== null;
+  const tools = hasTools ? toolList(data.tools, "tools") : toolList(data["allowed-tools"], "allowed-tools");
+  if (isProblem(tools)) return { ok: false, problem: tools };
+
+  const body = split.body.replace(/^\s*\n/, "").trimEnd();
+  if (body.trim() === "") return { ok: false, problem: { reason: "the skill body (the Markdown after the frontmatter) is empty" } };
+
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (!KNOWN_KEYS.has(key)) extra[key] = value;
+  }
+  const meta: SkillMeta = {
+    name,
+    description,
+    tools: [...new Set(tools)],
+    mode: mode as SkillMode,
+    history: history as SkillHistory,
+    ...(typeof data.model === "string" ? { model: data.model.trim() } : {}),
+    extra,
+  };
+  return { ok: true, skill: { meta, body } };
+}

@@ -1,0 +1,109 @@
+// A tools.json entry as a Registry Tool: runs its command with the skill root as cwd, the call's
+// arguments as JSON on stdin (then EOF), and stdout as the result the model sees.
+import { capForModel, UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
+import { runProcess } from "../tools/process-runner.ts";
+import { failResult, okResult, type Tool, type ToolContext, type ToolExecution, type ToolTarget } from "../tools/types.ts";
+import { checkCommand } from "./tools-json.ts";
+import type { SkillToolSpec } from "./types.ts";
+
+export const DEFAULT_SKILL_TOOL_TIMEOUT_MS = 30_000;
+export const MAX_SKILL_TOOL_TIMEOUT_MS = 600_000;
+/** Characters of stderr kept in metadata (the model sees it on failure; the UI shows it always). */
+const STDERR_METADATA_CAP = 8_000;
+/** Env var carrying the session workdir to skill scripts (they resolve workdir-relative paths against it). */
+export const WORKDIR_ENV_VAR = "PSEUDOCLAUDE_WORKDIR";
+
+export interface SkillToolOwner {
+  /** Skill name, recorded in the tool definition. */
+  name: string;
+  /** Absolute skill folder: the command's cwd and the containment root for `command[0]`. */
+  rootDir: string;
+}
+
+function stdinFor(input: unknown): string {
+  return JSON.stringify(input ?? {});
+}
+
+function timeoutFor(spec: SkillToolSpec): number {
+  const requested = spec.timeout_ms ?? DEFAULT_SKILL_TOOL_TIMEOUT_MS;
+  return Math.min(Math.max(1, Math.floor(requested)), MAX_SKILL_TOOL_TIMEOUT_MS);
+}
+
+/** Builds the Registry tool for one tools.json entry. Safety `side_effect`, category `exec`. */
+export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Tool {
+  const timeoutMs = timeoutFor(spec);
+  return {
+    definition: {
+      name: spec.name,
+      description: spec.description,
+      inputSchema: structuredClone(spec.input_schema),
+      safety: "side_effect",
+      category: "exec",
+      origin: "skill",
+      skill: owner.name,
+    },
+
+    describe(input: unknown): ToolTarget {
+      return { command: spec.command.join(" "), cwd: owner.rootDir, stdin: stdinFor(input) };
+    },
+
+    async execute(input: unknown, context: ToolContext): Promise<ToolExecution> {
+      const tool = spec.name;
+      // The skill folder may have changed since load (SECURITY P9): check the program again.
+      const check = await checkCommand(spec.command, owner.rootDir);
+      if (!check.ok) {
+        return { result: failResult(tool, "path_refused", `skill tool ${tool} refused: ${check.reason}`) };
+      }
+      const command = spec.command.join(" ");
+      const outcome = await runProcess({
+        file: check.program,
+        args: spec.command.slice(1),
+        cwd: owner.rootDir,
+        input: stdinFor(input),
+        timeoutMs,
+        signal: context.signal,
+        maxRetainedBytes: UI_OUTPUT_CAP_BYTES,
+        env: { [WORKDIR_ENV_VAR]: context.workdir },
+      });
+      const stderr = capForModel(outcome.stderr, STDERR_METADATA_CAP).text;
+      const metadata: Record<string, unknown> = {
+        skill: owner.name,
+        command,
+        cwd: owner.rootDir,
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stderr,
+        stdoutBytes: outcome.stdoutBytes,
+        stderrBytes: outcome.stderrBytes,
+        stdoutTruncated: outcome.stdoutTruncated,
+        stderrTruncated: outcome.stderrTruncated,
+        durationMs: outcome.durationMs,
+        timeoutMs,
+      };
+      if (outcome.spawnError !== undefined) {
+        return { result: failResult(tool, "spawn_failed", `could not start ${command}: ${outcome.spawnError}`, metadata) };
+      }
+      if (outcome.canceled) return { result: failResult(tool, "canceled", `${tool} was canceled`, metadata) };
+      if (outcome.timedOut) {
+        return {
+          result: failResult(tool, "timeout", `${tool} timed out after ${timeoutMs} ms and was killed`, metadata),
+        };
+      }
+      if (outcome.exitCode !== 0) {
+        const status = outcome.exitCode === null ? `signal ${outcome.signal ?? "unknown"}` : `exit code ${outcome.exitCode}`;
+        const detail = stderr.trim() || capForModel(outcome.stdout, STDERR_METADATA_CAP).text.trim();
+        return {
+          result: failResult(tool, "command_failed", `${tool} failed with ${status}${detail ? `:\n${detail}` : ""}`, metadata),
+        };
+      }
+      const capped = capForModel(outcome.stdout);
+      metadata.modelTruncated = capped.truncated;
+      metadata.omittedChars = capped.omittedChars;
+      const content = capped.text === "" ? "(no output)" : capped.text;
+      return {
+        result: okResult(tool, content, metadata),
+        ...(capped.truncated || outcome.stdoutTruncated ? { fullOutput: outcome.stdout } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// tools.json: the command tools a skill ships. Validated with ajv against tools-json.schema.json, then
+// every command is checked so it cannot escape the skill folder (SECURITY P9: at load and again at run).
+import { readFileSync } from "node:fs";
+import { access, constants, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import type { SkillToolSpec } from "./types.ts";
+import type { ParseProblem } from "./parse-skill.ts";
+
+export const TOOLS_JSON_SCHEMA: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL("./tools-json.schema.json", import.meta.url), "utf8"),
+);
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateToolsJson: ValidateFunction = ajv.compile(TOOLS_JSON_SCHEMA);
+// A separate instance compiles each input_schema the same way the Registry will, so a schema the
+// Registry would reject is caught at load instead of crashing load_skill later.
+const inputSchemaCompiler = new Ajv({ allErrors: true, strict: false });
+
+export type ToolsJsonResult = { ok: true; tools: SkillToolSpec[] } | { ok: false; problem: ParseProblem };
+
+/** Line/column (1-based) of a character offset in `text`. */
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  return { line, column };
+}
+
+/** Parses and schema-checks tools.json text. Pure: no file-system checks (see `checkCommand`). */
+export function parseToolsJsonText(text: string): ToolsJsonResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const offset = /position (\d+)/.exec(message);
+    const where = offset ? positionOf(text, Number(offset[1])) : {};
+    return { ok: false, problem: { reason: `tools.json is not valid JSON: ${message}`, ...where } };
+  }
+  if (!validateToolsJson(data)) {
+    const problems = (validateToolsJson.errors ?? [])
+      .slice(0, 3)
+      .map((error) => `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`)
+      .join("; ");
+    return { ok: false, problem: { reason: `tools.json does not match its schema: ${problems}` } };
+  }
+  const raw = (data as { tools: SkillToolSpec[] }).tools;
+  const seen = new Set<string>();
+  const tools: SkillToolSpec[] = [];
+  for (const [index, entry] of raw.entries()) {
+    if (seen.has(entry.name)) {
+      return { ok: false, problem: { reason: `tools.json: tool name "${entry.name}" appears twice` } };
+    }
+    seen.add(entry.name);
+    if (entry.command[0].trim() === "") {
+      return { ok: false, problem: { reason: `tools.json: /tools/${index}/command/0 (the program) is empty` } };
+    }
+    if (entry.command.some((part) => part.includes("\0"))) {
+      return { ok: false, problem: { reason: `tools.json: /tools/${index}/command contains a NUL byte` } };
+    }
+    const inputSchema = entry.input_schema ?? { type: "object" };
+    try {
+      inputSchemaCompiler.compile(inputSchema);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, problem: { reason: `tools.json: /tools/${index}/input_schema is not a valid JSON Schema: ${message}` } };
+    }
+    tools.push({
+      name: entry.name,
+      description: entry.description,
+      input_schema: inputSchema,
+      command: [...entry.command],
+      ...(entry.timeout_ms !== undefined ? { timeout_ms: entry.timeout_ms } : {}),
+    });
+  }
+  return { ok: true, tools };
+}
+
+export type CommandCheck =
+  | { ok: true; /** What to execute: the realpath for path programs, the bare name otherwise. */ program: string; isPath: boolean }
+  | { ok: false; reason: string };
+
+/** A program given as a path (`./x`, `bin/x`, `/usr/bin/x`, `..`) rather than a bare name looked up on PATH. */
+export function isPathProgram(program: string): boolean {
+  return program.includes("/") || program.includes("\\") || program.startsWith(".") || path.isAbsolute(program);
+}
+
+/** Separator-aware containment: `/w/proj-evil` is not inside `/w/proj`. */
+export function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+async function findOnPath(program: string): Promise<string | null> {
+  for (const folder of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (folder === "") continue;
+    const candidate = path.join(folder, program);
+    try {
+      await access(candidate, constants.X_OK);
+      if ((await stat(candidate)).isFile()) return candidate;
+    } catch {
+      // Not in this PATH folder; keep looking.
+      continue;
+    }
+  }
+  return null;
+}
+
+/**
+ * Checks `command[0]` of a tools.json tool. A path program must exist and its realpath (symlinks
+ * followed) must lie inside the realpath of the skill root; a bare name must be found on PATH.
+ * Used when the catalog loads and again right before each run (the folder may have changed since).
+ */
+export async function checkCommand(command: readonly string[], rootDir: string): Promise<CommandCheck> {
+  const program = command[0];
+  if (typeof program !== "string" || program.trim() === "") return { ok: false, reason: "command is empty" };
+  if (program.includes("\0")) return { ok: false, reason: "command contains a NUL byte" };
+  if (!isPathProgram(program)) {
+    const found = await findOnPath(program);
+    if (!found) return { ok: false, reason: `program "${program}" was not found on PATH` };
+    return { ok: true, program, isPath: false };
+  }
+  let rootReal: string;
+  try {
+    rootReal = await realpath(rootDir);
+  } catch {
+    return { ok: false, reason: `skill folder ${rootDir} cannot be resolved` };
+  }
+  const target = path.resolve(rootDir, program);
+  let targetReal: string;
+  try {
+    targetReal = await realpath(target);
+  } catch {
+    return { ok: false, reason: `command "${program}" does not exist (resolved to ${target})` };
+  }
+  if (!isInside(rootReal, targetReal)) {
+    return { ok: false, reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}` };
+  }
+  return { ok: true, program: targetReal, isPath: true };
+}
+
+/** Parses tools.json text and checks every command against the skill root. */
+export async function parseToolsJson(text: string, rootDir: string): Promise<ToolsJsonResult> {
+  const parsed = parseToolsJsonText(text);
+  if (!parsed.ok) return parsed;
+  for (const tool of parsed.tools) {
+    const check = await checkCommand(tool.command, rootDir);
+    if (!check.ok) return { ok: false, problem: { reason: `tools.json: tool "${tool.name}": ${check.reason}` } };
+  }
+  return parsed;
+}
