@@ -1,0 +1,85 @@
+// The stable system: built once per run, identical bytes while the catalog is unchanged, so a provider's
+// prompt cache can reuse it. It lists skills by name and description only (progressive disclosure);
+// bodies arrive later through the environment, once the model asks for them with load_skill.
+import type { DisclosureMode } from "../protocol/model.ts";
+import type { PromptItem } from "../skills/types.ts";
+
+export interface SkillBody {
+  name: string;
+  body: string;
+}
+
+export interface StableSystemInput {
+  skills: readonly PromptItem[];
+  disclosure: DisclosureMode;
+  /** Rendered bodies of every catalog skill; used only in eager mode. */
+  eagerBodies?: readonly SkillBody[];
+}
+
+const BASE_INSTRUCTIONS = `You are PseudoClaude, a coding agent running in the PseudoClaude Playground. You help the user with tasks in their working directory: you read files, run commands and follow skills.
+
+# How to work
+- Work out what the user wants, then act with tools. Do not guess what a file says when you can read it.
+- Call a tool only with the arguments its input schema describes. A failed call comes back as an error result: read it, fix the arguments or choose another approach.
+- Tools that change files or run programs may need the user's approval. If a call is denied, do not repeat it unchanged: say what you wanted to do and carry on without it.
+- Paths are relative to the working directory. Never try to reach files outside it.
+- When the task is done, answer in plain text without calling any tool. Keep the answer short and concrete.`;
+
+/** Deterministic order: by name, so the index never depends on scan or map order. */
+function sortedByName<T extends { name: string }>(items: readonly T[]): T[] {
+  return [...items].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+}
+
+/** Newlines in a description would break the one-line-per-skill index, so whitespace is folded. */
+function foldedDescription(item: PromptItem): string {
+  return item.description.replace(/\s+/g, " ").trim();
+}
+
+function indexLine(item: PromptItem): string {
+  return `- ${item.name}: ${foldedDescription(item)}`;
+}
+
+function progressiveSkillsSection(skills: readonly PromptItem[]): string {
+  if (skills.length === 0) {
+    return "# Skills\nNo skills are installed in this workspace. Use the system tools directly.";
+  }
+  return [
+    "# Skills",
+    "Skills are standard operating procedures (SOPs) for recurring tasks. Only their names and descriptions are listed here; a skill's full instructions are loaded on demand.",
+    "",
+    "Available skills:",
+    ...sortedByName(skills).map(indexLine),
+    "",
+    "How to use a skill:",
+    "1. When a skill fits the user's task, call the `load_skill` tool with its `name` (and optional `arguments`) before you start the work.",
+    '2. Its SOP then appears under "## Active Skills" in the environment message of your next request. Follow it step by step.',
+    "3. A skill may bring its own tools. They are installed at once, but may only become visible to you from the user's next message on; until then use the system tools.",
+    "4. Do not load a skill that does not fit, and do not load the same skill twice for one task.",
+  ].join("\n");
+}
+
+function eagerSkillsSection(skills: readonly PromptItem[], bodies: readonly SkillBody[]): string {
+  if (skills.length === 0) {
+    return "# Skills\nNo skills are installed in this workspace. Use the system tools directly.";
+  }
+  const bodyByName = new Map(bodies.map((entry) => [entry.name, entry.body]));
+  const sections = sortedByName(skills).map((item) => {
+    const body = (bodyByName.get(item.name) ?? "").trim();
+    return `## Skill: ${item.name}\n${foldedDescription(item)}\n\n${body}`;
+  });
+  return [
+    "# Skills",
+    "Skills are standard operating procedures (SOPs) for recurring tasks. Every skill's full SOP is included below (eager disclosure). Follow the one that fits the user's task. Calling `load_skill` is not needed to read an SOP; it still installs a skill's own tools, which may only become visible to you from the user's next message on.",
+    "",
+    sections.join("\n\n"),
+  ].join("\n");
+}
+
+/** Base instructions + tool-use rules + the skills index (or, in eager mode, every body). */
+export function buildStableSystem(input: StableSystemInput): string {
+  const skills =
+    input.disclosure === "eager"
+      ? eagerSkillsSection(input.skills, input.eagerBodies ?? [])
+      : progressiveSkillsSection(input.skills);
+  return `${BASE_INSTRUCTIONS}\n\n${skills}\n`;
+}

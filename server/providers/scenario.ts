@@ -1,0 +1,147 @@
+// The YAML scenario format of the scripted provider (DESIGN.md §1 "Scenario format"). A scenario is checked
+// completely at load time so a typo is reported once, with the file and the field, before any run starts.
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseDocument } from "yaml";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+
+export interface ScenarioToolCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface ScenarioTurn {
+  text?: string;
+  toolCalls: ScenarioToolCall[];
+}
+
+export interface Scenario {
+  name: string;
+  /** Source of `match`, kept for display. */
+  match?: string;
+  matcher?: RegExp;
+  turns: ScenarioTurn[];
+  /** File the scenario came from (as given to the loader), for error messages and labels. */
+  file: string;
+}
+
+const SCENARIO_KEYS = new Set(["name", "match", "turns", "description"]);
+const TURN_KEYS = new Set(["text", "tool_calls"]);
+const CALL_KEYS = new Set(["name", "input"]);
+
+function invalid(file: string, problem: string): PlaygroundError {
+  return new PlaygroundError("invalid_scenario", `${file}: ${problem}`, { file });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function rejectUnknownKeys(file: string, where: string, value: Record<string, unknown>, known: Set<string>) {
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) {
+      const expected = [...known].join(", ");
+      throw invalid(file, `${where}${where ? "." : ""}${key} is not a known field (expected one of: ${expected})`);
+    }
+  }
+}
+
+function parseToolCall(file: string, where: string, value: unknown): ScenarioToolCall {
+  if (!isPlainObject(value)) throw invalid(file, `${where} must be an object with name and input`);
+  rejectUnknownKeys(file, where, value, CALL_KEYS);
+  if (typeof value.name !== "string" || value.name.trim() === "") {
+    throw invalid(file, `${where}.name must be a non-empty string`);
+  }
+  if (value.input !== undefined && !isPlainObject(value.input)) {
+    throw invalid(file, `${where}.input must be an object (a mapping of argument names to values)`);
+  }
+  return { name: value.name, input: (value.input as Record<string, unknown> | undefined) ?? {} };
+}
+
+function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
+  const where = `turns[${index}]`;
+  if (!isPlainObject(value)) throw invalid(file, `${where} must be an object with text and/or tool_calls`);
+  rejectUnknownKeys(file, where, value, TURN_KEYS);
+  if (value.text !== undefined && typeof value.text !== "string") {
+    throw invalid(file, `${where}.text must be a string`);
+  }
+  if (value.tool_calls !== undefined && !Array.isArray(value.tool_calls)) {
+    throw invalid(file, `${where}.tool_calls must be a list`);
+  }
+  const toolCalls = ((value.tool_calls as unknown[] | undefined) ?? []).map((call, callIndex) =>
+    parseToolCall(file, `${where}.tool_calls[${callIndex}]`, call),
+  );
+  const text = value.text as string | undefined;
+  if ((text === undefined || text === "") && toolCalls.length === 0) {
+    throw invalid(file, `${where} must have a non-empty text or at least one tool_calls entry`);
+  }
+  return { ...(text ? { text } : {}), toolCalls };
+}
+
+/** Parses and checks scenario YAML. `file` is only used to name the source in errors. */
+export function parseScenario(source: string, file: string): Scenario {
+  const document = parseDocument(source, { prettyErrors: false });
+  if (document.errors.length > 0) {
+    const first = document.errors[0];
+    const position = first.linePos?.[0];
+    const at = position ? ` at line ${position.line}, column ${position.col}` : "";
+    throw invalid(file, `YAML error${at}: ${first.message.split("\n")[0]}`);
+  }
+  const value: unknown = document.toJS();
+  if (!isPlainObject(value)) throw invalid(file, "the file must be a YAML mapping with name and turns");
+  rejectUnknownKeys(file, "", value, SCENARIO_KEYS);
+  if (typeof value.name !== "string" || value.name.trim() === "") {
+    throw invalid(file, "name must be a non-empty string");
+  }
+  let matcher: RegExp | undefined;
+  if (value.match !== undefined) {
+    if (typeof value.match !== "string" || value.match === "") {
+      throw invalid(file, "match must be a non-empty string (a regular expression)");
+    }
+    try {
+      matcher = new RegExp(value.match, "i");
+    } catch (error) {
+      throw invalid(file, `match is not a valid regular expression: ${errorMessage(error)}`);
+    }
+  }
+  if (!Array.isArray(value.turns) || value.turns.length === 0) {
+    throw invalid(file, "turns must be a non-empty list");
+  }
+  const turns = value.turns.map((turn, index) => parseTurn(file, index, turn));
+  return {
+    name: value.name,
+    ...(matcher ? { match: value.match as string, matcher } : {}),
+    turns,
+    file,
+  };
+}
+
+export async function loadScenario(file: string): Promise<Scenario> {
+  let source: string;
+  try {
+    source = await readFile(file, "utf8");
+  } catch (error) {
+    throw new PlaygroundError("invalid_scenario", `${file}: cannot read the scenario file: ${errorMessage(error)}`, {
+      file,
+    });
+  }
+  return parseScenario(source, file);
+}
+
+/** Every `*.yaml` / `*.yml` of a folder, sorted by file name so the choice of scenario is deterministic. */
+export async function loadScenarioDirectory(directory: string): Promise<Scenario[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(directory);
+  } catch (error) {
+    throw new PlaygroundError(
+      "invalid_scenario",
+      `${directory}: cannot read the scenario folder: ${errorMessage(error)}`,
+      { file: directory },
+    );
+  }
+  const files = entries.filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  const scenarios: Scenario[] = [];
+  for (const entry of files) scenarios.push(await loadScenario(path.join(directory, entry)));
+  return scenarios;
+}

@@ -1,0 +1,154 @@
+// The offline stand-in model: it plays the turns of a YAML scenario, one turn per model request. It never
+// looks at the prompt except to notice a new user message, which may start another scenario.
+import { randomBytes } from "node:crypto";
+import type { ToolCall } from "../protocol/model.ts";
+import type { Scenario, ScenarioTurn } from "./scenario.ts";
+import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+
+export const SCENARIO_EXHAUSTED_TEXT = "(scripted model: the scenario has no more turns)";
+
+export interface ScriptedProviderOptions {
+  /** Pause between streamed chunks, so a browser can show the text arriving. Default 0. */
+  chunkDelayMs?: number;
+  /** Model label; default `scripted-<scenario name>` (one scenario) or `scripted-scenarios` (a folder). */
+  model?: string;
+}
+
+/** Splits text into word chunks that keep their trailing whitespace, so joining them gives the text back. */
+export function splitIntoChunks(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [text];
+}
+
+function lastUserMessageKey(request: ModelRequest): string | undefined {
+  for (let index = request.messages.length - 1; index >= 0; index -= 1) {
+    const message = request.messages[index];
+    if (message.role === "user") return `${index}\u0000${message.content}`;
+  }
+  return undefined;
+}
+
+function lastUserText(request: ModelRequest): string {
+  for (let index = request.messages.length - 1; index >= 0; index -= 1) {
+    const message = request.messages[index];
+    if (message.role === "user") return message.content;
+  }
+  return "";
+}
+
+function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Plays scenarios. With one scenario, its turns are played in order across every run of the conversation
+ * (so a scenario can span several user messages). With several (a folder), each new user message picks a
+ * scenario: the first whose `match` matches (unless it is the one already playing with turns left), else
+ * the current one if it has turns left, else the first scenario without `match`.
+ */
+export class ScriptedProvider implements Provider {
+  readonly name = "scripted";
+  readonly model: string;
+  private readonly scenarios: readonly Scenario[];
+  private readonly chunkDelayMs: number;
+  private current: Scenario | undefined;
+  private nextTurn = 0;
+  private seenUserMessage: string | undefined;
+  private callCounter = 0;
+  /** Call ids must stay unique in a conversation even if the server creates a new provider per message. */
+  private readonly callIdPrefix = `call_${randomBytes(3).toString("hex")}`;
+
+  constructor(scenarios: Scenario | readonly Scenario[], options: ScriptedProviderOptions = {}) {
+    this.scenarios = Array.isArray(scenarios) ? scenarios : [scenarios as Scenario];
+    this.chunkDelayMs = options.chunkDelayMs ?? 0;
+    const single = this.scenarios.length === 1 ? this.scenarios[0] : undefined;
+    this.model = options.model ?? (single ? `scripted-${single.name}` : "scripted-scenarios");
+    if (single) this.current = single;
+  }
+
+  /** The scenario now playing (for labels); undefined before the first message in folder mode. */
+  get currentScenario(): Scenario | undefined {
+    return this.current;
+  }
+
+  private hasTurnsLeft(): boolean {
+    return this.current !== undefined && this.nextTurn < this.current.turns.length;
+  }
+
+  private start(scenario: Scenario | undefined): void {
+    this.current = scenario;
+    this.nextTurn = 0;
+  }
+
+  private selectFor(userText: string): void {
+    if (this.scenarios.length === 1) return;
+    const matched = this.scenarios.find((scenario) => scenario.matcher?.test(userText));
+    if (matched) {
+      if (matched !== this.current || !this.hasTurnsLeft()) this.start(matched);
+      return;
+    }
+    if (this.hasTurnsLeft()) return;
+    this.start(this.scenarios.find((scenario) => scenario.matcher === undefined));
+  }
+
+  private takeTurn(request: ModelRequest): ScenarioTurn | undefined {
+    const key = lastUserMessageKey(request);
+    if (key !== this.seenUserMessage) {
+      this.seenUserMessage = key;
+      this.selectFor(lastUserText(request));
+    }
+    if (!this.hasTurnsLeft()) return undefined;
+    const turn = this.current!.turns[this.nextTurn];
+    this.nextTurn += 1;
+    return turn;
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const turn = this.takeTurn(request);
+    yield {
+      type: "payload",
+      payload: {
+        provider: "scripted",
+        scenario: this.current ? { name: this.current.name, file: this.current.file } : null,
+        turn: turn ? this.nextTurn : null,
+      },
+    };
+    const text = turn ? turn.text : SCENARIO_EXHAUSTED_TEXT;
+    if (text) {
+      for (const chunk of splitIntoChunks(text)) {
+        if (signal.aborted) {
+          yield { type: "error", message: "request canceled" };
+          return;
+        }
+        if (this.chunkDelayMs > 0) await waitUnlessAborted(this.chunkDelayMs, signal);
+        yield { type: "text_delta", text: chunk };
+      }
+    }
+    for (const scripted of turn?.toolCalls ?? []) {
+      this.callCounter += 1;
+      const call: ToolCall = {
+        id: `${this.callIdPrefix}_${this.callCounter}`,
+        name: scripted.name,
+        input: structuredClone(scripted.input),
+      };
+      yield { type: "tool_call", call };
+    }
+    if (signal.aborted) {
+      yield { type: "error", message: "request canceled" };
+      return;
+    }
+    const outputTokens = text ? splitIntoChunks(text).length : 0;
+    yield { type: "usage", usage: { outputTokens } };
+    yield { type: "done" };
+  }
+}
