@@ -80,12 +80,12 @@ function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
 
 /** Parses and checks scenario YAML. `file` is only used to name the source in errors. */
 export function parseScenario(source: string, file: string): Scenario {
-  const document = parseDocument(source, { prettyErrors: false });
+  const document = parseDocument(source, { prettyErrors: true });
   if (document.errors.length > 0) {
     const first = document.errors[0];
     const position = first.linePos?.[0];
     const at = position ? ` at line ${position.line}, column ${position.col}` : "";
-    throw invalid(file, `YAML error${at}: ${first.message.split("\n")[0]}`);
+    throw invalid(file, `YAML error${at}: ${first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}`);
   }
   const value: unknown = document.toJS();
   if (!isPlainObject(value)) throw invalid(file, "the file must be a YAML mapping with name and turns");
