@@ -1,0 +1,153 @@
+// `npm run bench [-- --quick] [-- --only NAME]`: runs every figure, prints the table and writes
+// bench/results.json. Each figure module is imported lazily, so a module that cannot load (its server
+// code missing or broken) becomes a "not measured: <why>" row instead of stopping the whole run.
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { machineFacts, notMeasured, type Figure, type FigureRow } from "./harness.ts";
+import { formatTable } from "./format-table.ts";
+
+interface FigureEntry {
+  name: string;
+  workload: string;
+  target: string;
+  load: () => Promise<Figure>;
+}
+
+const FIGURES: FigureEntry[] = [
+  {
+    name: "catalog-load",
+    workload: "1,000 SKILL.md over 3 layers, 200 tools.json, 50 shadowed",
+    target: "≤ 2.0× bare readFile",
+    load: async () => (await import("./catalog-load.ts")).catalogLoadFigure,
+  },
+  {
+    name: "catalog-reload",
+    workload: "one SKILL.md changed in the 1,000-skill catalog",
+    target: "report (vs full load)",
+    load: async () => (await import("./catalog-reload.ts")).catalogReloadFigure,
+  },
+  {
+    name: "prompt-economy",
+    workload: "stable system tokens (o200k_base) for 10, 100, 1,000 skills",
+    target: "index cost/skill ≤ tokens(name)+tokens(description)+8",
+    load: async () => (await import("./prompt-economy.ts")).promptEconomyFigure,
+  },
+  {
+    name: "runner-overhead",
+    workload: "100 iterations, scripted provider, 1,000 skills, 20 active",
+    target: "≤ 1 ms per iteration added",
+    load: async () => (await import("./runner-overhead.ts")).runnerOverheadFigure,
+  },
+  {
+    name: "skill-tool-call",
+    workload: "trivial tool via registry + permission + process runner",
+    target: "≤ 1.2× bare child_process.spawn",
+    load: async () => (await import("./skill-tool-call-figure.ts")).skillToolCallFigure,
+  },
+  {
+    name: "ws-stream",
+    workload: "10,000 text deltas server → ws client (loopback)",
+    target: "report msgs/s and ratio vs raw socket",
+    load: async () => (await import("./ws-stream.ts")).wsStreamFigure,
+  },
+  {
+    name: "browser-stream",
+    workload: "10,000 text deltas rendered in Chromium (real pages)",
+    target: "≤ 2 s, longest main-thread task reported",
+    load: async () => (await import("./browser-stream.ts")).browserStreamFigure,
+  },
+  {
+    name: "memory",
+    workload: "50 sessions × 200 messages held by the server",
+    target: "report RSS per session",
+    load: async () => (await import("./memory.ts")).memoryFigure,
+  },
+];
+
+interface Arguments {
+  quick: boolean;
+  only: string | null;
+  output: string;
+}
+
+function parseArguments(argv: string[]): Arguments {
+  const parsed: Arguments = { quick: false, only: null, output: path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json") };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    if (argument === "--quick") parsed.quick = true;
+    else if (argument === "--only") parsed.only = argv[++index] ?? null;
+    else if (argument.startsWith("--only=")) parsed.only = argument.slice("--only=".length);
+    else if (argument === "--output") parsed.output = path.resolve(argv[++index] ?? parsed.output);
+    else if (argument === "--list") {
+      for (const figure of FIGURES) console.log(`${figure.name.padEnd(16)} ${figure.workload}`);
+      process.exit(0);
+    } else {
+      console.error(`unknown argument "${argument}"; use --quick, --only NAME, --output FILE or --list`);
+      process.exit(2);
+    }
+  }
+  if (parsed.only !== null && !FIGURES.some((figure) => figure.name === parsed.only)) {
+    console.error(`unknown figure "${parsed.only}"; known: ${FIGURES.map((figure) => figure.name).join(", ")}`);
+    process.exit(2);
+  }
+  return parsed;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message.split("\n")[0];
+  return String(error);
+}
+
+async function runFigure(entry: FigureEntry, quick: boolean): Promise<FigureRow[]> {
+  let figure: Figure;
+  try {
+    figure = await entry.load();
+  } catch (error) {
+    return [notMeasured(entry, `module did not load (${describeError(error)})`)];
+  }
+  try {
+    return await figure.run({ quick });
+  } catch (error) {
+    if (process.env.BENCH_DEBUG) console.error(error);
+    return [notMeasured(entry, `run failed (${describeError(error)})`)];
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseArguments(process.argv.slice(2));
+  const machine = machineFacts();
+  console.log(`machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAverage.join(" ")}`);
+  if (options.quick) console.log("--quick: fewer repetitions and smaller workloads than the issue asks; figures are indicative only.");
+  const started = performance.now();
+  const rows: FigureRow[] = [];
+  const timings: Record<string, number> = {};
+  for (const entry of FIGURES) {
+    if (options.only !== null && entry.name !== options.only) continue;
+    const figureStarted = performance.now();
+    process.stdout.write(`running ${entry.name}… `);
+    const figureRows = await runFigure(entry, options.quick);
+    timings[entry.name] = Math.round(performance.now() - figureStarted);
+    console.log(`${(timings[entry.name] / 1000).toFixed(1)} s`);
+    rows.push(...figureRows);
+  }
+  const totalSeconds = (performance.now() - started) / 1000;
+  console.log("");
+  console.log(formatTable(rows));
+  console.log(`\ntotal ${totalSeconds.toFixed(1)} s${options.quick ? " (--quick)" : ""}`);
+
+  const results = {
+    takenAt: new Date().toISOString(),
+    quick: options.quick,
+    only: options.only,
+    machine,
+    totalSeconds: Math.round(totalSeconds * 10) / 10,
+    figureSeconds: timings,
+    rows,
+  };
+  await writeFile(options.output, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), options.output) || options.output}`);
+}
+
+await main();
