@@ -42,7 +42,7 @@ async function openWebSocketPair(payloads: string[]): Promise<{ stream(): Promis
     });
   });
   const address = server.address();
-  if (typeof address === "string") throw new Error(`unexpected ws address ${address}`);
+  if (address === null || typeof address === "string") throw new Error(`unexpected ws address ${String(address)}`);
   const client = new WebSocket(`ws://127.0.0.1:${address.port}`);
   await once(client, "open");
   return {
