@@ -24,6 +24,8 @@ export interface ProcessOptions {
   killGraceMs?: number;
   /** After a kill (or after the leader exits), how long the pipes may take to close; default 2 s. */
   drainMs?: number;
+  /** Called once the child is running, with its pid (= its process group id). */
+  onStart?: (pid: number) => void;
 }
 
 export interface ProcessOutcome {
@@ -155,6 +157,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   const live: LiveRun = { pgid: pid, stop, done: Promise.resolve() };
   liveRuns.add(live);
   installExitHook();
+  options.onStart?.(pid);
 
   const finish = (async (): Promise<ProcessOutcome> => {
     const exit = await exited;
@@ -218,7 +221,8 @@ function resolveProgram(options: ProcessOptions): { file: string; args: string[]
     return { error: "give either a shell command or a program, not both" };
   }
   if (options.shellCommand !== undefined) return { file: "/bin/sh", args: ["-c", options.shellCommand] };
-  if (options.file !== undefined && options.file.length > 0) return { file: options.file, args: options.args ?? [] };
+  if (options.file !== undefined && options.file.length > 0)
+    return { file: options.file, args: options.args ?? [] };
   return { error: "no program or shell command to run" };
 }
 
@@ -234,7 +238,9 @@ function checkCwd(cwd: string): string | undefined {
 function collect(stream: Readable | null, capture: BoundedCapture): Promise<void> {
   if (!stream) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    stream.on("data", (chunk: Buffer | string) => capture.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+    stream.on("data", (chunk: Buffer | string) =>
+      capture.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk),
+    );
     stream.once("close", () => resolve());
     // A read error ends collection; what was captured so far is kept.
     stream.once("error", () => resolve());
@@ -252,7 +258,10 @@ async function settleExeca(subprocess: ResultPromise): Promise<void> {
   clearTimeout(timer);
 }
 
-function describeSpawnFailure(result: { code?: string; message?: string; shortMessage?: string }, file: string): string {
+function describeSpawnFailure(
+  result: { code?: string; message?: string; shortMessage?: string },
+  file: string,
+): string {
   const code = result.code ?? "";
   if (code === "ENOENT") return `program not found: ${file}`;
   if (code === "EACCES") return `program is not executable: ${file}`;
