@@ -128,6 +128,10 @@ export async function checkCommand(command: readonly string[], rootDir: string):
     return { ok: false, reason: `skill folder ${rootDir} cannot be resolved` };
   }
   const target = path.resolve(rootDir, program);
+  // Lexical check first so `../../bin/sh` is reported as an escape even when nothing exists there.
+  if (!isInside(path.resolve(rootDir), target)) {
+    return { ok: false, reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}` };
+  }
   let targetReal: string;
   try {
     targetReal = await realpath(target);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { parseSkillMarkdown } from "./parse-skill.ts";
+
+function expectProblem(text: string) {
+  const result = parseSkillMarkdown(text);
+  if (result.ok) throw new Error(`expected a problem, got a skill: ${JSON.stringify(result.skill)}`);
+  return result.problem;
+}
+
+describe("parseSkillMarkdown", () => {
+  it("parses a minimal skill with defaults", () => {
+    const result = parseSkillMarkdown("---\nname: review\ndescription: Review code.\n---\n\n# Review\nSteps.\n");
+    expect(result).toEqual({
+      ok: true,
+      skill: {
+        meta: { name: "review", description: "Review code.", tools: [], mode: "shared", history: "recent", extra: {} },
+        body: "# Review\nSteps.",
+      },
+    });
+  });
+
+  it("keeps unknown keys in extra and maps allowed-tools (space-separated) to tools", () => {
+    const result = parseSkillMarkdown(
+      "---\nname: a\ndescription: d\nlicense: MIT\nallowed-tools: read_file search_code\nmetadata:\n  owner: team\n---\nbody\n",
+    );
+    expect(result.ok && result.skill.meta.tools).toEqual(["read_file", "search_code"]);
+    expect(result.ok && result.skill.meta.extra).toEqual({
+      license: "MIT",
+      "allowed-tools": "read_file search_code",
+      metadata: { owner: "team" },
+    });
+  });
+
+  it("accepts allowed-tools as a list, and tools wins over allowed-tools", () => {
+    const list = parseSkillMarkdown("---\nname: a\ndescription: d\nallowed-tools: [read_file, list_files]\n---\nbody");
+    expect(list.ok && list.skill.meta.tools).toEqual(["read_file", "list_files"]);
+    const both = parseSkillMarkdown("---\nname: a\ndescription: d\ntools: [run_command]\nallowed-tools: read_file\n---\nbody");
+    expect(both.ok && both.skill.meta.tools).toEqual(["run_command"]);
+  });
+
+  it("reads mode, history and model", () => {
+    const result = parseSkillMarkdown("---\nname: a\ndescription: d\nmode: isolated\nhistory: none\nmodel: small\n---\nbody");
+    expect(result.ok && result.skill.meta).toMatchObject({ mode: "isolated", history: "none", model: "small" });
+  });
+
+  it("tolerates a BOM and CRLF line endings", () => {
+    const result = parseSkillMarkdown("\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nline one\r\nline two\r\n");
+    expect(result.ok && result.skill.body).toBe("line one\nline two");
+  });
+
+  it("rejects a file without frontmatter", () => {
+    expect(expectProblem("# Just markdown\n").reason).toMatch(/no YAML frontmatter/);
+    expect(expectProblem("---\nname: a\ndescription: d\nbody with no closing fence").reason).toMatch(/no YAML frontmatter/);
+  });
+
+  it("reports bad YAML with the file's line and column", () => {
+    const problem = expectProblem("---\nname: a\ndescription: [unclosed\n---\nbody");
+    expect(problem.reason).toMatch(/invalid YAML frontmatter/);
+    expect(problem.line).toBe(3);
+    expect(problem.column).toBeGreaterThan(0);
+    const duplicate = expectProblem("---\nname: a\ndescription: d\nname: b\n---\nbody");
+    expect(duplicate.line).toBe(4);
+  });
+
+  it("rejects empty name, empty description and empty body", () => {
+    expect(expectProblem("---\nname: ''\ndescription: d\n---\nbody").reason).toMatch(/"name"/);
+    expect(expectProblem("---\ndescription: d\n---\nbody").reason).toMatch(/"name"/);
+    expect(expectProblem("---\nname: a\ndescription:   \n---\nbody").reason).toMatch(/"description"/);
+    expect(expectProblem("---\nname: a\ndescription: d\n---\n  \n\n").reason).toMatch(/body/);
+  });
+
+  it("rejects a frontmatter that is not a mapping, and bad mode/history/tools", () => {
+    expect(expectProblem("---\n- a\n- b\n---\nbody").reason).toMatch(/mapping/);
+    expect(expectProblem("---\nname: a\ndescription: d\nmode: solo\n---\nbody").reason).toMatch(/"mode"/);
+    expect(expectProblem("---\nname: a\ndescription: d\nhistory: all\n---\nbody").reason).toMatch(/"history"/);
+    expect(expectProblem("---\nname: a\ndescription: d\ntools: {a: 1}\n---\nbody").reason).toMatch(/"tools"/);
+  });
+});
