@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import type { ServerMessage } from "../../server/protocol/index.ts";
+import { initialUiState, uiReducer } from "./reducer.ts";
+import { envelope, skill, snapshot, summary, tool } from "./test-builders.ts";
+import type { UiState } from "./types.ts";
+import { skillStage } from "./derive.ts";
+
+function run(messages: ServerMessage[], start: UiState = initialUiState): UiState {
+  return uiReducer(start, { type: "server_batch", messages });
+}
+
+const opened: ServerMessage = envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] });
+
+describe("uiReducer", () => {
+  it("records hello, providers and the session list", () => {
+    const state = run([
+      {
+        type: "hello",
+        serverVersion: "0.1.0",
+        defaultWorkdir: "/tmp/demo",
+        providers: [{ name: "scripted", configured: true, defaultModel: "scripted-1", offline: true }],
+      },
+      { type: "session_list", sessions: [summary("a"), summary("b")] },
+    ]);
+    expect(state.connection).toBe("open");
+    expect(state.providers.map((provider) => provider.name)).toEqual(["scripted"]);
+    expect(state.sessions.map((session) => session.id)).toEqual(["a", "b"]);
+  });
+
+  it("streams text into one assistant turn linked to its request", () => {
+    const state = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "review it" }),
+      envelope(3, { type: "request", runId: "r1", snapshot: snapshot() }),
+      envelope(4, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Let me " }),
+      envelope(5, { type: "text_delta", runId: "r1", requestIndex: 1, text: "look." }),
+    ]);
+    const turns = state.session!.turns;
+    expect(turns.map((turn) => turn.kind)).toEqual(["user", "assistant"]);
+    const assistant = turns[1];
+    expect(assistant.kind === "assistant" && assistant.text).toBe("Let me look.");
+    expect(assistant.kind === "assistant" && assistant.requestIndex).toBe(1);
+    expect(state.session!.running).toBe(true);
+    expect(state.session!.requests).toHaveLength(1);
+  });
+
+  it("moves a tool call through approval, running and done", () => {
+    const base = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "go" }),
+      envelope(3, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "lint", input: { path: "a.ts" } }, known: true, visible: true }),
+    ]);
+    expect(base.session!.toolCalls.c1.state).toBe("pending");
+    const asking = run(
+      [
+        envelope(4, {
+          type: "permission_request",
+          runId: "r1",
+          request: {
+            callId: "c1",
+            tool: "lint",
+            category: "exec",
+            input: { path: "a.ts" },
+            command: "node lint.js",
+            cwd: "/skills/lint",
+            stdin: '{"path":"a.ts"}',
+            trace: { decision: "ask", source: "mode", category: "exec" },
+          },
+        }),
+      ],
+      base,
+    );
+    expect(asking.session!.toolCalls.c1.state).toBe("awaiting_approval");
+    expect(asking.session!.pendingApprovals).toEqual(["c1"]);
+    expect(asking.session!.toolCalls.c1.approval?.stdin).toBe('{"path":"a.ts"}');
+    const done = run(
+      [
+        envelope(5, { type: "permission_decision", runId: "r1", callId: "c1", trace: { decision: "allow", source: "user", category: "exec" }, answer: { kind: "allow_once" } }),
+        envelope(6, { type: "tool_started", runId: "r1", callId: "c1", tool: "lint" }),
+      ],
+      asking,
+    );
+    expect(done.session!.pendingApprovals).toEqual([]);
+    expect(done.session!.toolCalls.c1.state).toBe("running");
+    const finished = run(
+      [envelope(7, { type: "tool_result", runId: "r1", callId: "c1", result: { ok: true, tool: "lint", content: "clean" }, durationMs: 42 })],
+      done,
+    );
+    expect(finished.session!.toolCalls.c1).toMatchObject({ state: "done", durationMs: 42 });
+  });
+
+  it("marks a denied call with the user's reason", () => {
+    const state = run([
+      opened,
+      envelope(2, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "run_command", input: {} }, known: true, visible: true }),
+      envelope(3, {
+        type: "permission_decision",
+        runId: "r1",
+        callId: "c1",
+        trace: { decision: "deny", source: "user", category: "exec" },
+        answer: { kind: "deny", reason: "not on my machine" },
+      }),
+      envelope(4, {
+        type: "tool_result",
+        runId: "r1",
+        callId: "c1",
+        result: { ok: false, tool: "run_command", content: "denied", errorType: "permission_denied" },
+        durationMs: 0,
+      }),
+    ]);
+    expect(state.session!.toolCalls.c1).toMatchObject({ state: "denied", denialReason: "not on my machine" });
+  });
+
+  it("ignores duplicate events after a reconnect and keeps turns when the same session reopens", () => {
+    const first = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "hello" }),
+      envelope(3, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Hi" }),
+    ]);
+    const again = run(
+      [
+        envelope(10, { type: "session_opened", session: summary(), history: [], activeSkills: [] }),
+        envelope(3, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Hi" }),
+        envelope(4, { type: "text_delta", runId: "r1", requestIndex: 1, text: "!" }),
+      ],
+      first,
+    );
+    const assistant = again.session!.turns.find((turn) => turn.kind === "assistant");
+    expect(assistant?.kind === "assistant" && assistant.text).toBe("Hi!");
+    expect(again.session!.lastSeq).toBe(4);
+  });
+
+  it("rebuilds turns from history on a fresh open, and a replay of older events replaces them", () => {
+    const history: ServerMessage = envelope(20, {
+      type: "session_opened",
+      session: summary(),
+      history: [
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c9", name: "read_file", input: { path: "a" } }] },
+        { role: "tool", toolCallId: "c9", toolName: "read_file", content: "text", isError: false },
+        { role: "assistant", content: "done", toolCalls: [] },
+      ],
+      activeSkills: ["review"],
+    });
+    const state = run([history]);
+    expect(state.session!.turns.map((turn) => turn.kind)).toEqual(["user", "assistant", "assistant"]);
+    expect(state.session!.toolCalls.c9).toMatchObject({ state: "done", result: { content: "text" } });
+    expect(state.session!.activeSkills).toEqual(["review"]);
+    const replayed = run([envelope(2, { type: "run_started", runId: "r1", userMessage: "hello" })], state);
+    expect(replayed.session!.turns.map((turn) => turn.kind)).toEqual(["user"]);
+    const live = run([envelope(21, { type: "run_started", runId: "r2", userMessage: "more" })], state);
+    expect(live.session!.turns.map((turn) => turn.kind)).toEqual(["user", "assistant", "assistant", "user"]);
+  });
+
+  it("tracks a skill from listed to tools visible", () => {
+    const review = skill("review", ["lint"]);
+    const withCatalog = run([
+      opened,
+      envelope(2, {
+        type: "catalog_snapshot",
+        catalog: { skills: [review], warnings: [], removed: [], shadowed: [], lint: [] },
+        visibleTools: ["load_skill"],
+        registeredTools: ["load_skill"],
+      }),
+    ]);
+    expect(skillStage(review, withCatalog.session!)).toBe("listed");
+    const loaded = run(
+      [
+        envelope(3, { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 }),
+        envelope(4, { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] }),
+        envelope(5, { type: "request", runId: "r1", snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }) }),
+      ],
+      withCatalog,
+    );
+    expect(skillStage(review, loaded.session!)).toBe("tools_registered");
+    const visible = run(
+      [envelope(6, { type: "request", runId: "r2", snapshot: snapshot({ runId: "r2", requestIndex: 3, tools: [tool("load_skill"), tool("lint", "skill")] }) })],
+      loaded,
+    );
+    expect(skillStage(review, visible.session!)).toBe("tools_visible");
+  });
+
+  it("keeps a stop turn, ends the run and closes open calls", () => {
+    const state = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "slow" }),
+      envelope(3, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "sleep", input: {} }, known: true, visible: true }),
+      envelope(4, { type: "tool_started", runId: "r1", callId: "c1", tool: "sleep" }),
+      envelope(5, { type: "stop", runId: "r1", reason: "canceled", iterations: 1 }),
+    ]);
+    expect(state.session!.running).toBe(false);
+    expect(state.session!.toolCalls.c1.state).toBe("error");
+    expect(state.session!.turns.at(-1)).toMatchObject({ kind: "stop", reason: "canceled" });
+  });
+
+  it("records manual turns, console results, reload diffs, usage, payloads and errors", () => {
+    const state = run([
+      opened,
+      envelope(2, { type: "request", runId: "r1", snapshot: snapshot() }),
+      envelope(3, { type: "manual_turn_requested", runId: "r1", requestIndex: 1, snapshot: snapshot() }),
+      envelope(4, { type: "usage", runId: "r1", requestIndex: 1, usage: { inputTokens: 100, cacheReadInputTokens: 80 } }),
+      envelope(5, { type: "provider_payload", runId: "r1", requestIndex: 1, payload: { model: "x" } }),
+      envelope(6, { type: "catalog_diff", diff: { added: ["new"], removed: [], updated: ["review"] }, warnings: [], trigger: "manual" }),
+      envelope(7, { type: "tool_console_result", requestId: "q1", tool: "lint", input: {}, result: { ok: true, tool: "lint", content: "ok" }, durationMs: 5 }),
+      envelope(8, { type: "session_error", code: "provider_error", message: "bad key" }),
+      { type: "error", code: "invalid_command", message: "unknown type", command: "nope" },
+    ]);
+    const session = state.session!;
+    expect(session.manualTurn?.requestIndex).toBe(1);
+    expect(session.requests[0]).toMatchObject({ usage: { inputTokens: 100 }, payload: { model: "x" } });
+    expect(session.reloadFeed[0].diff.added).toEqual(["new"]);
+    expect(session.consoleResults.q1.result?.content).toBe("ok");
+    expect(session.turns.at(-1)).toMatchObject({ kind: "error", message: "bad key" });
+    expect(state.errors[0].message).toContain("unknown type");
+    const answered = run([envelope(9, { type: "assistant_message", runId: "r1", requestIndex: 1, message: { role: "assistant", content: "hi", toolCalls: [] } })], state);
+    expect(answered.session!.manualTurn).toBeUndefined();
+  });
+
+  it("applies 10,000 streamed text deltas quickly", () => {
+    const messages: ServerMessage[] = [opened, envelope(2, { type: "run_started", runId: "r1", userMessage: "long" })];
+    for (let index = 0; index < 10_000; index += 1) {
+      messages.push(envelope(3 + index, { type: "text_delta", runId: "r1", requestIndex: 1, text: "word " }));
+    }
+    const started = performance.now();
+    const state = run(messages);
+    const elapsed = performance.now() - started;
+    const assistant = state.session!.turns[1];
+    expect(assistant.kind === "assistant" && assistant.text.length).toBe(50_000);
+    console.log(`10,000 deltas reduced in ${elapsed.toFixed(0)} ms`);
+    expect(elapsed).toBeLessThan(2_000);
+  });
+});

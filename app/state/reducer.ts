@@ -1,0 +1,185 @@
+// The one reducer: turns ServerMessages (and a few local actions) into UI state.
+import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
+import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
+import type { SessionView, UiAction, UiState } from "./types.ts";
+
+export const initialUiState: UiState = {
+  connection: "idle",
+  providers: [],
+  sessions: [],
+  errors: [],
+  nextLocalId: 1,
+};
+
+/** Keeps the error list short: the newest errors matter, old ones scroll away. */
+const maxErrors = 8;
+
+function addError(state: UiState, code: string, message: string, command?: string): UiState {
+  const error = { id: `error-${state.nextLocalId}`, code, message, command };
+  return { ...state, errors: [...state.errors, error].slice(-maxErrors), nextLocalId: state.nextLocalId + 1 };
+}
+
+function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
+  return {
+    id: summary.id,
+    summary,
+    settings: summary.settings,
+    lastSeq: 0,
+    openedSeq,
+    visibleTools: [],
+    registeredTools: [],
+    activeSkills: [],
+    turns: [],
+    toolCalls: {},
+    pendingApprovals: [],
+    requests: [],
+    reloadFeed: [],
+    consoleResults: {},
+    running: summary.running,
+    turnsFromHistory: false,
+  };
+}
+
+function upsertSummary(sessions: SessionSummary[], summary: SessionSummary): SessionSummary[] {
+  const others = sessions.filter((session) => session.id !== summary.id);
+  return [summary, ...others];
+}
+
+function applySessionEvent(state: UiState, sessionId: string, seq: number, event: SessionEvent): UiState {
+  if (event.type === "session_opened") {
+    const current = state.session;
+    const sessions = upsertSummary(state.sessions, event.session);
+    // A reconnect to the session we already show keeps its turns; the server replays only what we missed.
+    if (current && current.id === sessionId && current.lastSeq > 0) {
+      return {
+        ...state,
+        sessions,
+        session: { ...current, summary: event.session, settings: event.session.settings, running: event.session.running },
+      };
+    }
+    const fresh = emptySession(event.session, seq);
+    const fromHistory = turnsFromHistory(event.history);
+    const session: SessionView = {
+      ...fresh,
+      turns: fromHistory.turns,
+      toolCalls: fromHistory.toolCalls,
+      activeSkills: event.activeSkills,
+      turnsFromHistory: fromHistory.turns.length > 0,
+    };
+    return { ...state, sessions, session };
+  }
+
+  const session = state.session;
+  if (!session || session.id !== sessionId) return state;
+  if (seq <= session.lastSeq) return state; // duplicate after a reconnect
+  const view: SessionView = { ...session, lastSeq: seq };
+
+  switch (event.type) {
+    case "catalog_snapshot":
+      return {
+        ...state,
+        session: {
+          ...view,
+          catalog: event.catalog,
+          visibleTools: event.visibleTools,
+          registeredTools: event.registeredTools,
+        },
+      };
+    case "catalog_diff": {
+      const entry = { id: `reload-${seq}`, diff: event.diff, warnings: event.warnings, trigger: event.trigger, seq };
+      return { ...state, session: { ...view, reloadFeed: [entry, ...view.reloadFeed].slice(0, 50) } };
+    }
+    case "settings_changed": {
+      const summary = { ...view.summary, settings: event.settings };
+      return {
+        ...state,
+        sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
+        session: { ...view, settings: event.settings, summary },
+      };
+    }
+    case "manual_turn_requested":
+      return {
+        ...state,
+        session: {
+          ...view,
+          manualTurn: { runId: event.runId, requestIndex: event.requestIndex, snapshot: event.snapshot },
+        },
+      };
+    case "tool_console_result":
+      return {
+        ...state,
+        session: {
+          ...view,
+          consoleResults: {
+            ...view.consoleResults,
+            [event.requestId]: {
+              requestId: event.requestId,
+              tool: event.tool,
+              input: event.input,
+              result: event.result,
+              durationMs: event.durationMs,
+              fullOutput: event.fullOutput,
+            },
+          },
+        },
+      };
+    case "session_error": {
+      const turn = { kind: "error" as const, id: `session-error-${seq}`, code: event.code, message: event.message };
+      return { ...state, session: { ...view, turns: [...view.turns, turn] } };
+    }
+    default:
+      return { ...state, session: applyRunnerEvent(view, event, seq) };
+  }
+}
+
+export function applyServerMessage(state: UiState, message: ServerMessage): UiState {
+  switch (message.type) {
+    case "hello":
+      return {
+        ...state,
+        connection: "open",
+        serverVersion: message.serverVersion,
+        providers: message.providers,
+        defaultWorkdir: message.defaultWorkdir,
+      };
+    case "providers":
+      return { ...state, providers: message.providers };
+    case "session_list":
+      return { ...state, sessions: message.sessions };
+    case "session_deleted": {
+      const sessions = state.sessions.filter((session) => session.id !== message.sessionId);
+      const session = state.session?.id === message.sessionId ? undefined : state.session;
+      return { ...state, sessions, session };
+    }
+    case "error": {
+      const text = message.command ? `${message.message} (command: ${message.command})` : message.message;
+      return addError(state, message.code, text, message.command);
+    }
+    case "event":
+      return applySessionEvent(state, message.sessionId, message.seq, message.event);
+    default:
+      // A newer server may send message types this page does not know yet: ignore them, never crash.
+      return state;
+  }
+}
+
+export function uiReducer(state: UiState, action: UiAction): UiState {
+  switch (action.type) {
+    case "server":
+      return applyServerMessage(state, action.message);
+    case "server_batch":
+      return action.messages.reduce(applyServerMessage, state);
+    case "connection":
+      return { ...state, connection: action.status };
+    case "local_error":
+      return addError(state, action.code, action.message);
+    case "dismiss_error":
+      return { ...state, errors: state.errors.filter((error) => error.id !== action.id) };
+    case "console_started": {
+      const session = state.session;
+      if (!session) return state;
+      const entry = { requestId: action.requestId, tool: action.tool, input: action.input };
+      return { ...state, session: { ...session, consoleResults: { ...session.consoleResults, [action.requestId]: entry } } };
+    }
+  }
+}

@@ -1,0 +1,264 @@
+// Applies one RunnerEvent to a session's view: chat turns, tool call cards, approvals, model requests.
+// Pure: returns a new SessionView and never mutates its input.
+import type { ChatMessage, RunnerEvent } from "../../server/protocol/index.ts";
+import type { ChatTurn, SessionView, ToolCallView } from "./types.ts";
+
+type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
+
+function assistantTurnId(runId: string, requestIndex: number): string {
+  return `assistant-${runId}-${requestIndex}`;
+}
+
+function updateTurn(view: SessionView, id: string, change: (turn: Assistant) => Assistant): SessionView {
+  const index = view.turns.findIndex((turn) => turn.id === id);
+  if (index < 0) return view;
+  const turn = view.turns[index];
+  if (turn.kind !== "assistant") return view;
+  const turns = view.turns.slice();
+  turns[index] = change(turn);
+  return { ...view, turns };
+}
+
+/** Finds the assistant turn for a request, creating it when the first sign of it arrives. */
+function ensureAssistantTurn(view: SessionView, runId: string, requestIndex: number): SessionView {
+  const id = assistantTurnId(runId, requestIndex);
+  if (view.turns.some((turn) => turn.id === id)) return view;
+  const turn: Assistant = { kind: "assistant", id, runId, requestIndex, text: "", streaming: true, toolCallIds: [] };
+  return { ...view, turns: [...view.turns, turn] };
+}
+
+function updateCall(view: SessionView, callId: string, change: (call: ToolCallView) => ToolCallView): SessionView {
+  const call = view.toolCalls[callId];
+  if (!call) return view;
+  return { ...view, toolCalls: { ...view.toolCalls, [callId]: change(call) } };
+}
+
+function withoutApproval(view: SessionView, callId: string): SessionView {
+  if (!view.pendingApprovals.includes(callId)) return view;
+  return { ...view, pendingApprovals: view.pendingApprovals.filter((id) => id !== callId) };
+}
+
+function isDenial(errorType: string | undefined): boolean {
+  return errorType === "permission_denied" || errorType === "denied";
+}
+
+export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+  switch (event.type) {
+    case "run_started": {
+      const userTurn: ChatTurn = {
+        kind: "user",
+        id: `user-${event.runId}`,
+        text: event.userMessage,
+        runId: event.runId,
+        skill: event.skill,
+      };
+      // After a reopen the history is shown first; if the server then replays the events that made that
+      // history (seq before session_opened), the replay replaces it so nothing shows twice.
+      let base = view;
+      if (view.turnsFromHistory) {
+        const replay = seq < view.openedSeq;
+        base = replay ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false } : { ...view, turnsFromHistory: false };
+      }
+      if (base.turns.some((turn) => turn.id === userTurn.id)) return { ...base, running: true, currentRunId: event.runId };
+      return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
+    }
+    case "request": {
+      const snapshot = event.snapshot;
+      const others = view.requests.filter((request) => request.requestIndex !== snapshot.requestIndex);
+      const existing = view.requests.find((request) => request.requestIndex === snapshot.requestIndex);
+      const requests = [...others, { ...existing, requestIndex: snapshot.requestIndex, runId: event.runId, snapshot }];
+      requests.sort((left, right) => left.requestIndex - right.requestIndex);
+      return ensureAssistantTurn({ ...view, requests }, event.runId, snapshot.requestIndex);
+    }
+    case "provider_payload":
+    case "usage": {
+      const requests = view.requests.map((request) =>
+        request.requestIndex !== event.requestIndex
+          ? request
+          : event.type === "usage"
+            ? { ...request, usage: event.usage }
+            : { ...request, payload: event.payload },
+      );
+      return { ...view, requests };
+    }
+    case "provider_retry": {
+      const turn: ChatTurn = {
+        kind: "retry",
+        id: `retry-${event.runId}-${event.requestIndex}-${event.attempt}`,
+        requestIndex: event.requestIndex,
+        attempt: event.attempt,
+        delayMs: event.delayMs,
+        reason: event.reason,
+      };
+      return { ...view, turns: [...view.turns, turn] };
+    }
+    case "text_delta": {
+      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
+      return updateTurn(ensured, assistantTurnId(event.runId, event.requestIndex), (turn) => ({
+        ...turn,
+        text: turn.text + event.text,
+      }));
+    }
+    case "assistant_message": {
+      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
+      const cleared =
+        ensured.manualTurn?.requestIndex === event.requestIndex ? { ...ensured, manualTurn: undefined } : ensured;
+      return updateTurn(cleared, assistantTurnId(event.runId, event.requestIndex), (turn) => ({
+        ...turn,
+        text: event.message.content,
+        streaming: false,
+      }));
+    }
+    case "tool_call": {
+      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
+      const call: ToolCallView = {
+        id: event.call.id,
+        name: event.call.name,
+        input: event.call.input,
+        runId: event.runId,
+        requestIndex: event.requestIndex,
+        state: "pending",
+        known: event.known,
+        visible: event.visible,
+      };
+      const withCall = { ...ensured, toolCalls: { ...ensured.toolCalls, [call.id]: call } };
+      return updateTurn(withCall, assistantTurnId(event.runId, event.requestIndex), (turn) =>
+        turn.toolCallIds.includes(call.id) ? turn : { ...turn, toolCallIds: [...turn.toolCallIds, call.id] },
+      );
+    }
+    case "permission_request": {
+      const callId = event.request.callId;
+      const known = view.toolCalls[callId];
+      // Approvals from the tool console have no tool_call event: give them a card of their own.
+      const toolCalls = known
+        ? view.toolCalls
+        : {
+            ...view.toolCalls,
+            [callId]: {
+              id: callId,
+              name: event.request.tool,
+              input: event.request.input,
+              runId: event.runId,
+              requestIndex: 0,
+              state: "pending" as const,
+              known: true,
+              visible: true,
+            },
+          };
+      const withCall = { ...view, toolCalls };
+      const updated = updateCall(withCall, callId, (call) => ({
+        ...call,
+        state: "awaiting_approval",
+        approval: event.request,
+      }));
+      if (updated.pendingApprovals.includes(callId)) return updated;
+      return { ...updated, pendingApprovals: [...updated.pendingApprovals, callId] };
+    }
+    case "permission_decision": {
+      const cleared = withoutApproval(view, event.callId);
+      return updateCall(cleared, event.callId, (call) => {
+        if (event.trace.decision === "deny") {
+          const reason = event.answer?.kind === "deny" ? event.answer.reason : event.trace.reason;
+          return { ...call, state: "denied", trace: event.trace, denialReason: reason ?? event.trace.rule };
+        }
+        return { ...call, state: call.state === "awaiting_approval" ? "pending" : call.state, trace: event.trace };
+      });
+    }
+    case "tool_started":
+      return updateCall(view, event.callId, (call) => ({ ...call, state: "running" }));
+    case "tool_result": {
+      const cleared = withoutApproval(view, event.callId);
+      return updateCall(cleared, event.callId, (call) => ({
+        ...call,
+        state: event.result.ok ? "done" : isDenial(event.result.errorType) || call.state === "denied" ? "denied" : "error",
+        result: event.result,
+        durationMs: event.durationMs,
+        fullOutput: event.fullOutput,
+        trace: event.trace ?? call.trace,
+      }));
+    }
+    case "skill_activated": {
+      const activeSkills = view.activeSkills.includes(event.name)
+        ? view.activeSkills
+        : [...view.activeSkills, event.name];
+      return { ...view, activeSkills };
+    }
+    case "tools_registered": {
+      const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));
+      return added.length ? { ...view, registeredTools: [...view.registeredTools, ...added] } : view;
+    }
+    case "history_appended":
+      return view;
+    case "stop": {
+      const turns = view.turns.map((turn) =>
+        turn.kind === "assistant" && turn.runId === event.runId && turn.streaming ? { ...turn, streaming: false } : turn,
+      );
+      const stopTurn: ChatTurn = {
+        kind: "stop",
+        id: `stop-${event.runId}`,
+        runId: event.runId,
+        reason: event.reason,
+        message: event.message,
+        iterations: event.iterations,
+      };
+      // A run that stops leaves no call awaiting an answer; calls still open were cut short.
+      const toolCalls: Record<string, ToolCallView> = {};
+      for (const [id, call] of Object.entries(view.toolCalls)) {
+        const open = call.runId === event.runId && ["pending", "awaiting_approval", "running"].includes(call.state);
+        toolCalls[id] = open ? { ...call, state: "error", denialReason: undefined } : call;
+      }
+      const pendingApprovals = view.pendingApprovals.filter((id) => view.toolCalls[id]?.runId !== event.runId);
+      const already = turns.some((turn) => turn.id === stopTurn.id);
+      return {
+        ...view,
+        turns: already ? turns : [...turns, stopTurn],
+        toolCalls,
+        pendingApprovals,
+        running: false,
+        currentRunId: undefined,
+        manualTurn: view.manualTurn?.runId === event.runId ? undefined : view.manualTurn,
+      };
+    }
+  }
+}
+
+/** Chat turns for a session opened from its stored history (no live events yet). */
+export function turnsFromHistory(history: ChatMessage[]): { turns: ChatTurn[]; toolCalls: Record<string, ToolCallView> } {
+  const turns: ChatTurn[] = [];
+  const toolCalls: Record<string, ToolCallView> = {};
+  history.forEach((message, index) => {
+    const id = `history-${index}`;
+    if (message.role === "user") turns.push({ kind: "user", id, text: message.content });
+    else if (message.role === "assistant") {
+      for (const call of message.toolCalls) {
+        toolCalls[call.id] = {
+          id: call.id,
+          name: call.name,
+          input: call.input,
+          runId: "history",
+          requestIndex: 0,
+          state: "done",
+          known: true,
+          visible: true,
+        };
+      }
+      turns.push({
+        kind: "assistant",
+        id,
+        text: message.content,
+        streaming: false,
+        toolCallIds: message.toolCalls.map((call) => call.id),
+      });
+    } else {
+      const call = toolCalls[message.toolCallId];
+      if (call) {
+        toolCalls[message.toolCallId] = {
+          ...call,
+          state: message.isError ? "error" : "done",
+          result: { ok: !message.isError, tool: message.toolName, content: message.content },
+        };
+      } else turns.push({ kind: "tool_message", id, toolName: message.toolName, content: message.content, isError: message.isError });
+    }
+  });
+  return { turns, toolCalls };
+}

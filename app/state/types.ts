@@ -1,0 +1,142 @@
+// UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
+// components read it and never talk to the socket directly.
+import type {
+  ApprovalRequest,
+  CatalogSnapshot,
+  ChatMessage,
+  PermissionTrace,
+  ProviderInfo,
+  ReloadDiff,
+  RequestSnapshot,
+  SessionSettings,
+  SessionSummary,
+  SkillWarning,
+  StopReason,
+  ToolResult,
+  Usage,
+} from "../../server/protocol/index.ts";
+
+export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token";
+
+export type ToolCallState = "pending" | "awaiting_approval" | "running" | "done" | "error" | "denied";
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  input: unknown;
+  runId: string;
+  requestIndex: number;
+  state: ToolCallState;
+  /** False when the model called a tool that is not in its definitions (registered-not-visible or unknown). */
+  known: boolean;
+  visible: boolean;
+  approval?: ApprovalRequest;
+  trace?: PermissionTrace;
+  denialReason?: string;
+  result?: ToolResult;
+  fullOutput?: string;
+  durationMs?: number;
+}
+
+export type ChatTurn =
+  | { kind: "user"; id: string; text: string; runId?: string; skill?: string }
+  | {
+      kind: "assistant";
+      id: string;
+      runId?: string;
+      /** The model request that produced this turn (links to the inspector timeline). */
+      requestIndex?: number;
+      text: string;
+      streaming: boolean;
+      toolCallIds: string[];
+    }
+  | { kind: "tool_message"; id: string; toolName: string; content: string; isError: boolean }
+  | { kind: "stop"; id: string; runId: string; reason: StopReason; message?: string; iterations: number }
+  | { kind: "retry"; id: string; requestIndex: number; attempt: number; delayMs: number; reason: string }
+  | { kind: "error"; id: string; code: string; message: string };
+
+export interface RequestView {
+  requestIndex: number;
+  runId: string;
+  snapshot: RequestSnapshot;
+  payload?: unknown;
+  usage?: Usage;
+}
+
+export interface ReloadFeedEntry {
+  id: string;
+  diff: ReloadDiff;
+  warnings: SkillWarning[];
+  trigger: "watch" | "manual";
+  seq: number;
+}
+
+export interface ConsoleResult {
+  requestId: string;
+  tool: string;
+  input: unknown;
+  result?: ToolResult;
+  durationMs?: number;
+  fullOutput?: string;
+}
+
+export interface ManualTurnRequest {
+  runId: string;
+  requestIndex: number;
+  snapshot: RequestSnapshot;
+}
+
+export interface SessionView {
+  id: string;
+  summary: SessionSummary;
+  settings: SessionSettings;
+  /** Highest event sequence number applied; sent back in open_session after a reconnect. */
+  lastSeq: number;
+  catalog?: CatalogSnapshot;
+  visibleTools: string[];
+  registeredTools: string[];
+  activeSkills: string[];
+  turns: ChatTurn[];
+  toolCalls: Record<string, ToolCallView>;
+  /** Call ids waiting for the user's answer, oldest first. */
+  pendingApprovals: string[];
+  requests: RequestView[];
+  reloadFeed: ReloadFeedEntry[];
+  consoleResults: Record<string, ConsoleResult>;
+  manualTurn?: ManualTurnRequest;
+  running: boolean;
+  currentRunId?: string;
+  /** Sequence number of the session_opened event that (re)started this view. */
+  openedSeq: number;
+  /** Turns came from session_opened history only (no live events seen yet). */
+  turnsFromHistory: boolean;
+}
+
+export interface UiError {
+  id: string;
+  code: string;
+  message: string;
+  command?: string;
+}
+
+export interface UiState {
+  connection: ConnectionStatus;
+  serverVersion?: string;
+  providers: ProviderInfo[];
+  defaultWorkdir?: string;
+  sessions: SessionSummary[];
+  session?: SessionView;
+  errors: UiError[];
+  /** Counter for stable ids of items created by the reducer. */
+  nextLocalId: number;
+}
+
+export type UiAction =
+  | { type: "server"; message: import("../../server/protocol/index.ts").ServerMessage }
+  | { type: "server_batch"; messages: import("../../server/protocol/index.ts").ServerMessage[] }
+  | { type: "connection"; status: ConnectionStatus }
+  | { type: "local_error"; code: string; message: string }
+  | { type: "dismiss_error"; id: string }
+  | { type: "console_started"; requestId: string; tool: string; input: unknown };
+
+export type { ChatMessage };
