@@ -1,0 +1,231 @@
+// The append-only JSONL log of one session: a header record, then one record per session event.
+// One writer per session (a promise queue), one `write` call per record, fsync when a turn ends.
+// Reading splits on LF bytes only: JSON.stringify leaves U+2028/U+2029 unescaped, and line readers that
+// treat them as line breaks would cut records in half.
+import { open, readFile } from "node:fs/promises";
+import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
+
+export const LOG_FORMAT_VERSION = 1;
+
+export interface LogHeader {
+  kind: "header";
+  version: number;
+  id: string;
+  createdAt: string;
+  title: string;
+  settings: SessionSettings;
+}
+
+export interface LogEventRecord {
+  kind: "event";
+  seq: number;
+  at: string;
+  event: SessionEvent;
+}
+
+export type LogRecord = LogHeader | LogEventRecord;
+
+/**
+ * The file-system seam of the writer. Production uses `nodeLogFileSystem`; tests inject a handle whose
+ * write fails with ENOSPC, because a really full disk cannot be produced safely in a test environment.
+ */
+export interface LogFileSystem {
+  openForAppend(path: string): Promise<LogFileHandle>;
+}
+
+export interface LogFileHandle {
+  /** Size in bytes and whether the file ends with LF (false for an empty file). */
+  tail(): Promise<{ size: number; endsWithNewline: boolean }>;
+  write(data: Buffer): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const nodeLogFileSystem: LogFileSystem = {
+  async openForAppend(path) {
+    const handle = await open(path, "a+");
+    return {
+      async tail() {
+        const { size } = await handle.stat();
+        if (size === 0) return { size, endsWithNewline: false };
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        return { size, endsWithNewline: last[0] === 0x0a };
+      },
+      async write(data) {
+        // One write call per record; the loop only runs on a short write, which regular files rarely do.
+        let offset = 0;
+        while (offset < data.length) {
+          const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+          offset += bytesWritten;
+        }
+      },
+      sync: () => handle.sync(),
+      close: () => handle.close(),
+    };
+  },
+};
+
+export interface WriterHooks {
+  /** A write failed (ENOSPC, EIO, ...). Records stay queued and are retried. */
+  onWriteError?(error: NodeJS.ErrnoException): void;
+  /** Writing works again after a failure; every queued record has been written. */
+  onRecovered?(): void;
+}
+
+/** Appends records in order from a single queue. Never loses a record that was accepted by `append`. */
+export class SessionLogWriter {
+  private handle: LogFileHandle | undefined;
+  private readonly pending: Buffer[] = [];
+  private draining: Promise<void> | undefined;
+  /** Set after a torn tail or a failed write: the next record is written after a LF of its own. */
+  private needsLeadingNewline = false;
+  private failing = false;
+  /** True from the first failed write until every queued record is written again. */
+  private inFailureEpisode = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly fileSystem: LogFileSystem = nodeLogFileSystem,
+    private readonly hooks: WriterHooks = {},
+    /** Delay before retrying after a failed write. */
+    private readonly retryDelayMs = 500,
+  ) {}
+
+  append(record: LogRecord): void {
+    if (this.closed) throw new Error(`session log ${this.path} is closed`);
+    this.pending.push(Buffer.from(JSON.stringify(record) + "\n", "utf8"));
+    this.kick();
+  }
+
+  /** Resolves once every record appended so far is written and fsynced (end of a turn). */
+  async flush(options: { sync?: boolean } = {}): Promise<void> {
+    this.kick();
+    while (this.draining) await this.draining;
+    if (this.pending.length > 0) throw new Error(`session log ${this.path}: ${this.pending.length} records not yet written`);
+    if (options.sync !== false && this.handle) await this.handle.sync();
+  }
+
+  get queued(): number {
+    return this.pending.length;
+  }
+
+  async close(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+      await this.handle?.close();
+      this.handle = undefined;
+    }
+  }
+
+  private kick(): void {
+    if (this.draining || this.failing) return;
+    this.draining = this.drain()
+      .then((written) => {
+        if (written && this.inFailureEpisode) {
+          this.inFailureEpisode = false;
+          this.hooks.onRecovered?.();
+        }
+      })
+      .finally(() => {
+        this.draining = undefined;
+      });
+  }
+
+  /** Writes every queued record; false when a write failed (the records stay queued). */
+  private async drain(): Promise<boolean> {
+    try {
+      if (!this.handle) {
+        this.handle = await this.fileSystem.openForAppend(this.path);
+        const tail = await this.handle.tail();
+        // Resuming after a crash that tore the last line: start the next record on its own line.
+        if (tail.size > 0 && !tail.endsWithNewline) this.needsLeadingNewline = true;
+      }
+      while (this.pending.length > 0) {
+        const next = this.pending[0];
+        const data = this.needsLeadingNewline ? Buffer.concat([Buffer.from("\n"), next]) : next;
+        await this.handle.write(data);
+        this.needsLeadingNewline = false;
+        this.pending.shift();
+      }
+      return true;
+    } catch (error) {
+      // A failed write may have left part of a record behind: terminate it before the retry.
+      this.needsLeadingNewline = true;
+      this.failing = true;
+      if (!this.inFailureEpisode) {
+        this.inFailureEpisode = true;
+        this.hooks.onWriteError?.(error as NodeJS.ErrnoException);
+      }
+      this.scheduleRetry();
+      return false;
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.failing = false;
+      this.kick();
+    }, this.retryDelayMs);
+  }
+}
+
+export interface LogReadResult {
+  header: LogHeader | undefined;
+  events: LogEventRecord[];
+  /** One line per skipped part, naming the file, line number and reason. */
+  warnings: string[];
+}
+
+function stripNulBytes(line: Buffer): Buffer {
+  let start = 0;
+  let end = line.length;
+  while (start < end && line[start] === 0) start++;
+  while (end > start && (line[end - 1] === 0 || line[end - 1] === 0x0d)) end--;
+  return line.subarray(start, end);
+}
+
+/** Splits on LF bytes, skips torn and garbled lines (with a warning each), keeps every complete record. */
+export function parseSessionLog(data: Buffer, path: string): LogReadResult {
+  const result: LogReadResult = { header: undefined, events: [], warnings: [] };
+  let lineStart = 0;
+  let lineNumber = 0;
+  while (lineStart < data.length) {
+    const newline = data.indexOf(0x0a, lineStart);
+    const isLast = newline === -1;
+    const lineEnd = isLast ? data.length : newline;
+    const raw = data.subarray(lineStart, lineEnd);
+    lineNumber++;
+    lineStart = lineEnd + 1;
+    const hadNul = raw.includes(0);
+    const line = stripNulBytes(raw);
+    if (line.length === 0) {
+      if (hadNul) result.warnings.push(`${path}:${lineNumber}: skipped ${raw.length} NUL bytes`);
+      continue;
+    }
+    let record: LogRecord;
+    try {
+      record = JSON.parse(line.toString("utf8")) as LogRecord;
+    } catch {
+      const what = isLast ? "torn last record (the write was interrupted)" : "unreadable record";
+      result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${raw.length} bytes`);
+      continue;
+    }
+    if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
+    if (record && record.kind === "header") result.header = record;
+    else if (record && record.kind === "event" && typeof record.seq === "number") result.events.push(record);
+    else result.warnings.push(`${path}:${lineNumber}: skipped a record of unknown kind`);
+  }
+  return result;
+}
+
+export async function readSessionLog(path: string): Promise<LogReadResult> {
+  return parseSessionLog(await readFile(path), path);
+}
