@@ -1,0 +1,165 @@
+// The Anthropic provider: the official SDK, streaming Messages API. Text deltas are passed on as they
+// arrive; a tool_use block's input is assembled from its input_json_delta chunks and emitted as one
+// tool_call when the block stops. A stream that ends without message_stop was cut and is an error.
+import Anthropic, { APIConnectionError } from "@anthropic-ai/sdk";
+import type { Usage } from "../protocol/model.ts";
+import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+import { toAnthropicBody } from "./anthropic-mapping.ts";
+import { StreamProtocolError, type FailureContext } from "./failures.ts";
+import { redactSecrets, registerSecret } from "./redact.ts";
+import { DEFAULT_RETRY_POLICY, retryingStream, type RetryPolicy } from "./retry.ts";
+
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+export const ANTHROPIC_DEFAULT_MODEL = "claude-haiku-4-5";
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  model?: string;
+  /** Without `/v1` (the SDK adds it). */
+  baseUrl?: string;
+  maxTokens?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+type ContentBlockState = { kind: "text" } | { kind: "tool_use"; id: string; name: string; json: string } | { kind: "other" };
+
+function parseToolInput(json: string, toolName: string): unknown {
+  if (json.trim() === "") return {};
+  try {
+    return JSON.parse(json);
+  } catch (error) {
+    throw new StreamProtocolError(
+      "malformed",
+      `the input of tool call "${toolName}" is not valid JSON after its last chunk (${(error as Error).message})`,
+    );
+  }
+}
+
+/** Copies the non-null usage numbers the API reported (message_start, then cumulative message_delta). */
+function mergeUsage(usage: Usage, reported: Record<string, unknown> | null | undefined): void {
+  if (!reported) return;
+  const number = (key: string) => (typeof reported[key] === "number" ? (reported[key] as number) : undefined);
+  usage.inputTokens = number("input_tokens") ?? usage.inputTokens;
+  usage.outputTokens = number("output_tokens") ?? usage.outputTokens;
+  usage.cacheCreationInputTokens = number("cache_creation_input_tokens") ?? usage.cacheCreationInputTokens;
+  usage.cacheReadInputTokens = number("cache_read_input_tokens") ?? usage.cacheReadInputTokens;
+}
+
+export class AnthropicProvider implements Provider {
+  readonly name = "anthropic";
+  readonly model: string;
+  readonly baseUrl: string;
+  private readonly client: Anthropic;
+  private readonly maxTokens: number;
+  private readonly retryPolicy: RetryPolicy;
+
+  constructor(options: AnthropicProviderOptions) {
+    this.model = options.model || ANTHROPIC_DEFAULT_MODEL;
+    this.baseUrl = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.maxTokens = options.maxTokens ?? 4096;
+    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    registerSecret(options.apiKey);
+    // Key and URL are passed explicitly so the SDK's own credential chain (profiles, env) never decides.
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: this.baseUrl,
+      maxRetries: 0,
+      timeout: 10 * 60 * 1000,
+      logLevel: "off",
+    });
+  }
+
+  private failureContext(model: string): FailureContext {
+    return {
+      service: "Anthropic",
+      baseUrl: this.baseUrl,
+      model,
+      keyVariable: "ANTHROPIC_API_KEY (or anthropic.apiKey in ~/.PseudoClaude/providers.json)",
+      baseUrlSetting: "ANTHROPIC_BASE_URL or --base-url",
+    };
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const model = request.model || this.model;
+    let body;
+    try {
+      body = toAnthropicBody(request, model, this.maxTokens);
+    } catch (error) {
+      yield { type: "error", message: `could not build the Anthropic request: ${(error as Error).message}` };
+      return;
+    }
+    yield { type: "payload", payload: redactSecrets(body) };
+    yield* retryingStream({
+      signal,
+      policy: this.retryPolicy,
+      context: this.failureContext(model),
+      isConnectionError: (error) => error instanceof APIConnectionError,
+      attempt: (attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
+    });
+  }
+
+  private async *attempt(
+    body: ReturnType<typeof toAnthropicBody>,
+    signal: AbortSignal,
+    markStreaming: () => void,
+  ): AsyncGenerator<ProviderEvent> {
+    const events = await this.client.messages.create(body as Anthropic.MessageCreateParamsStreaming, { signal });
+    markStreaming();
+    const blocks = new Map<number, ContentBlockState>();
+    const usage: Usage = {};
+    let sawStart = false;
+    let sawStop = false;
+    for await (const event of events) {
+      switch (event.type) {
+        case "message_start":
+          sawStart = true;
+          mergeUsage(usage, event.message.usage as unknown as Record<string, unknown>);
+          break;
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "text") {
+            blocks.set(event.index, { kind: "text" });
+            if (block.text) yield { type: "text_delta", text: block.text };
+          } else if (block.type === "tool_use") {
+            blocks.set(event.index, { kind: "tool_use", id: block.id, name: block.name, json: "" });
+          } else {
+            blocks.set(event.index, { kind: "other" });
+          }
+          break;
+        }
+        case "content_block_delta": {
+          const block = blocks.get(event.index);
+          if (event.delta.type === "text_delta") {
+            yield { type: "text_delta", text: event.delta.text };
+          } else if (event.delta.type === "input_json_delta") {
+            if (block?.kind !== "tool_use") {
+              throw new StreamProtocolError("malformed", `input_json_delta for block ${event.index}, which is not a tool_use block`);
+            }
+            block.json += event.delta.partial_json;
+          }
+          break;
+        }
+        case "content_block_stop": {
+          const block = blocks.get(event.index);
+          if (block?.kind === "tool_use") {
+            yield { type: "tool_call", call: { id: block.id, name: block.name, input: parseToolInput(block.json, block.name) } };
+          }
+          break;
+        }
+        case "message_delta":
+          mergeUsage(usage, event.usage as unknown as Record<string, unknown>);
+          break;
+        case "message_stop":
+          sawStop = true;
+          break;
+      }
+    }
+    if (!sawStop) {
+      throw new StreamProtocolError(
+        "stream_cut",
+        sawStart ? "the stream ended before message_stop" : "the stream ended before message_start",
+      );
+    }
+    if (Object.keys(usage).length > 0) yield { type: "usage", usage };
+  }
+}

@@ -1,0 +1,175 @@
+// Where keys and endpoints come from: environment variables first, then the settings file
+// $HOME/.PseudoClaude/providers.json. Only this server process ever holds the keys; listProviders()
+// says whether each provider is usable without revealing anything secret.
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ProviderInfo } from "../protocol/wire.ts";
+import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from "./anthropic.ts";
+import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from "./openai.ts";
+import { registerSecret } from "./redact.ts";
+
+export { redactSecrets, registerSecret } from "./redact.ts";
+
+export interface EndpointConfig {
+  apiKey?: string;
+  baseUrl: string;
+  model: string;
+  /** True when the base URL was set by the user (env or file) rather than the default. */
+  customBaseUrl: boolean;
+}
+
+export interface ProvidersConfig {
+  anthropic: EndpointConfig;
+  openai: EndpointConfig;
+  settingsPath: string;
+  /** The settings file exists but could not be used; the message names the file and the problem. */
+  settingsError?: string;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Home directory holding .PseudoClaude/ (defaults to os.homedir()). */
+  home?: string;
+}
+
+interface FileEndpoint {
+  apiKey?: string;
+  baseUrl?: string;
+  model?: string;
+}
+
+export function settingsFilePath(home: string = os.homedir()): string {
+  return path.join(home, ".PseudoClaude", "providers.json");
+}
+
+function readEndpoint(section: unknown, name: string, file: string): FileEndpoint {
+  if (section === undefined) return {};
+  if (section === null || typeof section !== "object" || Array.isArray(section)) {
+    throw new Error(`${file}: "${name}" must be an object like {"apiKey": "…", "baseUrl": "…", "model": "…"}`);
+  }
+  const endpoint: FileEndpoint = {};
+  for (const field of ["apiKey", "baseUrl", "model"] as const) {
+    const value = (section as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    if (typeof value !== "string") throw new Error(`${file}: "${name}.${field}" must be a string`);
+    endpoint[field] = value.trim();
+  }
+  return endpoint;
+}
+
+function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: FileEndpoint; error?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { anthropic: {}, openai: {} };
+    return { anthropic: {}, openai: {}, error: `${file}: could not be read (${(error as Error).message})` };
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new Error(`${file}: must be a JSON object with "anthropic" and/or "openai" sections`);
+    }
+    const record = parsed as Record<string, unknown>;
+    return { anthropic: readEndpoint(record.anthropic, "anthropic", file), openai: readEndpoint(record.openai, "openai", file) };
+  } catch (error) {
+    const message = error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message;
+    return { anthropic: {}, openai: {}, error: message };
+  }
+}
+
+function firstSet(...values: (string | undefined)[]): string | undefined {
+  return values.find((value) => value !== undefined && value.trim() !== "")?.trim();
+}
+
+export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersConfig {
+  const env = options.env ?? process.env;
+  const settingsPath = settingsFilePath(options.home ?? env.HOME ?? os.homedir());
+  const file = readSettingsFile(settingsPath);
+  const anthropicBaseUrl = firstSet(env.ANTHROPIC_BASE_URL, file.anthropic.baseUrl);
+  const openaiBaseUrl = firstSet(env.OPENAI_BASE_URL, file.openai.baseUrl);
+  const config: ProvidersConfig = {
+    anthropic: {
+      apiKey: firstSet(env.ANTHROPIC_API_KEY, file.anthropic.apiKey),
+      baseUrl: anthropicBaseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
+      model: firstSet(env.PSEUDOCLAUDE_ANTHROPIC_MODEL, file.anthropic.model) ?? ANTHROPIC_DEFAULT_MODEL,
+      customBaseUrl: anthropicBaseUrl !== undefined,
+    },
+    openai: {
+      apiKey: firstSet(env.OPENAI_API_KEY, file.openai.apiKey),
+      baseUrl: openaiBaseUrl ?? OPENAI_DEFAULT_BASE_URL,
+      model: firstSet(env.PSEUDOCLAUDE_OPENAI_MODEL, file.openai.model) ?? OPENAI_DEFAULT_MODEL,
+      customBaseUrl: openaiBaseUrl !== undefined,
+    },
+    settingsPath,
+    settingsError: file.error,
+  };
+  registerSecret(config.anthropic.apiKey);
+  registerSecret(config.openai.apiKey);
+  return config;
+}
+
+/** 127.0.0.1, ::1 or localhost: a server on this machine, so no data leaves it. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return host === "localhost" || host === "::1" || /^127\./.test(host);
+  } catch {
+    return false;
+  }
+}
+
+function withSettingsError(hint: string, config: ProvidersConfig): string {
+  return config.settingsError ? `${hint} (${config.settingsError})` : hint;
+}
+
+/** What the UI may know about each provider: usable or not, why not, and the default model. No keys. */
+export function listProviders(config: ProvidersConfig = loadProvidersConfig()): ProviderInfo[] {
+  const anthropicConfigured = Boolean(config.anthropic.apiKey);
+  // A custom base URL without a key is a local compatible server (Ollama, llama.cpp): usable as is.
+  const openaiConfigured = Boolean(config.openai.apiKey) || config.openai.customBaseUrl;
+  const providers: ProviderInfo[] = [
+    {
+      name: "scripted",
+      configured: true,
+      defaultModel: "scripted",
+      hint: "plays a YAML scenario: deterministic, no network",
+      offline: true,
+    },
+    {
+      name: "manual",
+      configured: true,
+      defaultModel: "manual",
+      hint: "you are the model: write each response in the browser",
+      offline: true,
+    },
+    {
+      name: "anthropic",
+      configured: anthropicConfigured,
+      defaultModel: config.anthropic.model,
+      offline: isLoopbackUrl(config.anthropic.baseUrl),
+    },
+    {
+      name: "openai",
+      configured: openaiConfigured,
+      defaultModel: config.openai.model,
+      offline: isLoopbackUrl(config.openai.baseUrl),
+    },
+  ];
+  if (!anthropicConfigured) {
+    providers[2].hint = withSettingsError(
+      `set ANTHROPIC_API_KEY, or add "anthropic": {"apiKey": …} to ${config.settingsPath}`,
+      config,
+    );
+  }
+  if (!openaiConfigured) {
+    providers[3].hint = withSettingsError(
+      "set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server (e.g. http://127.0.0.1:11434/v1 for Ollama)",
+      config,
+    );
+  } else if (!config.openai.apiKey) {
+    providers[3].hint = `no key: using the server at ${config.openai.baseUrl}`;
+  }
+  return providers;
+}

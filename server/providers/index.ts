@@ -1,0 +1,103 @@
+// The one place that turns a provider name (from the UI's session settings or the CLI's --provider) into
+// a Provider. Explicit options win over the configuration (env vars, then ~/.PseudoClaude/providers.json).
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { ModelRequest, Provider } from "./types.ts";
+import { AnthropicProvider } from "./anthropic.ts";
+import { OpenAiProvider } from "./openai.ts";
+import { ManualProvider } from "./manual.ts";
+import { ScriptedProvider, type ScriptedProviderOptions } from "./scripted.ts";
+import { loadScenario, loadScenarioDirectory } from "./scenario.ts";
+import { loadProvidersConfig, type ProvidersConfig } from "./config.ts";
+import type { RetryPolicy } from "./retry.ts";
+
+export type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+export { AnthropicProvider } from "./anthropic.ts";
+export { OpenAiProvider } from "./openai.ts";
+export { ManualProvider, type ManualResponse, type ManualRespondResult } from "./manual.ts";
+export { ScriptedProvider } from "./scripted.ts";
+export { loadScenario, loadScenarioDirectory } from "./scenario.ts";
+export { listProviders, loadProvidersConfig, isLoopbackUrl, type ProvidersConfig } from "./config.ts";
+export { redactSecrets, registerSecret } from "./redact.ts";
+
+export const PROVIDER_NAMES = ["scripted", "manual", "anthropic", "openai"] as const;
+
+export interface CreateProviderOptions {
+  name: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** Defaults to loadProvidersConfig() (env vars, then the settings file). */
+  config?: ProvidersConfig;
+  retry?: Partial<RetryPolicy>;
+  maxTokens?: number;
+  /** scripted: a scenario file or a folder of them (relative paths resolve against scenarioRoot). */
+  scenario?: string;
+  scenarioRoot?: string;
+  scripted?: ScriptedProviderOptions;
+  /** manual: told when a request waits for the person in the browser. */
+  onManualRequest?: (request: ModelRequest) => void;
+}
+
+async function createScripted(options: CreateProviderOptions): Promise<Provider> {
+  if (!options.scenario) {
+    throw new PlaygroundError("invalid_scenario", "the scripted provider needs a scenario file or folder (--scenario FILE)");
+  }
+  const location = path.resolve(options.scenarioRoot ?? process.cwd(), options.scenario);
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(location)).isDirectory();
+  } catch (error) {
+    throw new PlaygroundError("invalid_scenario", `${location}: cannot read the scenario: ${errorMessage(error)}`, {
+      file: location,
+    });
+  }
+  const scenarios = isDirectory ? await loadScenarioDirectory(location) : await loadScenario(location);
+  return new ScriptedProvider(scenarios, { model: options.model, ...options.scripted });
+}
+
+/**
+ * Builds the named provider. Throws PlaygroundError (`provider_error`) when it cannot be used at all —
+ * an unknown name, or Anthropic without a key — with the message saying what to set.
+ */
+export async function createProvider(options: CreateProviderOptions): Promise<Provider> {
+  switch (options.name) {
+    case "scripted":
+      return createScripted(options);
+    case "manual":
+      return new ManualProvider({ onRequest: options.onManualRequest });
+    case "anthropic": {
+      const endpoint = (options.config ?? loadProvidersConfig()).anthropic;
+      const apiKey = options.apiKey || endpoint.apiKey;
+      if (!apiKey) {
+        throw new PlaygroundError(
+          "provider_error",
+          "the anthropic provider needs an API key: set ANTHROPIC_API_KEY, or add \"anthropic\": {\"apiKey\": …} to ~/.PseudoClaude/providers.json",
+        );
+      }
+      return new AnthropicProvider({
+        apiKey,
+        model: options.model || endpoint.model,
+        baseUrl: options.baseUrl || endpoint.baseUrl,
+        maxTokens: options.maxTokens,
+        retry: options.retry,
+      });
+    }
+    case "openai": {
+      const endpoint = (options.config ?? loadProvidersConfig()).openai;
+      return new OpenAiProvider({
+        apiKey: options.apiKey || endpoint.apiKey,
+        model: options.model || endpoint.model,
+        baseUrl: options.baseUrl || endpoint.baseUrl,
+        maxTokens: options.maxTokens,
+        retry: options.retry,
+      });
+    }
+    default:
+      throw new PlaygroundError(
+        "provider_error",
+        `unknown provider "${options.name}": use one of ${PROVIDER_NAMES.join(", ")}`,
+      );
+  }
+}

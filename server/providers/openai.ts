@@ -1,0 +1,148 @@
+// The OpenAI-compatible provider: the official `openai` SDK, streaming Chat Completions. Works with any
+// server that speaks the API by base URL (OpenAI, Ollama, vLLM, llama.cpp server, LM Studio). Tool-call
+// arguments arrive as string fragments keyed by index and are emitted once the choice finishes; a stream
+// that ends without a finish_reason was cut and is an error.
+import { randomUUID } from "node:crypto";
+import OpenAI, { APIConnectionError } from "openai";
+import type { Usage } from "../protocol/model.ts";
+import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+import { toOpenAiBody, type OpenAiRequestBody } from "./openai-mapping.ts";
+import { StreamProtocolError, type FailureContext } from "./failures.ts";
+import { redactSecrets, registerSecret } from "./redact.ts";
+import { DEFAULT_RETRY_POLICY, retryingStream, type RetryPolicy } from "./retry.ts";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export const OPENAI_DEFAULT_MODEL = "gpt-5.4-mini";
+/** Local servers (Ollama, llama.cpp) ignore the key, but the SDK insists on one. */
+export const OPENAI_PLACEHOLDER_KEY = "no-key-needed";
+
+export interface OpenAiProviderOptions {
+  /** Optional for local servers. */
+  apiKey?: string;
+  model?: string;
+  /** Including `/v1`, e.g. http://127.0.0.1:11434/v1 for Ollama. */
+  baseUrl?: string;
+  maxTokens?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+interface ToolCallState {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+function parseArguments(text: string, toolName: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new StreamProtocolError(
+      "malformed",
+      `the arguments of tool call "${toolName}" are not valid JSON after the last chunk (${(error as Error).message})`,
+    );
+  }
+}
+
+function toUsage(reported: OpenAI.CompletionUsage): Usage {
+  const usage: Usage = { inputTokens: reported.prompt_tokens, outputTokens: reported.completion_tokens };
+  const cached = reported.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === "number") usage.cacheReadInputTokens = cached;
+  return usage;
+}
+
+export class OpenAiProvider implements Provider {
+  readonly name = "openai";
+  readonly model: string;
+  readonly baseUrl: string;
+  private readonly client: OpenAI;
+  private readonly maxTokens?: number;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly hasKey: boolean;
+
+  constructor(options: OpenAiProviderOptions = {}) {
+    this.model = options.model || OPENAI_DEFAULT_MODEL;
+    this.baseUrl = (options.baseUrl || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+    this.maxTokens = options.maxTokens;
+    this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.hasKey = Boolean(options.apiKey);
+    registerSecret(options.apiKey);
+    this.client = new OpenAI({
+      apiKey: options.apiKey || OPENAI_PLACEHOLDER_KEY,
+      baseURL: this.baseUrl,
+      maxRetries: 0,
+      timeout: 10 * 60 * 1000,
+      logLevel: "off",
+    });
+  }
+
+  private failureContext(model: string): FailureContext {
+    return {
+      service: "OpenAI-compatible",
+      baseUrl: this.baseUrl,
+      model,
+      keyVariable: this.hasKey
+        ? "OPENAI_API_KEY (or openai.apiKey in ~/.PseudoClaude/providers.json)"
+        : "OPENAI_API_KEY: none is set, and this server wants one",
+      baseUrlSetting: "OPENAI_BASE_URL or --base-url",
+    };
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const model = request.model || this.model;
+    let body: OpenAiRequestBody;
+    try {
+      body = toOpenAiBody(request, model, this.maxTokens);
+    } catch (error) {
+      yield { type: "error", message: `could not build the OpenAI request: ${(error as Error).message}` };
+      return;
+    }
+    yield { type: "payload", payload: redactSecrets(body) };
+    yield* retryingStream({
+      signal,
+      policy: this.retryPolicy,
+      context: this.failureContext(model),
+      isConnectionError: (error) => error instanceof APIConnectionError,
+      attempt: (attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
+    });
+  }
+
+  private async *attempt(body: OpenAiRequestBody, signal: AbortSignal, markStreaming: () => void): AsyncGenerator<ProviderEvent> {
+    const chunks = await this.client.chat.completions.create(
+      body as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+      { signal },
+    );
+    markStreaming();
+    const calls = new Map<number, ToolCallState>();
+    let finishReason: string | null = null;
+    let usage: Usage | undefined;
+    for await (const chunk of chunks) {
+      if (chunk.usage) usage = toUsage(chunk.usage);
+      // Only the first choice is ours (we never ask for n > 1).
+      const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta ?? {};
+      if (typeof delta.content === "string" && delta.content !== "") yield { type: "text_delta", text: delta.content };
+      for (const fragment of delta.tool_calls ?? []) {
+        const index = typeof fragment.index === "number" ? fragment.index : calls.size;
+        const state = calls.get(index) ?? { id: "", name: "", arguments: "" };
+        calls.set(index, state);
+        if (fragment.id) state.id = fragment.id;
+        // The name comes whole in the first fragment; a repeat of it must not be appended.
+        if (fragment.function?.name && state.name !== fragment.function.name) state.name += fragment.function.name;
+        if (fragment.function?.arguments) state.arguments += fragment.function.arguments;
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    if (!finishReason) throw new StreamProtocolError("stream_cut", "the stream ended without a finish_reason");
+    for (const index of [...calls.keys()].sort((a, b) => a - b)) {
+      const state = calls.get(index)!;
+      if (!state.name) throw new StreamProtocolError("malformed", `tool call #${index} arrived without a function name`);
+      yield {
+        type: "tool_call",
+        call: { id: state.id || `call_${randomUUID()}`, name: state.name, input: parseArguments(state.arguments, state.name) },
+      };
+    }
+    if (usage) yield { type: "usage", usage };
+  }
+}
