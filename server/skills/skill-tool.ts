@@ -51,9 +51,10 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
       const tool = spec.name;
       // The skill folder may have changed since load (SECURITY P9): check the program again.
       const check = await checkCommand(spec.command, owner.rootDir);
-      if (!check.ok) {
+      if (!check.ok && check.kind === "escape") {
         return { result: failResult(tool, "path_refused", `skill tool ${tool} refused: ${check.reason}`) };
       }
+      if (!check.ok) return { result: failResult(tool, "spawn_failed", `could not start ${tool}: ${check.reason}`) };
       const command = spec.command.join(" ");
       const outcome = await runProcess({
         file: check.program,

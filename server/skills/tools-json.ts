@@ -79,7 +79,7 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
 
 export type CommandCheck =
   | { ok: true; /** What to execute: the realpath for path programs, the bare name otherwise. */ program: string; isPath: boolean }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; /** "escape": outside the skill folder; "missing": nothing to run. */ kind: "escape" | "missing" };
 
 /** A program given as a path (`./x`, `bin/x`, `/usr/bin/x`, `..`) rather than a bare name looked up on PATH. */
 export function isPathProgram(program: string): boolean {
@@ -114,32 +114,32 @@ async function findOnPath(program: string): Promise<string | null> {
  */
 export async function checkCommand(command: readonly string[], rootDir: string): Promise<CommandCheck> {
   const program = command[0];
-  if (typeof program !== "string" || program.trim() === "") return { ok: false, reason: "command is empty" };
-  if (program.includes("\0")) return { ok: false, reason: "command contains a NUL byte" };
+  if (typeof program !== "string" || program.trim() === "") return { ok: false, reason: "command is empty", kind: "missing" };
+  if (program.includes("\0")) return { ok: false, reason: "command contains a NUL byte", kind: "missing" };
   if (!isPathProgram(program)) {
     const found = await findOnPath(program);
-    if (!found) return { ok: false, reason: `program "${program}" was not found on PATH` };
+    if (!found) return { ok: false, reason: `program "${program}" was not found on PATH`, kind: "missing" };
     return { ok: true, program, isPath: false };
   }
   let rootReal: string;
   try {
     rootReal = await realpath(rootDir);
   } catch {
-    return { ok: false, reason: `skill folder ${rootDir} cannot be resolved` };
+    return { ok: false, reason: `skill folder ${rootDir} cannot be resolved`, kind: "missing" };
   }
   const target = path.resolve(rootDir, program);
   // Lexical check first so `../../bin/sh` is reported as an escape even when nothing exists there.
   if (!isInside(path.resolve(rootDir), target)) {
-    return { ok: false, reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}` };
+    return { ok: false, reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}`, kind: "escape" };
   }
   let targetReal: string;
   try {
     targetReal = await realpath(target);
   } catch {
-    return { ok: false, reason: `command "${program}" does not exist (resolved to ${target})` };
+    return { ok: false, reason: `command "${program}" does not exist (resolved to ${target})`, kind: "missing" };
   }
   if (!isInside(rootReal, targetReal)) {
-    return { ok: false, reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}` };
+    return { ok: false, reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}`, kind: "escape" };
   }
   return { ok: true, program: targetReal, isPath: true };
 }
