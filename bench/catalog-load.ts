@@ -1,0 +1,79 @@
+// Catalog load: the real Catalog scanning 1,000 generated SKILL.md files (3 layers, 200 with tools.json,
+// 50 shadowed) — parse, tools.json schema + command checks, override, lint, validateTools — against the
+// floor of that work: reading exactly the same files, one after another, with bare `readFile`.
+import { readFile } from "node:fs/promises";
+import { Catalog } from "../server/skills/index.ts";
+import { generateCatalog, type CatalogShape, type GeneratedCatalog } from "./generate-catalog.ts";
+import { interleave, median, ratioOf, round, type Figure, type FigureRow } from "./harness.ts";
+
+export const FULL_CATALOG: CatalogShape = { skills: 1000, withTools: 200, shadowed: 50 };
+export const QUICK_CATALOG: CatalogShape = { skills: 300, withTools: 60, shadowed: 15 };
+
+/** System tools every session has; skills naming only these (or their own tools) survive validateTools. */
+const SYSTEM_TOOLS = new Set(["load_skill", "read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "run_command"]);
+
+export async function loadCatalog(generated: GeneratedCatalog): Promise<Catalog> {
+  const catalog = new Catalog(generated.layers);
+  await catalog.load();
+  catalog.validateTools((name) => SYSTEM_TOOLS.has(name));
+  return catalog;
+}
+
+export async function readSameFiles(generated: GeneratedCatalog): Promise<number> {
+  let characters = 0;
+  for (const filePath of generated.readPaths) characters += (await readFile(filePath, "utf8")).length;
+  return characters;
+}
+
+export function shapeLabel(shape: CatalogShape): string {
+  return `${shape.skills.toLocaleString("en-US")} SKILL.md over 3 layers, ${shape.withTools} tools.json, ${shape.shadowed} shadowed`;
+}
+
+export const catalogLoadFigure: Figure = {
+  name: "catalog-load",
+  workload: shapeLabel(FULL_CATALOG),
+  target: "≤ 2.0× bare readFile",
+  async run({ quick }): Promise<FigureRow[]> {
+    const shape = quick ? QUICK_CATALOG : FULL_CATALOG;
+    const generated = await generateCatalog(shape);
+    try {
+      // Sanity: the catalog must see what was generated, or the timing would measure a failure path.
+      const check = await loadCatalog(generated);
+      const expected = shape.skills - shape.shadowed;
+      if (check.names().length !== expected || check.shadowed().length !== shape.shadowed || check.warnings().length > 0) {
+        throw new Error(
+          `catalog saw ${check.names().length} skills, ${check.shadowed().length} shadowed, ${check.warnings().length} warnings (first: ${check.warnings()[0]?.reason ?? "none"}); expected ${expected}, ${shape.shadowed}, 0`,
+        );
+      }
+      const samples = await interleave(
+        quick ? 5 : 15,
+        async () => void (await loadCatalog(generated)),
+        async () => void (await readSameFiles(generated)),
+        2,
+      );
+      const loadMs = median(samples.subject);
+      const readMs = median(samples.baseline);
+      const ratio = ratioOf(loadMs, readMs) ?? Infinity;
+      return [
+        {
+          figure: "catalog-load",
+          workload: shapeLabel(shape),
+          unit: "ms",
+          median: round(loadMs),
+          baselineMedian: round(readMs),
+          ratio: round(ratio),
+          target: "≤ 2.0×",
+          status: ratio <= 2.0 ? "pass" : "miss",
+          note: `baseline: readFile of the same ${generated.readPaths.length} files in scan order`,
+          details: {
+            files: generated.readPaths.length,
+            perSkillMs: round(loadMs / shape.skills, 4),
+            samplesMs: { load: samples.subject.map((value) => round(value)), readFile: samples.baseline.map((value) => round(value)) },
+          },
+        },
+      ];
+    } finally {
+      await generated.cleanup();
+    }
+  },
+};
