@@ -1,0 +1,239 @@
+// The ReAct loop of DESIGN.md §1: add the user message → build the stable system once → per iteration
+// regather the environment, snapshot the request, stream the model, run its tool calls, repeat.
+import { randomUUID } from "node:crypto";
+import { errorMessage } from "../errors/index.ts";
+import type { ChatMessage, StopReason, ToolCall, ToolDefinition } from "../protocol/model.ts";
+import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import { buildEnvironment } from "../prompt/environment.ts";
+import { sha256Hex } from "../prompt/hash.ts";
+import { buildStableSystem } from "../prompt/stable-system.ts";
+import type { ModelRequest } from "../providers/types.ts";
+import { failResult } from "../tools/types.ts";
+import { ABORTED, unlessAborted } from "./abortable.ts";
+import { runToolCall } from "./tool-call.ts";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  PERMISSION_EVALUATE_TIMEOUT_MS,
+  RequestCounter,
+  UNKNOWN_TOOL_LIMIT,
+  type RunnerDependencies,
+  type RunOptions,
+  type RunOutcome,
+} from "./types.ts";
+
+interface ModelResponse {
+  text: string;
+  calls: ToolCall[];
+  /** Set when the provider ended with a terminal error event (or broke its contract). */
+  error?: string;
+  canceled: boolean;
+}
+
+function byName(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+export class Runner {
+  private readonly deps: RunnerDependencies;
+  private readonly requestCounter: RequestCounter;
+
+  constructor(deps: RunnerDependencies) {
+    this.deps = deps;
+    this.requestCounter = deps.requestCounter ?? new RequestCounter();
+  }
+
+  private emit(event: RunnerEvent): void {
+    this.deps.onEvent(event);
+  }
+
+  private append(runId: string, message: ChatMessage): void {
+    this.deps.history.push(message);
+    this.emit({ type: "history_appended", runId, message: structuredClone(message) });
+  }
+
+  /** The tool definitions the model sees: snapshotted once per run (DESIGN.md "Registered is not visible"). */
+  private definitions(options: RunOptions): ToolDefinition[] {
+    return this.deps.registry.definitions({
+      ...(options.planMode ? { safety: "read_only" as const } : {}),
+      ...(options.toolNames ? { names: options.toolNames } : {}),
+    });
+  }
+
+  async run(userText: string, options: RunOptions = {}): Promise<RunOutcome> {
+    const { prompt, provider, registry } = this.deps;
+    const runId = options.runId ?? `run_${randomUUID().slice(0, 8)}`;
+    const signal = options.signal ?? new AbortController().signal;
+    const disclosure = options.disclosure ?? this.deps.disclosure ?? "progressive";
+    const maxIterations = options.maxIterations ?? this.deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    const now = this.deps.now ?? (() => new Date());
+
+    this.emit({ type: "run_started", runId, userMessage: userText, ...(options.skill ? { skill: options.skill } : {}) });
+    options.onStarted?.();
+    this.append(runId, { role: "user", content: userText });
+
+    // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
+    const items = prompt.promptItems();
+    const eagerBodies = prompt.eagerBodies();
+    const stable = buildStableSystem({ skills: items, disclosure, eagerBodies });
+    const stableHash = sha256Hex(stable);
+    const eagerStableLength =
+      disclosure === "eager" ? stable.length : buildStableSystem({ skills: items, disclosure: "eager", eagerBodies }).length;
+    const listedSkills = items.map((item) => item.name).sort(byName);
+
+    let tools = this.definitions(options);
+    let unknownInARow = 0;
+    let iterations = 0;
+    let finalText = "";
+    const stop = (reason: StopReason, message?: string): RunOutcome => {
+      this.emit({ type: "stop", runId, reason, ...(message ? { message } : {}), iterations });
+      return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
+    };
+
+    for (let iteration = 1; ; iteration += 1) {
+      if (signal.aborted) return stop("canceled", "stopped by the user");
+      if (iteration > maxIterations) {
+        return stop("max_iterations", `stopped after ${maxIterations} model requests without a final answer`);
+      }
+      iterations = iteration;
+      if (options.refreshToolsEachIteration && iteration > 1) tools = this.definitions(options);
+      const visibleNames = new Set(tools.map((tool) => tool.name));
+
+      const requestIndex = this.requestCounter.next();
+      const model = options.model ?? provider.model;
+      const activeSkills = prompt.activeSkills();
+      const environment = buildEnvironment({
+        ...prompt.environmentFacts(),
+        provider: provider.name,
+        model,
+        date: now(),
+        activeSkills,
+        disclosure,
+      });
+      const request: ModelRequest = {
+        system: { stable, environment },
+        messages: structuredClone(this.deps.history),
+        tools: structuredClone(tools),
+        ...(options.model ? { model: options.model } : {}),
+      };
+      const snapshot: RequestSnapshot = {
+        runId,
+        requestIndex,
+        iteration,
+        provider: provider.name,
+        model,
+        disclosure,
+        system: { stable, environment },
+        stableHash,
+        messages: structuredClone(request.messages),
+        tools: structuredClone(tools),
+        registeredNotVisible: registry.names().filter((name) => !visibleNames.has(name)),
+        listedSkills,
+        activeSkills: activeSkills.map((skill) => skill.name),
+        eagerStableLength,
+        at: now().toISOString(),
+      };
+      // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
+      this.emit({ type: "request", runId, snapshot });
+
+      const response = await this.streamResponse(request, signal, runId, requestIndex);
+      if (response.canceled || response.error !== undefined) {
+        if (response.text) this.append(runId, { role: "assistant", content: response.text, toolCalls: [] });
+        if (response.canceled) return stop("canceled", "stopped by the user");
+        return stop("provider_error", response.error);
+      }
+
+      const assistant = { role: "assistant" as const, content: response.text, toolCalls: response.calls };
+      this.emit({ type: "assistant_message", runId, requestIndex, message: structuredClone(assistant) });
+      this.append(runId, assistant);
+      finalText = response.text;
+      if (response.calls.length === 0) return stop("completed");
+
+      let stopping: { reason: StopReason; message: string } | undefined;
+      for (const call of response.calls) {
+        if (stopping) {
+          // Every tool call keeps a result, so the history stays valid for the next run.
+          this.skipCall(runId, requestIndex, call, visibleNames, `not run: the run stopped (${stopping.reason})`);
+          continue;
+        }
+        const outcome = await runToolCall(call, {
+          runId,
+          requestIndex,
+          registry,
+          permission: this.deps.permission,
+          workdir: this.deps.workdir,
+          signal,
+          visibleNames,
+          permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
+          emit: (event) => this.emit(event),
+        });
+        this.append(runId, outcome.message);
+        unknownInARow = outcome.known ? 0 : unknownInARow + 1;
+        if (outcome.canceled || signal.aborted) {
+          stopping = { reason: "canceled", message: "stopped by the user" };
+        } else if (unknownInARow >= UNKNOWN_TOOL_LIMIT) {
+          stopping = {
+            reason: "unknown_tool_limit",
+            message: `stopped after ${UNKNOWN_TOOL_LIMIT} calls in a row to tools that do not exist`,
+          };
+        }
+      }
+      if (stopping) return stop(stopping.reason, stopping.message);
+    }
+  }
+
+  private skipCall(runId: string, requestIndex: number, call: ToolCall, visible: Set<string>, reason: string) {
+    const known = this.deps.registry.isKnown(call.name);
+    this.emit({ type: "tool_call", runId, requestIndex, call, known, visible: visible.has(call.name) });
+    const result = failResult(call.name, "canceled", reason);
+    this.emit({ type: "tool_result", runId, callId: call.id, result, durationMs: 0 });
+    this.append(runId, { role: "tool", toolCallId: call.id, toolName: call.name, content: reason, isError: true });
+  }
+
+  /** Streams one response, forwarding deltas; never throws (a throwing provider is a provider_error). */
+  private async streamResponse(
+    request: ModelRequest,
+    signal: AbortSignal,
+    runId: string,
+    requestIndex: number,
+  ): Promise<ModelResponse> {
+    let text = "";
+    const calls: ToolCall[] = [];
+    try {
+      const iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await unlessAborted(iterator.next(), signal);
+        if (next === ABORTED) return { text, calls, canceled: true };
+        if (next.done) {
+          return { text, calls, canceled: false, error: "the provider stream ended without a done or error event" };
+        }
+        const event = next.value;
+        switch (event.type) {
+          case "text_delta":
+            text += event.text;
+            this.emit({ type: "text_delta", runId, requestIndex, text: event.text });
+            break;
+          case "tool_call":
+            calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
+            break;
+          case "usage":
+            this.emit({ type: "usage", runId, requestIndex, usage: event.usage });
+            break;
+          case "payload":
+            this.emit({ type: "provider_payload", runId, requestIndex, payload: event.payload });
+            break;
+          case "retry":
+            this.emit({ type: "provider_retry", runId, requestIndex, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+            break;
+          case "done":
+            return { text, calls, canceled: signal.aborted };
+          case "error":
+            if (signal.aborted) return { text, calls, canceled: true };
+            return { text, calls, canceled: false, error: event.message };
+        }
+      }
+    } catch (error) {
+      if (signal.aborted) return { text, calls, canceled: true };
+      return { text, calls, canceled: false, error: `the provider failed: ${errorMessage(error)}` };
+    }
+  }
+}

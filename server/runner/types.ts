@@ -1,0 +1,96 @@
+import type { RunnerEvent } from "../protocol/runner-events.ts";
+import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
+import type { PermissionHook } from "../permission/types.ts";
+import type { SkillBody } from "../prompt/stable-system.ts";
+import type { Provider } from "../providers/types.ts";
+import type { PromptItem } from "../skills/types.ts";
+import type { Registry } from "../tools/registry.ts";
+
+export const DEFAULT_MAX_ITERATIONS = 10;
+/** Unknown tool calls in a row that stop a run. */
+export const UNKNOWN_TOOL_LIMIT = 2;
+/** A permission hook that has not answered `evaluate` by then is treated as a deny (fail closed). */
+export const PERMISSION_EVALUATE_TIMEOUT_MS = 5_000;
+
+export interface EnvironmentFacts {
+  version: string;
+  /** Realpath of the working directory. */
+  cwd: string;
+  platform: string;
+}
+
+/** Where the Runner reads the prompt's inputs from; regathered before every request. */
+export interface PromptSources {
+  /** The skills index (name + description). */
+  promptItems(): PromptItem[];
+  /** Rendered bodies of the active skills, in activation order. */
+  activeSkills(): SkillBody[];
+  /** Rendered bodies of every catalog skill, for eager mode and the eager-length comparison. */
+  eagerBodies(): SkillBody[];
+  environmentFacts(): EnvironmentFacts;
+}
+
+/** Request indexes are 1-based across a session's runs; share one counter between Runners of a session. */
+export class RequestCounter {
+  private value: number;
+  constructor(start = 0) {
+    this.value = start;
+  }
+  next(): number {
+    this.value += 1;
+    return this.value;
+  }
+  get current(): number {
+    return this.value;
+  }
+}
+
+export interface RunnerDependencies {
+  provider: Provider;
+  registry: Registry;
+  permission: PermissionHook;
+  prompt: PromptSources;
+  /** Realpath of the working directory (tools run against it). */
+  workdir: string;
+  /** The conversation, owned by the caller; the Runner appends to it (and emits history_appended). */
+  history: ChatMessage[];
+  onEvent: (event: RunnerEvent) => void;
+  disclosure?: DisclosureMode;
+  maxIterations?: number;
+  requestCounter?: RequestCounter;
+  /** Clock for the environment date and snapshot timestamps (tests pin it). */
+  now?: () => Date;
+  /** Milliseconds before a silent permission `evaluate` fails closed; default 5 s. */
+  permissionTimeoutMs?: number;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Plan mode: the model sees read_only tools only. */
+  planMode?: boolean;
+  /**
+   * Experiment (a labelled deviation from DESIGN.md): recompute tool definitions before every request, so
+   * a skill tool registered in this run becomes visible in the same run.
+   */
+  refreshToolsEachIteration?: boolean;
+  /** Only these tool names are visible (isolated skill runs). */
+  toolNames?: readonly string[];
+  /** Per-request model override (a skill's `model:`). */
+  model?: string;
+  /** Set when the run was started by a slash invocation. */
+  skill?: string;
+  runId?: string;
+  /** Called right after run_started (slash invocation emits its activation events there). */
+  onStarted?: () => void;
+  disclosure?: DisclosureMode;
+  maxIterations?: number;
+}
+
+export interface RunOutcome {
+  runId: string;
+  reason: StopReason;
+  message?: string;
+  iterations: number;
+  /** Text of the last assistant message of the run. */
+  finalText: string;
+}
