@@ -5,8 +5,11 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { buildStableSystem } from "../server/prompt/index.ts";
 import { Catalog, renderInvocation } from "../server/skills/index.ts";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { generateCatalog } from "./generate-catalog.ts";
 import { round, type Figure, type FigureRow } from "./harness.ts";
+import { renderEconomyPlot } from "./plot.ts";
 
 export interface EconomyPoint {
   skills: number;
@@ -22,6 +25,9 @@ export interface EconomyPoint {
 }
 
 const SIZES = [1, 10, 100, 1000];
+/** Extra sizes for the plot only, so the curve has points between the decades. */
+const PLOT_SIZES = [1, 3, 10, 30, 100, 300, 1000];
+const PLOT_BASE = path.join(path.dirname(fileURLToPath(import.meta.url)), "prompt-economy");
 
 async function measureSize(skills: number): Promise<EconomyPoint & { stableProgressive: string }> {
   const generated = await generateCatalog({ skills, withTools: 0, shadowed: 0, seed: 11 });
@@ -77,11 +83,17 @@ export const promptEconomyFigure: Figure = {
   name: "prompt-economy",
   workload: "stable system tokens (o200k_base) for 10, 100, 1,000 skills",
   target: "index cost/skill ≤ tokens(name)+tokens(description)+8",
-  async run(): Promise<FigureRow[]> {
-    // Token counts are deterministic, so --quick changes nothing here: one pass is exact.
-    const points = await promptEconomyPoints();
+  async run({ quick }): Promise<FigureRow[]> {
+    // Token counts are deterministic, so --quick changes nothing here: one pass is exact. --quick only
+    // skips redrawing the plot (a Chromium launch), leaving the committed PNG as it is.
+    const points = await promptEconomyPoints(quick ? SIZES : PLOT_SIZES);
+    let plotNote = "";
+    if (!quick) {
+      const plot = await renderEconomyPlot(points, PLOT_BASE);
+      plotNote = `; plot: ${path.relative(process.cwd(), plot.png)}`;
+    }
     return points
-      .filter((point) => point.skills > 1)
+      .filter((point) => SIZES.includes(point.skills) && point.skills > 1)
       .map((point) => {
         const withinBudget = point.indexCostPerSkill <= point.budgetPerSkill && point.linesOverBudget === 0;
         return {
@@ -93,7 +105,7 @@ export const promptEconomyFigure: Figure = {
           ratio: round(point.progressiveTokens / point.eagerTokens, 4),
           target: "≤ name+desc+8 per entry",
           status: withinBudget ? "pass" : "miss",
-          note: `index cost ${point.indexCostPerSkill.toFixed(1)} tokens/skill vs budget ${point.budgetPerSkill.toFixed(1)}; eager costs ${((point.eagerTokens - points[0].eagerTokens) / Math.max(1, point.skills - 1)).toFixed(0)} tokens/skill; ${point.linesOverBudget} index lines over budget`,
+          note: `index cost ${point.indexCostPerSkill.toFixed(1)} tokens/skill vs budget ${point.budgetPerSkill.toFixed(1)}; eager costs ${((point.eagerTokens - points[0].eagerTokens) / Math.max(1, point.skills - 1)).toFixed(0)} tokens/skill; ${point.linesOverBudget} index lines over budget${plotNote}`,
           details: { ...point, indexCostPerSkill: round(point.indexCostPerSkill, 2), budgetPerSkill: round(point.budgetPerSkill, 2) },
         };
       });

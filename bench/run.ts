@@ -86,7 +86,7 @@ interface Arguments {
 }
 
 function parseArguments(argv: string[]): Arguments {
-  const parsed: Arguments = { quick: false, only: null, output: path.join(path.dirname(fileURLToPath(import.meta.url)), "results.json") };
+  const parsed: Arguments = { quick: false, only: null, output: "" };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
     if (argument === "--quick") parsed.quick = true;
@@ -100,6 +100,12 @@ function parseArguments(argv: string[]): Arguments {
       console.error(`unknown argument "${argument}"; use --quick, --only NAME, --output FILE or --list`);
       process.exit(2);
     }
+  }
+  // Only a full run of every figure replaces the committed bench/results.json; --quick and --only write a
+  // scratch file (gitignored) so a quick check never overwrites the real figures.
+  if (parsed.output === "") {
+    const benchDir = path.dirname(fileURLToPath(import.meta.url));
+    parsed.output = path.join(benchDir, parsed.quick || parsed.only !== null ? "results.tmp.json" : "results.json");
   }
   if (parsed.only !== null && !FIGURES.some((figure) => figure.name === parsed.only)) {
     console.error(`unknown figure "${parsed.only}"; known: ${FIGURES.map((figure) => figure.name).join(", ")}`);
