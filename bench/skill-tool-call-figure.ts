@@ -1,0 +1,49 @@
+// Skill tool call: wraps `benchSkillToolCall` from bench/skill-tool-call.ts (written by the tools owner:
+// a trivial tools.json tool through registry + permission + process runner, against a bare
+// `child_process.spawn` of the same program) into a table row. Imported by a computed specifier so this
+// file typechecks and the run says "not measured" while that module does not exist yet.
+import { round, type Figure, type FigureRow } from "./harness.ts";
+
+interface SkillToolCallResult {
+  medianMs: number;
+  baselineMedianMs: number;
+  ratio: number;
+}
+
+type BenchSkillToolCall = (iterations: number) => Promise<SkillToolCallResult>;
+
+async function loadBench(): Promise<BenchSkillToolCall> {
+  const loaded = (await import(new URL("./skill-tool-call.ts", import.meta.url).href)) as Record<string, unknown>;
+  if (typeof loaded.benchSkillToolCall !== "function") {
+    throw new Error("bench/skill-tool-call.ts does not export benchSkillToolCall(iterations)");
+  }
+  return loaded.benchSkillToolCall as BenchSkillToolCall;
+}
+
+export const skillToolCallFigure: Figure = {
+  name: "skill-tool-call",
+  workload: "trivial tool via registry + permission + process runner",
+  target: "≤ 1.2× bare child_process.spawn",
+  async run({ quick }): Promise<FigureRow[]> {
+    const bench = await loadBench();
+    const iterations = quick ? 10 : 40;
+    const result = await bench(iterations);
+    for (const [key, value] of Object.entries(result)) {
+      if (typeof value !== "number" || !Number.isFinite(value)) throw new Error(`benchSkillToolCall returned ${key}=${String(value)}`);
+    }
+    return [
+      {
+        figure: "skill-tool-call",
+        workload: `trivial skill tool via registry + permission + process runner, ${iterations} calls`,
+        unit: "ms",
+        median: round(result.medianMs),
+        baselineMedian: round(result.baselineMedianMs),
+        ratio: round(result.ratio),
+        target: "≤ 1.2×",
+        status: result.ratio <= 1.2 ? "pass" : "miss",
+        note: "baseline: bare child_process.spawn of the same program (measured by bench/skill-tool-call.ts)",
+        details: { iterations },
+      },
+    ];
+  },
+};
