@@ -154,12 +154,8 @@ export class AnthropicProvider implements Provider {
           break;
       }
     }
-    if (!sawStop) {
-      throw new StreamProtocolError(
-        "stream_cut",
-        sawStart ? "the stream ended before message_stop" : "the stream ended before message_start",
-      );
-    }
+    if (!sawStart) throw new StreamProtocolError("malformed", "the response held no message_start event");
+    if (!sawStop) throw new StreamProtocolError("stream_cut", "the stream ended before message_stop");
     if (Object.keys(usage).length > 0) yield { type: "usage", usage };
   }
 }

@@ -179,10 +179,10 @@ export function failureMessage(failure: ClassifiedFailure, context: FailureConte
       message = `could not connect to ${context.baseUrl} (${failure.detail}): is the ${context.service} server running and reachable? Check ${context.baseUrlSetting}`;
       break;
     case "stream_cut":
-      message = `${where}: the stream was cut mid-message (${failure.detail}); the partial answer was dropped, send the message again`;
+      message = `${where}: the stream was cut mid-message (${failure.detail}); the answer is incomplete, send the message again`;
       break;
     case "malformed":
-      message = `${where}: the stream was not in the ${context.service} streaming format (${failure.detail}); check that ${context.baseUrlSetting} points at a ${context.service} API`;
+      message = `${where}: the stream was not in the ${context.service} streaming format (${failure.detail}); check that ${context.baseUrlSetting} points at the right server`;
       break;
     default:
       message = `${where}: the request failed (${failure.detail})`;

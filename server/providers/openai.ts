@@ -116,7 +116,9 @@ export class OpenAiProvider implements Provider {
     const calls = new Map<number, ToolCallState>();
     let finishReason: string | null = null;
     let usage: Usage | undefined;
+    let chunkCount = 0;
     for await (const chunk of chunks) {
+      chunkCount++;
       if (chunk.usage) usage = toUsage(chunk.usage);
       // Only the first choice is ours (we never ask for n > 1).
       const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
@@ -134,6 +136,7 @@ export class OpenAiProvider implements Provider {
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
+    if (chunkCount === 0) throw new StreamProtocolError("malformed", "the response held no chat.completion.chunk data");
     if (!finishReason) throw new StreamProtocolError("stream_cut", "the stream ended without a finish_reason");
     for (const index of [...calls.keys()].sort((a, b) => a - b)) {
       const state = calls.get(index)!;
