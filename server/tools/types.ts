@@ -16,6 +16,10 @@ export interface ToolTarget {
   path?: string;
   cwd: string;
   stdin?: string;
+  /** Set by file tools when the path lies in `.git/` or `.PseudoClaude/`: writes there always ask. */
+  protectedArea?: string;
+  /** Set when the path is refused by workdir confinement; the permission engine denies such calls. */
+  refusal?: string;
 }
 
 export interface ToolExecution {

@@ -1,0 +1,121 @@
+import { lstatSync, realpathSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * Workdir confinement for every path a tool is given. The decision is made on real paths: the realpath of
+ * the target, or of its nearest existing ancestor when the target does not exist yet, so a symlink
+ * anywhere on the way cannot lead outside. Tools then operate on the returned real path, never on the
+ * user's text (the kernel never sees a `..` from the model).
+ */
+
+/** Top-level areas whose writes always ask, whatever the mode (SECURITY P10). */
+export const PROTECTED_AREAS = [".git", ".PseudoClaude"] as const;
+export type ProtectedArea = (typeof PROTECTED_AREAS)[number];
+
+export interface ConfinedPath {
+  ok: true;
+  /** Real absolute path: realpath of the nearest existing ancestor plus the parts that do not exist yet. */
+  absolute: string;
+  /** Relative to the workdir's realpath, with `/` separators; "." for the workdir itself. */
+  relative: string;
+  exists: boolean;
+  /** Set when the path lies in `.git/` or `.PseudoClaude/` (at any depth). */
+  protectedArea?: ProtectedArea;
+}
+
+export interface RefusedPath {
+  ok: false;
+  errorType: "path_refused";
+  reason: string;
+}
+
+export type PathDecision = ConfinedPath | RefusedPath;
+
+function refuse(userPath: string, why: string): RefusedPath {
+  return { ok: false, errorType: "path_refused", reason: `path "${printable(userPath)}" refused: ${why}` };
+}
+
+function printable(text: string): string {
+  return text.replace(/\0/g, "\\0");
+}
+
+/** Separator-aware containment: `/w/proj-evil` is not inside `/w/proj`. */
+export function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  if (relative === "") return true;
+  return relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+export function resolveInWorkdir(workdir: string, userPath: string): PathDecision {
+  if (typeof userPath !== "string") return refuse(String(userPath), "the path must be a string");
+  if (userPath.includes("\0")) return refuse(userPath, "it contains a NUL byte");
+  // `~`, `~/x` and `~user/x` would mean a home folder to a shell; here they are never expanded.
+  if (userPath.startsWith("~")) {
+    return refuse(userPath, "`~` is not expanded; give a path relative to the working directory");
+  }
+  let root: string;
+  try {
+    root = realpathSync(workdir);
+  } catch {
+    return refuse(userPath, `the working directory ${workdir} does not exist`);
+  }
+  const lexical = path.resolve(root, userPath === "" ? "." : userPath);
+
+  // Walk up to the nearest existing ancestor; remember the parts below it that do not exist yet.
+  const missingParts: string[] = [];
+  let probe = lexical;
+  let realAncestor: string | undefined;
+  for (;;) {
+    try {
+      realAncestor = realpathSync(probe);
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ELOOP") return refuse(userPath, "it goes through a symlink loop");
+      if (code !== "ENOENT" && code !== "ENOTDIR") {
+        return refuse(userPath, `it cannot be resolved (${code ?? "unknown error"})`);
+      }
+      if (isDanglingSymlink(probe)) {
+        return refuse(
+          userPath,
+          `${path.relative(root, probe) || probe} is a symlink whose target does not exist`,
+        );
+      }
+    }
+    const parent = path.dirname(probe);
+    if (parent === probe) return refuse(userPath, "no part of it exists");
+    missingParts.unshift(path.basename(probe));
+    probe = parent;
+  }
+
+  const absolute = missingParts.length > 0 ? path.join(realAncestor, ...missingParts) : realAncestor;
+  if (!isInside(root, absolute)) {
+    const how = isInside(root, lexical)
+      ? "a symlink leads outside the working directory"
+      : "it is outside the working directory";
+    return refuse(userPath, how);
+  }
+  const relative = path.relative(root, absolute).split(path.sep).join("/") || ".";
+  const area = protectedAreaOf(relative);
+  return {
+    ok: true,
+    absolute,
+    relative,
+    exists: missingParts.length === 0,
+    ...(area ? { protectedArea: area } : {}),
+  };
+}
+
+/** `.git` or `.PseudoClaude` when any segment of a workdir-relative path is one of them. */
+export function protectedAreaOf(relativePath: string): ProtectedArea | undefined {
+  const segments = relativePath.split(/[\\/]+/);
+  return PROTECTED_AREAS.find((area) => segments.includes(area));
+}
+
+function isDanglingSymlink(candidate: string): boolean {
+  try {
+    return lstatSync(candidate).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

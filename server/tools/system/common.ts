@@ -1,0 +1,106 @@
+import { open } from "node:fs/promises";
+import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
+import { capForModel, capForUi } from "../output-cap.ts";
+import { failResult, okResult, type ToolExecution, type ToolTarget } from "../types.ts";
+
+/** Folders never walked by list_files and search_code: huge, generated, or version-control internals. */
+export const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
+
+/** Reads a string field from unvalidated input (describe() runs before schema validation). */
+export function stringField(input: unknown, field: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === "string" ? value : undefined;
+}
+
+export function numberField(input: unknown, field: string): number | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+export function booleanField(input: unknown, field: string): boolean | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === "boolean" ? value : undefined;
+}
+
+/** The permission target of a file tool: the real relative path, its protected area, or the refusal. */
+export function describePath(input: unknown, workdir: string, field = "path", fallback?: string): ToolTarget {
+  const given = stringField(input, field) ?? fallback;
+  if (given === undefined) return { cwd: workdir };
+  const decision = resolveInWorkdir(workdir, given);
+  if (!decision.ok) return { cwd: workdir, path: given, refusal: decision.reason };
+  return {
+    cwd: workdir,
+    path: decision.relative,
+    ...(decision.protectedArea ? { protectedArea: decision.protectedArea } : {}),
+  };
+}
+
+/** Resolves a path argument or produces the failure the model reads. */
+export function confine(tool: string, workdir: string, userPath: string): ConfinedPath | ToolExecution {
+  const decision = resolveInWorkdir(workdir, userPath);
+  if (decision.ok) return decision;
+  return { result: failResult(tool, decision.errorType, decision.reason) };
+}
+
+export function isExecution(value: ConfinedPath | ToolExecution): value is ToolExecution {
+  return "result" in value;
+}
+
+/** A successful result: the model's copy capped to 30,000 characters, the full text kept for the UI. */
+export function cappedSuccess(
+  tool: string,
+  content: string,
+  metadata?: Record<string, unknown>,
+): ToolExecution {
+  const forModel = capForModel(content);
+  if (!forModel.truncated) return { result: okResult(tool, content, metadata) };
+  return {
+    result: okResult(tool, forModel.text, {
+      ...metadata,
+      truncatedForModel: true,
+      omittedChars: forModel.omittedChars,
+    }),
+    fullOutput: capForUi(content).text,
+  };
+}
+
+export function cappedFailure(
+  tool: string,
+  errorType: string,
+  content: string,
+  metadata?: Record<string, unknown>,
+): ToolExecution {
+  const forModel = capForModel(content);
+  const execution: ToolExecution = { result: failResult(tool, errorType, forModel.text, metadata) };
+  if (forModel.truncated) execution.fullOutput = capForUi(content).text;
+  return execution;
+}
+
+/** Bytes sniffed to tell text from binary: a NUL byte in the first 8 KiB means binary, as git decides. */
+const SNIFF_BYTES = 8192;
+
+export async function looksBinary(absolutePath: string): Promise<boolean> {
+  const handle = await open(absolutePath, "r");
+  try {
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function fsErrorMessage(error: unknown, relative: string): { errorType: string; message: string } {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === "ENOENT") return { errorType: "not_found", message: `${relative} does not exist` };
+  if (code === "EISDIR") return { errorType: "is_directory", message: `${relative} is a directory` };
+  if (code === "ENOTDIR")
+    return { errorType: "not_found", message: `a parent of ${relative} is not a directory` };
+  if (code === "EACCES" || code === "EPERM")
+    return { errorType: "permission_error", message: `no permission to access ${relative}` };
+  const text = error instanceof Error ? error.message : String(error);
+  return { errorType: "io_error", message: `${relative}: ${text}` };
+}

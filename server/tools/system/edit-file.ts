@@ -1,0 +1,109 @@
+import { readFile } from "node:fs/promises";
+import { failResult, okResult, type Tool, type ToolExecution } from "../types.ts";
+import { writeFileAtomic, WriteRefused } from "./atomic-write.ts";
+import {
+  booleanField,
+  confine,
+  describePath,
+  fsErrorMessage,
+  isExecution,
+  looksBinary,
+  stringField,
+} from "./common.ts";
+
+export function createEditFileTool(): Tool {
+  const name = "edit_file";
+  return {
+    definition: {
+      name,
+      description:
+        "Replace an exact piece of text in a file. `old_string` must occur exactly once (include surrounding " +
+        "lines to make it unique), unless replace_all is true. Whitespace and indentation must match exactly.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          path: { type: "string", description: "Path relative to the working directory" },
+          old_string: { type: "string", minLength: 1 },
+          new_string: { type: "string" },
+          replace_all: { type: "boolean" },
+        },
+        required: ["path", "old_string", "new_string"],
+        additionalProperties: false,
+      },
+      safety: "side_effect",
+      category: "write",
+      origin: "system",
+    },
+    describe: (input, { workdir }) => describePath(input, workdir),
+    async execute(input, context): Promise<ToolExecution> {
+      const confined = confine(name, context.workdir, stringField(input, "path") ?? "");
+      if (isExecution(confined)) return confined;
+      const { absolute, relative } = confined;
+      const oldText = stringField(input, "old_string") ?? "";
+      const newText = stringField(input, "new_string") ?? "";
+      const replaceAll = booleanField(input, "replace_all") ?? false;
+      if (oldText.length === 0)
+        return { result: failResult(name, "invalid_arguments", "old_string must not be empty") };
+      if (oldText === newText)
+        return { result: failResult(name, "invalid_arguments", "old_string and new_string are identical") };
+      try {
+        if (await looksBinary(absolute)) {
+          return {
+            result: failResult(
+              name,
+              "binary_file",
+              `${relative} is a binary file; edit_file only edits text`,
+            ),
+          };
+        }
+        const original = await readFile(absolute, "utf8");
+        const occurrences = countOccurrences(original, oldText);
+        if (occurrences === 0) {
+          return {
+            result: failResult(
+              name,
+              "edit_no_match",
+              `old_string was not found in ${relative}; read the file and copy the text exactly`,
+            ),
+          };
+        }
+        if (occurrences > 1 && !replaceAll) {
+          return {
+            result: failResult(
+              name,
+              "edit_not_unique",
+              `old_string occurs ${occurrences} times in ${relative}; add surrounding lines to make it unique, or set replace_all`,
+            ),
+          };
+        }
+        const updated = replaceAll
+          ? original.split(oldText).join(newText)
+          : replaceOnce(original, oldText, newText);
+        await writeFileAtomic(context.workdir, absolute, updated);
+        return {
+          result: okResult(name, `edited ${relative}: ${replaceAll ? occurrences : 1} replacement(s)`, {
+            path: relative,
+            replacements: replaceAll ? occurrences : 1,
+          }),
+        };
+      } catch (error) {
+        if (error instanceof WriteRefused) return { result: failResult(name, "path_refused", error.message) };
+        const problem = fsErrorMessage(error, relative);
+        return { result: failResult(name, problem.errorType, problem.message) };
+      }
+    },
+  };
+}
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let index = text.indexOf(needle); index >= 0; index = text.indexOf(needle, index + needle.length))
+    count++;
+  return count;
+}
+
+/** Literal replacement; String.replace would interpret `$&` and `$1` in the new text. */
+function replaceOnce(text: string, needle: string, replacement: string): string {
+  const index = text.indexOf(needle);
+  return text.slice(0, index) + replacement + text.slice(index + needle.length);
+}

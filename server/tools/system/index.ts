@@ -1,0 +1,37 @@
+import type { Registry } from "../registry.ts";
+import type { Tool } from "../types.ts";
+import { createEditFileTool } from "./edit-file.ts";
+import { createListFilesTool } from "./list-files.ts";
+import { createReadFileTool } from "./read-file.ts";
+import { createRunCommandTool } from "./run-command.ts";
+import { createSearchCodeTool } from "./search-code.ts";
+import { createWriteFileTool } from "./write-file.ts";
+
+export const SYSTEM_TOOL_NAMES = [
+  "read_file",
+  "list_files",
+  "search_code",
+  "write_file",
+  "edit_file",
+  "run_command",
+] as const;
+export type SystemToolName = (typeof SYSTEM_TOOL_NAMES)[number];
+
+export function createSystemTools(): Tool[] {
+  return [
+    createReadFileTool(),
+    createListFilesTool(),
+    createSearchCodeTool(),
+    createWriteFileTool(),
+    createEditFileTool(),
+    createRunCommandTool(),
+  ];
+}
+
+/** Registers the built-ins as protected: a skill's tools.json cannot replace them. */
+export function registerSystemTools(registry: Registry): void {
+  for (const tool of createSystemTools()) registry.register(tool, { protected: true });
+}
+
+export { processExecution } from "./process-result.ts";
+export { writeFileAtomic } from "./atomic-write.ts";

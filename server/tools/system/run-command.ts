@@ -1,0 +1,53 @@
+import { runProcess } from "../process-runner.ts";
+import type { Tool, ToolExecution } from "../types.ts";
+import { numberField, stringField } from "./common.ts";
+import { processExecution } from "./process-result.ts";
+
+export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
+export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
+
+/**
+ * Runs a shell command line in the working directory. Not sandboxed by the operating system: the
+ * permission check and the user's approval are the boundary.
+ */
+export function createRunCommandTool(): Tool {
+  const name = "run_command";
+  return {
+    definition: {
+      name,
+      description:
+        "Run a shell command (/bin/sh -c) in the working directory. stdin is closed. " +
+        `Default timeout ${RUN_COMMAND_DEFAULT_TIMEOUT_MS / 1000} s, at most ${RUN_COMMAND_MAX_TIMEOUT_MS / 1000} s; ` +
+        "on timeout the whole process tree is killed. Returns stdout, stderr and the exit code.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          command: { type: "string", minLength: 1 },
+          timeout_ms: { type: "integer", minimum: 1, maximum: RUN_COMMAND_MAX_TIMEOUT_MS },
+          description: {
+            type: "string",
+            description: "What the command does, in a few words (shown to the user)",
+          },
+        },
+        required: ["command"],
+        additionalProperties: false,
+      },
+      safety: "side_effect",
+      category: "exec",
+      origin: "system",
+    },
+    describe: (input, { workdir }) => ({ cwd: workdir, command: stringField(input, "command") ?? "" }),
+    async execute(input, context): Promise<ToolExecution> {
+      const command = stringField(input, "command") ?? "";
+      const requested = numberField(input, "timeout_ms") ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
+      const timeoutMs = Math.min(Math.max(1, Math.floor(requested)), RUN_COMMAND_MAX_TIMEOUT_MS);
+      const outcome = await runProcess({
+        shellCommand: command,
+        cwd: context.workdir,
+        timeoutMs,
+        signal: context.signal,
+      });
+      return processExecution(name, outcome, timeoutMs);
+    },
+  };
+}

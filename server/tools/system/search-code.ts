@@ -1,0 +1,154 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { globToRegExp } from "../glob.ts";
+import { failResult, type Tool, type ToolExecution } from "../types.ts";
+import {
+  booleanField,
+  cappedSuccess,
+  confine,
+  describePath,
+  isExecution,
+  looksBinary,
+  stringField,
+} from "./common.ts";
+import { walkFiles } from "./walk.ts";
+
+export const SEARCH_MATCH_CAP = 200;
+/** Files above this size are skipped (generated bundles, data dumps). */
+const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
+/** Characters of a matching line shown, and tested (bounds the cost of a pathological regex). */
+const MAX_LINE_CHARS = 400;
+const MAX_TESTED_LINE_CHARS = 10_000;
+
+export function createSearchCodeTool(): Tool {
+  const name = "search_code";
+  return {
+    definition: {
+      name,
+      description:
+        "Search text files in the working directory with a regular expression (JavaScript syntax). " +
+        `Returns file:line: text, at most ${SEARCH_MATCH_CAP} matches. Skips .git, node_modules and binary files.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          pattern: { type: "string", minLength: 1, description: "Regular expression" },
+          path: {
+            type: "string",
+            description: "Folder or file to search, relative to the working directory; default .",
+          },
+          glob: {
+            type: "string",
+            description: "Only files whose path (relative to `path`) matches this glob",
+          },
+          case_insensitive: { type: "boolean" },
+        },
+        required: ["pattern"],
+        additionalProperties: false,
+      },
+      safety: "read_only",
+      category: "read",
+      origin: "system",
+    },
+    describe: (input, { workdir }) => describePath(input, workdir, "path", "."),
+    async execute(input, context): Promise<ToolExecution> {
+      const pattern = stringField(input, "pattern") ?? "";
+      let regex: RegExp;
+      try {
+        regex = new RegExp(pattern, booleanField(input, "case_insensitive") ? "i" : "");
+      } catch (error) {
+        return {
+          result: failResult(
+            name,
+            "invalid_arguments",
+            `invalid regular expression: ${(error as Error).message}`,
+          ),
+        };
+      }
+      const fileGlob = stringField(input, "glob");
+      const fileMatcher = fileGlob ? globToRegExp(fileGlob) : undefined;
+      const confined = confine(name, context.workdir, stringField(input, "path") ?? ".");
+      if (isExecution(confined)) return confined;
+      const info = await stat(confined.absolute).catch((error: NodeJS.ErrnoException) => error);
+      if (info instanceof Error)
+        return { result: failResult(name, "not_found", `${confined.relative} does not exist`) };
+
+      const prefix = confined.relative === "." ? "" : `${confined.relative}/`;
+      const files: { absolute: string; shown: string }[] = [];
+      if (info.isFile()) {
+        files.push({ absolute: confined.absolute, shown: confined.relative });
+      } else {
+        for await (const entry of walkFiles(confined.absolute, context.signal)) {
+          if (entry.isSymlink) continue;
+          if (fileMatcher && !fileMatcher.test(entry.relative)) continue;
+          files.push({ absolute: entry.absolute, shown: prefix + entry.relative });
+        }
+      }
+
+      const matches: string[] = [];
+      let total = 0;
+      let filesSearched = 0;
+      for (const file of files) {
+        if (context.signal.aborted) break;
+        if (!(await isSearchable(file.absolute))) continue;
+        filesSearched++;
+        total += await searchFile(file, regex, matches);
+        if (total >= SEARCH_MATCH_CAP * 5) break;
+      }
+      if (total === 0) {
+        return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files`, {
+          matches: 0,
+          filesSearched,
+        });
+      }
+      const note =
+        total > matches.length
+          ? `\n[${total - matches.length}+ more matches not shown; narrow the pattern or path]`
+          : "";
+      return cappedSuccess(name, matches.join("\n") + note, {
+        matches: total,
+        shown: matches.length,
+        filesSearched,
+      });
+    },
+  };
+}
+
+async function isSearchable(absolute: string): Promise<boolean> {
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile() || info.size > MAX_SEARCHED_FILE_BYTES) return false;
+    return !(await looksBinary(absolute));
+  } catch {
+    // Vanished or unreadable since the walk: nothing to search.
+    return false;
+  }
+}
+
+/** Adds `file:line: text` rows to `matches` (up to the cap) and returns how many lines matched. */
+async function searchFile(
+  file: { absolute: string; shown: string },
+  regex: RegExp,
+  matches: string[],
+): Promise<number> {
+  let lineNumber = 0;
+  let found = 0;
+  const stream = createReadStream(file.absolute, { encoding: "utf8" });
+  const reader = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of reader) {
+      lineNumber++;
+      if (!regex.test(line.length > MAX_TESTED_LINE_CHARS ? line.slice(0, MAX_TESTED_LINE_CHARS) : line))
+        continue;
+      found++;
+      if (matches.length < SEARCH_MATCH_CAP) {
+        const shownLine = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+        matches.push(`${file.shown}:${lineNumber}: ${shownLine}`);
+      }
+    }
+  } finally {
+    reader.close();
+    stream.destroy();
+  }
+  return found;
+}
