@@ -1,0 +1,362 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChatMessage } from "../protocol/model.ts";
+import type { ProviderEvent } from "../providers/types.ts";
+import { Runner } from "./runner.ts";
+import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
+
+let harness: Harness;
+beforeEach(async () => {
+  harness = await createHarness();
+});
+afterEach(async () => {
+  await harness.cleanup();
+});
+
+const LOAD_REVIEW_THEN_ANSWER = `
+name: review-demo
+turns:
+  - text: Let me load the review skill.
+    tool_calls:
+      - { name: load_skill, input: { name: review } }
+  - text: "Findings: none."
+  - text: Second run answer.
+`;
+
+function toolMessages(history: ChatMessage[]) {
+  return history.filter((message) => message.role === "tool");
+}
+
+describe("Runner: progressive disclosure", () => {
+  it("lists the catalog index in the stable system and never a body", async () => {
+    const runner = new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER)));
+    const outcome = await runner.run("review my code");
+    expect(outcome.reason).toBe("completed");
+    for (const snapshot of harness.requests()) {
+      expect(snapshot.system.stable).toContain("- review: Review code for bugs.");
+      expect(snapshot.system.stable).toContain("- rows: Count CSV rows.");
+      expect(snapshot.system.stable).not.toContain(REVIEW_BODY);
+      expect(snapshot.system.stable).not.toContain(ROWS_BODY);
+      expect(snapshot.listedSkills).toEqual(["review", "rows"]);
+    }
+  });
+
+  it("puts the active body in the environment after load_skill, not in the stable system", async () => {
+    await new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER))).run("review my code");
+    const [first, second] = harness.requests();
+    expect(first.system.environment).not.toContain(REVIEW_BODY);
+    expect(first.activeSkills).toEqual([]);
+    expect(second.system.environment).toContain(`### review\n${REVIEW_BODY}`);
+    expect(second.system.stable).not.toContain(REVIEW_BODY);
+    expect(second.activeSkills).toEqual(["review"]);
+    const types = harness.events.map((event) => event.type);
+    expect(types).toContain("skill_activated");
+    expect(harness.events.find((event) => event.type === "skill_activated")).toMatchObject({
+      name: "review",
+      source: "builtin",
+      position: 0,
+    });
+    expect(toolMessages(harness.history)[0]).toMatchObject({
+      content: 'loaded skill "review" (0 specialized tools registered)',
+      isError: false,
+    });
+  });
+
+  it("keeps the stable system byte-identical across requests and runs", async () => {
+    const runner = new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER)));
+    await runner.run("review my code");
+    await runner.run("and again");
+    const requests = harness.requests();
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((snapshot) => snapshot.system.stable)).size).toBe(1);
+    expect(new Set(requests.map((snapshot) => snapshot.stableHash)).size).toBe(1);
+    expect(requests.map((snapshot) => snapshot.requestIndex)).toEqual([1, 2, 3]);
+    expect(requests[0].eagerStableLength).not.toBe(requests[0].system.stable.length);
+  });
+
+  it("shows a skill tool registered in run 1 only in run 2's definitions", async () => {
+    const provider = harness.scripted(`
+name: rows-demo
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: rows } }
+  - text: The rows skill is loaded; its tool is visible from your next message.
+  - tool_calls:
+      - { name: count_rows, input: { text: "a\\nb\\nc" } }
+  - text: Three rows.
+`);
+    const runner = new Runner(harness.deps(provider));
+    await runner.run("count rows");
+    const run1 = harness.requests();
+    expect(harness.registry.isKnown("count_rows")).toBe(true);
+    for (const snapshot of run1) expect(snapshot.tools.map((tool) => tool.name)).not.toContain("count_rows");
+    expect(run1[1].registeredNotVisible).toEqual(["count_rows"]);
+    expect(harness.events).toContainEqual(
+      expect.objectContaining({ type: "tools_registered", skill: "rows", tools: ["count_rows"] }),
+    );
+
+    const outcome = await runner.run("now count them");
+    expect(outcome.reason).toBe("completed");
+    const run2 = harness.requests().slice(run1.length);
+    for (const snapshot of run2) expect(snapshot.tools.map((tool) => tool.name)).toContain("count_rows");
+    expect(run2[0].registeredNotVisible).toEqual([]);
+    expect(toolMessages(harness.history).at(-1)).toMatchObject({ toolName: "count_rows", content: "rows: 3\n", isError: false });
+  });
+
+  it("refreshes definitions every iteration when the experiment is on", async () => {
+    const provider = harness.scripted(`
+name: rows-refresh
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: rows } }
+  - text: done
+`);
+    await new Runner(harness.deps(provider)).run("count rows", { refreshToolsEachIteration: true });
+    const [first, second] = harness.requests();
+    expect(first.tools.map((tool) => tool.name)).not.toContain("count_rows");
+    expect(second.tools.map((tool) => tool.name)).toContain("count_rows");
+  });
+
+  it("exposes read_only tools only in plan mode", async () => {
+    await new Runner(harness.deps(harness.scripted("name: p\nturns:\n  - text: ok\n"))).run("plan", { planMode: true });
+    const names = harness.requests()[0].tools.map((tool) => tool.name);
+    expect(names).toEqual(["load_skill", "echo"]);
+    expect(harness.requests()[0].registeredNotVisible).toEqual(["write_note"]);
+  });
+
+  it("puts every body in the stable system in eager mode", async () => {
+    const runner = new Runner(harness.deps(harness.scripted("name: e\nturns:\n  - text: ok\n"), { disclosure: "eager" }));
+    await runner.run("hi");
+    const [snapshot] = harness.requests();
+    expect(snapshot.disclosure).toBe("eager");
+    expect(snapshot.system.stable).toContain(REVIEW_BODY);
+    expect(snapshot.eagerStableLength).toBe(snapshot.system.stable.length);
+  });
+});
+
+describe("Runner: what the model sees when a call fails", () => {
+  it("sends invalid_arguments back to the model", async () => {
+    const provider = harness.scripted(`
+name: bad-args
+turns:
+  - tool_calls:
+      - { name: echo, input: { words: 3 } }
+  - text: fixed
+`);
+    const outcome = await new Runner(harness.deps(provider)).run("echo");
+    expect(outcome.reason).toBe("completed");
+    const second = harness.requests()[1];
+    const toolMessage = second.messages.find((message) => message.role === "tool");
+    expect(toolMessage).toMatchObject({ isError: true });
+    expect(toolMessage && toolMessage.content).toMatch(/^invalid arguments for echo: .*text/);
+  });
+
+  it("sends a permission denial with its rule back to the model, and writes nothing", async () => {
+    harness.permission.sideEffect = "deny";
+    const provider = harness.scripted(`
+name: denied
+turns:
+  - tool_calls:
+      - { name: write_note, input: { text: hello } }
+  - text: I could not write the note.
+`);
+    await new Runner(harness.deps(provider)).run("write a note");
+    const toolMessage = harness.requests()[1].messages.find((message) => message.role === "tool");
+    expect(toolMessage && toolMessage.content).toBe("permission denied (rule: deny write_note(*)) — test policy");
+    expect(await readNote(harness)).toBeUndefined();
+    const result = harness.events.find((event) => event.type === "tool_result");
+    expect(result).toMatchObject({ result: { errorType: "permission_denied" }, trace: { decision: "deny" } });
+  });
+
+  it("asks, shows the exact command, cwd and stdin of a skill tool, and remembers allow_session", async () => {
+    harness.permission.sideEffect = "ask";
+    harness.permission.answer = async () => ({ kind: "allow_session" });
+    const provider = harness.scripted(`
+name: ask
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: rows } }
+      - { name: count_rows, input: { text: "x\\ny" } }
+  - tool_calls:
+      - { name: count_rows, input: { text: "x" } }
+  - text: done
+`);
+    await new Runner(harness.deps(provider)).run("count");
+    expect(harness.permission.asked).toHaveLength(1);
+    const [request] = harness.permission.asked;
+    expect(request).toMatchObject({ tool: "count_rows", category: "exec", command: "node count.mjs", stdin: '{"text":"x\\ny"}' });
+    expect(request.cwd).toMatch(/builtin\/rows$/);
+    expect(harness.permission.remembered).toHaveLength(1);
+    const contents = toolMessages(harness.history).map((message) => message.content);
+    expect(contents.slice(1)).toEqual(["rows: 2\n", "rows: 1\n"]);
+    const decisions = harness.events.filter((event) => event.type === "permission_decision");
+    expect(decisions[1]).toMatchObject({ answer: { kind: "allow_session" }, trace: { source: "user", decision: "allow" } });
+  });
+
+  it("fails closed when the permission hook throws or stays silent", async () => {
+    const scenario = `
+name: hook
+turns:
+  - tool_calls:
+      - { name: write_note, input: { text: one } }
+  - tool_calls:
+      - { name: write_note, input: { text: two } }
+  - text: done
+`;
+    let calls = 0;
+    const permission = {
+      evaluate: () => {
+        calls += 1;
+        if (calls === 1) throw new Error("rules file unreadable");
+        return new Promise<never>(() => undefined);
+      },
+      ask: async () => ({ kind: "allow_once" as const }),
+    };
+    await new Runner(harness.deps(harness.scripted(scenario), { permission, permissionTimeoutMs: 150 })).run("go");
+    const results = harness.events.filter((event) => event.type === "tool_result");
+    expect(results.map((event) => event.type === "tool_result" && event.trace?.source)).toEqual(["hook", "hook"]);
+    expect(toolMessages(harness.history)[0].content).toContain("permission hook failed: rules file unreadable");
+    expect(toolMessages(harness.history)[1].content).toContain("did not answer within 150 ms");
+    expect(await readNote(harness)).toBeUndefined();
+  });
+});
+
+describe("Runner: stops", () => {
+  it("stops at max_iterations (10 by default)", async () => {
+    const turns = Array.from({ length: 12 }, () => "  - tool_calls:\n      - { name: echo, input: { text: again } }").join("\n");
+    const outcome = await new Runner(harness.deps(harness.scripted(`name: loop\nturns:\n${turns}\n`))).run("loop");
+    expect(outcome).toMatchObject({ reason: "max_iterations", iterations: 10 });
+    expect(harness.requests()).toHaveLength(10);
+    expect(harness.events.at(-1)).toMatchObject({ type: "stop", reason: "max_iterations", iterations: 10 });
+    expect(toolMessages(harness.history)).toHaveLength(10);
+  });
+
+  it("stops after two unknown tools in a row, and the model saw the error", async () => {
+    const provider = harness.scripted(`
+name: unknown
+turns:
+  - tool_calls:
+      - { name: teleport, input: {} }
+  - tool_calls:
+      - { name: fly, input: {} }
+      - { name: echo, input: { text: never } }
+  - text: never reached
+`);
+    const outcome = await new Runner(harness.deps(provider)).run("go");
+    expect(outcome.reason).toBe("unknown_tool_limit");
+    const seen = harness.requests()[1].messages.find((message) => message.role === "tool");
+    expect(seen && seen.content).toMatch(/^unknown tool "teleport"\. Tools you can call: load_skill, echo, write_note/);
+    const tools = toolMessages(harness.history);
+    expect(tools.map((message) => message.toolName)).toEqual(["teleport", "fly", "echo"]);
+    expect(tools[2].content).toBe("not run: the run stopped (unknown_tool_limit)");
+  });
+
+  it("resets the unknown-tool count after a known call", async () => {
+    const provider = harness.scripted(`
+name: unknown-reset
+turns:
+  - tool_calls:
+      - { name: teleport, input: {} }
+      - { name: echo, input: { text: hi } }
+      - { name: fly, input: {} }
+  - text: fine
+`);
+    expect((await new Runner(harness.deps(provider)).run("go")).reason).toBe("completed");
+  });
+
+  it("stops provider_error on a terminal error event and keeps the partial text", async () => {
+    const failing = {
+      name: "failing",
+      model: "failing-1",
+      async *stream(): AsyncIterable<ProviderEvent> {
+        yield { type: "text_delta", text: "partial " };
+        yield { type: "error", message: "HTTP 529 overloaded: try again later" };
+      },
+    };
+    const outcome = await new Runner(harness.deps(failing)).run("hi");
+    expect(outcome).toMatchObject({ reason: "provider_error", message: "HTTP 529 overloaded: try again later" });
+    expect(harness.history.at(-1)).toEqual({ role: "assistant", content: "partial ", toolCalls: [] });
+  });
+
+  it("cancels while a tool runs: the process is stopped and the run ends canceled", async () => {
+    const provider = harness.scripted(`
+name: slow
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: rows } }
+      - { name: count_rows, input: { text: "a", sleepMs: 30000 } }
+  - text: never
+`);
+    const controller = new AbortController();
+    const started = Date.now();
+    const outcome = await new Runner(
+      harness.deps(provider, {
+        onEvent: (event) => {
+          harness.events.push(event);
+          if (event.type === "tool_started" && event.tool === "count_rows") controller.abort();
+        },
+      }),
+    ).run("slow", { signal: controller.signal });
+    expect(outcome.reason).toBe("canceled");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(toolMessages(harness.history).at(-1)).toMatchObject({ toolName: "count_rows", isError: true });
+    expect(harness.events.at(-1)).toMatchObject({ type: "stop", reason: "canceled" });
+  });
+
+  it("cancels while waiting for approval", async () => {
+    harness.permission.sideEffect = "ask";
+    harness.permission.answer = (_request, signal) =>
+      new Promise((resolve) => signal.addEventListener("abort", () => resolve({ kind: "deny", reason: "aborted" })));
+    const controller = new AbortController();
+    const provider = harness.scripted(`
+name: approval
+turns:
+  - tool_calls:
+      - { name: write_note, input: { text: hi } }
+      - { name: echo, input: { text: after } }
+  - text: never
+`);
+    const outcome = await new Runner(
+      harness.deps(provider, {
+        onEvent: (event) => {
+          harness.events.push(event);
+          if (event.type === "permission_request") controller.abort();
+        },
+      }),
+    ).run("write", { signal: controller.signal });
+    expect(outcome.reason).toBe("canceled");
+    expect(await readNote(harness)).toBeUndefined();
+    expect(toolMessages(harness.history).map((message) => message.content)).toEqual([
+      "canceled by the user while waiting for approval",
+      "not run: the run stopped (canceled)",
+    ]);
+  });
+
+  it("cancels during streaming", async () => {
+    const controller = new AbortController();
+    const hanging = {
+      name: "hanging",
+      model: "hanging-1",
+      async *stream(): AsyncIterable<ProviderEvent> {
+        yield { type: "text_delta", text: "thinking" };
+        await new Promise(() => undefined);
+      },
+    };
+    const outcome = await new Runner(
+      harness.deps(hanging, {
+        onEvent: (event) => {
+          harness.events.push(event);
+          if (event.type === "text_delta") controller.abort();
+        },
+      }),
+    ).run("hi", { signal: controller.signal });
+    expect(outcome.reason).toBe("canceled");
+    expect(harness.history.at(-1)).toEqual({ role: "assistant", content: "thinking", toolCalls: [] });
+  });
+
+  it("emits history_appended for every message it appends", async () => {
+    await new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER))).run("review");
+    const appended = harness.events.flatMap((event) => (event.type === "history_appended" ? [event.message] : []));
+    expect(appended).toEqual(harness.history);
+    expect(harness.history.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  });
+});
