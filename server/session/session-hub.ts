@@ -1,0 +1,250 @@
+// All sessions of one server: creates them, reopens them from their logs, lists, exports and deletes.
+// Logs live in <home>/.PseudoClaude/playground/sessions/<id>.jsonl; ids are checked against a strict
+// pattern before any path is built from them.
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import { LOG_FORMAT_VERSION, SessionLogWriter, nodeLogFileSystem, readSessionLog, type LogFileSystem, type LogReadResult } from "./session-log.ts";
+import { Session } from "./session.ts";
+import type { SessionParts } from "./session-types.ts";
+
+const SESSION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export interface SessionHubOptions {
+  home: string;
+  defaultWorkdir: string;
+  parts: SessionParts;
+  providers: () => ProviderInfo[];
+  log: (line: string) => void;
+  /** Watch skill layers for live reload; default true. */
+  watch?: boolean;
+  /** The log writer's file-system seam (tests inject failures). */
+  logFileSystem?: LogFileSystem;
+}
+
+export function sessionsDirectory(home: string): string {
+  return path.join(home, ".PseudoClaude", "playground", "sessions");
+}
+
+function newSessionId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15).toLowerCase();
+  return `${stamp}-${randomBytes(4).toString("hex")}`;
+}
+
+export class SessionHub {
+  private readonly sessions = new Map<string, Session>();
+  private readonly opening = new Map<string, Promise<Session>>();
+  readonly directory: string;
+
+  constructor(private readonly options: SessionHubOptions) {
+    this.directory = sessionsDirectory(options.home);
+  }
+
+  get defaultWorkdir(): string {
+    return this.options.defaultWorkdir;
+  }
+
+  providers(): ProviderInfo[] {
+    return this.options.providers();
+  }
+
+  private logPath(id: string): string {
+    if (!SESSION_ID.test(id)) throw new PlaygroundError("invalid_arguments", `"${id.slice(0, 80)}" is not a session id`);
+    return path.join(this.directory, `${id}.jsonl`);
+  }
+
+  private writerFor(id: string, sessionRef: { current?: Session }): SessionLogWriter {
+    return new SessionLogWriter(this.logPath(id), this.options.logFileSystem ?? nodeLogFileSystem, {
+      onWriteError: (error) =>
+        sessionRef.current?.emitError(
+          "io_error",
+          `cannot write the session log ${this.logPath(id)} (${error.code ?? error.message}); ` +
+            "events are kept and written as soon as the disk accepts them again",
+        ),
+      onRecovered: () => sessionRef.current?.emitError("log_recovered", "the session log is being written again"),
+    });
+  }
+
+  private async checkWorkdir(workdir: string): Promise<string> {
+    const absolute = path.resolve(workdir);
+    try {
+      if ((await stat(absolute)).isDirectory()) return absolute;
+    } catch (error) {
+      throw new PlaygroundError("not_found", `workdir ${absolute} cannot be used: ${errorMessage(error)}`);
+    }
+    throw new PlaygroundError("not_found", `workdir ${absolute} is not a directory`);
+  }
+
+  async create(requested: Partial<SessionSettings>): Promise<Session> {
+    const providers = this.providers();
+    const providerName = requested.provider ?? "scripted";
+    const provider = providers.find((info) => info.name === providerName);
+    const settings: SessionSettings = {
+      workdir: await this.checkWorkdir(requested.workdir ?? this.options.defaultWorkdir),
+      provider: providerName,
+      model: requested.model ?? provider?.defaultModel ?? "",
+      permissionMode: requested.permissionMode ?? "default",
+      disclosure: requested.disclosure ?? "progressive",
+      ...(requested.scenario !== undefined ? { scenario: requested.scenario } : {}),
+      ...(requested.refreshToolsEachIteration !== undefined
+        ? { refreshToolsEachIteration: requested.refreshToolsEachIteration }
+        : {}),
+    };
+    await mkdir(this.directory, { recursive: true });
+    const id = newSessionId();
+    const createdAt = new Date().toISOString();
+    const ref: { current?: Session } = {};
+    const writer = this.writerFor(id, ref);
+    writer.append({ kind: "header", version: LOG_FORMAT_VERSION, id, createdAt, title: "New session", settings });
+    const session = await Session.start({
+      id,
+      createdAt,
+      settings,
+      home: this.options.home,
+      parts: this.options.parts,
+      writer,
+      watch: this.options.watch,
+      log: this.options.log,
+    });
+    ref.current = session;
+    this.sessions.set(id, session);
+    await writer.flush();
+    return session;
+  }
+
+  /** The live session, or the one reopened from its log (history, active skills, events restored). */
+  async open(id: string): Promise<Session> {
+    const live = this.sessions.get(id);
+    if (live) return live;
+    const pending = this.opening.get(id);
+    if (pending) return pending;
+    const opening = this.reopen(id).finally(() => this.opening.delete(id));
+    this.opening.set(id, opening);
+    return opening;
+  }
+
+  private async readLog(id: string): Promise<LogReadResult> {
+    const file = this.logPath(id);
+    try {
+      return await readSessionLog(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new PlaygroundError("not_found", `no session "${id}" (no log at ${file})`);
+      }
+      throw error;
+    }
+  }
+
+  private async reopen(id: string): Promise<Session> {
+    const loaded = await this.readLog(id);
+    if (!loaded.header) throw new PlaygroundError("io_error", `${this.logPath(id)} has no readable header record`);
+    for (const warning of loaded.warnings) this.options.log(`session log: ${warning}`);
+    const ref: { current?: Session } = {};
+    const session = await Session.start({
+      id,
+      createdAt: loaded.header.createdAt,
+      settings: loaded.header.settings,
+      home: this.options.home,
+      parts: this.options.parts,
+      writer: this.writerFor(id, ref),
+      restored: loaded.events.map((record) => ({ seq: record.seq, event: record.event })),
+      watch: this.options.watch,
+      log: this.options.log,
+    });
+    ref.current = session;
+    for (const warning of loaded.warnings) session.emitError("log_damaged", warning);
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    const summaries = new Map<string, SessionSummary>();
+    for (const session of this.sessions.values()) summaries.set(session.id, session.summary());
+    let files: string[] = [];
+    try {
+      files = await readdir(this.directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    for (const file of files) {
+      const id = file.replace(/\.jsonl$/, "");
+      if (!file.endsWith(".jsonl") || summaries.has(id) || !SESSION_ID.test(id)) continue;
+      const summary = await this.summaryFromDisk(id);
+      if (summary) summaries.set(id, summary);
+    }
+    return [...summaries.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
+  }
+
+  private async summaryFromDisk(id: string): Promise<SessionSummary | undefined> {
+    try {
+      const loaded = await this.readLog(id);
+      if (!loaded.header) return undefined;
+      let settings = loaded.header.settings;
+      let title = loaded.header.title;
+      let messageCount = 0;
+      for (const { event } of loaded.events) {
+        if (event.type === "history_appended") {
+          messageCount++;
+          if (title === "New session" && event.message.role === "user") title = event.message.content.slice(0, 80);
+        }
+        if (event.type === "settings_changed") settings = event.settings;
+      }
+      const last = loaded.events.at(-1);
+      return {
+        id,
+        title,
+        createdAt: loaded.header.createdAt,
+        updatedAt: last?.at ?? loaded.header.createdAt,
+        settings,
+        messageCount,
+        running: false,
+      };
+    } catch (error) {
+      this.options.log(`cannot list session ${id}: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
+
+  async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {
+    const file = this.logPath(id);
+    const live = this.sessions.get(id);
+    if (live) await live.flushForExport();
+    try {
+      return { fileName: `${id}.jsonl`, jsonl: await readFile(file, "utf8") };
+    } catch (error) {
+      throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = this.logPath(id);
+    const live = this.sessions.get(id);
+    if (live) {
+      this.sessions.delete(id);
+      await live.close();
+    }
+    try {
+      await unlink(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" && live) return;
+      throw new PlaygroundError("not_found", `no session "${id}" to delete: ${errorMessage(error)}`);
+    }
+  }
+
+  get openSessions(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Cancels every run (killing its tools) and writes out every log. */
+  async shutdown(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(
+      sessions.map((session) =>
+        session.close().catch((error: unknown) => this.options.log(`closing session ${session.id}: ${errorMessage(error)}`)),
+      ),
+    );
+  }
+}

@@ -1,0 +1,37 @@
+// What a Session is built from. The hub wires the concrete parts (workspace, permission engine, provider)
+// through these small seams so the session logic does not depend on how each is constructed.
+import type { PermissionMode } from "../protocol/model.ts";
+import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
+import type { Provider, ModelRequest } from "../providers/types.ts";
+import type { PromptSources } from "../runner/types.ts";
+import type { ActiveSkills } from "../skills/active-skills.ts";
+import type { Catalog } from "../skills/catalog.ts";
+import type { CatalogLayers } from "../skills/types.ts";
+import type { Registry } from "../tools/registry.ts";
+import type { SessionSettings } from "../protocol/wire.ts";
+
+/** One session's skills and tools: its own catalog (the project layer depends on the workdir). */
+export interface SessionWorkspace {
+  /** Realpath of the working directory. */
+  workdir: string;
+  layers: CatalogLayers;
+  catalog: Catalog;
+  registry: Registry;
+  activeSkills: ActiveSkills;
+  prompt: PromptSources;
+}
+
+/** The permission engine as a session uses it (rules + mode; asking the user is the session's job). */
+export interface PermissionEvaluator {
+  evaluate(check: PermissionCheck): PermissionTrace | Promise<PermissionTrace>;
+  rememberSessionAllow(check: PermissionCheck): void;
+}
+
+export interface SessionParts {
+  createWorkspace(options: { workdir: string; home: string }): Promise<SessionWorkspace>;
+  createPermission(options: { mode: PermissionMode; workdir: string; home: string }): Promise<PermissionEvaluator>;
+  createProvider(options: {
+    settings: SessionSettings;
+    onManualRequest: (request: ModelRequest) => void;
+  }): Promise<Provider>;
+}

@@ -1,0 +1,379 @@
+// One conversation: its workspace (catalog, registry, active skills), history, provider, permission engine
+// and approvals, one run at a time, an ordered event stream and its JSONL log. Closing a browser tab only
+// drops a subscription; the session and its run go on.
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { ChatMessage, ToolResult } from "../protocol/model.ts";
+import type { ApprovalAnswer } from "../protocol/permission.ts";
+import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import type { SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import type { PermissionHook } from "../permission/types.ts";
+import { ManualProvider } from "../providers/manual.ts";
+import type { ModelRequest, Provider } from "../providers/types.ts";
+import { RequestCounter, runUserMessage } from "../runner/index.ts";
+import { runToolCall } from "../runner/tool-call.ts";
+import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
+import { failResult } from "../tools/types.ts";
+import { Approvals } from "./approvals.ts";
+import { EventStream, type EventListener, type SequencedEvent } from "./event-stream.ts";
+import type { SessionLogWriter } from "./session-log.ts";
+import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
+import { SkillWatcher } from "./skill-watcher.ts";
+
+export const RUN_IN_PROGRESS = "a run is in progress; press Stop or wait";
+
+export interface SessionInit {
+  id: string;
+  createdAt: string;
+  settings: SessionSettings;
+  home: string;
+  parts: SessionParts;
+  writer: SessionLogWriter;
+  /** Events read back from the log when a session is reopened. */
+  restored?: SequencedEvent[];
+  /** Watch the skill layers for live reload (off in a few tests). */
+  watch?: boolean;
+  log: (line: string) => void;
+}
+
+export class Session {
+  readonly id: string;
+  readonly createdAt: string;
+  private settings: SessionSettings;
+  private updatedAt: string;
+  private readonly history: ChatMessage[] = [];
+  private readonly approvals = new Approvals();
+  private readonly stream: EventStream;
+  private readonly requestCounter: RequestCounter;
+  private provider: Provider | undefined;
+  private permission!: PermissionEvaluator;
+  private workspace!: SessionWorkspace;
+  private watcher: SkillWatcher | undefined;
+  private runAbort: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  private readonly consoleCalls = new Set<AbortController>();
+  private lastSnapshot: RequestSnapshot | undefined;
+  private pendingManualIndex: number | undefined;
+  private reloading: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(private readonly init: SessionInit) {
+    this.id = init.id;
+    this.createdAt = init.createdAt;
+    this.settings = init.settings;
+    this.updatedAt = init.createdAt;
+    const restored = init.restored ?? [];
+    this.stream = new EventStream(init.writer, restored);
+    let lastRequestIndex = 0;
+    for (const { event } of restored) {
+      if (event.type === "history_appended") this.history.push(event.message);
+      if (event.type === "request") lastRequestIndex = Math.max(lastRequestIndex, event.snapshot.requestIndex);
+      if (event.type === "settings_changed") this.settings = event.settings;
+    }
+    this.requestCounter = new RequestCounter(lastRequestIndex);
+  }
+
+  /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
+  static async start(init: SessionInit): Promise<Session> {
+    const session = new Session(init);
+    session.workspace = await init.parts.createWorkspace({ workdir: init.settings.workdir, home: init.home });
+    session.permission = await init.parts.createPermission({
+      mode: init.settings.permissionMode,
+      workdir: session.workspace.workdir,
+      home: init.home,
+    });
+    await session.restoreActiveSkills(init.restored ?? []);
+    session.emitCatalogSnapshot();
+    if (init.watch !== false) {
+      const { builtin, user, project } = session.workspace.layers;
+      session.watcher = new SkillWatcher([builtin, user, project], () => void session.reloadCatalog("watch"), init.log);
+    }
+    return session;
+  }
+
+  /** Re-activates the skills that were active when the log was written, in their order (load_skill semantics). */
+  private async restoreActiveSkills(restored: SequencedEvent[]): Promise<void> {
+    const names: string[] = [];
+    for (const { event } of restored) {
+      if (event.type === "skill_activated" && !names.includes(event.name)) names.push(event.name);
+    }
+    const loadSkill = this.workspace.registry.get("load_skill");
+    if (!loadSkill || names.length === 0) return;
+    const controller = new AbortController();
+    for (const name of names) {
+      const { result } = await loadSkill.execute({ name }, { workdir: this.workspace.workdir, callId: `restore_${name}`, signal: controller.signal });
+      if (!result.ok) this.emitError("restore_failed", `could not re-activate skill "${name}" on reopen: ${result.content}`);
+    }
+  }
+
+  get lastSeq(): number {
+    return this.stream.lastSeq;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get workdir(): string {
+    return this.workspace.workdir;
+  }
+
+  summary(): SessionSummary {
+    const firstUser = this.history.find((message) => message.role === "user");
+    return {
+      id: this.id,
+      title: firstUser ? firstUser.content.slice(0, 80) : "New session",
+      createdAt: this.createdAt,
+      updatedAt: this.updatedAt,
+      settings: { ...this.settings },
+      messageCount: this.history.length,
+      running: this.isRunning,
+    };
+  }
+
+  openedSnapshot(): SequencedEvent {
+    return {
+      seq: this.stream.lastSeq,
+      event: {
+        type: "session_opened",
+        session: this.summary(),
+        history: structuredClone(this.history),
+        activeSkills: this.workspace.activeSkills.names(),
+      },
+    };
+  }
+
+  eventsAfter(seq: number): SequencedEvent[] {
+    return this.stream.after(seq);
+  }
+
+  subscribe(listener: EventListener): () => void {
+    return this.stream.subscribe(listener);
+  }
+
+  private emit(event: SessionEvent): void {
+    if (this.closed) return;
+    this.updatedAt = new Date().toISOString();
+    this.stream.emit(event);
+  }
+
+  /** Errors the user must see but that are not part of the conversation (not stored in the log). */
+  emitError(code: string, message: string): void {
+    if (!this.closed) this.stream.emit({ type: "session_error", code, message }, { durable: false });
+  }
+
+  private permissionHook(): PermissionHook {
+    return {
+      evaluate: (check) => this.permission.evaluate(check),
+      ask: (request, signal) => this.approvals.ask(request, signal),
+      rememberSessionAllow: (check) => this.permission.rememberSessionAllow(check),
+    };
+  }
+
+  private onManualRequest(_request: ModelRequest): void {
+    const snapshot = this.lastSnapshot;
+    if (!snapshot) return;
+    this.pendingManualIndex = snapshot.requestIndex;
+    this.emit({ type: "manual_turn_requested", runId: snapshot.runId, requestIndex: snapshot.requestIndex, snapshot });
+  }
+
+  private async currentProvider(): Promise<Provider> {
+    if (!this.provider) {
+      this.provider = await this.init.parts.createProvider({
+        settings: this.settings,
+        onManualRequest: (request) => this.onManualRequest(request),
+      });
+    }
+    return this.provider;
+  }
+
+  private onRunnerEvent(event: RunnerEvent): void {
+    if (event.type === "request") this.lastSnapshot = event.snapshot;
+    if (event.type === "stop") this.pendingManualIndex = undefined;
+    this.emit(event);
+  }
+
+  sendMessage(text: string): void {
+    if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
+    if (this.running) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
+    const controller = new AbortController();
+    this.runAbort = controller;
+    this.running = this.execute(text, controller.signal).finally(() => {
+      this.running = undefined;
+      this.runAbort = undefined;
+    });
+  }
+
+  /** Resolves when the current run (if any) has ended. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async execute(text: string, signal: AbortSignal): Promise<void> {
+    try {
+      const provider = await this.currentProvider();
+      const { workspace } = this;
+      await runUserMessage(
+        text,
+        {
+          provider,
+          registry: workspace.registry,
+          permission: this.permissionHook(),
+          prompt: workspace.prompt,
+          workdir: workspace.workdir,
+          history: this.history,
+          onEvent: (event) => this.onRunnerEvent(event),
+          disclosure: this.settings.disclosure,
+          requestCounter: this.requestCounter,
+          skills: workspace.catalog,
+        },
+        { signal, refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true },
+      );
+    } catch (error) {
+      const code = error instanceof PlaygroundError ? error.code : "internal";
+      this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
+    } finally {
+      await this.flushLog();
+    }
+  }
+
+  /** fsync at the end of each turn; a failure is shown, and the writer keeps retrying. */
+  private async flushLog(): Promise<void> {
+    try {
+      await this.init.writer.flush();
+    } catch (error) {
+      this.emitError("io_error", `the session log is not fully written yet: ${errorMessage(error)}`);
+    }
+  }
+
+  async flushForExport(): Promise<void> {
+    await this.flushLog();
+  }
+
+  cancel(): void {
+    this.runAbort?.abort();
+    for (const controller of this.consoleCalls) controller.abort();
+  }
+
+  answerApproval(callId: string, answer: ApprovalAnswer): void {
+    this.approvals.answer(callId, answer);
+  }
+
+  manualResponse(requestIndex: number, response: { text: string; toolCalls: { name: string; input: unknown }[] }): void {
+    const provider = this.provider;
+    if (!(provider instanceof ManualProvider)) {
+      throw new PlaygroundError("invalid_arguments", "this session does not use the manual provider");
+    }
+    if (this.pendingManualIndex !== requestIndex) {
+      throw new PlaygroundError(
+        "invalid_arguments",
+        `no manual turn is waiting for request #${requestIndex}` +
+          (this.pendingManualIndex ? ` (request #${this.pendingManualIndex} is waiting)` : ""),
+      );
+    }
+    const outcome = provider.respond(response);
+    if (!outcome.ok) throw new PlaygroundError("invalid_arguments", outcome.error);
+    this.pendingManualIndex = undefined;
+  }
+
+  /** The catalog's tool console: one call through the same permission path as the model's calls. */
+  runTool(requestId: string, tool: string, input: unknown): void {
+    const controller = new AbortController();
+    this.consoleCalls.add(controller);
+    void this.executeConsoleCall(requestId, tool, input, controller).finally(() => this.consoleCalls.delete(controller));
+  }
+
+  private async executeConsoleCall(requestId: string, tool: string, input: unknown, controller: AbortController) {
+    const runId = `console_${requestId}`;
+    let finished: Extract<RunnerEvent, { type: "tool_result" }> | undefined;
+    const started = Date.now();
+    try {
+      await runToolCall(
+        { id: runId, name: tool, input },
+        {
+          runId,
+          requestIndex: 0,
+          registry: this.workspace.registry,
+          permission: this.permissionHook(),
+          workdir: this.workspace.workdir,
+          signal: controller.signal,
+          visibleNames: new Set(this.workspace.registry.names()),
+          permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,
+          emit: (event) => {
+            if (event.type === "tool_result") finished = event;
+            this.emit(event);
+          },
+        },
+      );
+    } catch (error) {
+      this.emitError("internal", `tool console call ${tool} failed: ${errorMessage(error)}`);
+    }
+    const result: ToolResult = finished?.result ?? failResult(tool, "canceled", "the call was stopped before it ran");
+    this.emit({
+      type: "tool_console_result",
+      requestId,
+      tool,
+      input,
+      result,
+      durationMs: finished?.durationMs ?? Date.now() - started,
+      ...(finished?.fullOutput !== undefined ? { fullOutput: finished.fullOutput } : {}),
+    });
+    await this.flushLog();
+  }
+
+  private emitCatalogSnapshot(): void {
+    const { catalog, registry } = this.workspace;
+    const visible = this.isRunning && this.lastSnapshot ? this.lastSnapshot.tools.map((tool) => tool.name) : registry.names();
+    this.emit({ type: "catalog_snapshot", catalog: catalog.snapshot(), visibleTools: visible, registeredTools: registry.names() });
+  }
+
+  /** Rescans the three layers; pushes the diff (with warnings new since the last scan) and a snapshot. */
+  reloadCatalog(trigger: "watch" | "manual"): Promise<void> {
+    const next = this.reloading.then(async () => {
+      if (this.closed) return;
+      const { catalog } = this.workspace;
+      const before = new Set(catalog.warnings().map((warning) => JSON.stringify(warning)));
+      try {
+        const diff = await catalog.reload();
+        const warnings = catalog.warnings().filter((warning) => !before.has(JSON.stringify(warning)));
+        this.emit({ type: "catalog_diff", diff, warnings, trigger });
+        this.emitCatalogSnapshot();
+      } catch (error) {
+        this.emitError("io_error", `catalog reload failed: ${errorMessage(error)}`);
+      }
+    });
+    this.reloading = next;
+    return next;
+  }
+
+  async updateSettings(changes: Partial<Omit<SessionSettings, "workdir">>): Promise<void> {
+    const previous = this.settings;
+    const next: SessionSettings = { ...previous, ...changes };
+    if (
+      next.provider !== previous.provider ||
+      next.model !== previous.model ||
+      next.scenario !== previous.scenario
+    ) {
+      if (this.isRunning) throw new PlaygroundError("invalid_arguments", `${RUN_IN_PROGRESS} before changing the model`);
+      this.provider = undefined;
+    }
+    if (next.permissionMode !== previous.permissionMode) {
+      this.permission = await this.init.parts.createPermission({
+        mode: next.permissionMode,
+        workdir: this.workspace.workdir,
+        home: this.init.home,
+      });
+    }
+    this.settings = next;
+    this.emit({ type: "settings_changed", settings: { ...next } });
+    await this.flushLog();
+  }
+
+  /** Stops the run and its tools, stops watching, and writes out the log. */
+  async close(): Promise<void> {
+    this.cancel();
+    await this.idle();
+    this.closed = true;
+    this.watcher?.close();
+    await this.init.writer.close();
+  }
+}

@@ -1,0 +1,172 @@
+// One browser tab's WebSocket: parses and validates every frame, dispatches commands to the session hub,
+// and forwards the events of the sessions this tab has opened. Frames of one connection are handled in
+// order (a promise chain), but nothing here waits for a run to finish, so a busy tab never stalls others.
+import type { WebSocket } from "ws";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { parseClientCommand } from "../protocol/schemas.ts";
+import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
+import type { SessionHub } from "../session/session-hub.ts";
+import type { Session } from "../session/session.ts";
+
+/** A tab that stops reading its socket is dropped rather than buffering events without bound. */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+export interface ConnectionOptions {
+  serverVersion: string;
+  log: (line: string) => void;
+}
+
+export class ClientConnection {
+  private readonly subscriptions = new Map<string, () => void>();
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly hub: SessionHub,
+    private readonly options: ConnectionOptions,
+  ) {
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) {
+        this.send({ type: "error", code: "invalid_frame", message: "binary frames are not accepted; send JSON text" });
+        return;
+      }
+      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
+      const parsed = parseClientCommand(text);
+      if (!parsed.ok) {
+        this.send({ type: "error", code: "invalid_frame", message: parsed.message });
+        return;
+      }
+      this.queue = this.queue.then(() => this.handle(parsed.command));
+    });
+    socket.on("close", () => this.dispose());
+    socket.on("error", (error) => this.options.log(`websocket error: ${error.message}`));
+  }
+
+  async start(): Promise<void> {
+    this.send({
+      type: "hello",
+      serverVersion: this.options.serverVersion,
+      providers: this.hub.providers(),
+      defaultWorkdir: this.hub.defaultWorkdir,
+    });
+  }
+
+  send(message: ServerMessage): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.options.log("closing a WebSocket whose client stopped reading (over 64 MiB buffered)");
+      this.socket.close(1008, "client is not reading its messages");
+      return;
+    }
+    this.socket.send(JSON.stringify(message));
+  }
+
+  private dispose(): void {
+    this.closed = true;
+    // Closing a tab leaves its sessions (and their runs) alone: only the subscription goes.
+    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
+    this.subscriptions.clear();
+  }
+
+  private async handle(command: ClientCommand): Promise<void> {
+    try {
+      await this.dispatch(command);
+    } catch (error) {
+      const code = error instanceof PlaygroundError ? error.code : "internal";
+      if (code === "internal") this.options.log(`command ${command.type} failed: ${errorMessage(error)}`);
+      this.send({
+        type: "error",
+        code,
+        message: errorMessage(error),
+        command: command.type,
+        ...("sessionId" in command ? { sessionId: command.sessionId } : {}),
+      });
+    }
+  }
+
+  /** Subscribes this connection to a session: snapshot, then missed events, then live events. */
+  private attach(session: Session, lastSeq: number | undefined): void {
+    this.subscriptions.get(session.id)?.();
+    const opened = session.openedSnapshot();
+    this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
+    for (const entry of session.eventsAfter(lastSeq ?? 0)) {
+      this.send({ type: "event", sessionId: session.id, seq: entry.seq, event: entry.event });
+    }
+    const unsubscribe = session.subscribe((seq, event) => {
+      this.send({ type: "event", sessionId: session.id, seq, event });
+    });
+    this.subscriptions.set(session.id, unsubscribe);
+  }
+
+  private async dispatch(command: ClientCommand): Promise<void> {
+    switch (command.type) {
+      case "list_providers":
+        this.send({ type: "providers", providers: this.hub.providers() });
+        return;
+      case "list_sessions":
+        this.send({ type: "session_list", sessions: await this.hub.list() });
+        return;
+      case "create_session": {
+        const session = await this.hub.create(command.settings ?? {});
+        this.attach(session, undefined);
+        return;
+      }
+      case "open_session": {
+        const session = await this.hub.open(command.sessionId);
+        this.attach(session, command.lastSeq);
+        return;
+      }
+      case "delete_session":
+        this.subscriptions.get(command.sessionId)?.();
+        this.subscriptions.delete(command.sessionId);
+        await this.hub.delete(command.sessionId);
+        this.send({ type: "session_deleted", sessionId: command.sessionId });
+        return;
+      case "export_session": {
+        const exported = await this.hub.exportLog(command.sessionId);
+        this.send({ type: "session_export", sessionId: command.sessionId, ...exported });
+        return;
+      }
+      default:
+        return this.dispatchToSession(command);
+    }
+  }
+
+  private async dispatchToSession(
+    command: Exclude<
+      ClientCommand,
+      { type: "list_providers" | "list_sessions" | "create_session" | "open_session" | "delete_session" | "export_session" }
+    >,
+  ): Promise<void> {
+    const session = await this.hub.open(command.sessionId);
+    if (!this.subscriptions.has(session.id)) this.attach(session, session.lastSeq);
+    switch (command.type) {
+      case "update_session":
+        await session.updateSettings(command.settings);
+        return;
+      case "send_message":
+        session.sendMessage(command.text);
+        return;
+      case "cancel":
+        session.cancel();
+        return;
+      case "approval_answer":
+        session.answerApproval(command.callId, command.answer);
+        return;
+      case "reload_catalog":
+        await session.reloadCatalog("manual");
+        return;
+      case "run_tool":
+        session.runTool(command.requestId, command.tool, command.input);
+        return;
+      case "manual_response":
+        session.manualResponse(command.requestIndex, { text: command.text, toolCalls: command.toolCalls });
+        return;
+      default: {
+        const unexpected: never = command;
+        throw new PlaygroundError("invalid_frame", `unhandled command ${(unexpected as { type: string }).type}`);
+      }
+    }
+  }
+}
