@@ -28,7 +28,7 @@ export interface ProvidersConfig {
 }
 
 export interface LoadConfigOptions {
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** Home directory holding .PseudoClaude/ (defaults to os.homedir()). */
   home?: string;
 }
