@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// profile_csv: reads {"path": "<workdir-relative CSV>", "sample_rows"?: n} on stdin and prints a Markdown
+// profile: row count, and per column the inferred type, empty cells, distinct values, min/max/mean or the
+// most common values. Refuses paths outside the session workdir (PSEUDOCLAUDE_WORKDIR).
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+
+const MAX_BYTES = 20 * 1024 * 1024;
+
+function fail(message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function readInput() {
+  const text = readFileSync(0, "utf8");
+  try {
+    return text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    fail("input must be a JSON object");
+  }
+}
+
+/** Resolves a workdir-relative path and refuses anything whose realpath is outside the workdir. */
+function resolveInWorkdir(relative) {
+  const workdir = process.env.PSEUDOCLAUDE_WORKDIR;
+  if (!workdir) fail("PSEUDOCLAUDE_WORKDIR is not set: this tool must be run by the playground");
+  if (typeof relative !== "string" || relative === "" || relative.includes("\0")) fail('"path" must be a non-empty string');
+  const root = realpathSync(workdir);
+  let target;
+  try {
+    target = realpathSync(path.resolve(root, relative));
+  } catch {
+    fail(`no such file in the workdir: ${relative}`);
+  }
+  const rel = path.relative(root, target);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) fail(`refused: ${relative} is outside the workdir`);
+  return target;
+}
+
+/** RFC 4180-style parsing: quoted fields, doubled quotes, newlines inside quotes. */
+function parseCsv(text, delimiter) {
+  const rows = [];
+  let row = [];
+  let field = "";
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        field += '"';
+        index++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"' && field === "") quoted = true;
+    else if (char === delimiter) {
+      row.push(field);
+      field = "";
+    } else if (char === "\n" || char === "\r") {
+      if (char === "\r" && text[index + 1] === "\n") index++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else field += char;
+  }
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((cells) => !(cells.length === 1 && cells[0] === ""));
+}
+
+function guessDelimiter(firstLine) {
+  const counts = [",", ";", "\t", "|"].map((candidate) => [candidate, firstLine.split(candidate).length - 1]);
+  counts.sort((a, b) => b[1] - a[1]);
+  return counts[0][1] > 0 ? counts[0][0] : ",";
+}
+
+function columnType(values) {
+  if (values.length === 0) return "empty";
+  if (values.every((value) => /^-?\d+$/.test(value))) return "integer";
+  if (values.every((value) => /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value))) return "number";
+  if (values.every((value) => /^(true|false|yes|no)$/i.test(value))) return "boolean";
+  if (values.every((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+Z?)?$/.test(value))) return "date";
+  return "text";
+}
+
+function formatNumber(value) {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+function describeColumn(name, values) {
+  const present = values.filter((value) => value.trim() !== "").map((value) => value.trim());
+  const type = columnType(present);
+  const distinct = new Set(present).size;
+  let summary;
+  if (type === "integer" || type === "number") {
+    const numbers = present.map(Number);
+    const sum = numbers.reduce((total, value) => total + value, 0);
+    summary = `min ${formatNumber(Math.min(...numbers))}, max ${formatNumber(Math.max(...numbers))}, mean ${formatNumber(sum / numbers.length)}, sum ${formatNumber(sum)}`;
+  } else if (type === "date") {
+    const sorted = [...present].sort();
+    summary = `from ${sorted[0]} to ${sorted[sorted.length - 1]}`;
+  } else {
+    const counts = new Map();
+    for (const value of present) counts.set(value, (counts.get(value) ?? 0) + 1);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
+    summary = top.length ? `top: ${top.map(([value, count]) => `${JSON.stringify(value)} ×${count}`).join(", ")}` : "";
+  }
+  const empty = values.length - present.length;
+  return `| ${name} | ${type} | ${empty} | ${distinct} | ${summary} |`;
+}
+
+const input = readInput();
+const file = resolveInWorkdir(input.path);
+const size = statSync(file).size;
+if (size > MAX_BYTES) fail(`${input.path} is ${size} bytes; this tool profiles files up to ${MAX_BYTES} bytes`);
+const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+const delimiter = guessDelimiter(text.split(/\r?\n/, 1)[0] ?? "");
+const rows = parseCsv(text, delimiter);
+if (rows.length === 0) fail(`${input.path} is empty`);
+const [header, ...records] = rows;
+const ragged = records.filter((record) => record.length !== header.length).length;
+const sampleCount = Math.max(0, Math.min(Number(input.sample_rows ?? 3) || 0, 20));
+
+const lines = [
+  `# Profile of ${input.path}`,
+  "",
+  `- rows: ${records.length} (plus a header row)`,
+  `- columns: ${header.length}`,
+  `- delimiter: ${JSON.stringify(delimiter)}`,
+  ...(ragged ? [`- warning: ${ragged} rows do not have ${header.length} fields`] : []),
+  "",
+  "| column | type | empty | distinct | summary |",
+  "|---|---|---|---|---|",
+  ...header.map((name, index) => describeColumn(name || `(column ${index + 1})`, records.map((record) => record[index] ?? ""))),
+];
+if (sampleCount > 0) {
+  lines.push("", `First ${Math.min(sampleCount, records.length)} rows:`, "", `| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
+  for (const record of records.slice(0, sampleCount)) lines.push(`| ${record.join(" | ")} |`);
+}
+process.stdout.write(`${lines.join("\n")}\n`);
