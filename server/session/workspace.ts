@@ -1,0 +1,130 @@
+// One conversation's wiring, shared by the CLI and the server: the realpath'd workdir, the Catalog over
+// the three layers, a Registry with the protected system tools and load_skill, ActiveSkills, dependency
+// validation, and the PromptSources the Runner reads before every request.
+import { readFileSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import os from "node:os";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
+import type { RunnerEvent } from "../protocol/runner-events.ts";
+import type { PermissionHook } from "../permission/types.ts";
+import type { Provider } from "../providers/types.ts";
+import { createPromptSources } from "../runner/prompt-sources.ts";
+import type { SlashDependencies } from "../runner/slash.ts";
+import { RequestCounter, type PromptSources } from "../runner/types.ts";
+import { ActiveSkills } from "../skills/active-skills.ts";
+import { Catalog, defaultLayers } from "../skills/catalog.ts";
+import { LOAD_SKILL_TOOL_NAME, createLoadSkillTool } from "../skills/load-skill-tool.ts";
+import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
+import { Registry } from "../tools/registry.ts";
+import { registerSystemTools } from "../tools/system/index.ts";
+
+function readVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version?: string }).version ?? "0.0.0";
+}
+
+export const PLAYGROUND_VERSION = readVersion();
+
+export interface WorkspaceOptions {
+  workdir: string;
+  /** Home folder for the user layer; default the real home. */
+  home?: string;
+  /** Builtin skills folder; default the repo's `skills/`. */
+  builtinDir?: string;
+}
+
+export interface ConversationOptions {
+  provider: Provider;
+  permission: PermissionHook;
+  onEvent: (event: RunnerEvent) => void;
+  /** The conversation; a fresh empty one by default. */
+  history?: ChatMessage[];
+  disclosure?: DisclosureMode;
+  maxIterations?: number;
+  requestCounter?: RequestCounter;
+}
+
+export interface Workspace {
+  /** Realpath of the working directory. */
+  workdir: string;
+  home: string;
+  /** The three layer folders the catalog scans. */
+  layers: CatalogLayers;
+  catalog: Catalog;
+  registry: Registry;
+  activeSkills: ActiveSkills;
+  prompt: PromptSources;
+  /** Skills removed by dependency validation at start (also in catalog.removed()). */
+  removed: RemovedSkill[];
+  /** Everything a Runner (or a slash invocation) needs for this workspace. */
+  runnerDependencies(options: ConversationOptions): SlashDependencies;
+  /** Calls load_skill as the model would; returns its result. */
+  loadSkill(name: string, args?: string): Promise<ToolResult>;
+  /** Rescans the layers; skills that disappeared are dropped from ActiveSkills too. */
+  reloadCatalog(): Promise<ReloadDiff>;
+}
+
+async function realDirectory(workdir: string): Promise<string> {
+  let resolved: string;
+  try {
+    resolved = await realpath(workdir);
+  } catch (error) {
+    throw new PlaygroundError("not_found", `working directory ${workdir} does not exist: ${errorMessage(error)}`);
+  }
+  if (!(await stat(resolved)).isDirectory()) {
+    throw new PlaygroundError("not_found", `working directory ${workdir} is not a folder`);
+  }
+  return resolved;
+}
+
+export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const workdir = await realDirectory(options.workdir);
+  const home = options.home ?? os.homedir();
+  const layers = defaultLayers(workdir, home);
+  if (options.builtinDir) layers.builtin = options.builtinDir;
+  const catalog = await Catalog.create(layers);
+  const registry = new Registry();
+  registerSystemTools(registry);
+  const activeSkills = new ActiveSkills();
+  registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
+  const removed = catalog.validateTools((name) => registry.isKnown(name));
+  const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
+
+  return {
+    workdir,
+    home,
+    layers: { ...catalog.layers },
+    catalog,
+    registry,
+    activeSkills,
+    prompt,
+    removed,
+    runnerDependencies: (conversation) => ({
+      provider: conversation.provider,
+      registry,
+      permission: conversation.permission,
+      prompt,
+      workdir,
+      history: conversation.history ?? [],
+      onEvent: conversation.onEvent,
+      skills: catalog,
+      ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
+      ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
+      ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
+    }),
+    loadSkill: async (name, args) => {
+      const tool = registry.get(LOAD_SKILL_TOOL_NAME)!;
+      const execution = await tool.execute(
+        { name, ...(args ? { arguments: args } : {}) },
+        { workdir, callId: `manual_${name}`, signal: new AbortController().signal },
+      );
+      return execution.result;
+    },
+    reloadCatalog: async () => {
+      const diff = await catalog.reload();
+      for (const name of diff.removed) activeSkills.deactivate(name);
+      return diff;
+    },
+  };
+}
