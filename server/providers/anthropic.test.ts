@@ -300,6 +300,29 @@ describe("anthropic provider: failures end in exactly one error event", () => {
     expect((terminalEvent(events) as { message: string }).message).toMatch(/cut mid-message.*message_stop/);
   });
 
+  it("max_tokens in the middle of a tool call: says so, instead of blaming the format", async () => {
+    const response = anthropicStream({ toolUses: [{ name: "read_file", input: { path: "long/path.md" }, chunks: 4 }], stopReason: "max_tokens" });
+    if (response.kind === "sse") {
+      const lastJson = response.events.map((event) => event.data).findLastIndex((data) => data.includes("input_json_delta"));
+      response.events.splice(lastJson, 1);
+    }
+    fake.enqueue(response);
+    const events = await collectEvents(provider({ maxTokens: 64 }), sampleRequest());
+    expect(eventsOfType(events, "tool_call")).toHaveLength(0);
+    expect((terminalEvent(events) as { message: string }).message).toMatch(/hit max_tokens \(64\) in the middle of tool call "read_file"/);
+  });
+
+  it("a tool input that is not JSON (and no max_tokens) is a format error", async () => {
+    const response = anthropicStream({ toolUses: [{ name: "read_file", input: { path: "a" }, chunks: 3 }] });
+    if (response.kind === "sse") {
+      const firstJson = response.events.findIndex((event) => event.data.includes("input_json_delta"));
+      response.events.splice(firstJson, 1);
+    }
+    fake.enqueue(response);
+    const events = await collectEvents(provider(), sampleRequest());
+    expect((terminalEvent(events) as { message: string }).message).toMatch(/not in the Anthropic streaming format.*read_file/);
+  });
+
   it("malformed SSE: says the stream is not in the Anthropic format", async () => {
     fake.enqueue({
       kind: "raw",

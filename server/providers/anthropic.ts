@@ -23,15 +23,13 @@ export interface AnthropicProviderOptions {
 
 type ContentBlockState = { kind: "text" } | { kind: "tool_use"; id: string; name: string; json: string } | { kind: "other" };
 
-function parseToolInput(json: string, toolName: string): unknown {
-  if (json.trim() === "") return {};
+/** The parsed input, or the parse error (judged once the stop reason is known). */
+function parseToolInput(json: string): { input: unknown } | { problem: string } {
+  if (json.trim() === "") return { input: {} };
   try {
-    return JSON.parse(json);
+    return { input: JSON.parse(json) };
   } catch (error) {
-    throw new StreamProtocolError(
-      "malformed",
-      `the input of tool call "${toolName}" is not valid JSON after its last chunk (${(error as Error).message})`,
-    );
+    return { problem: (error as Error).message };
   }
 }
 
@@ -43,6 +41,13 @@ function mergeUsage(usage: Usage, reported: Record<string, unknown> | null | und
   usage.outputTokens = number("output_tokens") ?? usage.outputTokens;
   usage.cacheCreationInputTokens = number("cache_creation_input_tokens") ?? usage.cacheCreationInputTokens;
   usage.cacheReadInputTokens = number("cache_read_input_tokens") ?? usage.cacheReadInputTokens;
+}
+
+function brokenToolCallError(call: { name: string; problem: string }, stopReason: string | null, maxTokens: number): StreamProtocolError {
+  if (stopReason === "max_tokens") {
+    return new StreamProtocolError("truncated", `the answer hit max_tokens (${maxTokens}) in the middle of tool call "${call.name}"`);
+  }
+  return new StreamProtocolError("malformed", `the input of tool call "${call.name}" is not valid JSON after its last chunk (${call.problem})`);
 }
 
 export class AnthropicProvider implements Provider {
@@ -109,6 +114,7 @@ export class AnthropicProvider implements Provider {
     const usage: Usage = {};
     let sawStart = false;
     let sawStop = false;
+    let brokenToolCall: { name: string; problem: string } | undefined;
     for await (const event of events) {
       switch (event.type) {
         case "message_start":
@@ -141,13 +147,16 @@ export class AnthropicProvider implements Provider {
         }
         case "content_block_stop": {
           const block = blocks.get(event.index);
-          if (block?.kind === "tool_use") {
-            yield { type: "tool_call", call: { id: block.id, name: block.name, input: parseToolInput(block.json, block.name) } };
-          }
+          if (block?.kind !== "tool_use" || brokenToolCall) break;
+          const parsed = parseToolInput(block.json);
+          // Invalid JSON is judged at message_delta: hitting max_tokens mid-call is not a format error.
+          if ("problem" in parsed) brokenToolCall = { name: block.name, problem: parsed.problem };
+          else yield { type: "tool_call", call: { id: block.id, name: block.name, input: parsed.input } };
           break;
         }
         case "message_delta":
           mergeUsage(usage, event.usage as unknown as Record<string, unknown>);
+          if (brokenToolCall) throw brokenToolCallError(brokenToolCall, event.delta.stop_reason, this.maxTokens);
           break;
         case "message_stop":
           sawStop = true;
@@ -155,6 +164,7 @@ export class AnthropicProvider implements Provider {
       }
     }
     if (!sawStart) throw new StreamProtocolError("malformed", "the response held no message_start event");
+    if (brokenToolCall) throw brokenToolCallError(brokenToolCall, null, this.maxTokens);
     if (!sawStop) throw new StreamProtocolError("stream_cut", "the stream ended before message_stop");
     if (Object.keys(usage).length > 0) yield { type: "usage", usage };
   }

@@ -15,6 +15,7 @@ export type FailureKind =
   | "connection"
   | "stream_cut"
   | "malformed"
+  | "truncated"
   | "other";
 
 export interface ClassifiedFailure {
@@ -40,8 +41,8 @@ export interface FailureContext {
 
 /** Thrown by a provider's own stream reader when the stream is incomplete or not in the API's format. */
 export class StreamProtocolError extends Error {
-  readonly kind: "stream_cut" | "malformed";
-  constructor(kind: "stream_cut" | "malformed", message: string) {
+  readonly kind: "stream_cut" | "malformed" | "truncated";
+  constructor(kind: "stream_cut" | "malformed" | "truncated", message: string) {
     super(message);
     this.name = "StreamProtocolError";
     this.kind = kind;
@@ -183,6 +184,9 @@ export function failureMessage(failure: ClassifiedFailure, context: FailureConte
       break;
     case "malformed":
       message = `${where}: the stream was not in the ${context.service} streaming format (${failure.detail}); check that ${context.baseUrlSetting} points at the right server`;
+      break;
+    case "truncated":
+      message = `${where}: ${failure.detail}; the call was dropped: ask for a smaller step, or raise the output token limit`;
       break;
     default:
       message = `${where}: the request failed (${failure.detail})`;

@@ -225,6 +225,16 @@ describe("openai provider: failures end in exactly one error event", () => {
     expect(messageOf(events)).toMatch(/cut mid-message.*finish_reason/);
   });
 
+  it("finish_reason length in the middle of a tool call: says the limit was hit", async () => {
+    const response = openAiStream({ toolCalls: [{ name: "read_file", arguments: { path: "abc" }, chunks: 4 }], finishReason: "length" });
+    if (response.kind === "sse") {
+      const lastArguments = response.events.map((event) => event.data).findLastIndex((data) => data.includes('"arguments"'));
+      response.events.splice(lastArguments, 1);
+    }
+    fake.enqueue(response);
+    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toMatch(/output token limit in the middle of tool call "read_file"/);
+  });
+
   it("malformed SSE: not JSON where a chunk should be", async () => {
     fake.enqueue({ kind: "raw", contentType: "text/event-stream", body: 'data: {"id":"x","choices":[{\n\ndata: [DONE]\n\n' });
     expect(messageOf(await collectEvents(provider(), sampleRequest()))).toContain("not in the OpenAI-compatible streaming format");

@@ -32,11 +32,14 @@ interface ToolCallState {
   arguments: string;
 }
 
-function parseArguments(text: string, toolName: string): unknown {
+function parseArguments(text: string, toolName: string, finishReason: string): unknown {
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (finishReason === "length") {
+      throw new StreamProtocolError("truncated", `the answer hit the output token limit in the middle of tool call "${toolName}"`);
+    }
     throw new StreamProtocolError(
       "malformed",
       `the arguments of tool call "${toolName}" are not valid JSON after the last chunk (${(error as Error).message})`,
@@ -143,7 +146,7 @@ export class OpenAiProvider implements Provider {
       if (!state.name) throw new StreamProtocolError("malformed", `tool call #${index} arrived without a function name`);
       yield {
         type: "tool_call",
-        call: { id: state.id || `call_${randomUUID()}`, name: state.name, input: parseArguments(state.arguments, state.name) },
+        call: { id: state.id || `call_${randomUUID()}`, name: state.name, input: parseArguments(state.arguments, state.name, finishReason) },
       };
     }
     if (usage) yield { type: "usage", usage };

@@ -26,6 +26,8 @@ export interface AnthropicFakeTurn {
   toolUses?: AnthropicFakeToolUse[];
   usage?: AnthropicFakeUsage;
   model?: string;
+  /** Default: "tool_use" when there are tool uses, else "end_turn". */
+  stopReason?: string;
 }
 
 function sse(type: string, payload: Record<string, unknown>): SseEvent {
@@ -84,7 +86,7 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
   }
   events.push(
     sse("message_delta", {
-      delta: { stop_reason: (turn.toolUses ?? []).length > 0 ? "tool_use" : "end_turn", stop_sequence: null },
+      delta: { stop_reason: turn.stopReason ?? ((turn.toolUses ?? []).length > 0 ? "tool_use" : "end_turn"), stop_sequence: null },
       usage: { output_tokens: usage.output_tokens },
     }),
   );

@@ -24,6 +24,8 @@ export interface OpenAiFakeTurn {
   toolCalls?: OpenAiFakeToolCall[];
   usage?: OpenAiFakeUsage;
   model?: string;
+  /** Default: "tool_calls" when there are tool calls, else "stop". */
+  finishReason?: string;
   /** Leave out the usage chunk, as servers do when include_usage is not honoured. */
   omitUsage?: boolean;
 }
@@ -71,7 +73,7 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
       events.push(chunk([choice({ tool_calls: [{ index, function: { arguments: piece } }] })]));
     }
   }
-  events.push(chunk([choice({}, (turn.toolCalls ?? []).length > 0 ? "tool_calls" : "stop")]));
+  events.push(chunk([choice({}, turn.finishReason ?? ((turn.toolCalls ?? []).length > 0 ? "tool_calls" : "stop"))]));
   if (!turn.omitUsage) {
     const usage = turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
     events.push(
