@@ -6,7 +6,7 @@ import type { Provider, ModelRequest } from "../providers/types.ts";
 import type { PromptSources } from "../runner/types.ts";
 import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
-import type { CatalogLayers } from "../skills/types.ts";
+import type { CatalogLayers, ReloadDiff } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
 
@@ -19,6 +19,8 @@ export interface SessionWorkspace {
   registry: Registry;
   activeSkills: ActiveSkills;
   prompt: PromptSources;
+  /** Rescans the layers and drops vanished skills from ActiveSkills (falls back to catalog.reload()). */
+  reloadCatalog?(): Promise<ReloadDiff>;
 }
 
 /** The permission engine as a session uses it (rules + mode; asking the user is the session's job). */

@@ -333,7 +333,7 @@ export class Session {
       const { catalog } = this.workspace;
       const before = new Set(catalog.warnings().map((warning) => JSON.stringify(warning)));
       try {
-        const diff = await catalog.reload();
+        const diff = this.workspace.reloadCatalog ? await this.workspace.reloadCatalog() : await catalog.reload();
         const warnings = catalog.warnings().filter((warning) => !before.has(JSON.stringify(warning)));
         this.emit({ type: "catalog_diff", diff, warnings, trigger });
         this.emitCatalogSnapshot();

@@ -1,0 +1,136 @@
+// Composition root of `npm start`: parses flags, prepares the default workdir, starts the one-origin
+// server, prints the authorised URL once, and shuts down cleanly on SIGTERM/SIGINT.
+import { cp, mkdtemp, realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { errorMessage } from "./errors/index.ts";
+import { startServer } from "./transport/start-server.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+interface Flags {
+  host: string;
+  port: number;
+  unsafeExpose: boolean;
+  workdir?: string;
+  home: string;
+  scenarios: string;
+  dev: boolean;
+}
+
+const USAGE = `usage: tsx server/index.ts [--port N] [--host ADDR] [--workdir DIR] [--home DIR] [--scenarios DIR] [--unsafe-expose] [--dev]
+  --port N          port to listen on (default 3000, or $PORT; 0 picks a free port)
+  --host ADDR       address to listen on (default 127.0.0.1, or $HOST); non-loopback needs --unsafe-expose
+  --workdir DIR     default working directory for new sessions (default: a fresh copy of examples/demo-workdir)
+  --home DIR        folder holding .PseudoClaude/ (user skills, settings, session logs); default your home
+  --scenarios DIR   scenario folder for the scripted provider (default: the repo's scenarios/)
+  --unsafe-expose   allow listening on a non-loopback address`;
+
+function parseFlags(argv: string[]): Flags {
+  const flags: Flags = {
+    host: process.env.HOST || "127.0.0.1",
+    port: process.env.PORT ? Number(process.env.PORT) : 3000,
+    unsafeExpose: false,
+    home: homedir(),
+    scenarios: path.join(REPO_ROOT, "scenarios"),
+    dev: false,
+  };
+  for (let index = 0; index < argv.length; index++) {
+    const flag = argv[index];
+    const value = () => {
+      const next = argv[++index];
+      if (next === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return next;
+    };
+    switch (flag) {
+      case "--port":
+        flags.port = Number(value());
+        break;
+      case "--host":
+        flags.host = value();
+        break;
+      case "--workdir":
+        flags.workdir = path.resolve(value());
+        break;
+      case "--home":
+        flags.home = path.resolve(value());
+        break;
+      case "--scenarios":
+        flags.scenarios = path.resolve(value());
+        break;
+      case "--unsafe-expose":
+        flags.unsafeExpose = true;
+        break;
+      case "--dev":
+        flags.dev = true;
+        break;
+      case "--help":
+      case "-h":
+        console.log(USAGE);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown flag ${flag}\n${USAGE}`);
+    }
+  }
+  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
+    throw new Error(`--port must be an integer from 0 to 65535\n${USAGE}`);
+  }
+  return flags;
+}
+
+/** Demos run in a throwaway copy so they never change anything the user cares about. */
+async function demoWorkdir(): Promise<string> {
+  const target = await mkdtemp(path.join(tmpdir(), "pseudoclaude-demo-"));
+  await cp(path.join(REPO_ROOT, "examples", "demo-workdir"), target, { recursive: true });
+  return realpath(target);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const flags = parseFlags(process.argv.slice(2));
+  const workdir = flags.workdir ?? (await demoWorkdir());
+  const server = await startServer({
+    host: flags.host,
+    port: flags.port,
+    unsafeExpose: flags.unsafeExpose,
+    home: flags.home,
+    defaultWorkdir: workdir,
+    scenariosDir: flags.scenarios,
+    staticDir: path.join(REPO_ROOT, "out"),
+    log: (line) => console.error(line),
+  });
+  const elapsed = Math.round(performance.now() - started);
+  // The only place the token is ever printed.
+  console.log(`PseudoClaude Playground is ready in ${elapsed} ms. Open:\n\n  ${server.url}\n`);
+  console.log(`workdir: ${workdir}${flags.workdir ? "" : " (a fresh copy of examples/demo-workdir)"}`);
+  if (flags.dev) console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
+  console.log(`PLAYGROUND_URL=${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`${signal}: stopping runs and tools, writing session logs…`);
+    const forced = setTimeout(() => {
+      console.error("shutdown took over 10 s; exiting anyway");
+      process.exit(1);
+    }, 10_000);
+    forced.unref();
+    server
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error(`shutdown failed: ${errorMessage(error)}`);
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(`cannot start the playground: ${errorMessage(error)}`);
+  process.exit(2);
+});

@@ -1,0 +1,156 @@
+// The playground server: one process, one origin. node:http serves the static pages (out/) and upgrades
+// /ws to a WebSocket; every request passes the Host check first, upgrades also Origin and token.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { fileURLToPath } from "node:url";
+import { WebSocketServer } from "ws";
+import { errorMessage } from "../errors/index.ts";
+import { listProviders } from "../providers/config.ts";
+import { SessionHub } from "../session/session-hub.ts";
+import type { LogFileSystem } from "../session/session-log.ts";
+import type { SessionParts } from "../session/session-types.ts";
+import { killAllProcesses } from "../tools/process-runner.ts";
+import { ClientConnection } from "./connection.ts";
+import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from "./handshake.ts";
+import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
+import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
+import { defaultSessionParts } from "../session/default-parts.ts";
+
+export const MAX_FRAME_BYTES = 1024 * 1024;
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface StartServerOptions {
+  host?: string;
+  /** 0 picks a free port. Default 3000. */
+  port?: number;
+  unsafeExpose?: boolean;
+  /** Holds .PseudoClaude/ (user skills, settings, session logs). */
+  home: string;
+  defaultWorkdir: string;
+  /** Scenario folder for the scripted provider; default the repo's scenarios/. */
+  scenariosDir?: string;
+  /** The static export; default the repo's out/. */
+  staticDir?: string;
+  /** Fixed token (tests of "token of an earlier start" use a fresh one anyway). Default: random. */
+  token?: string;
+  serverVersion?: string;
+  log?: (line: string) => void;
+  parts?: SessionParts;
+  watch?: boolean;
+  logFileSystem?: LogFileSystem;
+}
+
+export interface RunningServer {
+  /** The URL that opens the playground already authorised (token in the fragment). */
+  url: string;
+  host: string;
+  port: number;
+  token: string;
+  hub: SessionHub;
+  close(): Promise<void>;
+}
+
+function rejectUpgrade(socket: Socket, status: number, reason: string): void {
+  const statusText = status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Bad Request";
+  const body = `${reason}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  checkListenAddress(host, options.unsafeExpose === true);
+  const log = options.log ?? ((line: string) => console.log(line));
+  const token = options.token ?? generateToken();
+  const scenariosDir = options.scenariosDir ?? `${REPO_ROOT}scenarios`;
+  const staticFiles = new StaticFiles(options.staticDir ?? `${REPO_ROOT}out`);
+  const hub = new SessionHub({
+    home: options.home,
+    defaultWorkdir: options.defaultWorkdir,
+    parts: options.parts ?? defaultSessionParts({ scenariosDir }),
+    providers: () => listProviders(),
+    log,
+    watch: options.watch,
+    logFileSystem: options.logFileSystem,
+  });
+  // The policy needs the real port, known only after listen(); requests cannot arrive before that.
+  let policy = buildPolicy(options.port ?? 3000, token);
+
+  const handleRequest = (request: IncomingMessage, response: ServerResponse) => {
+    const hostCheck = checkHost(request, policy);
+    if (!hostCheck.ok) return sendText(response, hostCheck.status, hostCheck.reason);
+    const requestHost = request.headers.host ?? "";
+    const headers = securityHeaders(requestHost);
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      // No route changes state over plain HTTP; a cross-site form POST is refused either way (N9).
+      const originCheck = checkOrigin(request, policy);
+      if (!originCheck.ok) return sendText(response, originCheck.status, originCheck.reason, headers);
+      return sendText(response, 405, "method not allowed: the playground talks over its WebSocket", {
+        ...headers,
+        Allow: "GET, HEAD",
+      });
+    }
+    const pathname = new URL(request.url ?? "/", "http://placeholder").pathname;
+    if (pathname === "/ws") return sendText(response, 426, "upgrade to a WebSocket here", { ...headers, Upgrade: "websocket" });
+    staticFiles.serve(request, response, requestHost).catch((error: unknown) => {
+      log(`static file error: ${errorMessage(error)}`);
+      if (!response.headersSent) sendText(response, 500, "internal error", headers);
+      else response.destroy();
+    });
+  };
+
+  const server = createServer(handleRequest);
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const serverVersion = options.serverVersion ?? "0.1.0";
+
+  server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on("error", (error) => log(`upgrade socket error: ${error.message}`));
+    const check = checkUpgrade(request, policy);
+    if (!check.ok) return rejectUpgrade(socket, check.status, check.reason);
+    const pathname = new URL(request.url ?? "/", "http://placeholder").pathname;
+    if (pathname !== "/ws") return rejectUpgrade(socket, 404, "the WebSocket endpoint is /ws");
+    sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const connection = new ClientConnection(webSocket, hub, { serverVersion, log });
+      void connection.start();
+    });
+  });
+  server.on("clientError", (error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    log(`client error: ${error.message}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  policy = buildPolicy(port, token, exposedHostNames(host));
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      for (const client of sockets.clients) client.close(1001, "server shutting down");
+      await hub.shutdown();
+      await killAllProcesses();
+      sockets.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    })();
+    return closing;
+  };
+
+  return { url: `http://${urlHost(host)}:${port}/#token=${token}`, host, port, token, hub, close };
+}
