@@ -7,6 +7,7 @@ export const initialUiState: UiState = {
   connection: "idle",
   providers: [],
   sessions: [],
+  sessionListLoaded: false,
   errors: [],
   nextLocalId: 1,
 };
@@ -145,7 +146,7 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
     case "providers":
       return { ...state, providers: message.providers };
     case "session_list":
-      return { ...state, sessions: message.sessions };
+      return { ...state, sessions: message.sessions, sessionListLoaded: true };
     case "session_deleted": {
       const sessions = state.sessions.filter((session) => session.id !== message.sessionId);
       const session = state.session?.id === message.sessionId ? undefined : state.session;
@@ -170,7 +171,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "server_batch":
       return action.messages.reduce(applyServerMessage, state);
     case "connection":
-      return { ...state, connection: action.status };
+      return { ...state, connection: action.status, sessionListLoaded: action.status === "open" ? state.sessionListLoaded : false };
     case "local_error":
       return addError(state, action.code, action.message);
     case "dismiss_error":

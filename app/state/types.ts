@@ -125,6 +125,8 @@ export interface UiState {
   providers: ProviderInfo[];
   defaultWorkdir?: string;
   sessions: SessionSummary[];
+  /** True once the server has answered list_sessions on this connection. */
+  sessionListLoaded: boolean;
   session?: SessionView;
   errors: UiError[];
   /** Counter for stable ids of items created by the reducer. */

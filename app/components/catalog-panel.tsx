@@ -1,0 +1,139 @@
+// Left column: every skill with its source and disclosure stage, what shadowed what, warnings, removed
+// skills, lint notes, the Reload button and the feed of reload diffs.
+"use client";
+import type { CatalogSnapshot, SkillSource, SkillView } from "../../server/protocol/index.ts";
+import { skillStageLabels, type SkillStage } from "../state/derive.ts";
+import type { ReloadFeedEntry } from "../state/types.ts";
+import { Badge, Button, type Tone } from "./ui.tsx";
+
+export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
+const stageTones: Record<SkillStage, Tone> = { listed: "slate", loaded: "amber", tools_registered: "violet", tools_visible: "green" };
+
+export function CatalogPanel({
+  catalog,
+  stageOf,
+  reloadFeed,
+  selectedSkill,
+  onSelectSkill,
+  onReload,
+}: {
+  catalog?: CatalogSnapshot;
+  stageOf: (skill: SkillView) => SkillStage;
+  reloadFeed: ReloadFeedEntry[];
+  selectedSkill?: string;
+  onSelectSkill: (name: string) => void;
+  onReload: () => void;
+}) {
+  return (
+    <div className="flex h-full flex-col" data-testid="catalog-panel">
+      <div className="flex items-center justify-between border-b border-slate-200 px-2 py-1.5">
+        <h2 className="text-sm font-semibold">Skill catalog {catalog && <span className="font-normal text-slate-500">({catalog.skills.length})</span>}</h2>
+        <Button small testId="catalog-reload" onClick={onReload} title="Rescan builtin, user and project skills">
+          Reload
+        </Button>
+      </div>
+      <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-2">
+        {!catalog && <p className="text-sm text-slate-500">Waiting for the catalog…</p>}
+        {catalog && (
+          <ul className="space-y-1" data-testid="skill-list">
+            {catalog.skills.map((skill) => {
+              const stage = stageOf(skill);
+              const shadow = catalog.shadowed.filter((entry) => entry.name === skill.name);
+              return (
+                <li key={skill.name}>
+                  <button
+                    type="button"
+                    data-testid={`skill-${skill.name}`}
+                    data-stage={stage}
+                    onClick={() => onSelectSkill(skill.name)}
+                    className={`w-full rounded border p-1.5 text-left ${selectedSkill === skill.name ? "border-blue-500 bg-blue-50" : "border-slate-200 hover:bg-slate-50"}`}
+                  >
+                    <div className="flex flex-wrap items-center gap-1">
+                      <span className="font-mono text-sm font-semibold">{skill.name}</span>
+                      <Badge tone={sourceTones[skill.source]} testId={`skill-source-${skill.name}`}>
+                        {skill.source}
+                      </Badge>
+                      <Badge tone={stageTones[stage]} testId={`skill-stage-${skill.name}`}>
+                        {skillStageLabels[stage]}
+                      </Badge>
+                    </div>
+                    <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
+                    {shadow.map((entry) => (
+                      <p key={entry.loser.path} className="mt-0.5 text-xs text-amber-900" data-testid={`skill-shadow-${skill.name}`}>
+                        {entry.winner.source} overrides {entry.loser.source}: <span className="font-mono break-all">{entry.loser.path}</span>
+                      </p>
+                    ))}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {catalog && catalog.warnings.length > 0 && (
+          <section data-testid="catalog-warnings">
+            <h3 className="text-xs font-semibold text-red-800 uppercase">Warnings ({catalog.warnings.length})</h3>
+            <ul className="space-y-1">
+              {catalog.warnings.map((warning, index) => (
+                <li key={`${warning.path}-${index}`} className="rounded border border-red-200 bg-red-50 p-1 text-xs" data-testid="catalog-warning">
+                  <span className="font-mono break-all">
+                    {warning.path}
+                    {warning.line !== undefined && `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`}
+                  </span>{" "}
+                  <Badge tone={sourceTones[warning.source]}>{warning.source}</Badge>
+                  <p>{warning.reason}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {catalog && catalog.removed.length > 0 && (
+          <section data-testid="catalog-removed">
+            <h3 className="text-xs font-semibold text-amber-900 uppercase">Removed: missing tools</h3>
+            <ul className="space-y-1">
+              {catalog.removed.map((removed) => (
+                <li key={removed.path} className="rounded border border-amber-200 bg-amber-50 p-1 text-xs" data-testid={`removed-${removed.name}`}>
+                  <span className="font-mono font-semibold">{removed.name}</span> ({removed.source}) needs{" "}
+                  <span className="font-mono">{removed.missing.join(", ")}</span>
+                  <p className="font-mono break-all text-slate-600">{removed.path}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {catalog && catalog.lint.length > 0 && (
+          <section data-testid="catalog-lint">
+            <h3 className="text-xs font-semibold text-slate-600 uppercase">Agent Skills lint ({catalog.lint.length})</h3>
+            <ul className="space-y-0.5">
+              {catalog.lint.map((note, index) => (
+                <li key={`${note.skill}-${note.rule}-${index}`} className="text-xs" data-testid="lint-note">
+                  <span className="font-mono">{note.skill}</span> · <span className="font-mono text-slate-500">{note.rule}</span>: {note.message}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        <section data-testid="reload-feed">
+          <h3 className="text-xs font-semibold text-slate-600 uppercase">Reload feed</h3>
+          {reloadFeed.length === 0 && <p className="text-xs text-slate-500">No reloads yet. Edit a SKILL.md or press Reload.</p>}
+          <ul className="space-y-1">
+            {reloadFeed.map((entry) => (
+              <li key={entry.id} className="rounded border border-slate-200 p-1 text-xs" data-testid="reload-entry">
+                <Badge tone={entry.trigger === "watch" ? "violet" : "slate"}>{entry.trigger === "watch" ? "file change" : "Reload"}</Badge>{" "}
+                {entry.diff.added.length === 0 && entry.diff.removed.length === 0 && entry.diff.updated.length === 0 && <span>no changes</span>}
+                {entry.diff.added.length > 0 && <span className="text-emerald-800">+{entry.diff.added.join(", ")} </span>}
+                {entry.diff.removed.length > 0 && <span className="text-red-800">−{entry.diff.removed.join(", ")} </span>}
+                {entry.diff.updated.length > 0 && <span className="text-blue-800">~{entry.diff.updated.join(", ")}</span>}
+                {entry.warnings.map((warning, index) => (
+                  <p key={index} className="text-red-800">
+                    {warning.path}
+                    {warning.line !== undefined && `:${warning.line}`}: {warning.reason}
+                  </p>
+                ))}
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </div>
+  );
+}

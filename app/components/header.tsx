@@ -1,0 +1,152 @@
+// The header: session picker (list, reopen, new), the session's workdir, provider and model,
+// permission and disclosure modes, the offline-demo badge, connection state and view toggles.
+"use client";
+import { useState } from "react";
+import type { DisclosureMode, PermissionMode, SessionSettings, SessionSummary } from "../../server/protocol/index.ts";
+import type { ConnectionStatus } from "../state/types.ts";
+import { Badge, Button } from "./ui.tsx";
+
+export const permissionModes: PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
+export const disclosureModes: DisclosureMode[] = ["progressive", "eager"];
+
+const connectionLabels: Record<ConnectionStatus, string> = {
+  idle: "starting",
+  connecting: "connecting…",
+  open: "connected",
+  closed: "disconnected — reconnecting",
+  no_token: "no token",
+};
+
+function SessionPicker({ sessions, currentId, onOpen, onNew }: { sessions: SessionSummary[]; currentId?: string; onOpen: (id: string) => void; onNew: () => void }) {
+  const [open, setOpen] = useState(false);
+  const current = sessions.find((session) => session.id === currentId);
+  return (
+    <div className="relative">
+      <Button testId="session-picker" onClick={() => setOpen(!open)} title="Sessions">
+        {current ? current.title || current.id.slice(0, 8) : "Sessions"} ▾
+      </Button>
+      {open && (
+        <div className="absolute top-full left-0 z-20 mt-1 w-96 rounded border border-slate-300 bg-white p-1 shadow-lg" data-testid="session-list">
+          <Button
+            small
+            kind="primary"
+            testId="session-new"
+            onClick={() => {
+              setOpen(false);
+              onNew();
+            }}
+          >
+            New session…
+          </Button>
+          <ul className="mt-1 max-h-80 overflow-y-auto">
+            {sessions.length === 0 && <li className="p-1 text-xs text-slate-500">No sessions yet.</li>}
+            {sessions.map((session) => (
+              <li key={session.id}>
+                <button
+                  type="button"
+                  data-testid={`session-item-${session.id}`}
+                  onClick={() => {
+                    setOpen(false);
+                    onOpen(session.id);
+                  }}
+                  className={`w-full rounded p-1 text-left text-xs hover:bg-slate-100 ${session.id === currentId ? "bg-blue-50" : ""}`}
+                >
+                  <div className="font-semibold">
+                    {session.title || "(untitled)"} {session.running && <Badge tone="blue">running</Badge>}
+                  </div>
+                  <div className="text-slate-500">
+                    {session.settings.provider}/{session.settings.model} · {session.messageCount} messages · {new Date(session.updatedAt).toLocaleString()}
+                  </div>
+                  <div className="font-mono break-all text-slate-500">{session.settings.workdir}</div>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function Header({
+  connection,
+  sessions,
+  currentId,
+  settings,
+  presenter,
+  panels,
+  onOpenSession,
+  onNewSession,
+  onChangeSettings,
+  onTogglePresenter,
+  onTogglePanel,
+}: {
+  connection: ConnectionStatus;
+  sessions: SessionSummary[];
+  currentId?: string;
+  settings?: SessionSettings;
+  presenter: boolean;
+  panels: { catalog: boolean; inspector: boolean };
+  onOpenSession: (id: string) => void;
+  onNewSession: () => void;
+  onChangeSettings: (change: { permissionMode?: PermissionMode; disclosure?: DisclosureMode }) => void;
+  onTogglePresenter: () => void;
+  onTogglePanel: (panel: "catalog" | "inspector") => void;
+}) {
+  return (
+    <header className="flex flex-wrap items-center gap-2 border-b border-slate-300 bg-slate-50 px-2 py-1.5" data-testid="header">
+      <strong className="text-sm whitespace-nowrap">PseudoClaude Playground</strong>
+      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} />
+      {settings && (
+        <>
+          <span className="max-w-64 truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>
+            {settings.workdir}
+          </span>
+          <Badge tone="blue" testId="header-provider">
+            {settings.provider} / {settings.model}
+          </Badge>
+          {settings.provider === "scripted" && (
+            <Badge tone="amber" testId="scripted-badge" title="Model turns come from a YAML scenario; no API key, no network">
+              scripted model — offline demo
+            </Badge>
+          )}
+          {settings.provider === "manual" && (
+            <Badge tone="violet" testId="manual-badge">
+              you are the model
+            </Badge>
+          )}
+          <label className="flex items-center gap-1 text-xs">
+            permissions
+            <select data-testid="header-permission-mode" className="rounded border border-slate-300 bg-white p-0.5" value={settings.permissionMode} onChange={(event) => onChangeSettings({ permissionMode: event.target.value as PermissionMode })}>
+              {permissionModes.map((mode) => (
+                <option key={mode}>{mode}</option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-1 text-xs">
+            disclosure
+            <select data-testid="header-disclosure-mode" className="rounded border border-slate-300 bg-white p-0.5" value={settings.disclosure} onChange={(event) => onChangeSettings({ disclosure: event.target.value as DisclosureMode })}>
+              {disclosureModes.map((mode) => (
+                <option key={mode}>{mode}</option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
+      <div className="ml-auto flex items-center gap-1">
+        <Badge tone={connection === "open" ? "green" : connection === "closed" || connection === "no_token" ? "red" : "slate"} testId="connection-status">
+          {connectionLabels[connection]}
+        </Badge>
+        <Button small testId="toggle-catalog" onClick={() => onTogglePanel("catalog")} title="Show or hide the catalog column">
+          {panels.catalog ? "Hide" : "Show"} catalog
+        </Button>
+        <Button small testId="toggle-inspector" onClick={() => onTogglePanel("inspector")} title="Show or hide the inspector column">
+          {panels.inspector ? "Hide" : "Show"} inspector
+        </Button>
+        <Button small testId="toggle-presenter" onClick={onTogglePresenter} title="Larger type for projectors">
+          {presenter ? "Normal type" : "Presenter mode"}
+        </Button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,201 @@
+// Right column: the timeline of model requests and, for the selected one, the stable-hash badge, token
+// counts (o200k_base via gpt-tokenizer, plus the provider's usage), where the tokens went, the
+// progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
+"use client";
+import { useState } from "react";
+import type { SkillView } from "../../server/protocol/index.ts";
+import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
+import { compareStable, diffRequests, eagerStableText, messagesText, toolsText } from "../state/derive.ts";
+import type { RequestView } from "../state/types.ts";
+import { RequestPane, paneLabels, type PaneName } from "./request-panes.tsx";
+import { Badge, CopyButton } from "./ui.tsx";
+
+const barColors = { stable: "bg-slate-500", environment: "bg-amber-500", messages: "bg-blue-500", tools: "bg-violet-500" } as const;
+type Part = keyof typeof barColors;
+
+function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: RequestView[]; selected?: number; onSelect: (index: number) => void; onShowTurn: (index: number) => void }) {
+  return (
+    <ol className="flex gap-1 overflow-x-auto pb-1" data-testid="inspector-timeline">
+      {requests.map((request, position) => {
+        const previous = requests[position - 1];
+        const newRun = !previous || previous.runId !== request.runId;
+        return (
+          <li key={request.requestIndex} className="shrink-0">
+            <button
+              type="button"
+              data-testid={`timeline-request-${request.requestIndex}`}
+              aria-pressed={selected === request.requestIndex}
+              onClick={() => onSelect(request.requestIndex)}
+              onDoubleClick={() => onShowTurn(request.requestIndex)}
+              title={`run ${request.runId}, iteration ${request.snapshot.iteration}; double-click to show its chat turn`}
+              className={`rounded border px-1.5 py-0.5 text-xs ${selected === request.requestIndex ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && position > 0 ? "ml-2" : ""}`}
+            >
+              #{request.requestIndex}
+              {request.snapshot.activeSkills.length > 0 && <span className="ml-0.5">●{request.snapshot.activeSkills.length}</span>}
+            </button>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function InspectorPanel({
+  requests,
+  selectedIndex,
+  catalogSkills,
+  onSelect,
+  onShowTurn,
+}: {
+  requests: RequestView[];
+  selectedIndex?: number;
+  catalogSkills: SkillView[];
+  onSelect: (index: number) => void;
+  onShowTurn: (index: number) => void;
+}) {
+  const [pane, setPane] = useState<PaneName>("environment");
+  const selected = requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
+  const position = selected ? requests.indexOf(selected) : -1;
+  const previous = position > 0 ? requests[position - 1] : undefined;
+  const snapshot = selected?.snapshot;
+  const counts = useTokenCounts(
+    snapshot
+      ? {
+          stable: snapshot.system.stable,
+          environment: snapshot.system.environment,
+          messages: messagesText(snapshot.messages),
+          tools: toolsText(snapshot),
+          eager: eagerStableText(snapshot.system.stable, catalogSkills),
+        }
+      : {},
+  );
+  if (!selected || !snapshot) {
+    return (
+      <div className="p-2 text-sm text-slate-500" data-testid="inspector-panel">
+        <h2 className="mb-1 font-semibold text-slate-800">Prompt inspector</h2>
+        No model request yet. Send a message: every request the model receives appears here, pane by pane.
+      </div>
+    );
+  }
+  const diff = previous ? diffRequests(previous.snapshot, snapshot) : undefined;
+  const stable = compareStable(requests, selected);
+  const parts: Part[] = ["stable", "environment", "messages", "tools"];
+  const total = counts ? parts.reduce((sum, part) => sum + (counts[part] ?? 0), 0) : 0;
+  const usage = selected.usage;
+
+  return (
+    <div className="flex h-full flex-col" data-testid="inspector-panel">
+      <div className="space-y-1.5 border-b border-slate-200 p-2">
+        <div className="flex items-center justify-between">
+          <h2 className="text-sm font-semibold">Prompt inspector</h2>
+          <CopyButton testId="copy-request-json" label="Copy request as JSON" text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)} />
+        </div>
+        <Timeline requests={requests} selected={selected.requestIndex} onSelect={onSelect} onShowTurn={onShowTurn} />
+        <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="inspector-summary">
+          <strong data-testid="inspector-selected">Request #{selected.requestIndex}</strong>
+          <span className="text-slate-500">
+            run {selected.runId.slice(0, 8)} · iteration {snapshot.iteration} · {snapshot.provider}/{snapshot.model} · {snapshot.disclosure}
+          </span>
+          <button type="button" className="text-blue-800 underline" data-testid="inspector-show-turn" onClick={() => onShowTurn(selected.requestIndex)}>
+            show chat turn
+          </button>
+        </div>
+        <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="stable-hash">
+          <span>stable system</span>
+          <code className="rounded bg-slate-100 px-1" data-testid="stable-hash-value" title={snapshot.stableHash}>
+            {snapshot.stableHash.slice(0, 12)}
+          </code>
+          {stable.unchangedSinceFirst ? (
+            <Badge tone="green" testId="stable-unchanged">
+              unchanged since request #{stable.firstIndex}
+            </Badge>
+          ) : (
+            <Badge tone="red" testId="stable-changed">
+              changed since request #{stable.firstIndex}
+            </Badge>
+          )}
+        </div>
+        {stable.firstDifference && (
+          <p className="text-xs text-red-800" data-testid="stable-first-difference">
+            First difference from #{stable.firstDifference.comparedWith}, line {stable.firstDifference.line}: <code>{stable.firstDifference.before}</code> → <code>{stable.firstDifference.after}</code>
+          </p>
+        )}
+        <div data-testid="token-summary">
+          <div className="flex h-3 w-full overflow-hidden rounded bg-slate-100" data-testid="token-bar" aria-label="where the tokens went">
+            {counts &&
+              total > 0 &&
+              parts.map((part) => <div key={part} className={barColors[part]} style={{ width: `${(100 * (counts[part] ?? 0)) / total}%` }} title={`${paneLabels[part]}: ${counts[part]} tokens`} />)}
+          </div>
+          <div className="mt-0.5 flex flex-wrap gap-x-2 text-[0.7rem]">
+            {parts.map((part) => (
+              <span key={part} data-testid={`tokens-${part}`}>
+                <span className={`mr-0.5 inline-block h-2 w-2 rounded-sm ${barColors[part]}`} />
+                {paneLabels[part]} {counts ? counts[part] : "…"}
+              </span>
+            ))}
+            <span className="font-semibold" data-testid="tokens-total">
+              = {counts ? total : "…"} tokens
+            </span>
+          </div>
+          <div className="text-[0.7rem] text-slate-500">
+            {tokenizerName}
+            {usage && (
+              <span data-testid="provider-usage" className="ml-1 text-slate-800">
+                · provider reports input {usage.inputTokens ?? "?"}, output {usage.outputTokens ?? "?"}
+                {usage.cacheReadInputTokens !== undefined && `, cache read ${usage.cacheReadInputTokens}`}
+                {usage.cacheCreationInputTokens !== undefined && `, cache write ${usage.cacheCreationInputTokens}`}
+              </span>
+            )}
+          </div>
+          <div className="text-[0.7rem]" data-testid="eager-vs-progressive">
+            Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong> tokens now; with every body inlined it would be{" "}
+            <strong data-testid="eager-tokens">{counts ? counts.eager : "…"}</strong>
+            {snapshot.eagerStableLength !== undefined && ` (${snapshot.eagerStableLength} characters as built by the server)`}.
+          </div>
+        </div>
+        <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">
+          <div>
+            <div className="font-semibold">Listed ({snapshot.listedSkills.length})</div>
+            <div className="font-mono break-words text-slate-600" data-testid="lane-listed">{snapshot.listedSkills.join(", ") || "—"}</div>
+          </div>
+          <div>
+            <div className="font-semibold">Loaded (active)</div>
+            <div className="font-mono break-words text-amber-900" data-testid="lane-active">{snapshot.activeSkills.join(", ") || "—"}</div>
+          </div>
+          <div>
+            <div className="font-semibold">Registered, not visible</div>
+            <div className="font-mono break-words text-violet-900" data-testid="lane-not-visible">{snapshot.registeredNotVisible.join(", ") || "—"}</div>
+          </div>
+        </div>
+        {diff && (
+          <p className="text-[0.7rem] text-slate-700" data-testid="request-diff">
+            vs #{previous!.requestIndex}: {diff.historyRewritten ? "new conversation history" : `+${diff.addedMessages.length} message${diff.addedMessages.length === 1 ? "" : "s"}`}
+            {diff.environment.added.length + diff.environment.changed.length > 0 && `; environment ${[...diff.environment.added.map((h) => `+${h}`), ...diff.environment.changed.map((h) => `~${h}`)].join(" ")}`}
+            {diff.toolsAdded.length > 0 && `; tools +${diff.toolsAdded.join(", +")}`}
+            {diff.toolsRemoved.length > 0 && `; tools −${diff.toolsRemoved.join(", −")}`}
+            {diff.stableChanged ? "; stable system CHANGED" : "; stable system identical"}
+          </p>
+        )}
+      </div>
+      <div className="flex gap-0.5 border-b border-slate-200 px-2 pt-1" role="tablist">
+        {(Object.keys(paneLabels) as PaneName[]).map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={pane === name}
+            data-testid={`pane-tab-${name}`}
+            onClick={() => setPane(name)}
+            className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
+          >
+            {paneLabels[name]}
+            {counts && name !== "raw" && <span className="ml-0.5 text-slate-500">{counts[name]}</span>}
+          </button>
+        ))}
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+      </div>
+    </div>
+  );
+}

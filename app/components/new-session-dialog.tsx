@@ -1,0 +1,110 @@
+// New session: workdir, provider (with which ones are configured), model, permission and disclosure modes,
+// and the scenario for the scripted provider.
+"use client";
+import { useState } from "react";
+import type { DisclosureMode, PermissionMode, ProviderInfo, SessionSettings } from "../../server/protocol/index.ts";
+import { disclosureModes, permissionModes } from "./header.tsx";
+import { Button } from "./ui.tsx";
+
+export function NewSessionDialog({
+  providers,
+  defaults,
+  onCreate,
+  onCancel,
+}: {
+  providers: ProviderInfo[];
+  defaults: Partial<SessionSettings>;
+  onCreate: (settings: Partial<SessionSettings>) => void;
+  onCancel: () => void;
+}) {
+  const firstProvider = providers.find((provider) => provider.name === defaults.provider) ?? providers[0];
+  const [workdir, setWorkdir] = useState(defaults.workdir ?? "");
+  const [provider, setProvider] = useState(firstProvider?.name ?? "scripted");
+  const [model, setModel] = useState(defaults.model ?? firstProvider?.defaultModel ?? "");
+  const [permissionMode, setPermissionMode] = useState<PermissionMode>(defaults.permissionMode ?? "default");
+  const [disclosure, setDisclosure] = useState<DisclosureMode>(defaults.disclosure ?? "progressive");
+  const [scenario, setScenario] = useState("");
+  const chosen = providers.find((info) => info.name === provider);
+  const field = "mt-0.5 w-full rounded border border-slate-300 p-1 text-sm";
+  return (
+    <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/40" data-testid="new-session-dialog" role="dialog" aria-label="New session">
+      <form
+        className="w-[32rem] space-y-2 rounded bg-white p-4 shadow-xl"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onCreate({
+            ...(workdir.trim() ? { workdir: workdir.trim() } : {}),
+            provider,
+            ...(model.trim() ? { model: model.trim() } : {}),
+            permissionMode,
+            disclosure,
+            ...(scenario.trim() ? { scenario: scenario.trim() } : {}),
+          });
+        }}
+      >
+        <h2 className="text-base font-semibold">New session</h2>
+        <label className="block text-xs">
+          Working directory
+          <input data-testid="new-session-workdir" className={`${field} font-mono`} value={workdir} onChange={(event) => setWorkdir(event.target.value)} placeholder="/path/to/project" />
+        </label>
+        <label className="block text-xs">
+          Provider
+          <select
+            data-testid="new-session-provider"
+            className={field}
+            value={provider}
+            onChange={(event) => {
+              setProvider(event.target.value);
+              setModel(providers.find((info) => info.name === event.target.value)?.defaultModel ?? "");
+            }}
+          >
+            {providers.map((info) => (
+              <option key={info.name} value={info.name} disabled={!info.configured}>
+                {info.name}
+                {info.offline ? " (offline)" : ""}
+                {!info.configured ? ` — not configured${info.hint ? `: ${info.hint}` : ""}` : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        {chosen && !chosen.configured && <p className="text-xs text-red-800">{chosen.hint}</p>}
+        <label className="block text-xs">
+          Model
+          <input data-testid="new-session-model" className={`${field} font-mono`} value={model} onChange={(event) => setModel(event.target.value)} />
+        </label>
+        {provider === "scripted" && (
+          <label className="block text-xs">
+            Scenario (optional; otherwise chosen by matching your message)
+            <input data-testid="new-session-scenario" className={`${field} font-mono`} value={scenario} onChange={(event) => setScenario(event.target.value)} placeholder="e.g. review-demo.yaml" />
+          </label>
+        )}
+        <div className="flex gap-2">
+          <label className="block flex-1 text-xs">
+            Permission mode
+            <select data-testid="new-session-permission-mode" className={field} value={permissionMode} onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}>
+              {permissionModes.map((mode) => (
+                <option key={mode}>{mode}</option>
+              ))}
+            </select>
+          </label>
+          <label className="block flex-1 text-xs">
+            Disclosure
+            <select data-testid="new-session-disclosure" className={field} value={disclosure} onChange={(event) => setDisclosure(event.target.value as DisclosureMode)}>
+              {disclosureModes.map((mode) => (
+                <option key={mode}>{mode}</option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="flex justify-end gap-2 pt-1">
+          <Button testId="new-session-cancel" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button kind="primary" type="submit" testId="new-session-create">
+            Create session
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+// One tool call as a card: state, arguments, result (collapsed when long), time, permission trace.
+"use client";
+import type { ToolCallState, ToolCallView } from "../state/types.ts";
+import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
+
+const stateTones: Record<ToolCallState, Tone> = {
+  pending: "slate",
+  awaiting_approval: "amber",
+  running: "blue",
+  done: "green",
+  error: "red",
+  denied: "red",
+};
+const stateLabels: Record<ToolCallState, string> = {
+  pending: "pending",
+  awaiting_approval: "awaiting approval",
+  running: "running",
+  done: "done",
+  error: "error",
+  denied: "denied",
+};
+
+const longResult = 600;
+
+export function ToolCallCard({ call }: { call: ToolCallView }) {
+  const content = call.fullOutput ?? call.result?.content ?? "";
+  const metadata = call.result?.metadata;
+  return (
+    <div className="rounded border border-slate-300 bg-white p-1.5 text-xs" data-testid={`tool-call-${call.id}`} data-tool={call.name} data-state={call.state}>
+      <div className="flex flex-wrap items-center gap-1">
+        <span className="font-mono font-semibold">{call.name}</span>
+        <Badge tone={stateTones[call.state]} testId="tool-call-state">
+          {stateLabels[call.state]}
+        </Badge>
+        {!call.known && <Badge tone="red">unknown tool</Badge>}
+        {call.known && !call.visible && <Badge tone="violet" title="Registered during this run; not in this run's tool definitions">registered, not visible</Badge>}
+        {call.durationMs !== undefined && <span className="text-slate-500">{call.durationMs} ms</span>}
+        {call.trace && (
+          <span className="text-slate-500" title={call.trace.reason}>
+            {call.trace.decision} by {call.trace.source}
+            {call.trace.rule ? ` (${call.trace.rule})` : ""}
+          </span>
+        )}
+      </div>
+      <Pre text={formatJson(call.input)} testId="tool-call-input" className="mt-1 max-h-24" />
+      {call.state === "denied" && (
+        <p className="mt-1 text-red-800" data-testid="tool-call-denial">
+          Denied{call.denialReason ? `: ${call.denialReason}` : ""}. The model is told the call was denied.
+        </p>
+      )}
+      {call.result && (
+        <div className="mt-1" data-testid="tool-call-result">
+          {call.result.errorType && (
+            <p className="text-red-800">
+              {call.result.errorType}
+              {call.result.error ? `: ${call.result.error}` : ""}
+            </p>
+          )}
+          {metadata && (metadata.exitCode !== undefined || metadata.truncated) ? (
+            <p className="text-slate-500">
+              {metadata.exitCode !== undefined && `exit ${String(metadata.exitCode)} `}
+              {metadata.truncated ? "· output truncated for the model" : ""}
+            </p>
+          ) : null}
+          {content.length > longResult ? (
+            <details>
+              <summary className="cursor-pointer">result ({content.length} chars)</summary>
+              <Pre text={content} />
+            </details>
+          ) : (
+            content && <Pre text={content} className="max-h-40" />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+// Runs one tool by hand (same permission path as the model's calls) and shows what happened:
+// stdin, stdout, stderr, exit code, time and truncation, read from the result's metadata.
+"use client";
+import type { JsonSchema } from "../../server/protocol/index.ts";
+import type { ConsoleResult } from "../state/types.ts";
+import { SchemaForm } from "./schema-form.tsx";
+import { Badge, Pre, formatJson } from "./ui.tsx";
+
+function field(metadata: Record<string, unknown> | undefined, ...names: string[]): unknown {
+  for (const name of names) if (metadata && metadata[name] !== undefined) return metadata[name];
+  return undefined;
+}
+
+export function ConsoleResultView({ result }: { result: ConsoleResult }) {
+  if (!result.result) {
+    return (
+      <p className="text-xs text-slate-500" data-testid="console-running">
+        Running {result.tool}… (approve it in the chat if asked)
+      </p>
+    );
+  }
+  const metadata = result.result.metadata;
+  const stdin = field(metadata, "stdin") ?? JSON.stringify(result.input);
+  const stderr = field(metadata, "stderr");
+  const exitCode = field(metadata, "exitCode", "exit_code");
+  const truncated = field(metadata, "truncated", "stdoutTruncated");
+  return (
+    <div className="space-y-1 text-xs" data-testid="console-result">
+      <div className="flex flex-wrap gap-1">
+        <Badge tone={result.result.ok ? "green" : "red"} testId="console-status">
+          {result.result.ok ? "ok" : (result.result.errorType ?? "failed")}
+        </Badge>
+        {exitCode !== undefined && <Badge testId="console-exit-code">exit {String(exitCode)}</Badge>}
+        {result.durationMs !== undefined && <Badge>{result.durationMs} ms</Badge>}
+        {truncated ? <Badge tone="amber">output truncated</Badge> : null}
+      </div>
+      {result.result.error && <p className="text-red-800">{result.result.error}</p>}
+      <div>stdin</div>
+      <Pre testId="console-stdin" text={typeof stdin === "string" ? stdin : formatJson(stdin)} />
+      <div>stdout</div>
+      <Pre testId="console-stdout" text={result.fullOutput ?? result.result.content} />
+      {typeof stderr === "string" && stderr.length > 0 && (
+        <>
+          <div>stderr</div>
+          <Pre testId="console-stderr" text={stderr} />
+        </>
+      )}
+    </div>
+  );
+}
+
+export function ToolConsole({
+  tool,
+  schema,
+  results,
+  onRun,
+}: {
+  tool: string;
+  schema: JsonSchema;
+  results: ConsoleResult[];
+  onRun: (input: unknown) => void;
+}) {
+  const latest = results[results.length - 1];
+  return (
+    <details className="mt-1 rounded bg-slate-50 p-1" data-testid={`tool-console-${tool}`}>
+      <summary className="cursor-pointer text-xs font-semibold">Tool console: run {tool} by hand</summary>
+      <div className="mt-1 space-y-1">
+        <SchemaForm schema={schema} testId={`console-form-${tool}`} submitLabel={`Run ${tool}`} onSubmit={onRun} />
+        {latest && <ConsoleResultView result={latest} />}
+      </div>
+    </details>
+  );
+}

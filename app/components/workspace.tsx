@@ -1,0 +1,193 @@
+// The container: owns the reducer and the socket, decides which session to open, and lays out the three
+// columns. Everything below it is presentational (props in, callbacks out).
+"use client";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type { ClientCommand, SessionSettings } from "../../server/protocol/index.ts";
+import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
+import { skillStage } from "../state/derive.ts";
+import { initialUiState, uiReducer } from "../state/reducer.ts";
+import { CatalogPanel } from "./catalog-panel.tsx";
+import { ChatPanel } from "./chat-panel.tsx";
+import { Header } from "./header.tsx";
+import { InspectorPanel } from "./inspector-panel.tsx";
+import { NewSessionDialog } from "./new-session-dialog.tsx";
+import { SkillDetail } from "./skill-detail.tsx";
+import { ErrorCard, PanelBoundary } from "./ui.tsx";
+
+export function Workspace() {
+  const [state, dispatch] = useReducer(uiReducer, initialUiState);
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const resume = useCallback(() => ({ sessionId: stateRef.current.session?.id, lastSeq: stateRef.current.session?.lastSeq ?? 0 }), []);
+  const send = usePlaygroundSocket(dispatch, resume);
+  const [presenter, setPresenter] = useState(false);
+  const [panels, setPanels] = useState({ catalog: true, inspector: true });
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
+  const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
+  const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
+  const openRequested = useRef(false);
+  const consoleCounter = useRef(0);
+  const session = state.session;
+
+  // First session of this connection: the one this tab showed before a reload, else the newest, else a new one.
+  useEffect(() => {
+    if (state.connection !== "open" || !state.sessionListLoaded || session || openRequested.current) return;
+    openRequested.current = true;
+    const stored = window.sessionStorage.getItem(sessionKey);
+    const known = state.sessions.find((item) => item.id === stored);
+    const newest = [...state.sessions].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))[0];
+    const target = known ?? newest;
+    send(target ? { type: "open_session", sessionId: target.id } : { type: "create_session" });
+  }, [state.connection, state.sessionListLoaded, state.sessions, session, send]);
+
+  useEffect(() => {
+    if (state.connection !== "open") openRequested.current = !!stateRef.current.session;
+  }, [state.connection]);
+
+  useEffect(() => {
+    if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
+  }, [session?.id]);
+
+  useEffect(() => {
+    document.documentElement.style.fontSize = presenter ? "20px" : "";
+  }, [presenter]);
+
+  const sessionCommand = useCallback(
+    (build: (sessionId: string) => ClientCommand) => {
+      const id = stateRef.current.session?.id;
+      if (!id) {
+        dispatch({ type: "local_error", code: "no_session", message: "No session is open yet; create one from the session picker." });
+        return;
+      }
+      send(build(id));
+    },
+    [send],
+  );
+
+  if (state.connection === "no_token") {
+    return (
+      <main className="mx-auto mt-16 max-w-xl" data-testid="no-token">
+        <ErrorCard
+          title="This page needs the start token"
+          message={
+            "Open the address the server printed when it started (it ends with #token=…). " +
+            "The token proves the page came from this server; without it the server refuses the connection."
+          }
+        />
+      </main>
+    );
+  }
+
+  const catalog = session?.catalog;
+  const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
+  const columns = [panels.catalog ? "19rem" : null, "minmax(0,1fr)", panels.inspector ? "29rem" : null].filter(Boolean).join(" ");
+
+  return (
+    <div className="flex h-screen flex-col bg-white text-slate-900" data-testid="workspace" data-presenter={presenter}>
+      <Header
+        connection={state.connection}
+        sessions={state.sessions}
+        currentId={session?.id}
+        settings={session?.settings}
+        presenter={presenter}
+        panels={panels}
+        onOpenSession={(id) => {
+          setSelectedRequest(undefined);
+          send({ type: "open_session", sessionId: id });
+        }}
+        onNewSession={() => setDialogOpen(true)}
+        onChangeSettings={(change) => sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))}
+        onTogglePresenter={() => setPresenter(!presenter)}
+        onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
+      />
+      {state.errors.length > 0 && (
+        <div className="space-y-1 border-b border-red-200 p-1" data-testid="error-list">
+          {state.errors.map((error) => (
+            <ErrorCard key={error.id} title={`Error: ${error.code}`} message={error.message} onDismiss={() => dispatch({ type: "dismiss_error", id: error.id })} />
+          ))}
+        </div>
+      )}
+      <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: columns }}>
+        {panels.catalog && (
+          <aside className="min-h-0 border-r border-slate-200" aria-label="Skill catalog">
+            <PanelBoundary name="catalog">
+              {skillDetail && session ? (
+                <SkillDetail
+                  skill={skillDetail}
+                  consoleResults={Object.values(session.consoleResults)}
+                  onClose={() => setSelectedSkill(undefined)}
+                  onRunTool={(tool, input) => {
+                    consoleCounter.current += 1;
+                    const requestId = `console-${Date.now()}-${consoleCounter.current}`;
+                    dispatch({ type: "console_started", requestId, tool, input });
+                    sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
+                  }}
+                />
+              ) : (
+                <CatalogPanel
+                  catalog={catalog}
+                  stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
+                  reloadFeed={session?.reloadFeed ?? []}
+                  selectedSkill={selectedSkill}
+                  onSelectSkill={setSelectedSkill}
+                  onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
+                />
+              )}
+            </PanelBoundary>
+          </aside>
+        )}
+        <main className="min-h-0" aria-label="Chat">
+          <PanelBoundary name="chat">
+            <ChatPanel
+              turns={session?.turns ?? []}
+              toolCalls={session?.toolCalls ?? {}}
+              pendingApprovals={session?.pendingApprovals ?? []}
+              manualTurn={session?.manualTurn}
+              skills={catalog?.skills ?? []}
+              running={session?.running ?? false}
+              connected={state.connection === "open" && !!session}
+              highlightRequest={highlightRequest}
+              onSend={(text) => sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }))}
+              onStop={() => sessionCommand((sessionId) => ({ type: "cancel", sessionId }))}
+              onAnswer={(callId, answer) => sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))}
+              onManualResponse={(requestIndex, text, toolCalls) =>
+                sessionCommand((sessionId) => ({ type: "manual_response", sessionId, requestIndex, text, toolCalls }))
+              }
+              onSelectRequest={(index) => {
+                setPanels((old) => ({ ...old, inspector: true }));
+                setSelectedRequest(index);
+                setHighlightRequest(index);
+              }}
+            />
+          </PanelBoundary>
+        </main>
+        {panels.inspector && (
+          <aside className="min-h-0 border-l border-slate-200" aria-label="Prompt inspector">
+            <PanelBoundary name="inspector">
+              <InspectorPanel
+                requests={session?.requests ?? []}
+                selectedIndex={selectedRequest}
+                catalogSkills={catalog?.skills ?? []}
+                onSelect={setSelectedRequest}
+                onShowTurn={setHighlightRequest}
+              />
+            </PanelBoundary>
+          </aside>
+        )}
+      </div>
+      {dialogOpen && (
+        <NewSessionDialog
+          providers={state.providers}
+          defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
+          onCancel={() => setDialogOpen(false)}
+          onCreate={(settings: Partial<SessionSettings>) => {
+            setDialogOpen(false);
+            setSelectedRequest(undefined);
+            send({ type: "create_session", settings });
+          }}
+        />
+      )}
+    </div>
+  );
+}
