@@ -1,0 +1,64 @@
+// Composition root of the command line: `npm run -s cli -- <catalog|prompt|run> ...` (see server/cli/args.ts).
+import { PlaygroundError, errorMessage } from "./errors/index.ts";
+import { sha256Hex } from "./prompt/hash.ts";
+import { createWorkspace } from "./session/workspace.ts";
+import { USAGE, parseCliArguments } from "./cli/args.ts";
+import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
+import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
+import { runConversation } from "./cli/run-command.ts";
+
+function write(text: string): void {
+  process.stdout.write(text);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseCliArguments(argv);
+  if (args.command === "help") {
+    write(`${USAGE}\n`);
+    return 0;
+  }
+  const workspace = await createWorkspace({ workdir: args.workdir!, ...(args.home ? { home: args.home } : {}) });
+  const disclosure = args.eager ? "eager" : "progressive";
+
+  if (args.command === "catalog") {
+    const report = catalogReport(workspace);
+    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report)}\n`);
+    return 0;
+  }
+  if (args.command === "prompt") {
+    const report = await buildFirstRequest(workspace, {
+      loads: args.load,
+      disclosure,
+      provider: args.provider,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
+    });
+    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPrompt(report, sha256Hex(report.system.stable))}\n`);
+    return 0;
+  }
+  const outcomes = await runConversation(workspace, {
+    provider: args.provider,
+    model: args.model,
+    baseUrl: args.baseUrl,
+    scenario: args.scenario,
+    messages: args.messages,
+    yes: args.yes,
+    json: args.json,
+    disclosure,
+    planMode: args.plan,
+    refreshTools: args.refreshTools,
+    write,
+  });
+  return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const prefix = error instanceof PlaygroundError ? `error (${error.code})` : "error";
+    process.stderr.write(`${prefix}: ${errorMessage(error)}\n`);
+    process.exitCode = 2;
+  },
+);

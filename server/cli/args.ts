@@ -1,0 +1,100 @@
+// Command-line parsing for `npm run -s cli -- <command> [flags]`.
+import { parseArgs } from "node:util";
+import { PlaygroundError } from "../errors/index.ts";
+
+export const USAGE = `usage: npm run -s cli -- <command> [flags]
+
+commands:
+  catalog --workdir DIR [--home DIR] [--json]
+      The skill catalog: skills with source and tools, shadowed, removed, warnings, lint.
+  prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--json]
+      The first model request exactly as the Runner builds it, after the given load_skill calls.
+  run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
+          [--provider NAME --model M --base-url URL] [--eager] [--plan] [--refresh-tools]
+      Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
+      one run in the same conversation; "/skill args" invokes a skill. Side-effect tools are denied
+      unless --yes is given.
+
+flags:
+  --home DIR   home folder for the user skill layer (default: your home)
+  --json       machine-readable output`;
+
+export interface CliArguments {
+  command: "catalog" | "prompt" | "run" | "help";
+  workdir?: string;
+  home?: string;
+  json: boolean;
+  load: string[];
+  eager: boolean;
+  messages: string[];
+  scenario?: string;
+  yes: boolean;
+  provider: string;
+  model?: string;
+  baseUrl?: string;
+  plan: boolean;
+  refreshTools: boolean;
+}
+
+function usageError(message: string): PlaygroundError {
+  return new PlaygroundError("invalid_arguments", `${message}\n\n${USAGE}`);
+}
+
+export function parseCliArguments(argv: readonly string[]): CliArguments {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workdir: { type: "string" },
+        home: { type: "string" },
+        json: { type: "boolean", default: false },
+        load: { type: "string", multiple: true, default: [] },
+        eager: { type: "boolean", default: false },
+        message: { type: "string", multiple: true, default: [] },
+        scenario: { type: "string" },
+        yes: { type: "boolean", default: false },
+        provider: { type: "string", default: "scripted" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        plan: { type: "boolean", default: false },
+        "refresh-tools": { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const command = values.help ? "help" : (positionals[0] ?? "help");
+  if (!["catalog", "prompt", "run", "help"].includes(command)) throw usageError(`unknown command "${command}"`);
+  if (positionals.length > 1) throw usageError(`unexpected argument "${positionals[1]}"`);
+  if (command !== "help" && !values.workdir) throw usageError(`${command} needs --workdir DIR`);
+  if (command === "run" && values.provider === "scripted" && !values.scenario) {
+    throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
+  }
+  return {
+    command: command as CliArguments["command"],
+    workdir: values.workdir,
+    home: values.home,
+    json: values.json,
+    load: values.load,
+    eager: values.eager,
+    messages: values.message,
+    scenario: values.scenario,
+    yes: values.yes,
+    provider: values.provider,
+    model: values.model,
+    baseUrl: values["base-url"],
+    plan: values.plan,
+    refreshTools: values["refresh-tools"],
+  };
+}
+
+/** `review:src/app.ts` → {name: "review", args: "src/app.ts"}; the first colon separates. */
+export function parseLoadFlag(value: string): { name: string; args: string } {
+  const colon = value.indexOf(":");
+  return colon === -1 ? { name: value, args: "" } : { name: value.slice(0, colon), args: value.slice(colon + 1) };
+}

@@ -1,0 +1,64 @@
+// `cli catalog`: what the Catalog found in the three layers, and why each skill is (not) offered.
+import type { CatalogSnapshot } from "../protocol/catalog.ts";
+import type { Workspace } from "../session/workspace.ts";
+
+export interface CatalogReport {
+  workdir: string;
+  layers: Workspace["layers"];
+  skills: Omit<CatalogSnapshot["skills"][number], "raw" | "body">[];
+  warnings: CatalogSnapshot["warnings"];
+  removed: CatalogSnapshot["removed"];
+  shadowed: CatalogSnapshot["shadowed"];
+  lint: CatalogSnapshot["lint"];
+}
+
+export function catalogReport(workspace: Workspace): CatalogReport {
+  const snapshot = workspace.catalog.snapshot();
+  return {
+    workdir: workspace.workdir,
+    layers: workspace.layers,
+    skills: snapshot.skills.map(({ raw: _raw, body: _body, ...skill }) => skill),
+    warnings: snapshot.warnings,
+    removed: snapshot.removed,
+    shadowed: snapshot.shadowed,
+    lint: snapshot.lint,
+  };
+}
+
+export function formatCatalog(report: CatalogReport): string {
+  const lines: string[] = [`Workdir: ${report.workdir}`, ""];
+  lines.push(`Skills (${report.skills.length}):`);
+  const width = Math.max(4, ...report.skills.map((skill) => skill.name.length));
+  for (const skill of report.skills) {
+    const overrides = report.shadowed.filter((entry) => entry.name === skill.name).map((entry) => entry.loser.source);
+    const note = overrides.length > 0 ? `  (overrides ${overrides.join(", ")})` : "";
+    lines.push(`  ${skill.name.padEnd(width)}  [${skill.source}]  ${skill.description}${note}`);
+    lines.push(`  ${"".padEnd(width)}  ${skill.entryPath}`);
+    if (skill.toolNames.length > 0) lines.push(`  ${"".padEnd(width)}  own tools: ${skill.toolNames.join(", ")}`);
+    if (skill.meta.tools.length > 0) lines.push(`  ${"".padEnd(width)}  needs tools: ${skill.meta.tools.join(", ")}`);
+    if (skill.meta.mode !== "shared") {
+      lines.push(`  ${"".padEnd(width)}  mode: ${skill.meta.mode}, history: ${skill.meta.history}`);
+    }
+  }
+  const section = (title: string, entries: string[]) => {
+    lines.push("", `${title} (${entries.length}):`);
+    lines.push(...(entries.length > 0 ? entries.map((entry) => `  ${entry}`) : ["  none"]));
+  };
+  section(
+    "Shadowed",
+    report.shadowed.map((entry) => `${entry.name}: ${entry.winner.source} ${entry.winner.path} wins over ${entry.loser.source} ${entry.loser.path}`),
+  );
+  section(
+    "Removed (missing tools)",
+    report.removed.map((entry) => `${entry.name} [${entry.source}] needs ${entry.missing.join(", ")} — ${entry.path}`),
+  );
+  section(
+    "Warnings",
+    report.warnings.map((warning) => {
+      const at = warning.line !== undefined ? `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}` : "";
+      return `[${warning.source}] ${warning.path}${at}: ${warning.reason}`;
+    }),
+  );
+  section("Lint", report.lint.map((note) => `${note.skill} (${note.rule}): ${note.message} — ${note.path}`));
+  return lines.join("\n");
+}

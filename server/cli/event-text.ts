@@ -1,0 +1,73 @@
+// Readable one-line renderings of Runner events for `cli run` without --json.
+import type { RunnerEvent } from "../protocol/runner-events.ts";
+
+function clip(text: string, limit = 300): string {
+  const folded = text.replace(/\s+$/g, "");
+  return folded.length > limit ? `${folded.slice(0, limit)}… (${folded.length} chars)` : folded;
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}
+
+/** Text for an event, or undefined for events that are only interesting as JSON. */
+export function describeEvent(event: RunnerEvent): string | undefined {
+  switch (event.type) {
+    case "run_started":
+      return `\n▶ run ${event.runId}${event.skill ? ` (skill ${event.skill})` : ""}: ${clip(event.userMessage, 200)}`;
+    case "request": {
+      const snapshot = event.snapshot;
+      const notVisible = snapshot.registeredNotVisible.length
+        ? `; registered, not visible yet: ${snapshot.registeredNotVisible.join(", ")}`
+        : "";
+      return [
+        `→ request #${snapshot.requestIndex} (iteration ${snapshot.iteration}) to ${snapshot.provider}/${snapshot.model}`,
+        `  stable system: ${snapshot.system.stable.length} chars, sha256 ${snapshot.stableHash.slice(0, 12)}…` +
+          ` (eager would be ${snapshot.eagerStableLength ?? "?"} chars)`,
+        `  active skills: ${snapshot.activeSkills.join(", ") || "none"}; environment: ${snapshot.system.environment.length} chars`,
+        `  tools: ${snapshot.tools.map((tool) => tool.name).join(", ")}${notVisible}`,
+      ].join("\n");
+    }
+    case "provider_retry":
+      return `  ↻ retry ${event.attempt} in ${event.delayMs} ms: ${event.reason}`;
+    case "assistant_message":
+      return event.message.content ? `◆ assistant: ${event.message.content}` : undefined;
+    case "tool_call": {
+      const note = !event.known ? "  (unknown tool)" : !event.visible ? "  (registered, not visible to the model)" : "";
+      return `⚙ ${event.call.name} ${JSON.stringify(event.call.input)}${note}`;
+    }
+    case "permission_request": {
+      const request = event.request;
+      const what = request.command ? `command: ${request.command}` : request.path ? `path: ${request.path}` : "";
+      return `  ? approval needed for ${request.tool} (${request.category}) ${what} cwd: ${request.cwd}` +
+        (request.stdin ? ` stdin: ${clip(request.stdin, 200)}` : "");
+    }
+    case "permission_decision": {
+      const trace = event.trace;
+      const why = [trace.rule, trace.reason].filter(Boolean).join(" — ");
+      return `  permission: ${trace.decision} (${trace.source}${why ? `: ${why}` : ""})`;
+    }
+    case "tool_result": {
+      const result = event.result;
+      const mark = result.ok ? "✓" : `✗ ${result.errorType ?? "error"}`;
+      return `  ${mark} ${result.tool} (${event.durationMs} ms)\n${indent(clip(result.content))}`;
+    }
+    case "skill_activated":
+      return `★ skill activated: ${event.name} [${event.source}] at position ${event.position}`;
+    case "tools_registered":
+      return event.tools.length
+        ? `  tools registered by ${event.skill}: ${event.tools.join(", ")} (visible to the model from the next run)`
+        : undefined;
+    case "stop":
+      return `■ stop: ${event.reason} after ${event.iterations} iteration(s)${event.message ? ` — ${event.message}` : ""}`;
+    case "text_delta":
+    case "usage":
+    case "provider_payload":
+    case "tool_started":
+    case "history_appended":
+      return undefined;
+  }
+}

@@ -1,0 +1,79 @@
+// `cli prompt`: the first model request exactly as the Runner builds it. It runs the real Runner against a
+// provider that only records the request, after calling load_skill for each --load as the model would have.
+import { PlaygroundError } from "../errors/index.ts";
+import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
+import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
+import { Runner } from "../runner/runner.ts";
+import type { Workspace } from "../session/workspace.ts";
+import { createCliPermission } from "./cli-permission.ts";
+import { parseLoadFlag } from "./args.ts";
+
+export const DEFAULT_PROMPT_MESSAGE = "(the user's first message)";
+
+export interface PromptReport {
+  system: { stable: string; environment: string };
+  tools: ToolDefinition[];
+  messages: ChatMessage[];
+}
+
+/** Records the request it is given and answers with an empty, final response. */
+class RecordingProvider implements Provider {
+  readonly name: string;
+  readonly model: string;
+  recorded: ModelRequest | undefined;
+  constructor(name: string, model: string) {
+    this.name = name;
+    this.model = model;
+  }
+  async *stream(request: ModelRequest): AsyncIterable<ProviderEvent> {
+    this.recorded ??= structuredClone(request);
+    yield { type: "done" };
+  }
+}
+
+export interface PromptOptions {
+  loads: string[];
+  disclosure: DisclosureMode;
+  message?: string;
+  provider: string;
+  model?: string;
+}
+
+export async function buildFirstRequest(workspace: Workspace, options: PromptOptions): Promise<PromptReport> {
+  for (const flag of options.loads) {
+    const { name, args } = parseLoadFlag(flag);
+    const result = await workspace.loadSkill(name, args);
+    if (!result.ok) {
+      const known = workspace.catalog.names().join(", ");
+      throw new PlaygroundError("unknown_skill", `--load ${flag}: ${result.content} (skills: ${known})`);
+    }
+  }
+  const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
+  const runner = new Runner(
+    workspace.runnerDependencies({
+      provider,
+      permission: createCliPermission({ yes: false }),
+      onEvent: () => undefined,
+      disclosure: options.disclosure,
+    }),
+  );
+  await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
+  const request = provider.recorded!;
+  return { system: request.system, tools: request.tools, messages: request.messages };
+}
+
+export function formatPrompt(report: PromptReport, stableHash: string): string {
+  const rule = (title: string) => `\n===== ${title} =====\n`;
+  const tools = report.tools.map((tool) => `- ${tool.name} [${tool.safety}, ${tool.origin}]: ${tool.description}`);
+  const messages = report.messages.map((message) => `[${message.role}] ${message.content}`);
+  return [
+    rule(`system.stable (${report.system.stable.length} chars, sha256 ${stableHash.slice(0, 12)}…)`),
+    report.system.stable,
+    rule(`system.environment (${report.system.environment.length} chars)`),
+    report.system.environment,
+    rule(`tools (${report.tools.length})`),
+    tools.join("\n"),
+    rule(`messages (${report.messages.length})`),
+    messages.join("\n"),
+  ].join("\n");
+}

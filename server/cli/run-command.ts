@@ -1,0 +1,70 @@
+// `cli run`: one conversation, one Runner run per --message, every event printed as it happens.
+import path from "node:path";
+import type { ChatMessage, DisclosureMode } from "../protocol/model.ts";
+import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { createProvider } from "../providers/index.ts";
+import { RequestCounter, type RunOutcome } from "../runner/types.ts";
+import { runUserMessage } from "../runner/slash.ts";
+import type { Workspace } from "../session/workspace.ts";
+import { createCliPermission } from "./cli-permission.ts";
+import { describeEvent } from "./event-text.ts";
+
+export const DEFAULT_RUN_MESSAGE = "Please help me with this project.";
+
+export interface RunCommandOptions {
+  provider: string;
+  model?: string;
+  baseUrl?: string;
+  scenario?: string;
+  messages: string[];
+  yes: boolean;
+  json: boolean;
+  disclosure: DisclosureMode;
+  planMode: boolean;
+  refreshTools: boolean;
+  write: (text: string) => void;
+}
+
+export async function runConversation(workspace: Workspace, options: RunCommandOptions): Promise<RunOutcome[]> {
+  // Seam for every provider: the providers module's factory (scripted, manual, anthropic, openai).
+  const provider = await createProvider({
+    name: options.provider,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
+  });
+  const onEvent = (event: RunnerEvent) => {
+    if (options.json) return options.write(`${JSON.stringify(event)}\n`);
+    if (event.type === "text_delta") return;
+    const text = describeEvent(event);
+    if (text !== undefined) options.write(`${text}\n`);
+  };
+  const history: ChatMessage[] = [];
+  const deps = workspace.runnerDependencies({
+    provider,
+    permission: createCliPermission({ yes: options.yes }),
+    onEvent,
+    history,
+    disclosure: options.disclosure,
+    requestCounter: new RequestCounter(),
+  });
+  // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once("SIGINT", onSigint);
+  const outcomes: RunOutcome[] = [];
+  try {
+    for (const message of options.messages.length > 0 ? options.messages : [DEFAULT_RUN_MESSAGE]) {
+      const outcome = await runUserMessage(message, deps, {
+        signal: controller.signal,
+        planMode: options.planMode,
+        refreshToolsEachIteration: options.refreshTools,
+      });
+      outcomes.push(outcome);
+      if (controller.signal.aborted) break;
+    }
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+  return outcomes;
+}
