@@ -37,6 +37,8 @@ export interface FailureContext {
   keyVariable: string;
   /** The variable or flag that points at the server, e.g. "ANTHROPIC_BASE_URL or --base-url". */
   baseUrlSetting: string;
+  /** Added to a 404 message, e.g. that compatible base URLs end in /v1. */
+  notFoundHint?: string;
 }
 
 /** Thrown by a provider's own stream reader when the stream is incomplete or not in the API's format. */
@@ -162,7 +164,7 @@ export function failureMessage(failure: ClassifiedFailure, context: FailureConte
       message = `${where}: ${answered(failure)}: the key is not allowed to do this; check ${context.keyVariable} and that your account can use model "${context.model}"`;
       break;
     case "not_found":
-      message = `${where}: ${answered(failure)}: model "${context.model}" is unknown there (or the URL is wrong); pick another model with --model, or check ${context.baseUrlSetting}`;
+      message = `${where}: ${answered(failure)}: model "${context.model}" is unknown there (or the URL is wrong); pick another model with --model, or check ${context.baseUrlSetting}${context.notFoundHint ? ` (${context.notFoundHint})` : ""}`;
       break;
     case "rate_limited":
       message = `${where}: rate limited${afterRetries} (${failure.status ?? "error event"}: ${failure.detail}); wait a minute and send the message again`;

@@ -180,6 +180,12 @@ describe("openai provider: failures end in exactly one error event", () => {
     expect(messageOf(events)).toContain('model "gpt-nope" is unknown');
   });
 
+  it("404 from a base URL without /v1: suggests the usual /v1 suffix", async () => {
+    const events = await collectEvents(provider({ baseUrl: fake.url, apiKey: undefined }), sampleRequest());
+    expect(terminalEvent(events)).toMatchObject({ type: "error", status: 404 });
+    expect(messageOf(events)).toContain("usually end in /v1");
+  });
+
   it("429 then success: retry events, then the answer", async () => {
     fake.enqueue(openAiError(429, "Rate limit reached", "requests", "rate_limit_exceeded"), openAiStream({ text: "after" }));
     const events = await collectEvents(provider(), sampleRequest());

@@ -88,6 +88,8 @@ export class OpenAiProvider implements Provider {
         ? "OPENAI_API_KEY (or openai.apiKey in ~/.PseudoClaude/providers.json)"
         : "OPENAI_API_KEY: none is set, and this server wants one",
       baseUrlSetting: "OPENAI_BASE_URL or --base-url",
+      // The most common local-server mistake: http://127.0.0.1:11434 instead of …/v1.
+      ...(/\/v\d+$/.test(this.baseUrl) ? {} : { notFoundHint: "compatible base URLs usually end in /v1, e.g. http://127.0.0.1:11434/v1" }),
     };
   }
 

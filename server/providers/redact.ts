@@ -10,8 +10,8 @@ const SECRET_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPEN
 /** Object keys whose values are secrets whatever they contain (headers, settings). */
 const SECRET_FIELD = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|proxy-authorization|password|secret)$/i;
 
-/** `sk-…`, `sk-ant-…`, `sk-proj-…` and bearer tokens. */
-const KEY_SHAPED = /\b(sk-[A-Za-z0-9_-]{8,})|(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
+/** `sk-…`, `sk-ant-…`, `sk-proj-…` (real ones are long; 20+ keeps words like "sk-learn" intact) and bearer tokens. */
+const KEY_SHAPED = /\b(sk-[A-Za-z0-9_-]{20,})|(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
 
 const registeredSecrets = new Set<string>();
 
