@@ -1,0 +1,21 @@
+import type { ApprovalRequest, PermissionTrace } from "../protocol/permission.ts";
+import type { PermissionCheck } from "./types.ts";
+
+/**
+ * What the approval card shows: the exact command (or argv) or path, the cwd the call runs in, and for
+ * skill tools the exact JSON written to stdin (SECURITY S6).
+ */
+export function buildApprovalRequest(check: PermissionCheck, trace: PermissionTrace): ApprovalRequest {
+  const { target } = check;
+  return {
+    callId: check.callId,
+    tool: check.tool.name,
+    category: check.tool.category,
+    input: check.input,
+    ...(target.command !== undefined ? { command: target.command } : {}),
+    ...(target.path !== undefined ? { path: target.path } : {}),
+    cwd: target.cwd,
+    ...(target.stdin !== undefined ? { stdin: target.stdin } : {}),
+    trace,
+  };
+}

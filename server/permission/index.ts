@@ -1,0 +1,14 @@
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  PermissionCheck,
+  PermissionHook,
+  PermissionTrace,
+} from "./types.ts";
+export { PermissionEngine } from "./engine.ts";
+export { buildApprovalRequest } from "./approval.ts";
+export { DEFAULT_HOOK_TIMEOUT_MS, evaluateFailClosed, hookDenial, withFailClosed } from "./fail-closed.ts";
+export { loadPermissionRules, parseSettingsText, settingsPaths, type LoadedRules } from "./settings.ts";
+export { exactRule, parseRule, type CompiledRule, type PermissionRule, type RuleEffect } from "./rules.ts";
+export { splitShellCommand, type ShellAnalysis } from "./shell-split.ts";
+export { findDangerous } from "./dangerous.ts";
