@@ -1,21 +1,25 @@
-// The CLI's permission hook: read-only tools run; side-effect tools ask, and the "user" is the --yes flag.
-// Asking (instead of deciding in evaluate) keeps the event stream the same as in the browser.
-import type { ApprovalAnswer, PermissionCheck, PermissionHook, PermissionTrace } from "../permission/types.ts";
+// The CLI's permission hook: the real PermissionEngine (default mode + the settings.json rules of the home
+// and the workdir) decides; when it says "ask", the "user" is the --yes flag. Asking, rather than deciding
+// in evaluate, keeps the CLI's event stream the same as the browser's.
+import { PermissionEngine } from "../permission/engine.ts";
+import { loadPermissionRules } from "../permission/settings.ts";
+import type { ApprovalAnswer, PermissionHook } from "../permission/types.ts";
 
 export const CLI_DENIAL = "denied: run with --yes to approve side-effect tools";
 
-export function createCliPermission(options: { yes: boolean }): PermissionHook {
-  return {
-    evaluate(check: PermissionCheck): PermissionTrace {
-      const target = check.target.command ?? check.target.path;
-      const base = { category: check.tool.category, ...(target !== undefined ? { target } : {}) };
-      if (check.tool.safety === "read_only") {
-        return { decision: "allow", source: "mode", rule: "read_only tools run without approval", ...base };
-      }
-      return { decision: "ask", source: "mode", reason: "side-effect tools need approval", ...base };
-    },
-    async ask(): Promise<ApprovalAnswer> {
-      return options.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL };
-    },
+export interface CliPermission {
+  hook: PermissionHook;
+  /** Problems in settings files (named file and rule), for a warning on stderr. */
+  problems: string[];
+}
+
+export async function createCliPermission(options: { yes: boolean; workdir: string; home: string }): Promise<CliPermission> {
+  const loaded = await loadPermissionRules({ workdir: options.workdir, homeDir: options.home });
+  const engine = new PermissionEngine({ mode: "default", rules: loaded.rules });
+  const hook: PermissionHook = {
+    evaluate: (check) => engine.evaluate(check),
+    ask: async (): Promise<ApprovalAnswer> => (options.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL }),
+    rememberSessionAllow: (check) => engine.rememberSessionAllow(check),
   };
+  return { hook, problems: loaded.problems };
 }

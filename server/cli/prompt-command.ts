@@ -52,7 +52,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
   const runner = new Runner(
     workspace.runnerDependencies({
       provider,
-      permission: createCliPermission({ yes: false }),
+      permission: (await createCliPermission({ yes: false, workdir: workspace.workdir, home: workspace.home })).hook,
       onEvent: () => undefined,
       disclosure: options.disclosure,
     }),

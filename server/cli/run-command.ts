@@ -39,10 +39,12 @@ export async function runConversation(workspace: Workspace, options: RunCommandO
     const text = describeEvent(event);
     if (text !== undefined) options.write(`${text}\n`);
   };
+  const permission = await createCliPermission({ yes: options.yes, workdir: workspace.workdir, home: workspace.home });
+  for (const problem of permission.problems) process.stderr.write(`warning: ${problem}\n`);
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({
     provider,
-    permission: createCliPermission({ yes: options.yes }),
+    permission: permission.hook,
     onEvent,
     history,
     disclosure: options.disclosure,
