@@ -4,7 +4,22 @@ import { once } from "node:events";
 import { WebSocket } from "ws";
 import type { ClientCommand, ServerMessage, SessionEvent, SessionSettings } from "../server/protocol/index.ts";
 
-type Waiter = { match: (message: ServerMessage) => boolean; resolve: (message: ServerMessage) => void; reject: (error: Error) => void };
+type Waiter = {
+  match: (message: ServerMessage) => boolean;
+  /** A waiter about one session is failed only by errors about that session (or about none). */
+  sessionId?: string;
+  resolve: (message: ServerMessage) => void;
+  reject: (error: Error) => void;
+};
+
+/** The session refuses a message until its previous run has fully finished (log flushed after `stop`). */
+const RUN_IN_PROGRESS = /run is in progress/;
+
+export class ServerError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(`server answered ${code}: ${message}`);
+  }
+}
 
 export class PlaygroundClient {
   private readonly waiters = new Set<Waiter>();
@@ -14,9 +29,10 @@ export class PlaygroundClient {
     socket.on("message", (data) => {
       const message = JSON.parse(String(data)) as ServerMessage;
       for (const waiter of [...this.waiters]) {
-        if (message.type === "error" && waiter.match !== acceptAll) {
+        if (message.type === "error") {
+          if (message.sessionId !== undefined && waiter.sessionId !== undefined && message.sessionId !== waiter.sessionId) continue;
           this.waiters.delete(waiter);
-          waiter.reject(new Error(`server answered ${message.code}: ${message.message}`));
+          waiter.reject(new ServerError(message.code, message.message));
           continue;
         }
         if (waiter.match(message)) {
@@ -30,11 +46,15 @@ export class PlaygroundClient {
   }
 
   static async connect(port: number, token: string): Promise<PlaygroundClient> {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, { maxPayload: 256 * 1024 * 1024 });
+    // The server refuses upgrades without an Origin (SECURITY: browsers always send one), so this client
+    // presents the playground's own origin, as the pages do.
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`, {
+      maxPayload: 256 * 1024 * 1024,
+      origin: `http://127.0.0.1:${port}`,
+    });
     const client = new PlaygroundClient(socket);
     const hello = client.next((message) => message.type === "hello");
-    await once(socket, "open");
-    await hello;
+    await Promise.all([once(socket, "open"), hello]);
     return client;
   }
 
@@ -45,7 +65,7 @@ export class PlaygroundClient {
   }
 
   /** Resolves with the next message that matches (registered before the command that causes it). */
-  next(match: (message: ServerMessage) => boolean, timeoutMs = 120_000): Promise<ServerMessage> {
+  next(match: (message: ServerMessage) => boolean, timeoutMs = 120_000, sessionId?: string): Promise<ServerMessage> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -54,6 +74,7 @@ export class PlaygroundClient {
       }, timeoutMs);
       const waiter: Waiter = {
         match,
+        ...(sessionId !== undefined ? { sessionId } : {}),
         resolve: (message) => {
           clearTimeout(timer);
           resolve(message);
@@ -79,11 +100,25 @@ export class PlaygroundClient {
     return message.sessionId;
   }
 
-  /** Sends one user message and resolves with the run's stop event. */
+  /**
+   * Sends one user message and resolves with the run's stop event. The previous run's `stop` arrives just
+   * before the session accepts a new message, so a "run is in progress" answer is retried (polled, with
+   * a deadline) rather than treated as a failure.
+   */
   async sendMessage(sessionId: string, text: string, timeoutMs = 120_000): Promise<SessionEvent & { type: "stop" }> {
-    const stopped = this.next((message) => isEvent(message, "stop", sessionId) || isEvent(message, "session_error", sessionId), timeoutMs);
-    this.send({ type: "send_message", sessionId, text });
-    const message = await stopped;
+    const deadline = Date.now() + 5_000;
+    let message: ServerMessage;
+    for (;;) {
+      const stopped = this.next((candidate) => isEvent(candidate, "stop", sessionId) || isEvent(candidate, "session_error", sessionId), timeoutMs, sessionId);
+      this.send({ type: "send_message", sessionId, text });
+      try {
+        message = await stopped;
+        break;
+      } catch (error) {
+        if (!(error instanceof ServerError) || !RUN_IN_PROGRESS.test(error.message) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    }
     if (message.type !== "event") throw new Error("unreachable");
     if (message.event.type === "session_error") throw new Error(`session ${sessionId}: ${message.event.code}: ${message.event.message}`);
     return message.event as SessionEvent & { type: "stop" };
@@ -96,8 +131,6 @@ export class PlaygroundClient {
     await closed;
   }
 }
-
-const acceptAll = () => true;
 
 export function isEvent(message: ServerMessage, type: SessionEvent["type"], sessionId?: string): boolean {
   return message.type === "event" && message.event.type === type && (sessionId === undefined || message.sessionId === sessionId);

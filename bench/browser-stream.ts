@@ -1,0 +1,176 @@
+// Browser stream: 10,000 text deltas rendered by the real playground pages in Chromium. The real server
+// (static export from out/ + WebSocket + session + Runner) plays a scripted answer of 10,000 words, which
+// the scripted provider streams one word per delta. Timed in the page: from the Enter that sends the
+// message to the moment the last word is in the DOM. Long tasks come from a PerformanceObserver
+// ('longtask', ≥ 50 ms by definition); the longest gap between animation frames is reported beside it.
+import { spawnSync } from "node:child_process";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser } from "@playwright/test";
+import { startBenchServer, type BenchServer } from "./bench-server.ts";
+import { median, round, type Figure, type FigureRow } from "./harness.ts";
+import { PlaygroundClient } from "./playground-client.ts";
+import { CHROMIUM_ARGS, chromiumPath } from "./plot.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DELTAS = 10_000;
+const SESSION_STORAGE_KEY = "pseudoclaude-playground-session";
+const WORDS = ["stream", "render", "batch", "delta", "token", "frame", "skill", "index", "prompt", "cache"];
+
+function marker(turn: number): string {
+  return `END-OF-STREAM-${turn}`;
+}
+
+/** One turn per round: 10,000 words (the last one a marker), so 10,000 chunks and 10,000 deltas. */
+export function streamScenario(rounds: number): string {
+  const lines = ["name: browser-stream", "turns:"];
+  for (let round = 1; round <= rounds; round++) {
+    const words: string[] = [];
+    for (let index = 0; index < DELTAS - 1; index++) words.push(`${WORDS[index % WORDS.length]}${index % 97}`);
+    words.push(marker(round));
+    lines.push(`  - text: ${JSON.stringify(words.join(" "))}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Installed before the page's own scripts: long-task observer, frame-gap probe, send and done stamps. */
+function pageProbe({ finalMarker, sessionKey, sessionId }: { finalMarker: string; sessionKey: string; sessionId: string }): void {
+  window.sessionStorage.setItem(sessionKey, sessionId);
+  const probe = { sentAt: 0, firstTextAt: 0, doneAt: 0, longTasks: [] as number[], maxFrameGap: 0, renderedLength: 0 };
+  (window as unknown as { __streamProbe: typeof probe }).__streamProbe = probe;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
+  }).observe({ type: "longtask", buffered: true });
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.key === "Enter" && probe.sentAt === 0) probe.sentAt = performance.now();
+    },
+    true,
+  );
+  let lastFrame = 0;
+  const frame = (now: number) => {
+    if (probe.sentAt > 0 && probe.doneAt === 0 && lastFrame > 0) probe.maxFrameGap = Math.max(probe.maxFrameGap, now - lastFrame);
+    lastFrame = now;
+    if (probe.doneAt === 0) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  const watch = () => {
+    const observer = new MutationObserver(() => {
+      if (probe.sentAt === 0) return;
+      const texts = document.querySelectorAll('[data-testid="assistant-text"]');
+      const last = texts[texts.length - 1];
+      if (!last) return;
+      if (probe.firstTextAt === 0) probe.firstTextAt = performance.now();
+      const content = last.textContent ?? "";
+      if (content.trimEnd().endsWith(finalMarker)) {
+        probe.doneAt = performance.now();
+        probe.renderedLength = content.trimEnd().length;
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  };
+  if (document.body) watch();
+  else document.addEventListener("DOMContentLoaded", watch);
+}
+
+interface RoundResult {
+  totalMs: number;
+  firstTextMs: number;
+  longestTaskMs: number;
+  longTasks: number;
+  maxFrameGapMs: number;
+}
+
+async function streamRound(browser: Browser, bench: BenchServer, client: PlaygroundClient, round: number, expectedLength: number): Promise<RoundResult> {
+  // A workdir per round makes the header show which session the page opened.
+  const workdir = path.join(bench.workdir, `round-${round}`);
+  await mkdir(workdir, { recursive: true });
+  const sessionId = await client.createSession({ provider: "scripted", scenario: "stream.yaml", workdir });
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(pageProbe, { finalMarker: marker(1), sessionKey: SESSION_STORAGE_KEY, sessionId });
+    await page.goto(bench.server.url);
+    await page.getByTestId("header-workdir").filter({ hasText: `round-${round}` }).waitFor({ timeout: 30_000 });
+    const input = page.getByTestId("composer-input");
+    await input.fill("Stream the long answer.");
+    await input.press("Enter");
+    await page.waitForFunction(() => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0, undefined, { timeout: 60_000, polling: 100 });
+    const probe = await page.evaluate(() => (window as unknown as { __streamProbe: { sentAt: number; firstTextAt: number; doneAt: number; longTasks: number[]; maxFrameGap: number; renderedLength: number } }).__streamProbe);
+    if (probe.renderedLength !== expectedLength) {
+      throw new Error(`the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`);
+    }
+    return {
+      totalMs: probe.doneAt - probe.sentAt,
+      firstTextMs: probe.firstTextAt - probe.sentAt,
+      longestTaskMs: Math.max(0, ...probe.longTasks),
+      longTasks: probe.longTasks.length,
+      maxFrameGapMs: probe.maxFrameGap,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+function ensurePagesBuilt(): void {
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts", "ensure-build.mjs")], { cwd: REPO_ROOT, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`the pages could not be built: ${(build.stderr || build.stdout).trim().split("\n").slice(-3).join(" / ")}`);
+}
+
+export const browserStreamFigure: Figure = {
+  name: "browser-stream",
+  workload: "10,000 text deltas rendered in Chromium (real pages)",
+  target: "≤ 2 s, longest main-thread task reported",
+  async run({ quick }): Promise<FigureRow[]> {
+    ensurePagesBuilt();
+    const rounds = quick ? 2 : 5;
+    // Each round is a new session and plays turn 1; only one turn is needed.
+    const scenario = streamScenario(1);
+    const expectedLength = JSON.parse(scenario.split("\n")[2].replace(/^ {2}- text: /, "")).length as number;
+    const bench = await startBenchServer({ scenarios: { "stream.yaml": scenario }, staticDir: path.join(REPO_ROOT, "out") });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+    const client = await PlaygroundClient.connect(bench.server.port, bench.server.token);
+    try {
+      const results: RoundResult[] = [];
+      // One untimed warm-up round: first page load compiles the bundle and warms the server's JIT.
+      for (let index = 0; index <= rounds; index++) {
+        const result = await streamRound(browser, bench, client, index + 1, expectedLength);
+        if (index > 0) results.push(result);
+      }
+      const totalMs = median(results.map((result) => result.totalMs));
+      const longestTask = Math.max(...results.map((result) => result.longestTaskMs));
+      const maxFrameGap = Math.max(...results.map((result) => result.maxFrameGapMs));
+      return [
+        {
+          figure: "browser-stream",
+          workload: `${DELTAS.toLocaleString("en-US")} text deltas rendered in Chromium (real pages, real server)`,
+          unit: "ms",
+          median: round(totalMs, 1),
+          baselineMedian: null,
+          ratio: null,
+          target: "≤ 2 s",
+          status: totalMs <= 2000 ? "pass" : "miss",
+          note: `longest main-thread task ${longestTask > 0 ? `${longestTask.toFixed(0)} ms` : "none ≥ 50 ms"}; longest gap between frames ${maxFrameGap.toFixed(0)} ms; first text after ${median(results.map((result) => result.firstTextMs)).toFixed(0)} ms`,
+          details: {
+            rounds: results.map((result) => ({
+              totalMs: round(result.totalMs, 1),
+              firstTextMs: round(result.firstTextMs, 1),
+              longestTaskMs: round(result.longestTaskMs, 1),
+              longTasks: result.longTasks,
+              maxFrameGapMs: round(result.maxFrameGapMs, 1),
+            })),
+            longestTaskMs: round(longestTask, 1),
+            maxFrameGapMs: round(maxFrameGap, 1),
+          },
+        },
+      ];
+    } finally {
+      await client.close();
+      await browser.close();
+      await bench.close();
+    }
+  },
+};
