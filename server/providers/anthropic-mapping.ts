@@ -62,14 +62,22 @@ export function toAnthropicTools(tools: ToolDefinition[]): AnthropicTool[] {
 
 /** tool_use input must be a JSON object; anything else is wrapped so it still round-trips visibly. */
 function asInputObject(input: unknown): Record<string, unknown> {
-  if (input !== null && typeof input === "object" && !Array.isArray(input)) return input as Record<string, unknown>;
+  if (input !== null && typeof input === "object" && !Array.isArray(input))
+    return input as Record<string, unknown>;
   return input === undefined ? {} : { value: input };
 }
 
 function blocksOf(message: ChatMessage): AnthropicContentBlock[] {
   if (message.role === "user") return message.content ? [{ type: "text", text: message.content }] : [];
   if (message.role === "tool") {
-    return [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, is_error: message.isError }];
+    return [
+      {
+        type: "tool_result",
+        tool_use_id: message.toolCallId,
+        content: message.content,
+        is_error: message.isError,
+      },
+    ];
   }
   const blocks: AnthropicContentBlock[] = [];
   if (message.content) blocks.push({ type: "text", text: message.content });
@@ -97,7 +105,11 @@ export function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[]
   return turns;
 }
 
-export function toAnthropicBody(request: ModelRequest, model: string, maxTokens: number): AnthropicRequestBody {
+export function toAnthropicBody(
+  request: ModelRequest,
+  model: string,
+  maxTokens: number,
+): AnthropicRequestBody {
   const body: AnthropicRequestBody = {
     model,
     max_tokens: maxTokens,

@@ -30,8 +30,16 @@ afterEach(async () => {
   await fake.close();
 });
 
-function provider(overrides: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {}): AnthropicProvider {
-  return new AnthropicProvider({ apiKey: API_KEY, baseUrl: fake.url, model: "claude-test", retry: FAST_RETRY, ...overrides });
+function provider(
+  overrides: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {},
+): AnthropicProvider {
+  return new AnthropicProvider({
+    apiKey: API_KEY,
+    baseUrl: fake.url,
+    model: "claude-test",
+    retry: FAST_RETRY,
+    ...overrides,
+  });
 }
 
 function sentBody(index = 0): Record<string, any> {
@@ -40,7 +48,9 @@ function sentBody(index = 0): Record<string, any> {
 
 describe("anthropic provider: streaming", () => {
   it("streams plain text as deltas in order, then usage and done", async () => {
-    fake.enqueue(anthropicStream({ text: ["Hel", "lo, ", "world"], usage: { input_tokens: 42, output_tokens: 7 } }));
+    fake.enqueue(
+      anthropicStream({ text: ["Hel", "lo, ", "world"], usage: { input_tokens: 42, output_tokens: 7 } }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(events[0].type).toBe("payload");
     expect(eventsOfType(events, "text_delta").map((event) => event.text)).toEqual(["Hel", "lo, ", "world"]);
@@ -78,14 +88,28 @@ describe("anthropic provider: streaming", () => {
           { id: "toolu_2", name: "read_file", input: { path: "missing.md" } },
         ],
       },
-      { role: "tool", toolCallId: "toolu_1", toolName: "load_skill", content: "loaded skill \"review\"", isError: false },
+      {
+        role: "tool",
+        toolCallId: "toolu_1",
+        toolName: "load_skill",
+        content: 'loaded skill "review"',
+        isError: false,
+      },
       { role: "tool", toolCallId: "toolu_2", toolName: "read_file", content: "not found", isError: true },
     ];
     await collectEvents(provider(), sampleRequest(history, [LOAD_SKILL_TOOL, READ_FILE_TOOL]));
     const body = sentBody();
     expect(body.tools).toEqual([
-      { name: "load_skill", description: LOAD_SKILL_TOOL.description, input_schema: LOAD_SKILL_TOOL.inputSchema },
-      { name: "read_file", description: READ_FILE_TOOL.description, input_schema: READ_FILE_TOOL.inputSchema },
+      {
+        name: "load_skill",
+        description: LOAD_SKILL_TOOL.description,
+        input_schema: LOAD_SKILL_TOOL.inputSchema,
+      },
+      {
+        name: "read_file",
+        description: READ_FILE_TOOL.description,
+        input_schema: READ_FILE_TOOL.inputSchema,
+      },
     ]);
     expect(body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "review it" }] },
@@ -100,7 +124,7 @@ describe("anthropic provider: streaming", () => {
       {
         role: "user",
         content: [
-          { type: "tool_result", tool_use_id: "toolu_1", content: "loaded skill \"review\"", is_error: false },
+          { type: "tool_result", tool_use_id: "toolu_1", content: 'loaded skill "review"', is_error: false },
           { type: "tool_result", tool_use_id: "toolu_2", content: "not found", is_error: true },
         ],
       },
@@ -111,13 +135,20 @@ describe("anthropic provider: streaming", () => {
     fake.enqueue(anthropicStream({ text: "ok" }));
     const history: ChatMessage[] = [
       { role: "user", content: "first" },
-      { role: "assistant", content: "", toolCalls: [{ id: "toolu_9", name: "read_file", input: { path: "a" } }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "toolu_9", name: "read_file", input: { path: "a" } }],
+      },
       { role: "user", content: "second" },
     ];
     await collectEvents(provider(), sampleRequest(history, [READ_FILE_TOOL]));
     expect(sentBody().messages).toEqual([
       { role: "user", content: [{ type: "text", text: "first" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "toolu_9", name: "read_file", input: { path: "a" } }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_9", name: "read_file", input: { path: "a" } }],
+      },
       {
         role: "user",
         content: [
@@ -129,8 +160,13 @@ describe("anthropic provider: streaming", () => {
   });
 
   it("emits one tool call with its input", async () => {
-    fake.enqueue(anthropicStream({ toolUses: [{ id: "toolu_a", name: "load_skill", input: { name: "review" } }] }));
-    const events = await collectEvents(provider(), sampleRequest([{ role: "user", content: "review" }], [LOAD_SKILL_TOOL]));
+    fake.enqueue(
+      anthropicStream({ toolUses: [{ id: "toolu_a", name: "load_skill", input: { name: "review" } }] }),
+    );
+    const events = await collectEvents(
+      provider(),
+      sampleRequest([{ role: "user", content: "review" }], [LOAD_SKILL_TOOL]),
+    );
     expect(eventsOfType(events, "tool_call").map((event) => event.call)).toEqual([
       { id: "toolu_a", name: "load_skill", input: { name: "review" } },
     ]);
@@ -160,7 +196,11 @@ describe("anthropic provider: streaming", () => {
   });
 
   it("assembles tool input whose JSON arrives split across many input_json_delta chunks", async () => {
-    const input = { path: "docs/ünïcode — notes.md", lines: [1, 2, 3], nested: { deep: { value: "x".repeat(200) } } };
+    const input = {
+      path: "docs/ünïcode — notes.md",
+      lines: [1, 2, 3],
+      nested: { deep: { value: "x".repeat(200) } },
+    };
     fake.enqueue(anthropicStream({ toolUses: [{ id: "toolu_s", name: "read_file", input, chunks: 60 }] }));
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "tool_call")[0].call.input).toEqual(input);
@@ -170,14 +210,24 @@ describe("anthropic provider: streaming", () => {
     fake.enqueue(
       anthropicStream({
         text: "cached",
-        usage: { input_tokens: 12, output_tokens: 3, cache_creation_input_tokens: 1500, cache_read_input_tokens: 2048 },
+        usage: {
+          input_tokens: 12,
+          output_tokens: 3,
+          cache_creation_input_tokens: 1500,
+          cache_read_input_tokens: 2048,
+        },
       }),
     );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "usage")).toEqual([
       {
         type: "usage",
-        usage: { inputTokens: 12, outputTokens: 3, cacheCreationInputTokens: 1500, cacheReadInputTokens: 2048 },
+        usage: {
+          inputTokens: 12,
+          outputTokens: 3,
+          cacheCreationInputTokens: 1500,
+          cacheReadInputTokens: 2048,
+        },
       },
     ]);
   });
@@ -204,7 +254,13 @@ describe("anthropic provider: failures end in exactly one error event", () => {
   });
 
   it("403: says the key is not allowed", async () => {
-    fake.enqueue(anthropicError(403, "permission_error", "Your API key does not have permission to use the specified resource."));
+    fake.enqueue(
+      anthropicError(
+        403,
+        "permission_error",
+        "Your API key does not have permission to use the specified resource.",
+      ),
+    );
     const error = terminalEvent(await collectEvents(provider(), sampleRequest()));
     expect(error).toMatchObject({ type: "error", status: 403 });
     expect((error as { message: string }).message).toMatch(/403.*not allowed.*ANTHROPIC_API_KEY/);
@@ -219,7 +275,11 @@ describe("anthropic provider: failures end in exactly one error event", () => {
 
   it("429 then success: retries with backoff, visible as retry events, then streams", async () => {
     fake.enqueue(
-      anthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"),
+      anthropicError(
+        429,
+        "rate_limit_error",
+        "Number of request tokens has exceeded your per-minute rate limit",
+      ),
       anthropicError(429, "rate_limit_error", "still limited"),
       anthropicStream({ text: "finally" }),
     );
@@ -234,7 +294,8 @@ describe("anthropic provider: failures end in exactly one error event", () => {
   });
 
   it("429 every time: gives up after the bounded number of retries", async () => {
-    for (let attempt = 0; attempt < 4; attempt++) fake.enqueue(anthropicError(429, "rate_limit_error", "slow down"));
+    for (let attempt = 0; attempt < 4; attempt++)
+      fake.enqueue(anthropicError(429, "rate_limit_error", "slow down"));
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "retry")).toHaveLength(3);
     expect(fake.requests).toHaveLength(4);
@@ -242,8 +303,14 @@ describe("anthropic provider: failures end in exactly one error event", () => {
   });
 
   it("honours Retry-After, capped by the policy's maximum delay", async () => {
-    fake.enqueue(anthropicError(429, "rate_limit_error", "wait", { "retry-after": "600" }), anthropicStream({ text: "ok" }));
-    const events = await collectEvents(provider({ retry: { baseDelayMs: 1, maxDelayMs: 15 } }), sampleRequest());
+    fake.enqueue(
+      anthropicError(429, "rate_limit_error", "wait", { "retry-after": "600" }),
+      anthropicStream({ text: "ok" }),
+    );
+    const events = await collectEvents(
+      provider({ retry: { baseDelayMs: 1, maxDelayMs: 15 } }),
+      sampleRequest(),
+    );
     expect(eventsOfType(events, "retry")[0].delayMs).toBe(15);
   });
 
@@ -252,14 +319,20 @@ describe("anthropic provider: failures end in exactly one error event", () => {
       anthropicError(529, "overloaded_error", "Overloaded"),
       anthropicError(529, "overloaded_error", "Overloaded"),
     );
-    const events = await collectEvents(provider({ retry: { ...FAST_RETRY, maxRetries: 1 } }), sampleRequest());
+    const events = await collectEvents(
+      provider({ retry: { ...FAST_RETRY, maxRetries: 1 } }),
+      sampleRequest(),
+    );
     expect(eventsOfType(events, "retry")).toHaveLength(1);
     expect(terminalEvent(events)).toMatchObject({ type: "error", status: 529 });
     expect((terminalEvent(events) as { message: string }).message).toMatch(/overloaded after 1 retry/);
   });
 
   it("an overloaded_error event at the start of a stream is retried like a 529", async () => {
-    fake.enqueue(anthropicStreamErrorEvent("overloaded_error", "Overloaded"), anthropicStream({ text: "recovered" }));
+    fake.enqueue(
+      anthropicStreamErrorEvent("overloaded_error", "Overloaded"),
+      anthropicStream({ text: "recovered" }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "retry")).toHaveLength(1);
     expect(textOf(events)).toBe("recovered");
@@ -269,7 +342,9 @@ describe("anthropic provider: failures end in exactly one error event", () => {
     fake.enqueue(anthropicError(500, "api_error", "Internal server error"));
     const events = await collectEvents(provider(), sampleRequest());
     expect(terminalEvent(events)).toMatchObject({ type: "error", status: 500 });
-    expect((terminalEvent(events) as { message: string }).message).toMatch(/answered 500 \(api_error: Internal server error\).*send the message again/);
+    expect((terminalEvent(events) as { message: string }).message).toMatch(
+      /answered 500 \(api_error: Internal server error\).*send the message again/,
+    );
     expect(eventsOfType(events, "retry")).toHaveLength(0);
   });
 
@@ -301,15 +376,22 @@ describe("anthropic provider: failures end in exactly one error event", () => {
   });
 
   it("max_tokens in the middle of a tool call: says so, instead of blaming the format", async () => {
-    const response = anthropicStream({ toolUses: [{ name: "read_file", input: { path: "long/path.md" }, chunks: 4 }], stopReason: "max_tokens" });
+    const response = anthropicStream({
+      toolUses: [{ name: "read_file", input: { path: "long/path.md" }, chunks: 4 }],
+      stopReason: "max_tokens",
+    });
     if (response.kind === "sse") {
-      const lastJson = response.events.map((event) => event.data).findLastIndex((data) => data.includes("input_json_delta"));
+      const lastJson = response.events
+        .map((event) => event.data)
+        .findLastIndex((data) => data.includes("input_json_delta"));
       response.events.splice(lastJson, 1);
     }
     fake.enqueue(response);
     const events = await collectEvents(provider({ maxTokens: 64 }), sampleRequest());
     expect(eventsOfType(events, "tool_call")).toHaveLength(0);
-    expect((terminalEvent(events) as { message: string }).message).toMatch(/hit max_tokens \(64\) in the middle of tool call "read_file"/);
+    expect((terminalEvent(events) as { message: string }).message).toMatch(
+      /hit max_tokens \(64\) in the middle of tool call "read_file"/,
+    );
   });
 
   it("a tool input that is not JSON (and no max_tokens) is a format error", async () => {
@@ -320,7 +402,9 @@ describe("anthropic provider: failures end in exactly one error event", () => {
     }
     fake.enqueue(response);
     const events = await collectEvents(provider(), sampleRequest());
-    expect((terminalEvent(events) as { message: string }).message).toMatch(/not in the Anthropic streaming format.*read_file/);
+    expect((terminalEvent(events) as { message: string }).message).toMatch(
+      /not in the Anthropic streaming format.*read_file/,
+    );
   });
 
   it("malformed SSE: says the stream is not in the Anthropic format", async () => {
@@ -331,7 +415,9 @@ describe("anthropic provider: failures end in exactly one error event", () => {
     });
     const events = await collectEvents(provider(), sampleRequest());
     expect(terminalEvent(events).type).toBe("error");
-    expect((terminalEvent(events) as { message: string }).message).toContain("not in the Anthropic streaming format");
+    expect((terminalEvent(events) as { message: string }).message).toContain(
+      "not in the Anthropic streaming format",
+    );
   });
 
   it("abort during a retry wait ends the stream with done at once", async () => {
@@ -339,7 +425,10 @@ describe("anthropic provider: failures end in exactly one error event", () => {
     const controller = new AbortController();
     const started = Date.now();
     const events = [];
-    for await (const event of provider({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).stream(sampleRequest(), controller.signal)) {
+    for await (const event of provider({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).stream(
+      sampleRequest(),
+      controller.signal,
+    )) {
       events.push(event);
       if (event.type === "retry") controller.abort();
     }

@@ -21,7 +21,8 @@ export interface AnthropicProviderOptions {
   retry?: Partial<RetryPolicy>;
 }
 
-type ContentBlockState = { kind: "text" } | { kind: "tool_use"; id: string; name: string; json: string } | { kind: "other" };
+type ContentBlockState =
+  { kind: "text" } | { kind: "tool_use"; id: string; name: string; json: string } | { kind: "other" };
 
 /** The parsed input, or the parse error (judged once the stop reason is known). */
 function parseToolInput(json: string): { input: unknown } | { problem: string } {
@@ -43,11 +44,21 @@ function mergeUsage(usage: Usage, reported: Record<string, unknown> | null | und
   usage.cacheReadInputTokens = number("cache_read_input_tokens") ?? usage.cacheReadInputTokens;
 }
 
-function brokenToolCallError(call: { name: string; problem: string }, stopReason: string | null, maxTokens: number): StreamProtocolError {
+function brokenToolCallError(
+  call: { name: string; problem: string },
+  stopReason: string | null,
+  maxTokens: number,
+): StreamProtocolError {
   if (stopReason === "max_tokens") {
-    return new StreamProtocolError("truncated", `the answer hit max_tokens (${maxTokens}) in the middle of tool call "${call.name}"`);
+    return new StreamProtocolError(
+      "truncated",
+      `the answer hit max_tokens (${maxTokens}) in the middle of tool call "${call.name}"`,
+    );
   }
-  return new StreamProtocolError("malformed", `the input of tool call "${call.name}" is not valid JSON after its last chunk (${call.problem})`);
+  return new StreamProtocolError(
+    "malformed",
+    `the input of tool call "${call.name}" is not valid JSON after its last chunk (${call.problem})`,
+  );
 }
 
 export class AnthropicProvider implements Provider {
@@ -108,7 +119,9 @@ export class AnthropicProvider implements Provider {
     signal: AbortSignal,
     markStreaming: () => void,
   ): AsyncGenerator<ProviderEvent> {
-    const events = await this.client.messages.create(body as Anthropic.MessageCreateParamsStreaming, { signal });
+    const events = await this.client.messages.create(body as Anthropic.MessageCreateParamsStreaming, {
+      signal,
+    });
     markStreaming();
     const blocks = new Map<number, ContentBlockState>();
     const usage: Usage = {};
@@ -139,7 +152,10 @@ export class AnthropicProvider implements Provider {
             yield { type: "text_delta", text: event.delta.text };
           } else if (event.delta.type === "input_json_delta") {
             if (block?.kind !== "tool_use") {
-              throw new StreamProtocolError("malformed", `input_json_delta for block ${event.index}, which is not a tool_use block`);
+              throw new StreamProtocolError(
+                "malformed",
+                `input_json_delta for block ${event.index}, which is not a tool_use block`,
+              );
             }
             block.json += event.delta.partial_json;
           }
@@ -156,7 +172,8 @@ export class AnthropicProvider implements Provider {
         }
         case "message_delta":
           mergeUsage(usage, event.usage as unknown as Record<string, unknown>);
-          if (brokenToolCall) throw brokenToolCallError(brokenToolCall, event.delta.stop_reason, this.maxTokens);
+          if (brokenToolCall)
+            throw brokenToolCallError(brokenToolCall, event.delta.stop_reason, this.maxTokens);
           break;
         case "message_stop":
           sawStop = true;

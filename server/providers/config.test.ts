@@ -49,10 +49,18 @@ describe("provider configuration", () => {
       PSEUDOCLAUDE_OPENAI_MODEL: "gpt-env",
     };
     const config = loadProvidersConfig({ env, home });
-    expect(config.anthropic).toMatchObject({ apiKey: env.ANTHROPIC_API_KEY, model: "claude-env", customBaseUrl: false });
+    expect(config.anthropic).toMatchObject({
+      apiKey: env.ANTHROPIC_API_KEY,
+      model: "claude-env",
+      customBaseUrl: false,
+    });
     const providers = listProviders(config);
     expect(byName(providers, "anthropic")).toMatchObject({ configured: true, defaultModel: "claude-env" });
-    expect(byName(providers, "openai")).toMatchObject({ configured: true, defaultModel: "gpt-env", offline: false });
+    expect(byName(providers, "openai")).toMatchObject({
+      configured: true,
+      defaultModel: "gpt-env",
+      offline: false,
+    });
     expect(JSON.stringify(providers)).not.toContain("env-key");
   });
 
@@ -69,12 +77,20 @@ describe("provider configuration", () => {
   it("falls back to the settings file; env vars win over it", async () => {
     await writeSettings(
       JSON.stringify({
-        anthropic: { apiKey: "sk-ant-file-key-0123456789", model: "claude-file", baseUrl: "http://127.0.0.1:9/" },
+        anthropic: {
+          apiKey: "sk-ant-file-key-0123456789",
+          model: "claude-file",
+          baseUrl: "http://127.0.0.1:9/",
+        },
         openai: { baseUrl: "http://localhost:8080/v1", model: "llama-file" },
       }),
     );
     const fromFile = loadProvidersConfig({ env: {}, home });
-    expect(fromFile.anthropic).toMatchObject({ apiKey: "sk-ant-file-key-0123456789", model: "claude-file", customBaseUrl: true });
+    expect(fromFile.anthropic).toMatchObject({
+      apiKey: "sk-ant-file-key-0123456789",
+      model: "claude-file",
+      customBaseUrl: true,
+    });
     expect(fromFile.openai).toMatchObject({ baseUrl: "http://localhost:8080/v1", model: "llama-file" });
     const envWins = loadProvidersConfig({ env: { PSEUDOCLAUDE_ANTHROPIC_MODEL: "claude-env" }, home });
     expect(envWins.anthropic.model).toBe("claude-env");
@@ -88,7 +104,9 @@ describe("provider configuration", () => {
     expect(config.settingsError).toContain(settingsFilePath(home));
     expect(byName(listProviders(config), "anthropic").hint).toContain("not valid JSON");
     await writeSettings(JSON.stringify({ anthropic: { apiKey: 42 } }));
-    expect(loadProvidersConfig({ env: {}, home }).settingsError).toContain('"anthropic.apiKey" must be a string');
+    expect(loadProvidersConfig({ env: {}, home }).settingsError).toContain(
+      '"anthropic.apiKey" must be a string',
+    );
   });
 
   it("recognises loopback URLs", () => {
@@ -147,7 +165,12 @@ describe("createProvider", () => {
     expect(anthropic).toBeInstanceOf(AnthropicProvider);
     expect(anthropic.model).toBe("claude-x");
     expect((anthropic as AnthropicProvider).baseUrl).toBe("http://127.0.0.1:1");
-    const openai = await createProvider({ name: "openai", baseUrl: "http://127.0.0.1:11434/v1", model: "llama3.2", config: emptyConfig() });
+    const openai = await createProvider({
+      name: "openai",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      model: "llama3.2",
+      config: emptyConfig(),
+    });
     expect(openai).toBeInstanceOf(OpenAiProvider);
     expect(openai.model).toBe("llama3.2");
     expect(await createProvider({ name: "manual" })).toBeInstanceOf(ManualProvider);
@@ -157,17 +180,27 @@ describe("createProvider", () => {
     const folder = path.join(home, "scenarios");
     await mkdir(folder);
     await writeFile(path.join(folder, "hello.yaml"), "name: hello\nturns:\n  - text: hi\n");
-    const fromFile = await createProvider({ name: "scripted", scenario: "scenarios/hello.yaml", scenarioRoot: home });
+    const fromFile = await createProvider({
+      name: "scripted",
+      scenario: "scenarios/hello.yaml",
+      scenarioRoot: home,
+    });
     expect(fromFile).toBeInstanceOf(ScriptedProvider);
     expect(fromFile.model).toBe("scripted-hello");
     expect(await createProvider({ name: "scripted", scenario: folder })).toBeInstanceOf(ScriptedProvider);
-    await expect(createProvider({ name: "scripted", scenario: path.join(home, "nope.yaml") })).rejects.toThrow(/nope\.yaml/);
+    await expect(
+      createProvider({ name: "scripted", scenario: path.join(home, "nope.yaml") }),
+    ).rejects.toThrow(/nope\.yaml/);
   });
 
   it("refuses an unknown name and Anthropic without a key, saying what to set", async () => {
-    await expect(createProvider({ name: "gemini" })).rejects.toThrow(/unknown provider "gemini": use one of scripted, manual, anthropic, openai/);
+    await expect(createProvider({ name: "gemini" })).rejects.toThrow(
+      /unknown provider "gemini": use one of scripted, manual, anthropic, openai/,
+    );
     const missingKey = createProvider({ name: "anthropic", config: emptyConfig() });
     await expect(missingKey).rejects.toBeInstanceOf(PlaygroundError);
-    await expect(createProvider({ name: "anthropic", config: emptyConfig() })).rejects.toThrow(/ANTHROPIC_API_KEY/);
+    await expect(createProvider({ name: "anthropic", config: emptyConfig() })).rejects.toThrow(
+      /ANTHROPIC_API_KEY/,
+    );
   });
 });

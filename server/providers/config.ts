@@ -46,7 +46,9 @@ export function settingsFilePath(home: string = os.homedir()): string {
 function readEndpoint(section: unknown, name: string, file: string): FileEndpoint {
   if (section === undefined) return {};
   if (section === null || typeof section !== "object" || Array.isArray(section)) {
-    throw new Error(`${file}: "${name}" must be an object like {"apiKey": "…", "baseUrl": "…", "model": "…"}`);
+    throw new Error(
+      `${file}: "${name}" must be an object like {"apiKey": "…", "baseUrl": "…", "model": "…"}`,
+    );
   }
   const endpoint: FileEndpoint = {};
   for (const field of ["apiKey", "baseUrl", "model"] as const) {
@@ -72,9 +74,13 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
       throw new Error(`${file}: must be a JSON object with "anthropic" and/or "openai" sections`);
     }
     const record = parsed as Record<string, unknown>;
-    return { anthropic: readEndpoint(record.anthropic, "anthropic", file), openai: readEndpoint(record.openai, "openai", file) };
+    return {
+      anthropic: readEndpoint(record.anthropic, "anthropic", file),
+      openai: readEndpoint(record.openai, "openai", file),
+    };
   } catch (error) {
-    const message = error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message;
+    const message =
+      error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message;
     return { anthropic: {}, openai: {}, error: message };
   }
 }

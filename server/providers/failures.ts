@@ -72,13 +72,15 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 function serverErrorBody(error: SdkErrorShape): { type?: string; message?: string } {
   const body = asRecord(error.error);
   const inner = asRecord(body?.error) ?? body;
-  const type = typeof inner?.type === "string" ? inner.type : typeof inner?.code === "string" ? inner.code : undefined;
+  const type =
+    typeof inner?.type === "string" ? inner.type : typeof inner?.code === "string" ? inner.code : undefined;
   const message = typeof inner?.message === "string" ? inner.message : undefined;
   return { type, message };
 }
 
 function headerValue(headers: unknown, name: string): string | undefined {
-  if (headers && typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  if (headers && typeof (headers as Headers).get === "function")
+    return (headers as Headers).get(name) ?? undefined;
   return undefined;
 }
 
@@ -95,7 +97,8 @@ function socketCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current; depth++) {
     const record = asRecord(current);
-    if (typeof record?.code === "string" && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(record.code)) return record.code;
+    if (typeof record?.code === "string" && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(record.code))
+      return record.code;
     current = record?.cause;
   }
   return undefined;
@@ -117,7 +120,8 @@ export function classifyFailure(
   isConnectionError: (error: unknown) => boolean,
 ): ClassifiedFailure {
   if (error instanceof StreamProtocolError) return { kind: error.kind, detail: error.message };
-  if (error instanceof SyntaxError) return { kind: "malformed", detail: `could not parse an event as JSON (${error.message})` };
+  if (error instanceof SyntaxError)
+    return { kind: "malformed", detail: `could not parse an event as JSON (${error.message})` };
   const sdkError = (asRecord(error) ?? {}) as SdkErrorShape;
   const status = typeof sdkError.status === "number" ? sdkError.status : undefined;
   if (status !== undefined) {

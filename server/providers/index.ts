@@ -42,16 +42,23 @@ export interface CreateProviderOptions {
 
 async function createScripted(options: CreateProviderOptions): Promise<Provider> {
   if (!options.scenario) {
-    throw new PlaygroundError("invalid_scenario", "the scripted provider needs a scenario file or folder (--scenario FILE)");
+    throw new PlaygroundError(
+      "invalid_scenario",
+      "the scripted provider needs a scenario file or folder (--scenario FILE)",
+    );
   }
   const location = path.resolve(options.scenarioRoot ?? process.cwd(), options.scenario);
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(location)).isDirectory();
   } catch (error) {
-    throw new PlaygroundError("invalid_scenario", `${location}: cannot read the scenario: ${errorMessage(error)}`, {
-      file: location,
-    });
+    throw new PlaygroundError(
+      "invalid_scenario",
+      `${location}: cannot read the scenario: ${errorMessage(error)}`,
+      {
+        file: location,
+      },
+    );
   }
   const scenarios = isDirectory ? await loadScenarioDirectory(location) : await loadScenario(location);
   return new ScriptedProvider(scenarios, { model: options.model, ...options.scripted });
@@ -73,7 +80,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       if (!apiKey) {
         throw new PlaygroundError(
           "provider_error",
-          "the anthropic provider needs an API key: set ANTHROPIC_API_KEY, or add \"anthropic\": {\"apiKey\": …} to ~/.PseudoClaude/providers.json",
+          'the anthropic provider needs an API key: set ANTHROPIC_API_KEY, or add "anthropic": {"apiKey": …} to ~/.PseudoClaude/providers.json',
         );
       }
       return new AnthropicProvider({

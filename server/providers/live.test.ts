@@ -39,7 +39,9 @@ describe("live providers", () => {
       const provider = await createProvider({ name: "openai", config });
       const events = await collectEvents(provider, request);
       expect(terminalEvent(events), JSON.stringify(terminalEvent(events))).toEqual({ type: "done" });
-      expect(eventsOfType(events, "tool_call").length + eventsOfType(events, "text_delta").length).toBeGreaterThan(0);
+      expect(
+        eventsOfType(events, "tool_call").length + eventsOfType(events, "text_delta").length,
+      ).toBeGreaterThan(0);
     },
     300_000,
   );

@@ -4,7 +4,10 @@ import { ManualProvider } from "./manual.ts";
 import { sampleRequest } from "./testing/collect.ts";
 
 /** Starts draining a stream in the background; resolves with every event once it ends. */
-function drain(stream: AsyncIterable<ProviderEvent>): { events: ProviderEvent[]; finished: Promise<ProviderEvent[]> } {
+function drain(stream: AsyncIterable<ProviderEvent>): {
+  events: ProviderEvent[];
+  finished: Promise<ProviderEvent[]>;
+} {
   const events: ProviderEvent[] = [];
   const finished = (async () => {
     for await (const event of stream) events.push(event);
@@ -31,7 +34,9 @@ describe("manual provider", () => {
     expect(seen).toEqual([request]);
     expect(manual.pending()).toBe(request);
     expect(events.map((event) => event.type)).toEqual(["payload"]);
-    expect(events[0]).toMatchObject({ payload: { provider: "manual", system: request.system, messages: request.messages } });
+    expect(events[0]).toMatchObject({
+      payload: { provider: "manual", system: request.system, messages: request.messages },
+    });
 
     const answer = manual.respond({
       text: "I will load the review skill.",
@@ -42,8 +47,16 @@ describe("manual provider", () => {
     });
     expect(answer).toEqual({ ok: true });
     const all = await finished;
-    expect(all.map((event) => event.type)).toEqual(["payload", "text_delta", "tool_call", "tool_call", "done"]);
-    const calls = all.filter((event) => event.type === "tool_call").map((event) => (event as { call: { id: string; name: string; input: unknown } }).call);
+    expect(all.map((event) => event.type)).toEqual([
+      "payload",
+      "text_delta",
+      "tool_call",
+      "tool_call",
+      "done",
+    ]);
+    const calls = all
+      .filter((event) => event.type === "tool_call")
+      .map((event) => (event as { call: { id: string; name: string; input: unknown } }).call);
     expect(calls.map((call) => [call.name, call.input])).toEqual([
       ["load_skill", { name: "review" }],
       ["read_file", { path: "README.md" }],
@@ -54,7 +67,10 @@ describe("manual provider", () => {
 
   it("refuses an answer when nothing waits, and a malformed answer while something does", async () => {
     const manual = new ManualProvider();
-    expect(manual.respond({ text: "hi", toolCalls: [] })).toMatchObject({ ok: false, error: expect.stringContaining("no model turn") });
+    expect(manual.respond({ text: "hi", toolCalls: [] })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("no model turn"),
+    });
     const { finished } = drain(manual.stream(sampleRequest(), new AbortController().signal));
     await waitFor(() => manual.pending() !== undefined, "the pending request");
     expect(manual.respond({ text: "x", toolCalls: [{ name: " ", input: {} }] })).toMatchObject({ ok: false });

@@ -26,7 +26,8 @@ function checkResponse(response: ManualResponse): string | undefined {
   if (typeof response?.text !== "string") return "text must be a string";
   if (!Array.isArray(response.toolCalls)) return "toolCalls must be a list";
   for (const [index, call] of response.toolCalls.entries()) {
-    if (!call || typeof call.name !== "string" || call.name.trim() === "") return `tool call #${index + 1} has no name`;
+    if (!call || typeof call.name !== "string" || call.name.trim() === "")
+      return `tool call #${index + 1} has no name`;
   }
   return undefined;
 }
@@ -66,7 +67,10 @@ export class ManualProvider implements Provider {
       return;
     }
     if (this.waiting) {
-      yield { type: "error", message: "another manual turn is already waiting for an answer; answer or cancel it first" };
+      yield {
+        type: "error",
+        message: "another manual turn is already waiting for an answer; answer or cancel it first",
+      };
       return;
     }
     const response = await new Promise<ManualResponse | undefined>((resolve) => {

@@ -65,7 +65,9 @@ describe("anthropic mapping", () => {
       { role: "assistant", content: "", toolCalls: [{ id: "t", name: "echo", input: "plain" }] },
       { role: "tool", toolCallId: "t", toolName: "echo", content: "ok", isError: false },
     ]);
-    expect(assistant.content).toEqual([{ type: "tool_use", id: "t", name: "echo", input: { value: "plain" } }]);
+    expect(assistant.content).toEqual([
+      { type: "tool_use", id: "t", name: "echo", input: { value: "plain" } },
+    ]);
   });
 });
 

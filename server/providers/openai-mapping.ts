@@ -34,7 +34,11 @@ export const TOOL_ERROR_PREFIX = "[tool error] ";
 export function toOpenAiTools(tools: ToolDefinition[]): OpenAiTool[] {
   return tools.map((tool) => ({
     type: "function",
-    function: { name: tool.name, description: tool.description, parameters: { type: "object", ...tool.inputSchema } },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: { type: "object", ...tool.inputSchema },
+    },
   }));
 }
 

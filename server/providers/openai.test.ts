@@ -26,7 +26,13 @@ afterEach(async () => {
 });
 
 function provider(overrides: Partial<ConstructorParameters<typeof OpenAiProvider>[0]> = {}): OpenAiProvider {
-  return new OpenAiProvider({ apiKey: API_KEY, baseUrl: `${fake.url}/v1`, model: "gpt-test", retry: FAST_RETRY, ...overrides });
+  return new OpenAiProvider({
+    apiKey: API_KEY,
+    baseUrl: `${fake.url}/v1`,
+    model: "gpt-test",
+    retry: FAST_RETRY,
+    ...overrides,
+  });
 }
 
 function sentBody(index = 0): Record<string, any> {
@@ -82,8 +88,22 @@ describe("openai provider: streaming", () => {
     await collectEvents(provider(), sampleRequest(history, [LOAD_SKILL_TOOL, READ_FILE_TOOL]));
     const body = sentBody();
     expect(body.tools).toEqual([
-      { type: "function", function: { name: "load_skill", description: LOAD_SKILL_TOOL.description, parameters: LOAD_SKILL_TOOL.inputSchema } },
-      { type: "function", function: { name: "read_file", description: READ_FILE_TOOL.description, parameters: READ_FILE_TOOL.inputSchema } },
+      {
+        type: "function",
+        function: {
+          name: "load_skill",
+          description: LOAD_SKILL_TOOL.description,
+          parameters: LOAD_SKILL_TOOL.inputSchema,
+        },
+      },
+      {
+        type: "function",
+        function: {
+          name: "read_file",
+          description: READ_FILE_TOOL.description,
+          parameters: READ_FILE_TOOL.inputSchema,
+        },
+      },
     ]);
     expect(body.messages.slice(2)).toEqual([
       { role: "user", content: "review" },
@@ -91,7 +111,11 @@ describe("openai provider: streaming", () => {
         role: "assistant",
         content: null,
         tool_calls: [
-          { id: "call_1", type: "function", function: { name: "load_skill", arguments: '{"name":"review"}' } },
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "load_skill", arguments: '{"name":"review"}' },
+          },
           { id: "call_2", type: "function", function: { name: "read_file", arguments: '{"path":"x"}' } },
         ],
       },
@@ -101,7 +125,9 @@ describe("openai provider: streaming", () => {
   });
 
   it("emits one tool call", async () => {
-    fake.enqueue(openAiStream({ toolCalls: [{ id: "call_a", name: "load_skill", arguments: { name: "review" } }] }));
+    fake.enqueue(
+      openAiStream({ toolCalls: [{ id: "call_a", name: "load_skill", arguments: { name: "review" } }] }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "tool_call").map((event) => event.call)).toEqual([
       { id: "call_a", name: "load_skill", input: { name: "review" } },
@@ -127,8 +153,16 @@ describe("openai provider: streaming", () => {
   });
 
   it("assembles arguments split across many chunks", async () => {
-    const argumentsObject = { path: "src/ä/ö/ü — long.ts", flags: [true, false, null], text: "y".repeat(300) };
-    fake.enqueue(openAiStream({ toolCalls: [{ id: "call_s", name: "read_file", arguments: argumentsObject, chunks: 80 }] }));
+    const argumentsObject = {
+      path: "src/ä/ö/ü — long.ts",
+      flags: [true, false, null],
+      text: "y".repeat(300),
+    };
+    fake.enqueue(
+      openAiStream({
+        toolCalls: [{ id: "call_s", name: "read_file", arguments: argumentsObject, chunks: 80 }],
+      }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "tool_call")[0].call.input).toEqual(argumentsObject);
   });
@@ -136,7 +170,9 @@ describe("openai provider: streaming", () => {
   it("gives a tool call without an id (some local servers) a generated one", async () => {
     const response = openAiStream({ toolCalls: [{ name: "read_file", arguments: { path: "a" } }] });
     if (response.kind === "sse") {
-      response.events = response.events.map((event) => ({ data: event.data.replace(/"id":"call-[0-9a-f]+",/, "") }));
+      response.events = response.events.map((event) => ({
+        data: event.data.replace(/"id":"call-[0-9a-f]+",/, ""),
+      }));
     }
     fake.enqueue(response);
     const events = await collectEvents(provider(), sampleRequest());
@@ -144,7 +180,9 @@ describe("openai provider: streaming", () => {
   });
 
   it("reports usage, cached prompt tokens as cache reads", async () => {
-    fake.enqueue(openAiStream({ text: "ok", usage: { prompt_tokens: 3000, completion_tokens: 9, cached_tokens: 2048 } }));
+    fake.enqueue(
+      openAiStream({ text: "ok", usage: { prompt_tokens: 3000, completion_tokens: 9, cached_tokens: 2048 } }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "usage")).toEqual([
       { type: "usage", usage: { inputTokens: 3000, outputTokens: 9, cacheReadInputTokens: 2048 } },
@@ -162,7 +200,9 @@ describe("openai provider: streaming", () => {
 
 describe("openai provider: failures end in exactly one error event", () => {
   it("401: names OPENAI_API_KEY and never shows the key", async () => {
-    fake.enqueue(openAiError(401, `Incorrect API key provided: ${API_KEY}.`, "invalid_request_error", "invalid_api_key"));
+    fake.enqueue(
+      openAiError(401, `Incorrect API key provided: ${API_KEY}.`, "invalid_request_error", "invalid_api_key"),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(terminalEvent(events)).toMatchObject({ type: "error", status: 401 });
     expect(messageOf(events)).toMatch(/answered 401.*OPENAI_API_KEY/);
@@ -170,12 +210,21 @@ describe("openai provider: failures end in exactly one error event", () => {
   });
 
   it("403: says the key is not allowed", async () => {
-    fake.enqueue(openAiError(403, "You are not allowed to sample from this model", "invalid_request_error", "model_not_allowed"));
+    fake.enqueue(
+      openAiError(
+        403,
+        "You are not allowed to sample from this model",
+        "invalid_request_error",
+        "model_not_allowed",
+      ),
+    );
     expect(messageOf(await collectEvents(provider(), sampleRequest()))).toMatch(/403.*not allowed/);
   });
 
   it("404: names the unknown model", async () => {
-    fake.enqueue(openAiError(404, "The model `gpt-nope` does not exist", "invalid_request_error", "model_not_found"));
+    fake.enqueue(
+      openAiError(404, "The model `gpt-nope` does not exist", "invalid_request_error", "model_not_found"),
+    );
     const events = await collectEvents(provider({ model: "gpt-nope" }), sampleRequest());
     expect(messageOf(events)).toContain('model "gpt-nope" is unknown');
   });
@@ -187,7 +236,10 @@ describe("openai provider: failures end in exactly one error event", () => {
   });
 
   it("429 then success: retry events, then the answer", async () => {
-    fake.enqueue(openAiError(429, "Rate limit reached", "requests", "rate_limit_exceeded"), openAiStream({ text: "after" }));
+    fake.enqueue(
+      openAiError(429, "Rate limit reached", "requests", "rate_limit_exceeded"),
+      openAiStream({ text: "after" }),
+    );
     const events = await collectEvents(provider(), sampleRequest());
     expect(eventsOfType(events, "retry")).toMatchObject([{ attempt: 1, delayMs: 2 }]);
     expect(textOf(events)).toBe("after");
@@ -195,8 +247,12 @@ describe("openai provider: failures end in exactly one error event", () => {
   });
 
   it("529 overloaded: retried a bounded number of times", async () => {
-    for (let attempt = 0; attempt < 3; attempt++) fake.enqueue(openAiError(529, "overloaded", "server_error"));
-    const events = await collectEvents(provider({ retry: { ...FAST_RETRY, maxRetries: 2 } }), sampleRequest());
+    for (let attempt = 0; attempt < 3; attempt++)
+      fake.enqueue(openAiError(529, "overloaded", "server_error"));
+    const events = await collectEvents(
+      provider({ retry: { ...FAST_RETRY, maxRetries: 2 } }),
+      sampleRequest(),
+    );
     expect(eventsOfType(events, "retry")).toHaveLength(2);
     expect(messageOf(events)).toMatch(/overloaded after 2 retries/);
   });
@@ -211,7 +267,9 @@ describe("openai provider: failures end in exactly one error event", () => {
   it("connection refused: names the URL (the Ollama case when it is not running)", async () => {
     const url = `${await refusedUrl()}/v1`;
     const events = await collectEvents(provider({ baseUrl: url, apiKey: undefined }), sampleRequest());
-    expect(messageOf(events)).toMatch(new RegExp(`could not connect to ${url.replace(/[.]/g, "\\.")} \\(ECONNREFUSED\\).*OPENAI_BASE_URL`));
+    expect(messageOf(events)).toMatch(
+      new RegExp(`could not connect to ${url.replace(/[.]/g, "\\.")} \\(ECONNREFUSED\\).*OPENAI_BASE_URL`),
+    );
   });
 
   it("a stream cut mid-message: text so far, then one error", async () => {
@@ -223,7 +281,9 @@ describe("openai provider: failures end in exactly one error event", () => {
   });
 
   it("a stream that stops cleanly before any finish_reason counts as cut", async () => {
-    const response = openAiStream({ toolCalls: [{ name: "read_file", arguments: { path: "a" }, chunks: 4 }] });
+    const response = openAiStream({
+      toolCalls: [{ name: "read_file", arguments: { path: "a" }, chunks: 4 }],
+    });
     if (response.kind === "sse") response.events = response.events.slice(0, 3).concat({ data: "[DONE]" });
     fake.enqueue(response);
     const events = await collectEvents(provider(), sampleRequest());
@@ -232,22 +292,38 @@ describe("openai provider: failures end in exactly one error event", () => {
   });
 
   it("finish_reason length in the middle of a tool call: says the limit was hit", async () => {
-    const response = openAiStream({ toolCalls: [{ name: "read_file", arguments: { path: "abc" }, chunks: 4 }], finishReason: "length" });
+    const response = openAiStream({
+      toolCalls: [{ name: "read_file", arguments: { path: "abc" }, chunks: 4 }],
+      finishReason: "length",
+    });
     if (response.kind === "sse") {
-      const lastArguments = response.events.map((event) => event.data).findLastIndex((data) => data.includes('"arguments"'));
+      const lastArguments = response.events
+        .map((event) => event.data)
+        .findLastIndex((data) => data.includes('"arguments"'));
       response.events.splice(lastArguments, 1);
     }
     fake.enqueue(response);
-    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toMatch(/output token limit in the middle of tool call "read_file"/);
+    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toMatch(
+      /output token limit in the middle of tool call "read_file"/,
+    );
   });
 
   it("malformed SSE: not JSON where a chunk should be", async () => {
-    fake.enqueue({ kind: "raw", contentType: "text/event-stream", body: 'data: {"id":"x","choices":[{\n\ndata: [DONE]\n\n' });
-    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toContain("not in the OpenAI-compatible streaming format");
+    fake.enqueue({
+      kind: "raw",
+      contentType: "text/event-stream",
+      body: 'data: {"id":"x","choices":[{\n\ndata: [DONE]\n\n',
+    });
+    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toContain(
+      "not in the OpenAI-compatible streaming format",
+    );
   });
 
   it("an error object inside the stream becomes one error event", async () => {
-    fake.enqueue({ kind: "sse", events: [{ data: JSON.stringify({ error: { message: "model crashed", type: "server_error" } }) }] });
+    fake.enqueue({
+      kind: "sse",
+      events: [{ data: JSON.stringify({ error: { message: "model crashed", type: "server_error" } }) }],
+    });
     const events = await collectEvents(provider(), sampleRequest());
     expect(messageOf(events)).toContain("model crashed");
   });

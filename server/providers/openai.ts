@@ -38,7 +38,10 @@ function parseArguments(text: string, toolName: string, finishReason: string): u
     return JSON.parse(text);
   } catch (error) {
     if (finishReason === "length") {
-      throw new StreamProtocolError("truncated", `the answer hit the output token limit in the middle of tool call "${toolName}"`);
+      throw new StreamProtocolError(
+        "truncated",
+        `the answer hit the output token limit in the middle of tool call "${toolName}"`,
+      );
     }
     throw new StreamProtocolError(
       "malformed",
@@ -89,7 +92,9 @@ export class OpenAiProvider implements Provider {
         : "OPENAI_API_KEY: none is set, and this server wants one",
       baseUrlSetting: "OPENAI_BASE_URL or --base-url",
       // The most common local-server mistake: http://127.0.0.1:11434 instead of …/v1.
-      ...(/\/v\d+$/.test(this.baseUrl) ? {} : { notFoundHint: "compatible base URLs usually end in /v1, e.g. http://127.0.0.1:11434/v1" }),
+      ...(/\/v\d+$/.test(this.baseUrl)
+        ? {}
+        : { notFoundHint: "compatible base URLs usually end in /v1, e.g. http://127.0.0.1:11434/v1" }),
     };
   }
 
@@ -112,7 +117,11 @@ export class OpenAiProvider implements Provider {
     });
   }
 
-  private async *attempt(body: OpenAiRequestBody, signal: AbortSignal, markStreaming: () => void): AsyncGenerator<ProviderEvent> {
+  private async *attempt(
+    body: OpenAiRequestBody,
+    signal: AbortSignal,
+    markStreaming: () => void,
+  ): AsyncGenerator<ProviderEvent> {
     const chunks = await this.client.chat.completions.create(
       body as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
       { signal },
@@ -129,26 +138,35 @@ export class OpenAiProvider implements Provider {
       const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
       if (!choice) continue;
       const delta = choice.delta ?? {};
-      if (typeof delta.content === "string" && delta.content !== "") yield { type: "text_delta", text: delta.content };
+      if (typeof delta.content === "string" && delta.content !== "")
+        yield { type: "text_delta", text: delta.content };
       for (const fragment of delta.tool_calls ?? []) {
         const index = typeof fragment.index === "number" ? fragment.index : calls.size;
         const state = calls.get(index) ?? { id: "", name: "", arguments: "" };
         calls.set(index, state);
         if (fragment.id) state.id = fragment.id;
         // The name comes whole in the first fragment; a repeat of it must not be appended.
-        if (fragment.function?.name && state.name !== fragment.function.name) state.name += fragment.function.name;
+        if (fragment.function?.name && state.name !== fragment.function.name)
+          state.name += fragment.function.name;
         if (fragment.function?.arguments) state.arguments += fragment.function.arguments;
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
-    if (chunkCount === 0) throw new StreamProtocolError("malformed", "the response held no chat.completion.chunk data");
-    if (!finishReason) throw new StreamProtocolError("stream_cut", "the stream ended without a finish_reason");
+    if (chunkCount === 0)
+      throw new StreamProtocolError("malformed", "the response held no chat.completion.chunk data");
+    if (!finishReason)
+      throw new StreamProtocolError("stream_cut", "the stream ended without a finish_reason");
     for (const index of [...calls.keys()].sort((a, b) => a - b)) {
       const state = calls.get(index)!;
-      if (!state.name) throw new StreamProtocolError("malformed", `tool call #${index} arrived without a function name`);
+      if (!state.name)
+        throw new StreamProtocolError("malformed", `tool call #${index} arrived without a function name`);
       yield {
         type: "tool_call",
-        call: { id: state.id || `call_${randomUUID()}`, name: state.name, input: parseArguments(state.arguments, state.name, finishReason) },
+        call: {
+          id: state.id || `call_${randomUUID()}`,
+          name: state.name,
+          input: parseArguments(state.arguments, state.name, finishReason),
+        },
       };
     }
     if (usage) yield { type: "usage", usage };

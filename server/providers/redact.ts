@@ -8,7 +8,8 @@ export const REDACTED = "[redacted]";
 const SECRET_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"];
 
 /** Object keys whose values are secrets whatever they contain (headers, settings). */
-const SECRET_FIELD = /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|proxy-authorization|password|secret)$/i;
+const SECRET_FIELD =
+  /^(api[-_]?key|x-api-key|authorization|auth[-_]?token|proxy-authorization|password|secret)$/i;
 
 /** `sk-…`, `sk-ant-…`, `sk-proj-…` (real ones are long; 20+ keeps words like "sk-learn" intact) and bearer tokens. */
 const KEY_SHAPED = /\b(sk-[A-Za-z0-9_-]{20,})|(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g;
@@ -47,9 +48,10 @@ function redactValue(value: unknown, secrets: string[], seen: WeakSet<object>): 
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, seen));
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    copy[key] = SECRET_FIELD.test(key) && field !== null && field !== undefined && field !== ""
-      ? REDACTED
-      : redactValue(field, secrets, seen);
+    copy[key] =
+      SECRET_FIELD.test(key) && field !== null && field !== undefined && field !== ""
+        ? REDACTED
+        : redactValue(field, secrets, seen);
   }
   return copy;
 }

@@ -82,7 +82,9 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
           type: "retry",
           attempt: retries + 1,
           delayMs,
-          reason: redactSecrets(`${status}${failure.kind === "overloaded" ? "overloaded" : "rate limited"}: ${failure.detail}`),
+          reason: redactSecrets(
+            `${status}${failure.kind === "overloaded" ? "overloaded" : "rate limited"}: ${failure.detail}`,
+          ),
         };
         await abortableDelay(delayMs, signal);
         if (signal.aborted) {

@@ -36,7 +36,12 @@ const anthropicApi: ApiUnderTest = {
   name: "anthropic",
   start: startFakeAnthropic,
   provider: (fake) =>
-    new AnthropicProvider({ apiKey: "sk-ant-flow-test-0123456789", baseUrl: fake.url, model: "claude-flow", retry: { baseDelayMs: 1 } }),
+    new AnthropicProvider({
+      apiKey: "sk-ant-flow-test-0123456789",
+      baseUrl: fake.url,
+      model: "claude-flow",
+      retry: { baseDelayMs: 1 },
+    }),
   turn: (turn) =>
     anthropicStream({
       text: turn.text,
@@ -59,18 +64,33 @@ const openAiApi: ApiUnderTest = {
   name: "openai",
   start: startFakeOpenAi,
   provider: (fake) =>
-    new OpenAiProvider({ apiKey: "sk-flow-test-0123456789", baseUrl: `${fake.url}/v1`, model: "gpt-flow", retry: { baseDelayMs: 1 } }),
+    new OpenAiProvider({
+      apiKey: "sk-flow-test-0123456789",
+      baseUrl: `${fake.url}/v1`,
+      model: "gpt-flow",
+      retry: { baseDelayMs: 1 },
+    }),
   turn: (turn) =>
     openAiStream({
       text: turn.text,
-      toolCalls: turn.calls?.map((call) => ({ id: call.id, name: call.name, arguments: call.input, chunks: 7 })),
+      toolCalls: turn.calls?.map((call) => ({
+        id: call.id,
+        name: call.name,
+        arguments: call.input,
+        chunks: 7,
+      })),
       usage: { prompt_tokens: 100, completion_tokens: 10, cached_tokens: 80 },
     }),
-  unauthorized: () => openAiError(401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key"),
+  unauthorized: () =>
+    openAiError(401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key"),
   systemParts: (body) =>
-    body.messages.filter((message: { role: string }) => message.role === "system").map((message: { content: string }) => message.content),
+    body.messages
+      .filter((message: { role: string }) => message.role === "system")
+      .map((message: { content: string }) => message.content),
   toolResults: (body) =>
-    body.messages.filter((message: { role: string }) => message.role === "tool").map((message: { content: string }) => message.content),
+    body.messages
+      .filter((message: { role: string }) => message.role === "tool")
+      .map((message: { content: string }) => message.content),
   assertCacheControl: (body) => {
     expect(body.messages[0].role).toBe("system");
     expect(body.messages[1].role).toBe("system");
@@ -97,7 +117,10 @@ describe.each([anthropicApi, openAiApi])("Runner through the fake $name server",
 
   it("completes load_skill → skill tool → answer", async () => {
     fake.enqueue(
-      api.turn({ text: "Loading the rows skill.", calls: [{ id: "call_load", name: "load_skill", input: { name: "rows" } }] }),
+      api.turn({
+        text: "Loading the rows skill.",
+        calls: [{ id: "call_load", name: "load_skill", input: { name: "rows" } }],
+      }),
       api.turn({ calls: [{ id: "call_count", name: "count_rows", input: { text: CSV } }] }),
       api.turn({ text: "The CSV has 3 rows." }),
     );
@@ -105,10 +128,9 @@ describe.each([anthropicApi, openAiApi])("Runner through the fake $name server",
     const outcome = await runner.run("How many rows does my CSV have?");
 
     expect(outcome).toMatchObject({ reason: "completed", iterations: 3, finalText: "The CSV has 3 rows." });
-    expect(harness.history.filter((message) => message.role === "tool").map((message) => message.content)).toEqual([
-      'loaded skill "rows" (1 specialized tools registered)',
-      "rows: 3\n",
-    ]);
+    expect(
+      harness.history.filter((message) => message.role === "tool").map((message) => message.content),
+    ).toEqual(['loaded skill "rows" (1 specialized tools registered)', "rows: 3\n"]);
     expect(fake.requests).toHaveLength(3);
     const bodies = fake.requests.map((request) => request.body as any);
     const [stable1, environment1] = api.systemParts(bodies[0]);
@@ -121,7 +143,10 @@ describe.each([anthropicApi, openAiApi])("Runner through the fake $name server",
     expect(environment1).not.toContain(ROWS_BODY);
     expect(environment2).toContain(ROWS_BODY);
     bodies.forEach((body) => api.assertCacheControl(body));
-    expect(api.toolResults(bodies[2])).toEqual(['loaded skill "rows" (1 specialized tools registered)', "rows: 3\n"]);
+    expect(api.toolResults(bodies[2])).toEqual([
+      'loaded skill "rows" (1 specialized tools registered)',
+      "rows: 3\n",
+    ]);
 
     const usage = harness.events.filter((event) => event.type === "usage");
     expect(usage).toHaveLength(3);
@@ -131,7 +156,10 @@ describe.each([anthropicApi, openAiApi])("Runner through the fake $name server",
 
   it("a provider failure stops the run with provider_error, keeps the history, and the next message works", async () => {
     fake.enqueue(
-      api.turn({ text: "Loading.", calls: [{ id: "call_load", name: "load_skill", input: { name: "rows" } }] }),
+      api.turn({
+        text: "Loading.",
+        calls: [{ id: "call_load", name: "load_skill", input: { name: "rows" } }],
+      }),
       api.unauthorized(),
       api.turn({ text: "Back again." }),
     );
@@ -147,7 +175,9 @@ describe.each([anthropicApi, openAiApi])("Runner through the fake $name server",
     expect(next).toMatchObject({ reason: "completed", finalText: "Back again." });
     expect(harness.history.length).toBeGreaterThan(kept);
     // The retry request carried the whole earlier conversation, tool result included.
-    expect(api.toolResults(fake.requests[2].body)).toEqual(['loaded skill "rows" (1 specialized tools registered)']);
+    expect(api.toolResults(fake.requests[2].body)).toEqual([
+      'loaded skill "rows" (1 specialized tools registered)',
+    ]);
   });
 });
 
@@ -176,10 +206,9 @@ describe("Runner with the manual provider (the person is the model)", () => {
     });
     const outcome = await new Runner(harness.deps(manual)).run("How many rows?");
     expect(outcome).toMatchObject({ reason: "completed", iterations: 3, finalText: "3 rows." });
-    expect(harness.history.filter((message) => message.role === "tool").map((message) => message.content)).toEqual([
-      'loaded skill "rows" (1 specialized tools registered)',
-      "rows: 3\n",
-    ]);
+    expect(
+      harness.history.filter((message) => message.role === "tool").map((message) => message.content),
+    ).toEqual(['loaded skill "rows" (1 specialized tools registered)', "rows: 3\n"]);
     expect(seenEnvironments[0]).not.toContain(ROWS_BODY);
     expect(seenEnvironments[1]).toContain(ROWS_BODY);
   });

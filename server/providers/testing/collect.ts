@@ -3,17 +3,26 @@
 import type { ChatMessage, ToolDefinition } from "../../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../types.ts";
 
-export async function collectEvents(provider: Provider, request: ModelRequest, signal = new AbortController().signal): Promise<ProviderEvent[]> {
+export async function collectEvents(
+  provider: Provider,
+  request: ModelRequest,
+  signal = new AbortController().signal,
+): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
   for await (const event of provider.stream(request, signal)) events.push(event);
   const terminals = events.filter((event) => event.type === "done" || event.type === "error");
   if (terminals.length !== 1 || events[events.length - 1] !== terminals[0]) {
-    throw new Error(`expected exactly one terminal event at the end, got: ${events.map((event) => event.type).join(", ")}`);
+    throw new Error(
+      `expected exactly one terminal event at the end, got: ${events.map((event) => event.type).join(", ")}`,
+    );
   }
   return events;
 }
 
-export function eventsOfType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T): Extract<ProviderEvent, { type: T }>[] {
+export function eventsOfType<T extends ProviderEvent["type"]>(
+  events: ProviderEvent[],
+  type: T,
+): Extract<ProviderEvent, { type: T }>[] {
   return events.filter((event): event is Extract<ProviderEvent, { type: T }> => event.type === type);
 }
 
@@ -22,7 +31,9 @@ export function terminalEvent(events: ProviderEvent[]): ProviderEvent {
 }
 
 export function textOf(events: ProviderEvent[]): string {
-  return eventsOfType(events, "text_delta").map((event) => event.text).join("");
+  return eventsOfType(events, "text_delta")
+    .map((event) => event.text)
+    .join("");
 }
 
 export const READ_FILE_TOOL: ToolDefinition = {
@@ -43,7 +54,10 @@ export const LOAD_SKILL_TOOL: ToolDefinition = {
   origin: "system",
 };
 
-export function sampleRequest(messages: ChatMessage[] = [{ role: "user", content: "hello" }], tools: ToolDefinition[] = []): ModelRequest {
+export function sampleRequest(
+  messages: ChatMessage[] = [{ role: "user", content: "hello" }],
+  tools: ToolDefinition[] = [],
+): ModelRequest {
   return {
     system: { stable: "STABLE SYSTEM: you are a test agent.", environment: "ENVIRONMENT: cwd=/tmp/x" },
     messages,

@@ -3,7 +3,13 @@
 // content_block_delta with text_delta / input_json_delta, content_block_stop, message_delta,
 // message_stop, ping, error) or with the API's JSON error bodies.
 import { randomBytes } from "node:crypto";
-import { splitText, startFakeHttpServer, type FakeResponse, type FakeServer, type SseEvent } from "./fake-http.ts";
+import {
+  splitText,
+  startFakeHttpServer,
+  type FakeResponse,
+  type FakeServer,
+  type SseEvent,
+} from "./fake-http.ts";
 
 export interface AnthropicFakeUsage {
   input_tokens: number;
@@ -75,18 +81,28 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
     events.push(
       sse("content_block_start", {
         index,
-        content_block: { type: "tool_use", id: toolUse.id ?? anthropicId("toolu"), name: toolUse.name, input: {} },
+        content_block: {
+          type: "tool_use",
+          id: toolUse.id ?? anthropicId("toolu"),
+          name: toolUse.name,
+          input: {},
+        },
       }),
     );
     for (const partial of splitText(JSON.stringify(toolUse.input), toolUse.chunks ?? 1)) {
-      events.push(sse("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: partial } }));
+      events.push(
+        sse("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: partial } }),
+      );
     }
     events.push(sse("content_block_stop", { index }));
     index++;
   }
   events.push(
     sse("message_delta", {
-      delta: { stop_reason: turn.stopReason ?? ((turn.toolUses ?? []).length > 0 ? "tool_use" : "end_turn"), stop_sequence: null },
+      delta: {
+        stop_reason: turn.stopReason ?? ((turn.toolUses ?? []).length > 0 ? "tool_use" : "end_turn"),
+        stop_sequence: null,
+      },
       usage: { output_tokens: usage.output_tokens },
     }),
   );
@@ -99,7 +115,12 @@ export function anthropicStream(turn: AnthropicFakeTurn, cutAfter?: number): Fak
 }
 
 /** The API's JSON error body, e.g. (401, "authentication_error", "invalid x-api-key"). */
-export function anthropicError(status: number, type: string, message: string, headers?: Record<string, string>): FakeResponse {
+export function anthropicError(
+  status: number,
+  type: string,
+  message: string,
+  headers?: Record<string, string>,
+): FakeResponse {
   return {
     kind: "json",
     status,
@@ -117,6 +138,9 @@ export async function startFakeAnthropic(): Promise<FakeServer> {
   return startFakeHttpServer({
     paths: ["/v1/messages"],
     responseHeaders: { "request-id": anthropicId("req"), "anthropic-organization-id": "fake-org" },
-    notFoundBody: (path) => ({ type: "error", error: { type: "not_found_error", message: `Not Found: ${path}` } }),
+    notFoundBody: (path) => ({
+      type: "error",
+      error: { type: "not_found_error", message: `Not Found: ${path}` },
+    }),
   });
 }

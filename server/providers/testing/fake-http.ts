@@ -58,14 +58,19 @@ function parseJsonOrText(text: string): unknown {
   }
 }
 
-function sendSse(response: http.ServerResponse, scripted: Extract<FakeResponse, { kind: "sse" }>, extraHeaders: Record<string, string>): void {
+function sendSse(
+  response: http.ServerResponse,
+  scripted: Extract<FakeResponse, { kind: "sse" }>,
+  extraHeaders: Record<string, string>,
+): void {
   response.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
     ...extraHeaders,
     ...scripted.headers,
   });
-  const events = scripted.cutAfter === undefined ? scripted.events : scripted.events.slice(0, scripted.cutAfter);
+  const events =
+    scripted.cutAfter === undefined ? scripted.events : scripted.events.slice(0, scripted.cutAfter);
   const text = events.map(formatSse).join("");
   if (scripted.cutAfter === undefined) {
     response.end(text);
@@ -91,7 +96,12 @@ export async function startFakeHttpServer(options: {
     void (async () => {
       const text = await readBody(request);
       const path = (request.url ?? "").split("?")[0];
-      requests.push({ method: request.method ?? "", path, headers: request.headers, body: parseJsonOrText(text) });
+      requests.push({
+        method: request.method ?? "",
+        path,
+        headers: request.headers,
+        body: parseJsonOrText(text),
+      });
       if (request.method !== "POST" || !options.paths.includes(path)) {
         response.writeHead(404, { "content-type": "application/json" });
         response.end(JSON.stringify(options.notFoundBody(path)));
@@ -100,7 +110,11 @@ export async function startFakeHttpServer(options: {
       const scripted = queue.shift();
       if (!scripted) {
         response.writeHead(500, { "content-type": "application/json" });
-        response.end(JSON.stringify({ error: { type: "fake_server_error", message: "fake server: no scripted response left" } }));
+        response.end(
+          JSON.stringify({
+            error: { type: "fake_server_error", message: "fake server: no scripted response left" },
+          }),
+        );
         return;
       }
       if (scripted.kind === "sse") return sendSse(response, scripted, options.responseHeaders);
@@ -113,7 +127,10 @@ export async function startFakeHttpServer(options: {
         response.end(JSON.stringify(scripted.body));
         return;
       }
-      response.writeHead(scripted.status ?? 200, { "content-type": scripted.contentType, ...options.responseHeaders });
+      response.writeHead(scripted.status ?? 200, {
+        "content-type": scripted.contentType,
+        ...options.responseHeaders,
+      });
       response.end(scripted.body);
     })().catch((error: unknown) => {
       response.destroy(error instanceof Error ? error : new Error(String(error)));

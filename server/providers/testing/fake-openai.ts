@@ -3,7 +3,13 @@
 // arguments split across chunks, a finish_reason chunk, a usage chunk with empty choices when
 // stream_options.include_usage is set) and `data: [DONE]`, or with the API's JSON error bodies.
 import { randomBytes } from "node:crypto";
-import { splitText, startFakeHttpServer, type FakeResponse, type FakeServer, type SseEvent } from "./fake-http.ts";
+import {
+  splitText,
+  startFakeHttpServer,
+  type FakeResponse,
+  type FakeServer,
+  type SseEvent,
+} from "./fake-http.ts";
 
 export interface OpenAiFakeUsage {
   prompt_tokens: number;
@@ -64,7 +70,12 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
       chunk([
         choice({
           tool_calls: [
-            { index, id: call.id ?? openAiId("call"), type: "function", function: { name: call.name, arguments: "" } },
+            {
+              index,
+              id: call.id ?? openAiId("call"),
+              type: "function",
+              function: { name: call.name, arguments: "" },
+            },
           ],
         }),
       ]),
@@ -73,7 +84,9 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
       events.push(chunk([choice({ tool_calls: [{ index, function: { arguments: piece } }] })]));
     }
   }
-  events.push(chunk([choice({}, turn.finishReason ?? ((turn.toolCalls ?? []).length > 0 ? "tool_calls" : "stop"))]));
+  events.push(
+    chunk([choice({}, turn.finishReason ?? ((turn.toolCalls ?? []).length > 0 ? "tool_calls" : "stop"))]),
+  );
   if (!turn.omitUsage) {
     const usage = turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
     events.push(
@@ -112,7 +125,12 @@ export async function startFakeOpenAi(): Promise<FakeServer> {
     paths: ["/v1/chat/completions"],
     responseHeaders: { "x-request-id": openAiId("req"), "openai-processing-ms": "1" },
     notFoundBody: (path) => ({
-      error: { message: `Invalid URL (POST ${path})`, type: "invalid_request_error", param: null, code: null },
+      error: {
+        message: `Invalid URL (POST ${path})`,
+        type: "invalid_request_error",
+        param: null,
+        code: null,
+      },
     }),
   });
 }
