@@ -2,13 +2,26 @@ import { describe, expect, it } from "vitest";
 import { ActiveSkills } from "./active-skills.ts";
 import { renderInvocation } from "./render.ts";
 
-const meta = (tools: string[] = []) => ({ name: "x", description: "d", tools, mode: "shared" as const, history: "recent" as const, extra: {} });
+const meta = (tools: string[] = []) => ({
+  name: "x",
+  description: "d",
+  tools,
+  mode: "shared" as const,
+  history: "recent" as const,
+  extra: {},
+});
 
 describe("ActiveSkills", () => {
   it("keeps activation order for distinct names", () => {
     const active = new ActiveSkills();
-    expect(active.activate({ name: "a", source: "builtin", body: "A" })).toEqual({ position: 0, updated: false });
-    expect(active.activate({ name: "b", source: "project", body: "B" })).toEqual({ position: 1, updated: false });
+    expect(active.activate({ name: "a", source: "builtin", body: "A" })).toEqual({
+      position: 0,
+      updated: false,
+    });
+    expect(active.activate({ name: "b", source: "project", body: "B" })).toEqual({
+      position: 1,
+      updated: false,
+    });
     expect(active.names()).toEqual(["a", "b"]);
   });
 
@@ -16,7 +29,10 @@ describe("ActiveSkills", () => {
     const active = new ActiveSkills();
     active.activate({ name: "a", source: "builtin", body: "A1" });
     active.activate({ name: "b", source: "builtin", body: "B" });
-    expect(active.activate({ name: "a", source: "builtin", body: "A2", arguments: "x" })).toEqual({ position: 0, updated: true });
+    expect(active.activate({ name: "a", source: "builtin", body: "A2", arguments: "x" })).toEqual({
+      position: 0,
+      updated: true,
+    });
     expect(active.list()).toEqual([
       { name: "a", source: "builtin", body: "A2", arguments: "x", activations: 2 },
       { name: "b", source: "builtin", body: "B", arguments: "", activations: 1 },
@@ -52,7 +68,10 @@ describe("ActiveSkills", () => {
 
 describe("renderInvocation", () => {
   it("replaces $ARGUMENTS and {{arguments}} literally", () => {
-    const rendered = renderInvocation({ meta: meta(), body: "Target: $ARGUMENTS\nAgain: {{arguments}}" }, "src/$& and $1");
+    const rendered = renderInvocation(
+      { meta: meta(), body: "Target: $ARGUMENTS\nAgain: {{arguments}}" },
+      "src/$& and $1",
+    );
     expect(rendered).toBe("Target: src/$& and $1\nAgain: src/$& and $1");
   });
 

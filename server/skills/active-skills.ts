@@ -28,7 +28,12 @@ export interface ActivationOutcome {
 export class ActiveSkills {
   private readonly entries = new Map<string, ActiveSkill>();
 
-  activate(skill: { name: string; source: SkillSource; body: string; arguments?: string }): ActivationOutcome {
+  activate(skill: {
+    name: string;
+    source: SkillSource;
+    body: string;
+    arguments?: string;
+  }): ActivationOutcome {
     const existing = this.entries.get(skill.name);
     const entry: ActiveSkill = {
       name: skill.name,

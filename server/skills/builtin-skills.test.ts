@@ -13,7 +13,15 @@ import { createLoadSkillTool } from "./load-skill-tool.ts";
 
 const DEMO_WORKDIR = fileURLToPath(new URL("../../examples/demo-workdir/", import.meta.url));
 /** The protected system tools of issue 3 (server/tools), plus load_skill. */
-const SYSTEM_TOOLS = new Set(["read_file", "list_files", "search_code", "write_file", "edit_file", "run_command", "load_skill"]);
+const SYSTEM_TOOLS = new Set([
+  "read_file",
+  "list_files",
+  "search_code",
+  "write_file",
+  "edit_file",
+  "run_command",
+  "load_skill",
+]);
 
 let scratch: string;
 let workdir: string;
@@ -55,12 +63,25 @@ async function runTool(skillName: string, toolName: string, input: unknown) {
 
 describe("built-in skills", () => {
   it("load cleanly: at least 8, no warnings, no lint notes, names equal folders", async () => {
-    const catalog = await Catalog.create({ builtin: BUILTIN_SKILLS_DIR, user: path.join(home, "none"), project: path.join(scratch, "none") });
+    const catalog = await Catalog.create({
+      builtin: BUILTIN_SKILLS_DIR,
+      user: path.join(home, "none"),
+      project: path.join(scratch, "none"),
+    });
     const snapshot = catalog.snapshot();
     expect(snapshot.warnings).toEqual([]);
     expect(snapshot.lint).toEqual([]);
     const names = catalog.names();
-    for (const expected of ["review", "commit", "test", "changelog", "csv-report", "explain-code", "release-notes", "incident-summary"]) {
+    for (const expected of [
+      "review",
+      "commit",
+      "test",
+      "changelog",
+      "csv-report",
+      "explain-code",
+      "release-notes",
+      "incident-summary",
+    ]) {
       expect(names).toContain(expected);
     }
     expect(snapshot.skills.filter((skill) => skill.toolNames.length > 0).length).toBeGreaterThanOrEqual(3);
@@ -77,7 +98,10 @@ describe("built-in skills", () => {
     expect(catalog.shadowed()).toEqual([
       {
         name: "review",
-        winner: { source: "project", path: path.join(DEMO_WORKDIR, ".PseudoClaude", "skills", "review", "SKILL.md") },
+        winner: {
+          source: "project",
+          path: path.join(DEMO_WORKDIR, ".PseudoClaude", "skills", "review", "SKILL.md"),
+        },
         loser: { source: "builtin", path: path.join(BUILTIN_SKILLS_DIR, "review", "SKILL.md") },
       },
     ]);
@@ -116,7 +140,10 @@ describe("built-in skill tools on the demo workdir", () => {
   });
 
   it("log_timeline builds the incident timeline of logs/app.log", async () => {
-    const result = await runTool("incident-summary", "log_timeline", { path: "logs/app.log", bucket_minutes: 5 });
+    const result = await runTool("incident-summary", "log_timeline", {
+      path: "logs/app.log",
+      bucket_minutes: 5,
+    });
     expect(result.ok).toBe(true);
     expect(result.content).toContain("span: 2026-11-03T01:59:58 → 2026-11-03T02:34:14");
     expect(result.content).toContain("levels: INFO 12, ERROR 10, WARN 7, FATAL 1");
@@ -129,7 +156,10 @@ describe("built-in skill tools on the demo workdir", () => {
     expect(missing.content).toMatch(/not a git repository/);
 
     const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=Dana", "-c", "user.email=dana@example.com", ...args], { cwd: workdir, stdio: "pipe" });
+      execFileSync("git", ["-c", "user.name=Dana", "-c", "user.email=dana@example.com", ...args], {
+        cwd: workdir,
+        stdio: "pipe",
+      });
     git("init", "-q");
     git("add", "README.md");
     git("commit", "-q", "-m", "feat(report): revenue by product");

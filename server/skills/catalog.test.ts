@@ -2,7 +2,13 @@ import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BUILTIN_SKILLS_DIR, Catalog, defaultLayers } from "./catalog.ts";
-import { makeTempLayers, simpleSkill, skillMarkdown, writeSkill, type TempLayers } from "./testing/skill-fixtures.ts";
+import {
+  makeTempLayers,
+  simpleSkill,
+  skillMarkdown,
+  writeSkill,
+  type TempLayers,
+} from "./testing/skill-fixtures.ts";
 
 let temp: TempLayers;
 
@@ -32,10 +38,13 @@ describe("Catalog layers", () => {
     const shadowed = catalog.shadowed();
     const reviewLosers = shadowed.filter((entry) => entry.name === "review");
     expect(reviewLosers.map((entry) => entry.loser.source)).toEqual(["builtin", "user"]);
-    for (const entry of reviewLosers) expect(entry.winner).toEqual({ source: "project", path: catalog.get("review")?.entryPath });
-    expect(shadowed.filter((entry) => entry.name === "commit").map((entry) => [entry.winner.source, entry.loser.source])).toEqual([
-      ["user", "builtin"],
-    ]);
+    for (const entry of reviewLosers)
+      expect(entry.winner).toEqual({ source: "project", path: catalog.get("review")?.entryPath });
+    expect(
+      shadowed
+        .filter((entry) => entry.name === "commit")
+        .map((entry) => [entry.winner.source, entry.loser.source]),
+    ).toEqual([["user", "builtin"]]);
   });
 
   it("promptItems returns only name and description, sorted by name", async () => {
@@ -79,17 +88,28 @@ describe("bad-skill isolation", () => {
     await writeSkill(temp.layers.user, "bad-yaml", "---\nname: bad-yaml\ndescription: [oops\n---\nbody\n");
     await writeSkill(temp.layers.project, "empty-body", "---\nname: empty-body\ndescription: d\n---\n\n");
     await writeSkill(temp.layers.project, "bad-tools", simpleSkill("bad-tools"), "{ not json");
-    await writeSkill(temp.layers.project, "escaping", simpleSkill("escaping"), { tools: [{ name: "x", description: "d", command: ["../../../bin/sh"] }] });
+    await writeSkill(temp.layers.project, "escaping", simpleSkill("escaping"), {
+      tools: [{ name: "x", description: "d", command: ["../../../bin/sh"] }],
+    });
 
     const catalog = await Catalog.create(temp.layers);
     expect(catalog.names()).toEqual(["good"]);
     const warnings = catalog.warnings();
     expect(warnings).toHaveLength(5);
     const byPath = (fragment: string) => warnings.filter((warning) => warning.path.includes(fragment));
-    expect(byPath("no-frontmatter")[0]).toMatchObject({ source: "builtin", reason: expect.stringMatching(/frontmatter/) });
+    expect(byPath("no-frontmatter")[0]).toMatchObject({
+      source: "builtin",
+      reason: expect.stringMatching(/frontmatter/),
+    });
     expect(byPath("bad-yaml")[0]).toMatchObject({ source: "user", line: 3 });
-    expect(byPath("empty-body")[0]).toMatchObject({ source: "project", reason: expect.stringMatching(/body/) });
-    expect(byPath("bad-tools")[0]).toMatchObject({ skill: "bad-tools", path: expect.stringMatching(/tools\.json$/) });
+    expect(byPath("empty-body")[0]).toMatchObject({
+      source: "project",
+      reason: expect.stringMatching(/body/),
+    });
+    expect(byPath("bad-tools")[0]).toMatchObject({
+      skill: "bad-tools",
+      path: expect.stringMatching(/tools\.json$/),
+    });
     expect(byPath("escaping")[0].reason).toMatch(/outside the skill folder/);
   });
 
@@ -105,7 +125,11 @@ describe("bad-skill isolation", () => {
 
 describe("tools.json and dependency validation", () => {
   it("recognises tools.json tools, with their schema and command", async () => {
-    const tool = { ...nodeTool("profile_csv"), input_schema: { type: "object", properties: { path: { type: "string" } } }, timeout_ms: 5000 };
+    const tool = {
+      ...nodeTool("profile_csv"),
+      input_schema: { type: "object", properties: { path: { type: "string" } } },
+      timeout_ms: 5000,
+    };
     await writeSkill(temp.layers.builtin, "csv", simpleSkill("csv"), { tools: [tool] });
     const catalog = await Catalog.create(temp.layers);
     expect(catalog.get("csv")?.tools).toEqual([tool]);
@@ -113,18 +137,45 @@ describe("tools.json and dependency validation", () => {
   });
 
   it("removes skills with missing tools, records the missing names, counts own tools as present", async () => {
-    await writeSkill(temp.layers.builtin, "fine", skillMarkdown({ name: "fine", description: "d", tools: "[read_file]" }));
-    await writeSkill(temp.layers.builtin, "broken", skillMarkdown({ name: "broken", description: "d", tools: "[read_file, teleport, warp]" }));
-    await writeSkill(temp.layers.user, "own", skillMarkdown({ name: "own", description: "d", tools: "[count_todos]" }), {
-      tools: [nodeTool("count_todos")],
-    });
-    await writeSkill(temp.layers.project, "allowed", skillMarkdown({ name: "allowed", description: "d", "allowed-tools": "Bash(git:*)" }));
+    await writeSkill(
+      temp.layers.builtin,
+      "fine",
+      skillMarkdown({ name: "fine", description: "d", tools: "[read_file]" }),
+    );
+    await writeSkill(
+      temp.layers.builtin,
+      "broken",
+      skillMarkdown({ name: "broken", description: "d", tools: "[read_file, teleport, warp]" }),
+    );
+    await writeSkill(
+      temp.layers.user,
+      "own",
+      skillMarkdown({ name: "own", description: "d", tools: "[count_todos]" }),
+      {
+        tools: [nodeTool("count_todos")],
+      },
+    );
+    await writeSkill(
+      temp.layers.project,
+      "allowed",
+      skillMarkdown({ name: "allowed", description: "d", "allowed-tools": "Bash(git:*)" }),
+    );
     const catalog = await Catalog.create(temp.layers);
     const known = new Set(["read_file", "load_skill"]);
     const removed = catalog.validateTools((name) => known.has(name));
     expect(removed).toEqual([
-      { name: "allowed", source: "project", path: path.join(temp.layers.project, "allowed", "SKILL.md"), missing: ["Bash(git:*)"] },
-      { name: "broken", source: "builtin", path: path.join(temp.layers.builtin, "broken", "SKILL.md"), missing: ["teleport", "warp"] },
+      {
+        name: "allowed",
+        source: "project",
+        path: path.join(temp.layers.project, "allowed", "SKILL.md"),
+        missing: ["Bash(git:*)"],
+      },
+      {
+        name: "broken",
+        source: "builtin",
+        path: path.join(temp.layers.builtin, "broken", "SKILL.md"),
+        missing: ["teleport", "warp"],
+      },
     ]);
     expect(catalog.names()).toEqual(["fine", "own"]);
     expect(catalog.snapshot().removed).toHaveLength(2);
@@ -137,7 +188,11 @@ describe("tools.json and dependency validation", () => {
 describe("lint", () => {
   it("flags Agent Skills rule breaks without removing the skill", async () => {
     await writeSkill(temp.layers.builtin, "folder-name", simpleSkill("Other_Name"));
-    await writeSkill(temp.layers.builtin, "long", simpleSkill("long", "x".repeat(1025), "line\n".repeat(501)));
+    await writeSkill(
+      temp.layers.builtin,
+      "long",
+      simpleSkill("long", "x".repeat(1025), "line\n".repeat(501)),
+    );
     await writeSkill(temp.layers.builtin, "bad--dash", simpleSkill("bad--dash"));
     const catalog = await Catalog.create(temp.layers);
     expect(catalog.names()).toEqual(["Other_Name", "bad--dash", "long"]);
@@ -166,12 +221,18 @@ describe("reload", () => {
 
     await rm(path.join(temp.layers.builtin, "goes"), { recursive: true });
     await writeSkill(temp.layers.builtin, "edited", simpleSkill("edited", "new description"));
-    await writeSkill(temp.layers.builtin, "tooled", simpleSkill("tooled"), { tools: [nodeTool("one"), nodeTool("two")] });
+    await writeSkill(temp.layers.builtin, "tooled", simpleSkill("tooled"), {
+      tools: [nodeTool("one"), nodeTool("two")],
+    });
     await writeSkill(temp.layers.project, "overridden", simpleSkill("overridden"));
     await writeSkill(temp.layers.user, "fresh", simpleSkill("fresh"));
 
     const diff = await catalog.reload();
-    expect(diff).toEqual({ added: ["fresh"], removed: ["goes"], updated: ["edited", "overridden", "tooled"] });
+    expect(diff).toEqual({
+      added: ["fresh"],
+      removed: ["goes"],
+      updated: ["edited", "overridden", "tooled"],
+    });
     expect(catalog.get("tooled")?.tools.map((tool) => tool.name)).toEqual(["one", "two"]);
     expect(await catalog.reload()).toEqual({ added: [], removed: [], updated: [] });
   });
@@ -197,7 +258,12 @@ describe("snapshot and defaults", () => {
     await writeSkill(temp.layers.project, "snap", text);
     const catalog = await Catalog.create(temp.layers);
     const [view] = catalog.snapshot().skills;
-    expect(view).toMatchObject({ name: "snap", source: "project", raw: text, meta: { mode: "isolated", extra: { license: "MIT" } } });
+    expect(view).toMatchObject({
+      name: "snap",
+      source: "project",
+      raw: text,
+      meta: { mode: "isolated", extra: { license: "MIT" } },
+    });
     expect(await readFile(view.entryPath, "utf8")).toBe(text);
   });
 

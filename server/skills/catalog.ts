@@ -231,6 +231,12 @@ export class Catalog {
         body: skill.body,
         raw,
       }));
-    return { skills, warnings: this.warnings(), removed: this.removed(), shadowed: this.shadowed(), lint: this.lint() };
+    return {
+      skills,
+      warnings: this.warnings(),
+      removed: this.removed(),
+      shadowed: this.shadowed(),
+      lint: this.lint(),
+    };
   }
 }

@@ -1,7 +1,12 @@
 // Public API of the skills module: discoverable (Catalog), loaded (ActiveSkills), installed (skill tools
 // in the Registry via load_skill).
 export * from "./types.ts";
-export { parseSkillMarkdown, type ParseProblem, type ParsedSkillFile, type SkillParseResult } from "./parse-skill.ts";
+export {
+  parseSkillMarkdown,
+  type ParseProblem,
+  type ParsedSkillFile,
+  type SkillParseResult,
+} from "./parse-skill.ts";
 export {
   TOOLS_JSON_SCHEMA,
   checkCommand,

@@ -18,7 +18,8 @@ export function expectedSkillName(skill: Pick<Skill, "entryPath" | "rootDir">): 
 export function lintSkill(skill: Skill): LintNote[] {
   const notes: LintNote[] = [];
   const { name, description } = skill.meta;
-  const note = (rule: string, message: string) => notes.push({ skill: name, path: skill.entryPath, rule, message });
+  const note = (rule: string, message: string) =>
+    notes.push({ skill: name, path: skill.entryPath, rule, message });
 
   if (name.length < 1 || name.length > MAX_NAME_LENGTH) {
     note("name-length", `name is ${name.length} characters; Agent Skills allows 1–${MAX_NAME_LENGTH}`);
@@ -30,13 +31,20 @@ export function lintSkill(skill: Skill): LintNote[] {
     );
   }
   const expected = expectedSkillName(skill);
-  if (name !== expected) note("name-matches-folder", `name "${name}" differs from its folder/file name "${expected}"`);
+  if (name !== expected)
+    note("name-matches-folder", `name "${name}" differs from its folder/file name "${expected}"`);
   if (description.length > MAX_DESCRIPTION_LENGTH) {
-    note("description-length", `description is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`);
+    note(
+      "description-length",
+      `description is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`,
+    );
   }
   const bodyLines = skill.body.split("\n").length;
   if (bodyLines > MAX_BODY_LINES) {
-    note("body-length", `body is ${bodyLines} lines; keep it under ${MAX_BODY_LINES} and move detail into referenced files`);
+    note(
+      "body-length",
+      `body is ${bodyLines} lines; keep it under ${MAX_BODY_LINES} and move detail into referenced files`,
+    );
   }
   return notes;
 }

@@ -6,7 +6,13 @@ import type { Tool } from "../tools/types.ts";
 import { ActiveSkills } from "./active-skills.ts";
 import { Catalog } from "./catalog.ts";
 import { createLoadSkillTool, type SkillActivation } from "./load-skill-tool.ts";
-import { makeTempLayers, simpleSkill, skillMarkdown, writeSkill, type TempLayers } from "./testing/skill-fixtures.ts";
+import {
+  makeTempLayers,
+  simpleSkill,
+  skillMarkdown,
+  writeSkill,
+  type TempLayers,
+} from "./testing/skill-fixtures.ts";
 
 let temp: TempLayers;
 
@@ -25,7 +31,12 @@ async function setup() {
   const activeSkills = new ActiveSkills();
   const registry = new Registry();
   const activations: SkillActivation[] = [];
-  const loadSkill = createLoadSkillTool({ catalog, activeSkills, registry, onActivated: (activation) => activations.push(activation) });
+  const loadSkill = createLoadSkillTool({
+    catalog,
+    activeSkills,
+    registry,
+    onActivated: (activation) => activations.push(activation),
+  });
   registry.register(loadSkill, { protected: true });
   return { catalog, activeSkills, registry, loadSkill, activations };
 }
@@ -35,7 +46,12 @@ const echoTool = (name: string) => ({ name, description: `${name} tool`, command
 describe("load_skill", () => {
   it("has the system definition the design fixes", async () => {
     const { loadSkill } = await setup();
-    expect(loadSkill.definition).toMatchObject({ name: "load_skill", safety: "read_only", category: "read", origin: "system" });
+    expect(loadSkill.definition).toMatchObject({
+      name: "load_skill",
+      safety: "read_only",
+      category: "read",
+      origin: "system",
+    });
     expect(loadSkill.definition.inputSchema).toMatchObject({ type: "object", required: ["name"] });
   });
 
@@ -43,11 +59,17 @@ describe("load_skill", () => {
     await writeSkill(
       temp.layers.builtin,
       "csv-report",
-      skillMarkdown({ name: "csv-report", description: "Report on a CSV.", tools: "[profile_csv, read_file]" }, "Profile $ARGUMENTS first."),
+      skillMarkdown(
+        { name: "csv-report", description: "Report on a CSV.", tools: "[profile_csv, read_file]" },
+        "Profile $ARGUMENTS first.",
+      ),
       { tools: [echoTool("profile_csv"), echoTool("chart_csv")] },
     );
     const { activeSkills, registry, loadSkill, activations } = await setup();
-    const { result } = await loadSkill.execute({ name: "csv-report", arguments: "data/sales.csv" }, context());
+    const { result } = await loadSkill.execute(
+      { name: "csv-report", arguments: "data/sales.csv" },
+      context(),
+    );
     expect(result).toEqual({
       ok: true,
       tool: "load_skill",
@@ -66,14 +88,24 @@ describe("load_skill", () => {
       body: "Profile data/sales.csv first.\n\nAllowed tools for this skill: profile_csv, read_file",
     });
     expect(registry.isKnown("profile_csv")).toBe(true);
-    expect(registry.get("chart_csv")?.definition).toMatchObject({ origin: "skill", skill: "csv-report", safety: "side_effect", category: "exec" });
+    expect(registry.get("chart_csv")?.definition).toMatchObject({
+      origin: "skill",
+      skill: "csv-report",
+      safety: "side_effect",
+      category: "exec",
+    });
     expect(activations).toHaveLength(1);
   });
 
   it("returns unknown_skill for a name that is not in the catalog", async () => {
     const { activeSkills, loadSkill } = await setup();
     const { result } = await loadSkill.execute({ name: "nope" }, context());
-    expect(result).toMatchObject({ ok: false, errorType: "unknown_skill", error: 'unknown skill "nope"', content: 'unknown skill "nope"' });
+    expect(result).toMatchObject({
+      ok: false,
+      errorType: "unknown_skill",
+      error: 'unknown skill "nope"',
+      content: 'unknown skill "nope"',
+    });
     expect(activeSkills.size).toBe(0);
   });
 
@@ -93,7 +125,9 @@ describe("load_skill", () => {
   });
 
   it("re-loading replaces tools (register-or-replace) and updates in place", async () => {
-    await writeSkill(temp.layers.builtin, "first", simpleSkill("first", "d", "First $ARGUMENTS"), { tools: [echoTool("tool_a")] });
+    await writeSkill(temp.layers.builtin, "first", simpleSkill("first", "d", "First $ARGUMENTS"), {
+      tools: [echoTool("tool_a")],
+    });
     await writeSkill(temp.layers.builtin, "second", simpleSkill("second"));
     const { activeSkills, registry, loadSkill } = await setup();
     await loadSkill.execute({ name: "first", arguments: "one" }, context());
@@ -110,7 +144,9 @@ describe("load_skill", () => {
   });
 
   it("does not replace a protected system tool with a skill tool of the same name", async () => {
-    await writeSkill(temp.layers.builtin, "sneaky", simpleSkill("sneaky"), { tools: [echoTool("load_skill")] });
+    await writeSkill(temp.layers.builtin, "sneaky", simpleSkill("sneaky"), {
+      tools: [echoTool("load_skill")],
+    });
     const { registry, loadSkill } = await setup();
     const { result } = await loadSkill.execute({ name: "sneaky" }, context());
     expect(result.content).toBe('loaded skill "sneaky" (0 specialized tools registered)');
@@ -119,7 +155,8 @@ describe("load_skill", () => {
   });
 
   it("concurrent loads of the same and different skills keep one entry per name", async () => {
-    for (const name of ["alpha", "beta", "gamma"]) await writeSkill(temp.layers.builtin, name, simpleSkill(name));
+    for (const name of ["alpha", "beta", "gamma"])
+      await writeSkill(temp.layers.builtin, name, simpleSkill(name));
     const { activeSkills, loadSkill } = await setup();
     const names = ["alpha", "beta", "alpha", "gamma", "beta", "alpha"];
     const results = await Promise.all(names.map((name) => loadSkill.execute({ name }, context())));

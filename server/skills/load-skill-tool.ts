@@ -60,7 +60,10 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
         type: "object",
         properties: {
           name: { type: "string", minLength: 1, description: "Exact skill name from the skills index." },
-          arguments: { type: "string", description: "Optional arguments substituted into the skill's instructions." },
+          arguments: {
+            type: "string",
+            description: "Optional arguments substituted into the skill's instructions.",
+          },
         },
         required: ["name"],
         additionalProperties: false,
@@ -78,17 +81,26 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
       const { name, arguments: args = "" } = (input ?? {}) as LoadSkillInput;
       const skill = typeof name === "string" ? catalog.get(name) : undefined;
       if (!skill) {
-        return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${String(name)}"`) };
+        return {
+          result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${String(name)}"`),
+        };
       }
       const freshBody = await catalog.reloadSkillBody(skill.meta.name);
       const body = freshBody ?? skill.body;
       const rendered = renderInvocation({ meta: skill.meta, body }, args);
-      const { position } = activeSkills.activate({ name: skill.meta.name, source: skill.source, body: rendered, arguments: args });
+      const { position } = activeSkills.activate({
+        name: skill.meta.name,
+        source: skill.source,
+        body: rendered,
+        arguments: args,
+      });
 
       const registered: string[] = [];
       const skipped: string[] = [];
       for (const spec of skill.tools) {
-        if (registry.registerOrReplace(createSkillTool({ name: skill.meta.name, rootDir: skill.rootDir }, spec))) {
+        if (
+          registry.registerOrReplace(createSkillTool({ name: skill.meta.name, rootDir: skill.rootDir }, spec))
+        ) {
           registered.push(spec.name);
         } else {
           skipped.push(spec.name);

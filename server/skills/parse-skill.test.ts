@@ -9,11 +9,20 @@ function expectProblem(text: string) {
 
 describe("parseSkillMarkdown", () => {
   it("parses a minimal skill with defaults", () => {
-    const result = parseSkillMarkdown("---\nname: review\ndescription: Review code.\n---\n\n# Review\nSteps.\n");
+    const result = parseSkillMarkdown(
+      "---\nname: review\ndescription: Review code.\n---\n\n# Review\nSteps.\n",
+    );
     expect(result).toEqual({
       ok: true,
       skill: {
-        meta: { name: "review", description: "Review code.", tools: [], mode: "shared", history: "recent", extra: {} },
+        meta: {
+          name: "review",
+          description: "Review code.",
+          tools: [],
+          mode: "shared",
+          history: "recent",
+          extra: {},
+        },
         body: "# Review\nSteps.",
       },
     });
@@ -32,25 +41,39 @@ describe("parseSkillMarkdown", () => {
   });
 
   it("accepts allowed-tools as a list, and tools wins over allowed-tools", () => {
-    const list = parseSkillMarkdown("---\nname: a\ndescription: d\nallowed-tools: [read_file, list_files]\n---\nbody");
+    const list = parseSkillMarkdown(
+      "---\nname: a\ndescription: d\nallowed-tools: [read_file, list_files]\n---\nbody",
+    );
     expect(list.ok && list.skill.meta.tools).toEqual(["read_file", "list_files"]);
-    const both = parseSkillMarkdown("---\nname: a\ndescription: d\ntools: [run_command]\nallowed-tools: read_file\n---\nbody");
+    const both = parseSkillMarkdown(
+      "---\nname: a\ndescription: d\ntools: [run_command]\nallowed-tools: read_file\n---\nbody",
+    );
     expect(both.ok && both.skill.meta.tools).toEqual(["run_command"]);
   });
 
   it("reads mode, history and model", () => {
-    const result = parseSkillMarkdown("---\nname: a\ndescription: d\nmode: isolated\nhistory: none\nmodel: small\n---\nbody");
-    expect(result.ok && result.skill.meta).toMatchObject({ mode: "isolated", history: "none", model: "small" });
+    const result = parseSkillMarkdown(
+      "---\nname: a\ndescription: d\nmode: isolated\nhistory: none\nmodel: small\n---\nbody",
+    );
+    expect(result.ok && result.skill.meta).toMatchObject({
+      mode: "isolated",
+      history: "none",
+      model: "small",
+    });
   });
 
   it("tolerates a BOM and CRLF line endings", () => {
-    const result = parseSkillMarkdown("\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nline one\r\nline two\r\n");
+    const result = parseSkillMarkdown(
+      "\uFEFF---\r\nname: a\r\ndescription: d\r\n---\r\nline one\r\nline two\r\n",
+    );
     expect(result.ok && result.skill.body).toBe("line one\nline two");
   });
 
   it("rejects a file without frontmatter", () => {
     expect(expectProblem("# Just markdown\n").reason).toMatch(/no YAML frontmatter/);
-    expect(expectProblem("---\nname: a\ndescription: d\nbody with no closing fence").reason).toMatch(/no YAML frontmatter/);
+    expect(expectProblem("---\nname: a\ndescription: d\nbody with no closing fence").reason).toMatch(
+      /no YAML frontmatter/,
+    );
   });
 
   it("reports bad YAML with the file's line and column", () => {
@@ -72,7 +95,9 @@ describe("parseSkillMarkdown", () => {
   it("rejects a frontmatter that is not a mapping, and bad mode/history/tools", () => {
     expect(expectProblem("---\n- a\n- b\n---\nbody").reason).toMatch(/mapping/);
     expect(expectProblem("---\nname: a\ndescription: d\nmode: solo\n---\nbody").reason).toMatch(/"mode"/);
-    expect(expectProblem("---\nname: a\ndescription: d\nhistory: all\n---\nbody").reason).toMatch(/"history"/);
+    expect(expectProblem("---\nname: a\ndescription: d\nhistory: all\n---\nbody").reason).toMatch(
+      /"history"/,
+    );
     expect(expectProblem("---\nname: a\ndescription: d\ntools: {a: 1}\n---\nbody").reason).toMatch(/"tools"/);
   });
 });

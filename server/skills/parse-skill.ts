@@ -84,7 +84,11 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
   if (!split) {
     return {
       ok: false,
-      problem: { reason: "no YAML frontmatter: the file must start with a line '---', the YAML, then '---'", line: 1, column: 1 },
+      problem: {
+        reason: "no YAML frontmatter: the file must start with a line '---', the YAML, then '---'",
+        line: 1,
+        column: 1,
+      },
     };
   }
   const document = parseDocument(split.frontmatter, { uniqueKeys: true });
@@ -102,30 +106,54 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     };
   }
   if (!isMap(document.contents)) {
-    return { ok: false, problem: { reason: "frontmatter must be a YAML mapping (key: value lines)", line: split.frontmatterFirstLine } };
+    return {
+      ok: false,
+      problem: {
+        reason: "frontmatter must be a YAML mapping (key: value lines)",
+        line: split.frontmatterFirstLine,
+      },
+    };
   }
   let data: Record<string, unknown>;
   try {
     // toJS can still fail on pathological aliases (alias-bomb limits); that is a bad file, not a crash.
     data = document.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
   } catch (error) {
-    return { ok: false, problem: { reason: `invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}` } };
+    return {
+      ok: false,
+      problem: {
+        reason: `invalid YAML frontmatter: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
   }
 
   const name = scalarText(data.name);
   if (!name) return { ok: false, problem: { reason: 'frontmatter field "name" is missing or empty' } };
   const description = scalarText(data.description);
-  if (!description) return { ok: false, problem: { reason: 'frontmatter field "description" is missing or empty' } };
+  if (!description)
+    return { ok: false, problem: { reason: 'frontmatter field "description" is missing or empty' } };
 
   const mode = data.mode ?? "shared";
   if (!MODES.includes(mode as SkillMode)) {
-    return { ok: false, problem: { reason: `"mode" must be one of ${MODES.join(", ")}; found ${JSON.stringify(mode)}` } };
+    return {
+      ok: false,
+      problem: { reason: `"mode" must be one of ${MODES.join(", ")}; found ${JSON.stringify(mode)}` },
+    };
   }
   const history = data.history ?? "recent";
   if (!HISTORIES.includes(history as SkillHistory)) {
-    return { ok: false, problem: { reason: `"history" must be one of ${HISTORIES.join(", ")}; found ${JSON.stringify(history)}` } };
+    return {
+      ok: false,
+      problem: {
+        reason: `"history" must be one of ${HISTORIES.join(", ")}; found ${JSON.stringify(history)}`,
+      },
+    };
   }
-  if (data.model !== undefined && data.model !== null && (typeof data.model !== "string" || data.model.trim() === "")) {
+  if (
+    data.model !== undefined &&
+    data.model !== null &&
+    (typeof data.model !== "string" || data.model.trim() === "")
+  ) {
     return { ok: false, problem: { reason: '"model" must be a non-empty string' } };
   }
 
@@ -135,7 +163,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
   if (isProblem(tools)) return { ok: false, problem: tools };
 
   const body = split.body.replace(/^\s*\n/, "").trimEnd();
-  if (body.trim() === "") return { ok: false, problem: { reason: "the skill body (the Markdown after the frontmatter) is empty" } };
+  if (body.trim() === "")
+    return { ok: false, problem: { reason: "the skill body (the Markdown after the frontmatter) is empty" } };
 
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {

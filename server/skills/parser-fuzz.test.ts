@@ -29,12 +29,12 @@ function prng(seed: number): () => number {
 }
 
 const random = prng(SEED);
-const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const integer = (max: number) => Math.floor(random() * max);
 
 const SKILL_SEEDS = [
   "---\nname: review\ndescription: Review code changes.\n---\n\n# Review\n1. Read the diff.\n",
-  "---\nname: csv\ndescription: \"Profile a CSV: columns, types\"\ntools: [profile_csv, read_file]\nmode: isolated\nhistory: none\n---\nProfile $ARGUMENTS.\n",
+  '---\nname: csv\ndescription: "Profile a CSV: columns, types"\ntools: [profile_csv, read_file]\nmode: isolated\nhistory: none\n---\nProfile $ARGUMENTS.\n',
   "---\nname: x\ndescription: >\n  folded\n  text\nallowed-tools: read_file search_code\nlicense: MIT\nmetadata:\n  owner: team\n---\nBody {{arguments}}\n",
   "---\r\nname: crlf\r\ndescription: d\r\n---\r\nbody\r\n",
   "---\nanchor: &a [1, 2]\nname: alias\ndescription: d\nmore: *a\n---\nbody\n",
@@ -44,9 +44,47 @@ const SKILL_SEEDS = [
 ];
 
 const FRAGMENTS = [
-  "---", "\n", ":", ": ", "- ", "[", "]", "{", "}", "\"", "'", "&a", "*a", "!!str", "!!binary", "|", ">", "#", "%YAML 1.2",
-  "? ", "name", "description", "tools", "mode", "history", "model", "isolated", "\t", "\u0000", "\uFEFF", "é", "🙂", "\\",
-  "<<: *a", "...", "\r\n", "$ARGUMENTS", "null", "~", "123", "true",
+  "---",
+  "\n",
+  ":",
+  ": ",
+  "- ",
+  "[",
+  "]",
+  "{",
+  "}",
+  '"',
+  "'",
+  "&a",
+  "*a",
+  "!!str",
+  "!!binary",
+  "|",
+  ">",
+  "#",
+  "%YAML 1.2",
+  "? ",
+  "name",
+  "description",
+  "tools",
+  "mode",
+  "history",
+  "model",
+  "isolated",
+  "\t",
+  "\u0000",
+  "\uFEFF",
+  "é",
+  "🙂",
+  "\\",
+  "<<: *a",
+  "...",
+  "\r\n",
+  "$ARGUMENTS",
+  "null",
+  "~",
+  "123",
+  "true",
 ];
 
 function mutate(text: string): string {
@@ -55,10 +93,18 @@ function mutate(text: string): string {
   for (let step = 0; step < steps; step++) {
     const at = integer(out.length + 1);
     switch (integer(7)) {
-      case 0: out = out.slice(0, at) + out.slice(at + 1 + integer(8)); break;
-      case 1: out = out.slice(0, at) + pick(FRAGMENTS) + out.slice(at); break;
-      case 2: out = out.slice(0, at); break;
-      case 3: out = out.slice(0, at) + String.fromCharCode(integer(0x3000)) + out.slice(at); break;
+      case 0:
+        out = out.slice(0, at) + out.slice(at + 1 + integer(8));
+        break;
+      case 1:
+        out = out.slice(0, at) + pick(FRAGMENTS) + out.slice(at);
+        break;
+      case 2:
+        out = out.slice(0, at);
+        break;
+      case 3:
+        out = out.slice(0, at) + String.fromCharCode(integer(0x3000)) + out.slice(at);
+        break;
       case 4: {
         const lines = out.split("\n");
         const index = integer(lines.length);
@@ -74,28 +120,87 @@ function mutate(text: string): string {
         out = lines.join("\n");
         break;
       }
-      default: out = out.slice(0, at) + out.slice(at, at + 1).repeat(integer(50)) + out.slice(at);
+      default:
+        out = out.slice(0, at) + out.slice(at, at + 1).repeat(integer(50)) + out.slice(at);
     }
   }
   return out;
 }
 
 function generatedSkill(): string {
-  const keys = ["name", "description", "tools", "allowed-tools", "mode", "history", "model", "license", pick(FRAGMENTS)];
-  const values = ["x", "", "''", "[a, b]", "{a: 1}", "shared", "isolated", "none", "- a\n  - b", "|\n  block", "42", pick(FRAGMENTS)];
+  const keys = [
+    "name",
+    "description",
+    "tools",
+    "allowed-tools",
+    "mode",
+    "history",
+    "model",
+    "license",
+    pick(FRAGMENTS),
+  ];
+  const values = [
+    "x",
+    "",
+    "''",
+    "[a, b]",
+    "{a: 1}",
+    "shared",
+    "isolated",
+    "none",
+    "- a\n  - b",
+    "|\n  block",
+    "42",
+    pick(FRAGMENTS),
+  ];
   const lines = Array.from({ length: integer(7) }, () => `${pick(keys)}: ${pick(values)}`);
   const body = random() < 0.2 ? "" : pick(["Body.", "# Title\n\nSteps $ARGUMENTS", "  \n", pick(FRAGMENTS)]);
   return `---\n${lines.join("\n")}\n---\n${body}`;
 }
 
 const TOOLS_SEEDS = [
-  JSON.stringify({ tools: [{ name: "profile_csv", description: "Profile.", command: ["node", "p.mjs"], input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] }, timeout_ms: 5000 }] }, null, 2),
+  JSON.stringify(
+    {
+      tools: [
+        {
+          name: "profile_csv",
+          description: "Profile.",
+          command: ["node", "p.mjs"],
+          input_schema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+          timeout_ms: 5000,
+        },
+      ],
+    },
+    null,
+    2,
+  ),
   JSON.stringify({ tools: [] }),
-  JSON.stringify({ tools: [{ name: "a", description: "d", command: ["./bin/a"] }, { name: "b", description: "d", command: ["node"] }] }),
+  JSON.stringify({
+    tools: [
+      { name: "a", description: "d", command: ["./bin/a"] },
+      { name: "b", description: "d", command: ["node"] },
+    ],
+  }),
 ];
 
 function generatedToolsJson(): string {
-  const values: unknown[] = [null, 1, -1, 1e9, "", "x", "../x", [], ["node"], [""], {}, { type: "object" }, { type: "string" }, true, { type: "object", properties: { a: { type: "nope" } } }];
+  const values: unknown[] = [
+    null,
+    1,
+    -1,
+    1e9,
+    "",
+    "x",
+    "../x",
+    [],
+    ["node"],
+    [""],
+    {},
+    { type: "object" },
+    { type: "string" },
+    true,
+    { type: "object", properties: { a: { type: "nope" } } },
+  ];
   const tool: Record<string, unknown> = {};
   for (const key of ["name", "description", "command", "input_schema", "timeout_ms", "extra"]) {
     if (random() < 0.8) tool[key] = pick(values);
@@ -107,7 +212,8 @@ function expectWellFormedProblem(problem: ParseProblem) {
   expect(typeof problem.reason).toBe("string");
   expect(problem.reason.length).toBeGreaterThan(0);
   if (problem.line !== undefined) expect(Number.isInteger(problem.line) && problem.line >= 1).toBe(true);
-  if (problem.column !== undefined) expect(Number.isInteger(problem.column) && problem.column >= 1).toBe(true);
+  if (problem.column !== undefined)
+    expect(Number.isInteger(problem.column) && problem.column >= 1).toBe(true);
 }
 
 function timed<T>(run: () => T): T {
@@ -174,11 +280,18 @@ describe("parser fuzz (seeded)", () => {
       // Unique names where the mutation kept them, so duplicates do not hide a missing outcome.
       const markdown = mutate(pick(SKILL_SEEDS)).replace(/^name: .*$/m, `name: case-${index}`);
       await writeFile(path.join(folder, "SKILL.md"), markdown);
-      if (random() < 0.3) await writeFile(path.join(folder, "tools.json"), random() < 0.5 ? mutate(pick(TOOLS_SEEDS)) : generatedToolsJson());
+      if (random() < 0.3)
+        await writeFile(
+          path.join(folder, "tools.json"),
+          random() < 0.5 ? mutate(pick(TOOLS_SEEDS)) : generatedToolsJson(),
+        );
     }
     const scan = await scanLayer("project", layer);
     expect(scan.skills.length + scan.warnings.length).toBe(CATALOG_CASES);
-    const folders = [...scan.skills.map((loaded) => loaded.skill.rootDir), ...scan.warnings.map((warning) => path.dirname(warning.path))];
+    const folders = [
+      ...scan.skills.map((loaded) => loaded.skill.rootDir),
+      ...scan.warnings.map((warning) => path.dirname(warning.path)),
+    ];
     expect(new Set(folders).size).toBe(CATALOG_CASES);
     for (const warning of scan.warnings) expectWellFormedProblem(warning);
   });

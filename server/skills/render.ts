@@ -13,7 +13,11 @@ function replaceLiteral(text: string, placeholder: string, value: string): strin
  */
 export function renderInvocation(skill: Pick<Skill, "body" | "meta">, args: string = ""): string {
   const hasPlaceholder = skill.body.includes("$ARGUMENTS") || skill.body.includes("{{arguments}}");
-  let rendered = replaceLiteral(replaceLiteral(skill.body, "$ARGUMENTS", args), "{{arguments}}", args).trimEnd();
+  let rendered = replaceLiteral(
+    replaceLiteral(skill.body, "$ARGUMENTS", args),
+    "{{arguments}}",
+    args,
+  ).trimEnd();
   if (!hasPlaceholder && args.trim() !== "") rendered += `\n\nArguments: ${args}`;
   if (skill.meta.tools.length > 0) {
     rendered += `\n\nAllowed tools for this skill: ${skill.meta.tools.join(", ")}`;

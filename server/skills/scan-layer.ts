@@ -23,14 +23,21 @@ export interface LayerScan {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === "object" && error !== null && "code" in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function warningFrom(source: SkillSource, filePath: string, problem: ParseProblem, skill?: string): SkillWarning {
+function warningFrom(
+  source: SkillSource,
+  filePath: string,
+  problem: ParseProblem,
+  skill?: string,
+): SkillWarning {
   return {
     source,
     path: filePath,
@@ -63,7 +70,13 @@ export async function loadSkillEntry(
   try {
     raw = await readBounded(entryPath);
   } catch (error) {
-    return { warning: { source, path: entryPath, reason: `cannot read ${path.basename(entryPath)}: ${describeError(error)}` } };
+    return {
+      warning: {
+        source,
+        path: entryPath,
+        reason: `cannot read ${path.basename(entryPath)}: ${describeError(error)}`,
+      },
+    };
   }
   const parsed = parseSkillMarkdown(raw);
   if (!parsed.ok) return { warning: warningFrom(source, entryPath, parsed.problem) };
@@ -76,7 +89,14 @@ export async function loadSkillEntry(
       toolsRaw = await readBounded(toolsPath);
     } catch (error) {
       if (errorCode(error) !== "ENOENT") {
-        return { warning: { source, path: toolsPath, skill: name, reason: `cannot read tools.json: ${describeError(error)}` } };
+        return {
+          warning: {
+            source,
+            path: toolsPath,
+            skill: name,
+            reason: `cannot read tools.json: ${describeError(error)}`,
+          },
+        };
       }
     }
     if (toolsRaw !== "") {
@@ -102,7 +122,11 @@ export async function scanLayer(source: SkillSource, folder: string): Promise<La
     entries = (await readdir(folder)).sort();
   } catch (error) {
     if (errorCode(error) === "ENOENT") return result;
-    result.warnings.push({ source, path: folder, reason: `cannot read skills folder: ${describeError(error)}` });
+    result.warnings.push({
+      source,
+      path: folder,
+      reason: `cannot read skills folder: ${describeError(error)}`,
+    });
     return result;
   }
   const seen = new Map<string, string>();
@@ -124,7 +148,11 @@ export async function scanLayer(source: SkillSource, folder: string): Promise<La
       } catch (error) {
         // A folder without SKILL.md is shared material (scripts, assets), not a skill.
         if (errorCode(error) === "ENOENT") continue;
-        result.warnings.push({ source, path: skillFile, reason: `cannot read SKILL.md: ${describeError(error)}` });
+        result.warnings.push({
+          source,
+          path: skillFile,
+          reason: `cannot read SKILL.md: ${describeError(error)}`,
+        });
         continue;
       }
       outcome = await loadSkillEntry(source, skillFile, entryPath, path.join(entryPath, "tools.json"));

@@ -28,8 +28,14 @@ beforeEach(async () => {
   await mkdir(skillDir, { recursive: true });
   await mkdir(workdir, { recursive: true });
   await writeFile(path.join(skillDir, "echo.mjs"), ECHO_SCRIPT);
-  await writeFile(path.join(skillDir, "fail.mjs"), 'process.stderr.write("bad input: missing path"); process.exit(3);');
-  await writeFile(path.join(skillDir, "big.mjs"), `process.stdout.write("x".repeat(${MODEL_OUTPUT_CAP * 2}));`);
+  await writeFile(
+    path.join(skillDir, "fail.mjs"),
+    'process.stderr.write("bad input: missing path"); process.exit(3);',
+  );
+  await writeFile(
+    path.join(skillDir, "big.mjs"),
+    `process.stdout.write("x".repeat(${MODEL_OUTPUT_CAP * 2}));`,
+  );
   await writeFile(path.join(skillDir, "slow.mjs"), "setTimeout(() => {}, 60_000);");
   await writeFile(path.join(skillDir, "run.sh"), "#!/bin/sh\ncat\n", { mode: 0o755 });
 });
@@ -51,17 +57,32 @@ const context = (signal = new AbortController().signal) => ({ workdir, callId: "
 describe("skill command tool", () => {
   it("sends the arguments as JSON on stdin, runs in the skill root, returns stdout as content", async () => {
     const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "echo.mjs"]));
-    expect(tool.definition).toMatchObject({ name: "demo_tool", origin: "skill", skill: "demo", safety: "side_effect", category: "exec" });
+    expect(tool.definition).toMatchObject({
+      name: "demo_tool",
+      origin: "skill",
+      skill: "demo",
+      safety: "side_effect",
+      category: "exec",
+    });
     const { result } = await tool.execute({ path: "data.csv", n: 2 }, context());
     expect(result.ok).toBe(true);
     expect(JSON.parse(result.content)).toEqual({ got: { path: "data.csv", n: 2 }, cwd: skillDir, workdir });
-    expect(result.metadata).toMatchObject({ exitCode: 0, stderr: "diagnostics on stderr", stdoutTruncated: false, modelTruncated: false });
+    expect(result.metadata).toMatchObject({
+      exitCode: 0,
+      stderr: "diagnostics on stderr",
+      stdoutTruncated: false,
+      modelTruncated: false,
+    });
     expect(typeof result.metadata?.durationMs).toBe("number");
   });
 
   it("describe() shows the exact argv, cwd and stdin for the approval card", () => {
     const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "echo.mjs", "--fast"]));
-    expect(tool.describe({ a: 1 }, { workdir })).toEqual({ command: "node echo.mjs --fast", cwd: skillDir, stdin: '{"a":1}' });
+    expect(tool.describe({ a: 1 }, { workdir })).toEqual({
+      command: "node echo.mjs --fast",
+      cwd: skillDir,
+      stdin: '{"a":1}',
+    });
   });
 
   it("runs a path program inside the skill folder", async () => {
@@ -81,15 +102,24 @@ describe("skill command tool", () => {
     await writeFile(path.join(skillDir, "gone.sh"), "#!/bin/sh\n", { mode: 0o755 });
     const removedAfterLoad = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["./gone.sh"]));
     await unlink(path.join(skillDir, "gone.sh"));
-    expect((await removedAfterLoad.execute({}, context())).result).toMatchObject({ ok: false, errorType: "spawn_failed" });
+    expect((await removedAfterLoad.execute({}, context())).result).toMatchObject({
+      ok: false,
+      errorType: "spawn_failed",
+    });
 
     const notOnPath = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["no-such-program-xyz"]));
     const notOnPathResult = (await notOnPath.execute({}, context())).result;
     expect(notOnPathResult).toMatchObject({ ok: false, errorType: "spawn_failed" });
     expect(notOnPathResult.error).toMatch(/not found on PATH/);
 
-    const missingFolder = createSkillTool({ name: "demo", rootDir: path.join(skillDir, "no-such-dir") }, spec(["node", "echo.mjs"]));
-    expect((await missingFolder.execute({}, context())).result).toMatchObject({ ok: false, errorType: "spawn_failed" });
+    const missingFolder = createSkillTool(
+      { name: "demo", rootDir: path.join(skillDir, "no-such-dir") },
+      spec(["node", "echo.mjs"]),
+    );
+    expect((await missingFolder.execute({}, context())).result).toMatchObject({
+      ok: false,
+      errorType: "spawn_failed",
+    });
   });
 
   it("re-checks the command escape at run time (symlink swapped in after load)", async () => {
@@ -103,7 +133,10 @@ describe("skill command tool", () => {
   });
 
   it("times out and kills the process", async () => {
-    const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "slow.mjs"], { timeout_ms: 500 }));
+    const tool = createSkillTool(
+      { name: "demo", rootDir: skillDir },
+      spec(["node", "slow.mjs"], { timeout_ms: 500 }),
+    );
     const started = Date.now();
     const { result } = await tool.execute({}, context());
     expect(result).toMatchObject({ ok: false, errorType: "timeout", metadata: { timeoutMs: 500 } });

@@ -2,7 +2,14 @@
 // arguments as JSON on stdin (then EOF), and stdout as the result the model sees.
 import { capForModel, UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
 import { runProcess } from "../tools/process-runner.ts";
-import { failResult, okResult, type Tool, type ToolContext, type ToolExecution, type ToolTarget } from "../tools/types.ts";
+import {
+  failResult,
+  okResult,
+  type Tool,
+  type ToolContext,
+  type ToolExecution,
+  type ToolTarget,
+} from "../tools/types.ts";
 import { checkCommand } from "./tools-json.ts";
 import type { SkillToolSpec } from "./types.ts";
 
@@ -54,7 +61,8 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
       if (!check.ok && check.kind === "escape") {
         return { result: failResult(tool, "path_refused", `skill tool ${tool} refused: ${check.reason}`) };
       }
-      if (!check.ok) return { result: failResult(tool, "spawn_failed", `could not start ${tool}: ${check.reason}`) };
+      if (!check.ok)
+        return { result: failResult(tool, "spawn_failed", `could not start ${tool}: ${check.reason}`) };
       const command = spec.command.join(" ");
       const outcome = await runProcess({
         file: check.program,
@@ -82,19 +90,39 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
         timeoutMs,
       };
       if (outcome.spawnError !== undefined) {
-        return { result: failResult(tool, "spawn_failed", `could not start ${command}: ${outcome.spawnError}`, metadata) };
+        return {
+          result: failResult(
+            tool,
+            "spawn_failed",
+            `could not start ${command}: ${outcome.spawnError}`,
+            metadata,
+          ),
+        };
       }
       if (outcome.canceled) return { result: failResult(tool, "canceled", `${tool} was canceled`, metadata) };
       if (outcome.timedOut) {
         return {
-          result: failResult(tool, "timeout", `${tool} timed out after ${timeoutMs} ms and was killed`, metadata),
+          result: failResult(
+            tool,
+            "timeout",
+            `${tool} timed out after ${timeoutMs} ms and was killed`,
+            metadata,
+          ),
         };
       }
       if (outcome.exitCode !== 0) {
-        const status = outcome.exitCode === null ? `signal ${outcome.signal ?? "unknown"}` : `exit code ${outcome.exitCode}`;
+        const status =
+          outcome.exitCode === null
+            ? `signal ${outcome.signal ?? "unknown"}`
+            : `exit code ${outcome.exitCode}`;
         const detail = stderr.trim() || capForModel(outcome.stdout, STDERR_METADATA_CAP).text.trim();
         return {
-          result: failResult(tool, "command_failed", `${tool} failed with ${status}${detail ? `:\n${detail}` : ""}`, metadata),
+          result: failResult(
+            tool,
+            "command_failed",
+            `${tool} failed with ${status}${detail ? `:\n${detail}` : ""}`,
+            metadata,
+          ),
         };
       }
       const capped = capForModel(outcome.stdout);

@@ -21,10 +21,19 @@ afterEach(async () => {
 
 describe("parseToolsJsonText", () => {
   it("accepts a valid file and defaults input_schema", () => {
-    const result = parseToolsJsonText(JSON.stringify({ tools: [{ name: "count", description: "Count.", command: ["node", "x.mjs"] }] }));
+    const result = parseToolsJsonText(
+      JSON.stringify({ tools: [{ name: "count", description: "Count.", command: ["node", "x.mjs"] }] }),
+    );
     expect(result).toEqual({
       ok: true,
-      tools: [{ name: "count", description: "Count.", command: ["node", "x.mjs"], input_schema: { type: "object" } }],
+      tools: [
+        {
+          name: "count",
+          description: "Count.",
+          command: ["node", "x.mjs"],
+          input_schema: { type: "object" },
+        },
+      ],
     });
   });
 
@@ -40,12 +49,38 @@ describe("parseToolsJsonText", () => {
   it.each([
     ["missing tools", {}],
     ["empty command", { tools: [{ name: "a", description: "d", command: [] }] }],
-    ["non-object input_schema", { tools: [{ name: "a", description: "d", command: ["node"], input_schema: { type: "string" } }] }],
+    [
+      "non-object input_schema",
+      { tools: [{ name: "a", description: "d", command: ["node"], input_schema: { type: "string" } }] },
+    ],
     ["bad name", { tools: [{ name: "a b", description: "d", command: ["node"] }] }],
-    ["timeout over 600 s", { tools: [{ name: "a", description: "d", command: ["node"], timeout_ms: 600_001 }] }],
+    [
+      "timeout over 600 s",
+      { tools: [{ name: "a", description: "d", command: ["node"], timeout_ms: 600_001 }] },
+    ],
     ["unknown field", { tools: [{ name: "a", description: "d", command: ["node"], shell: true }] }],
-    ["duplicate names", { tools: [{ name: "a", description: "d", command: ["node"] }, { name: "a", description: "d", command: ["node"] }] }],
-    ["uncompilable input_schema", { tools: [{ name: "a", description: "d", command: ["node"], input_schema: { type: "object", properties: { x: { type: "banana" } } } }] }],
+    [
+      "duplicate names",
+      {
+        tools: [
+          { name: "a", description: "d", command: ["node"] },
+          { name: "a", description: "d", command: ["node"] },
+        ],
+      },
+    ],
+    [
+      "uncompilable input_schema",
+      {
+        tools: [
+          {
+            name: "a",
+            description: "d",
+            command: ["node"],
+            input_schema: { type: "object", properties: { x: { type: "banana" } } },
+          },
+        ],
+      },
+    ],
   ])("rejects %s", (_label, data) => {
     expect(parseToolsJsonText(JSON.stringify(data)).ok).toBe(false);
   });
@@ -55,7 +90,11 @@ describe("command escape check", () => {
   it("accepts a program inside the skill folder and a bare name on PATH", async () => {
     const inside = await checkCommand(["./bin/run.sh"], skillDir);
     expect(inside).toMatchObject({ ok: true, isPath: true });
-    expect(await checkCommand(["node", "script.mjs"], skillDir)).toEqual({ ok: true, program: "node", isPath: false });
+    expect(await checkCommand(["node", "script.mjs"], skillDir)).toEqual({
+      ok: true,
+      program: "node",
+      isPath: false,
+    });
   });
 
   it("rejects ../ escapes", async () => {

@@ -54,7 +54,10 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
     }
     seen.add(entry.name);
     if (entry.command[0].trim() === "") {
-      return { ok: false, problem: { reason: `tools.json: /tools/${index}/command/0 (the program) is empty` } };
+      return {
+        ok: false,
+        problem: { reason: `tools.json: /tools/${index}/command/0 (the program) is empty` },
+      };
     }
     if (entry.command.some((part) => part.includes("\0"))) {
       return { ok: false, problem: { reason: `tools.json: /tools/${index}/command contains a NUL byte` } };
@@ -64,7 +67,12 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
       inputSchemaCompiler.compile(inputSchema);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, problem: { reason: `tools.json: /tools/${index}/input_schema is not a valid JSON Schema: ${message}` } };
+      return {
+        ok: false,
+        problem: {
+          reason: `tools.json: /tools/${index}/input_schema is not a valid JSON Schema: ${message}`,
+        },
+      };
     }
     tools.push({
       name: entry.name,
@@ -78,18 +86,33 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
 }
 
 export type CommandCheck =
-  | { ok: true; /** What to execute: the realpath for path programs, the bare name otherwise. */ program: string; isPath: boolean }
-  | { ok: false; reason: string; /** "escape": outside the skill folder; "missing": nothing to run. */ kind: "escape" | "missing" };
+  | {
+      ok: true;
+      /** What to execute: the realpath for path programs, the bare name otherwise. */ program: string;
+      isPath: boolean;
+    }
+  | {
+      ok: false;
+      reason: string;
+      /** "escape": outside the skill folder; "missing": nothing to run. */ kind: "escape" | "missing";
+    };
 
 /** A program given as a path (`./x`, `bin/x`, `/usr/bin/x`, `..`) rather than a bare name looked up on PATH. */
 export function isPathProgram(program: string): boolean {
-  return program.includes("/") || program.includes("\\") || program.startsWith(".") || path.isAbsolute(program);
+  return (
+    program.includes("/") || program.includes("\\") || program.startsWith(".") || path.isAbsolute(program)
+  );
 }
 
 /** Separator-aware containment: `/w/proj-evil` is not inside `/w/proj`. */
 export function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  return (
+    relative !== "" &&
+    relative !== ".." &&
+    !relative.startsWith(`..${path.sep}`) &&
+    !path.isAbsolute(relative)
+  );
 }
 
 async function findOnPath(program: string): Promise<string | null> {
@@ -114,7 +137,8 @@ async function findOnPath(program: string): Promise<string | null> {
  */
 export async function checkCommand(command: readonly string[], rootDir: string): Promise<CommandCheck> {
   const program = command[0];
-  if (typeof program !== "string" || program.trim() === "") return { ok: false, reason: "command is empty", kind: "missing" };
+  if (typeof program !== "string" || program.trim() === "")
+    return { ok: false, reason: "command is empty", kind: "missing" };
   if (program.includes("\0")) return { ok: false, reason: "command contains a NUL byte", kind: "missing" };
   if (!isPathProgram(program)) {
     const found = await findOnPath(program);
@@ -130,16 +154,28 @@ export async function checkCommand(command: readonly string[], rootDir: string):
   const target = path.resolve(rootDir, program);
   // Lexical check first so `../../bin/sh` is reported as an escape even when nothing exists there.
   if (!isInside(path.resolve(rootDir), target)) {
-    return { ok: false, reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}`, kind: "escape" };
+    return {
+      ok: false,
+      reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}`,
+      kind: "escape",
+    };
   }
   let targetReal: string;
   try {
     targetReal = await realpath(target);
   } catch {
-    return { ok: false, reason: `command "${program}" does not exist (resolved to ${target})`, kind: "missing" };
+    return {
+      ok: false,
+      reason: `command "${program}" does not exist (resolved to ${target})`,
+      kind: "missing",
+    };
   }
   if (!isInside(rootReal, targetReal)) {
-    return { ok: false, reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}`, kind: "escape" };
+    return {
+      ok: false,
+      reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}`,
+      kind: "escape",
+    };
   }
   return { ok: true, program: targetReal, isPath: true };
 }
@@ -150,7 +186,8 @@ export async function parseToolsJson(text: string, rootDir: string): Promise<Too
   if (!parsed.ok) return parsed;
   for (const tool of parsed.tools) {
     const check = await checkCommand(tool.command, rootDir);
-    if (!check.ok) return { ok: false, problem: { reason: `tools.json: tool "${tool.name}": ${check.reason}` } };
+    if (!check.ok)
+      return { ok: false, problem: { reason: `tools.json: tool "${tool.name}": ${check.reason}` } };
   }
   return parsed;
 }

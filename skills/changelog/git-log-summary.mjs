@@ -54,7 +54,8 @@ function git(workdir, args) {
     });
   } catch (error) {
     const stderr = String(error.stderr ?? error.message).trim();
-    if (/not a git repository/i.test(stderr)) fail(`the workdir is not a git repository (${workdir}); there is no history to summarise`);
+    if (/not a git repository/i.test(stderr))
+      fail(`the workdir is not a git repository (${workdir}); there is no history to summarise`);
     fail(`git ${args[0]} failed: ${stderr}`);
   }
 }
@@ -69,11 +70,18 @@ const scope = safeArgument(input.path, "path");
 if (scope) {
   const target = path.resolve(workdir, scope);
   const rel = path.relative(workdir, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) fail(`refused: ${scope} is outside the workdir`);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    fail(`refused: ${scope} is outside the workdir`);
 }
 const max = Math.max(1, Math.min(Number(input.max ?? 200) || 200, 2000));
 
-const args = ["log", "--no-merges", "--date=short", `--max-count=${max}`, "--pretty=format:%h%x1f%ad%x1f%an%x1f%s%x1f%b%x1e"];
+const args = [
+  "log",
+  "--no-merges",
+  "--date=short",
+  `--max-count=${max}`,
+  "--pretty=format:%h%x1f%ad%x1f%an%x1f%s%x1f%b%x1e",
+];
 if (since) args.push(`--since=${since}`);
 if (range) args.push(range);
 args.push("--");
@@ -86,7 +94,8 @@ const commits = git(workdir, args)
   .map((record) => {
     const [hash, date, author, subject, body = ""] = record.split("\x1f");
     const match = /^(\w+)(\(([^)]*)\))?(!)?:\s*(.*)$/.exec(subject);
-    const type = match && TYPES.some(([known]) => known === match[1].toLowerCase()) ? match[1].toLowerCase() : "other";
+    const type =
+      match && TYPES.some(([known]) => known === match[1].toLowerCase()) ? match[1].toLowerCase() : "other";
     return {
       hash,
       date,
@@ -100,12 +109,15 @@ const commits = git(workdir, args)
 
 const tags = git(workdir, ["tag", "--sort=-creatordate"]).split("\n").filter(Boolean).slice(0, 5);
 const out = [];
-const label = [range ?? "all history", since ? `since ${since}` : "", scope ? `in ${scope}` : ""].filter(Boolean).join(", ");
+const label = [range ?? "all history", since ? `since ${since}` : "", scope ? `in ${scope}` : ""]
+  .filter(Boolean)
+  .join(", ");
 out.push(`# ${commits.length} commits (${label})${commits.length === max ? ` — capped at ${max}` : ""}`);
 if (commits.length) out.push(`Dates: ${commits[commits.length - 1].date} → ${commits[0].date}`);
 out.push(`Latest tags: ${tags.length ? tags.join(", ") : "(none)"}`);
 
-const line = (commit) => `- ${commit.scope ? `**${commit.scope}:** ` : ""}${commit.text} (${commit.hash}, ${commit.author})`;
+const line = (commit) =>
+  `- ${commit.scope ? `**${commit.scope}:** ` : ""}${commit.text} (${commit.hash}, ${commit.author})`;
 const breaking = commits.filter((commit) => commit.breaking);
 if (breaking.length) out.push("", "## Breaking changes", ...breaking.map(line));
 for (const [type, title] of [...TYPES, ["other", "Other (not Conventional Commits)"]]) {
@@ -114,5 +126,12 @@ for (const [type, title] of [...TYPES, ["other", "Other (not Conventional Commit
 }
 const authors = new Map();
 for (const commit of commits) authors.set(commit.author, (authors.get(commit.author) ?? 0) + 1);
-if (authors.size) out.push("", `Authors: ${[...authors].sort((a, b) => b[1] - a[1]).map(([name, count]) => `${name} (${count})`).join(", ")}`);
+if (authors.size)
+  out.push(
+    "",
+    `Authors: ${[...authors]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, count]) => `${name} (${count})`)
+      .join(", ")}`,
+  );
 process.stdout.write(`${out.join("\n")}\n`);

@@ -25,7 +25,8 @@ function readInput() {
 function resolveInWorkdir(relative) {
   const workdir = process.env.PSEUDOCLAUDE_WORKDIR;
   if (!workdir) fail("PSEUDOCLAUDE_WORKDIR is not set: this tool must be run by the playground");
-  if (typeof relative !== "string" || relative === "" || relative.includes("\0")) fail('"path" must be a non-empty string');
+  if (typeof relative !== "string" || relative === "" || relative.includes("\0"))
+    fail('"path" must be a non-empty string');
   const root = realpathSync(workdir);
   let target;
   try {
@@ -34,7 +35,8 @@ function resolveInWorkdir(relative) {
     fail(`no such file in the workdir: ${relative}`);
   }
   const rel = path.relative(root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) fail(`refused: ${relative} is outside the workdir`);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    fail(`refused: ${relative} is outside the workdir`);
   return target;
 }
 
@@ -86,6 +88,11 @@ function columnType(values) {
   return "text";
 }
 
+/** Keeps Markdown table cells intact when a value contains a pipe or a newline. */
+function cell(text) {
+  return String(text).replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
 function formatNumber(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
@@ -106,16 +113,19 @@ function describeColumn(name, values) {
     const counts = new Map();
     for (const value of present) counts.set(value, (counts.get(value) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
-    summary = top.length ? `top: ${top.map(([value, count]) => `${JSON.stringify(value)} ×${count}`).join(", ")}` : "";
+    summary = top.length
+      ? `top: ${top.map(([value, count]) => `${JSON.stringify(value)} ×${count}`).join(", ")}`
+      : "";
   }
   const empty = values.length - present.length;
-  return `| ${name} | ${type} | ${empty} | ${distinct} | ${summary} |`;
+  return `| ${cell(name)} | ${type} | ${empty} | ${distinct} | ${cell(summary)} |`;
 }
 
 const input = readInput();
 const file = resolveInWorkdir(input.path);
 const size = statSync(file).size;
-if (size > MAX_BYTES) fail(`${input.path} is ${size} bytes; this tool profiles files up to ${MAX_BYTES} bytes`);
+if (size > MAX_BYTES)
+  fail(`${input.path} is ${size} bytes; this tool profiles files up to ${MAX_BYTES} bytes`);
 const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
 const delimiter = guessDelimiter(text.split(/\r?\n/, 1)[0] ?? "");
 const rows = parseCsv(text, delimiter);
@@ -134,10 +144,21 @@ const lines = [
   "",
   "| column | type | empty | distinct | summary |",
   "|---|---|---|---|---|",
-  ...header.map((name, index) => describeColumn(name || `(column ${index + 1})`, records.map((record) => record[index] ?? ""))),
+  ...header.map((name, index) =>
+    describeColumn(
+      name || `(column ${index + 1})`,
+      records.map((record) => record[index] ?? ""),
+    ),
+  ),
 ];
 if (sampleCount > 0) {
-  lines.push("", `First ${Math.min(sampleCount, records.length)} rows:`, "", `| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`);
-  for (const record of records.slice(0, sampleCount)) lines.push(`| ${record.join(" | ")} |`);
+  lines.push(
+    "",
+    `First ${Math.min(sampleCount, records.length)} rows:`,
+    "",
+    `| ${header.map(cell).join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+  );
+  for (const record of records.slice(0, sampleCount)) lines.push(`| ${record.map(cell).join(" | ")} |`);
 }
 process.stdout.write(`${lines.join("\n")}\n`);

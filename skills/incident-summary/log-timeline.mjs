@@ -27,7 +27,8 @@ function readInput() {
 function resolveInWorkdir(relative) {
   const workdir = process.env.PSEUDOCLAUDE_WORKDIR;
   if (!workdir) fail("PSEUDOCLAUDE_WORKDIR is not set: this tool must be run by the playground");
-  if (typeof relative !== "string" || relative === "" || relative.includes("\0")) fail('"path" must be a non-empty string');
+  if (typeof relative !== "string" || relative === "" || relative.includes("\0"))
+    fail('"path" must be a non-empty string');
   const root = realpathSync(workdir);
   let target;
   try {
@@ -36,7 +37,8 @@ function resolveInWorkdir(relative) {
     fail(`no such file in the workdir: ${relative}`);
   }
   const rel = path.relative(root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) fail(`refused: ${relative} is outside the workdir`);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    fail(`refused: ${relative} is outside the workdir`);
   return target;
 }
 
@@ -59,7 +61,11 @@ const input = readInput();
 const file = resolveInWorkdir(input.path);
 const size = statSync(file).size;
 if (size > MAX_BYTES) fail(`${input.path} is ${size} bytes; this tool reads logs up to ${MAX_BYTES} bytes`);
-const wanted = new Set((Array.isArray(input.levels) && input.levels.length ? input.levels : ["FATAL", "ERROR", "WARN"]).map((level) => normalizeLevel(String(level))));
+const wanted = new Set(
+  (Array.isArray(input.levels) && input.levels.length ? input.levels : ["FATAL", "ERROR", "WARN"]).map(
+    (level) => normalizeLevel(String(level)),
+  ),
+);
 const bucketMinutes = Math.max(1, Math.min(Number(input.bucket_minutes ?? 1) || 1, 1440));
 const maxLines = Math.max(1, Math.min(Number(input.max_lines ?? 20) || 20, 200));
 
@@ -70,7 +76,9 @@ const matches = [];
 let first;
 let last;
 let untimed = 0;
-const lines = readFileSync(file, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "");
+const lines = readFileSync(file, "utf8")
+  .split(/\r?\n/)
+  .filter((line) => line.trim() !== "");
 for (const [index, line] of lines.entries()) {
   const levelMatch = LEVEL_PATTERN.exec(line);
   const level = levelMatch ? normalizeLevel(levelMatch[1]) : "UNKNOWN";
@@ -91,7 +99,9 @@ for (const [index, line] of lines.entries()) {
     bucket.set(level, (bucket.get(level) ?? 0) + 1);
     buckets.set(key, bucket);
   }
-  const message = levelMatch ? line.slice(levelMatch.index + levelMatch[0].length).replace(/^[\]:\s-]+/, "") : line;
+  const message = levelMatch
+    ? line.slice(levelMatch.index + levelMatch[0].length).replace(/^[\]:\s-]+/, "")
+    : line;
   const key = `${level} ${signature(message)}`;
   signatures.set(key, (signatures.get(key) ?? 0) + 1);
 }
@@ -99,7 +109,12 @@ for (const [index, line] of lines.entries()) {
 const out = [`# Timeline of ${input.path}`, ""];
 out.push(`- lines: ${lines.length}${untimed ? ` (${untimed} without a timestamp)` : ""}`);
 out.push(`- span: ${first ? `${first} → ${last}` : "no timestamps found"}`);
-out.push(`- levels: ${[...levelCounts].sort((a, b) => b[1] - a[1]).map(([level, count]) => `${level} ${count}`).join(", ")}`);
+out.push(
+  `- levels: ${[...levelCounts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([level, count]) => `${level} ${count}`)
+    .join(", ")}`,
+);
 out.push(`- matching ${[...wanted].join("/")}: ${matches.length}`);
 if (buckets.size) {
   out.push("", `## Per ${bucketMinutes} min`, "");
@@ -109,10 +124,17 @@ if (buckets.size) {
 }
 if (signatures.size) {
   out.push("", "## Most repeated", "");
-  for (const [key, count] of [...signatures].sort((a, b) => b[1] - a[1]).slice(0, 8)) out.push(`- ×${count} ${key}`);
+  for (const [key, count] of [...signatures].sort((a, b) => b[1] - a[1]).slice(0, 8))
+    out.push(`- ×${count} ${key}`);
 }
 if (matches.length) {
-  out.push("", `## First ${Math.min(maxLines, matches.length)} matching lines`, "", ...matches.slice(0, maxLines));
-  if (matches.length > maxLines) out.push(`… ${matches.length - maxLines} more; last: ${matches[matches.length - 1]}`);
+  out.push(
+    "",
+    `## First ${Math.min(maxLines, matches.length)} matching lines`,
+    "",
+    ...matches.slice(0, maxLines),
+  );
+  if (matches.length > maxLines)
+    out.push(`… ${matches.length - maxLines} more; last: ${matches[matches.length - 1]}`);
 }
 process.stdout.write(`${out.join("\n")}\n`);

@@ -6,7 +6,16 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "no
 import path from "node:path";
 
 const DEFAULT_MARKERS = ["TODO", "FIXME", "HACK", "XXX", "BUG"];
-const SKIP_FOLDERS = new Set([".git", "node_modules", ".next", "dist", "build", "coverage", ".PseudoClaude", "out"]);
+const SKIP_FOLDERS = new Set([
+  ".git",
+  "node_modules",
+  ".next",
+  "dist",
+  "build",
+  "coverage",
+  ".PseudoClaude",
+  "out",
+]);
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_FILES = 20_000;
 
@@ -27,7 +36,8 @@ function readInput() {
 function resolveInWorkdir(relative) {
   const workdir = process.env.PSEUDOCLAUDE_WORKDIR;
   if (!workdir) fail("PSEUDOCLAUDE_WORKDIR is not set: this tool must be run by the playground");
-  if (typeof relative !== "string" || relative === "" || relative.includes("\0")) fail('"path" must be a non-empty string');
+  if (typeof relative !== "string" || relative === "" || relative.includes("\0"))
+    fail('"path" must be a non-empty string');
   const root = realpathSync(workdir);
   let target;
   try {
@@ -36,12 +46,15 @@ function resolveInWorkdir(relative) {
     fail(`no such path in the workdir: ${relative}`);
   }
   const rel = path.relative(root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) fail(`refused: ${relative} is outside the workdir`);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
+    fail(`refused: ${relative} is outside the workdir`);
   return { root, target };
 }
 
 function* walk(folder) {
-  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+  for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  )) {
     const full = path.join(folder, entry.name);
     // Symlinks are not followed: they could lead out of the workdir.
     if (entry.isSymbolicLink()) continue;
@@ -52,7 +65,8 @@ function* walk(folder) {
 }
 
 const input = readInput();
-const markers = Array.isArray(input.markers) && input.markers.length ? input.markers.map(String) : DEFAULT_MARKERS;
+const markers =
+  Array.isArray(input.markers) && input.markers.length ? input.markers.map(String) : DEFAULT_MARKERS;
 const maxItems = Math.max(1, Math.min(Number(input.max_items ?? 200) || 200, 1000));
 const { root, target } = resolveInWorkdir(input.path ?? ".");
 const escaped = markers.map((marker) => marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
@@ -83,10 +97,25 @@ for (const file of files) {
 }
 
 const total = items.length;
-const out = [`${total} markers in ${scanned > MAX_FILES ? `the first ${MAX_FILES}` : scanned} files under ${path.relative(root, target) || "."}`];
+const out = [
+  `${total} markers in ${scanned > MAX_FILES ? `the first ${MAX_FILES}` : scanned} files under ${path.relative(root, target) || "."}`,
+];
 if (total > 0) {
-  out.push("", "By marker: " + [...perMarker].filter(([, count]) => count > 0).map(([marker, count]) => `${marker} ${count}`).join(", "));
-  out.push("By file: " + [...perFile].sort((a, b) => b[1] - a[1]).map(([file, count]) => `${file} ${count}`).join(", "));
+  out.push(
+    "",
+    "By marker: " +
+      [...perMarker]
+        .filter(([, count]) => count > 0)
+        .map(([marker, count]) => `${marker} ${count}`)
+        .join(", "),
+  );
+  out.push(
+    "By file: " +
+      [...perFile]
+        .sort((a, b) => b[1] - a[1])
+        .map(([file, count]) => `${file} ${count}`)
+        .join(", "),
+  );
   out.push("", ...items.slice(0, maxItems));
   if (total > maxItems) out.push(`… ${total - maxItems} more (raise max_items to see them)`);
 }

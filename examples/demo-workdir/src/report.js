@@ -7,9 +7,7 @@ export function revenueBy(orders, key) {
     const revenue = order.quantity * order.unitPriceCents;
     totals.set(order[key], (totals.get(order[key]) ?? 0) + revenue);
   }
-  return [...totals.entries()]
-    .map(([name, cents]) => ({ name, cents }))
-    .sort((a, b) => b.cents - a.cents);
+  return [...totals.entries()].map(([name, cents]) => ({ name, cents })).sort((a, b) => b.cents - a.cents);
 }
 
 /** Total revenue and order count. */

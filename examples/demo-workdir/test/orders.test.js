@@ -14,7 +14,14 @@ A3,2026-10-02,South,Widget,0,12.50
 test("parses rows and skips lines with a non-positive quantity", () => {
   const orders = parseOrders(CSV);
   assert.equal(orders.length, 3);
-  assert.deepEqual(orders[0], { id: "A1", date: "2026-10-01", region: "North", product: "Widget", quantity: 2, unitPriceCents: 1250 });
+  assert.deepEqual(orders[0], {
+    id: "A1",
+    date: "2026-10-01",
+    region: "North",
+    product: "Widget",
+    quantity: 2,
+    unitPriceCents: 1250,
+  });
 });
 
 test("revenue per region, largest first", () => {
