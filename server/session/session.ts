@@ -49,7 +49,9 @@ export class Session {
   private workspace!: SessionWorkspace;
   private watcher: SkillWatcher | undefined;
   private runAbort: AbortController | undefined;
+  /** Set from send to the run's stop; the log flush after it does not block the next message. */
   private running: Promise<void> | undefined;
+  private lastTurn: Promise<void> = Promise.resolve();
   private readonly consoleCalls = new Set<AbortController>();
   private lastSnapshot: RequestSnapshot | undefined;
   private pendingManualIndex: number | undefined;
@@ -197,15 +199,14 @@ export class Session {
     if (this.running) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
     const controller = new AbortController();
     this.runAbort = controller;
-    this.running = this.execute(text, controller.signal).finally(() => {
-      this.running = undefined;
-      this.runAbort = undefined;
-    });
+    const turn = this.execute(text, controller.signal);
+    this.running = turn;
+    this.lastTurn = turn;
   }
 
-  /** Resolves when the current run (if any) has ended. */
+  /** Resolves when the current run (if any) has ended and its log records are written. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.lastTurn;
   }
 
   private async execute(text: string, signal: AbortSignal): Promise<void> {
@@ -232,8 +233,10 @@ export class Session {
       const code = error instanceof PlaygroundError ? error.code : "internal";
       this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
     } finally {
-      await this.flushLog();
+      this.running = undefined;
+      this.runAbort = undefined;
     }
+    await this.flushLog();
   }
 
   /** fsync at the end of each turn; a failure is shown, and the writer keeps retrying. */

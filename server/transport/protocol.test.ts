@@ -1,0 +1,130 @@
+// Protocol over the real socket: hello, invalid frames (N12), oversize frames, bursts, seq and replay.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_FRAME_BYTES } from "./start-server.ts";
+import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
+import { TEST_SCENARIOS } from "./testing/scenarios.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(TEST_SCENARIOS, { watch: false });
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+describe("protocol", () => {
+  it("says hello with the server version, providers and the default workdir", async () => {
+    const client = await TestClient.connect(server);
+    const hello = client.messages[0];
+    expect(hello.type).toBe("hello");
+    if (hello.type !== "hello") return;
+    expect(hello.defaultWorkdir).toBe(server.workdir);
+    expect(hello.providers.map((provider) => provider.name)).toContain("scripted");
+    client.close();
+  });
+
+  it("N12: invalid JSON, unknown types and schema failures get invalid_frame errors; the connection stays open", async () => {
+    const client = await TestClient.connect(server);
+    const cases: [string, RegExp][] = [
+      ["{not json", /not valid JSON/],
+      ["[1,2]", /JSON object/],
+      [JSON.stringify({ type: "launch_missiles" }), /unknown command type "launch_missiles"/],
+      [JSON.stringify({ type: "send_message", sessionId: "x" }), /invalid send_message: .*text/],
+      [JSON.stringify({ type: "send_message", sessionId: "x", text: "hi", extra: 1 }), /unknown field "extra"/],
+      [JSON.stringify({ type: "approval_answer", sessionId: "x", callId: "c", answer: { kind: "allow_forever" } }), /invalid approval_answer/],
+      [JSON.stringify({ type: "open_session", sessionId: "x", lastSeq: -1 }), /lastSeq/],
+    ];
+    for (const [frame, expected] of cases) {
+      const from = client.messages.length;
+      client.sendRaw(frame);
+      const error = await client.waitFor((message) => message.type === "error", `error for ${frame}`, { from });
+      expect(error).toMatchObject({ type: "error", code: "invalid_frame" });
+      if (error.type === "error") expect(error.message).toMatch(expected);
+    }
+    const from = client.messages.length;
+    client.send({ type: "list_sessions" });
+    await client.waitFor((message) => message.type === "session_list", "session_list", { from });
+    client.close();
+  });
+
+  it("rejects unknown session ids and ids that could be paths", async () => {
+    const client = await TestClient.connect(server);
+    for (const sessionId of ["does-not-exist", "../../etc/passwd", "A B"]) {
+      const from = client.messages.length;
+      client.send({ type: "open_session", sessionId });
+      const error = await client.waitFor((message) => message.type === "error", "error", { from });
+      expect(error).toMatchObject({ type: "error", command: "open_session" });
+    }
+    client.close();
+  });
+
+  it("N12: a frame over 1 MiB closes the connection with 1009; other clients keep being served", async () => {
+    const other = await TestClient.connect(server);
+    const client = await TestClient.connect(server);
+    client.sendRaw(JSON.stringify({ type: "send_message", sessionId: "x", text: "a".repeat(MAX_FRAME_BYTES) }));
+    await client.waitFor(() => false, "close", { timeoutMs: 5_000 }).catch((error: Error) => {
+      expect(error.message).toMatch(/socket closed \(1009\)/);
+    });
+    expect(client.closeCode).toBe(1009);
+    const from = other.messages.length;
+    other.send({ type: "list_providers" });
+    await other.waitFor((message) => message.type === "providers", "providers", { from });
+    other.close();
+  });
+
+  it("N12: a burst of 1,000 frames does not stall another session's run", async () => {
+    const busy = await TestClient.connect(server);
+    const calm = await TestClient.connect(server);
+    const sessionId = await calm.createSession();
+    const started = Date.now();
+    for (let index = 0; index < 1000; index++) {
+      busy.sendRaw(index % 2 === 0 ? "{broken" : JSON.stringify({ type: "list_providers" }));
+    }
+    calm.send({ type: "send_message", sessionId, text: "hello" });
+    const stop = await calm.waitForEvent("stop", { sessionId, timeoutMs: 15_000 });
+    expect(stop.event.reason).toBe("completed");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await busy.waitFor(
+      () => busy.messages.filter((message) => message.type === "error" || message.type === "providers").length >= 1000,
+      "1,000 answers",
+      { timeoutMs: 15_000 },
+    );
+    busy.close();
+    calm.close();
+  }, 30_000);
+
+  it("numbers events per session and replays what a reconnecting client missed (lastSeq)", async () => {
+    const first = await TestClient.connect(server);
+    const sessionId = await first.createSession();
+    first.send({ type: "send_message", sessionId, text: "hello" });
+    await first.waitForEvent("stop", { sessionId });
+    const seen = first.events(sessionId);
+    const seqs = seen.map((message) => message.seq);
+    // session_opened is a snapshot at the current seq; everything after it strictly increases.
+    const live = seqs.slice(1);
+    for (let index = 1; index < live.length; index++) expect(live[index]).toBeGreaterThan(live[index - 1]);
+    const lastSeq = live[Math.floor(live.length / 2)];
+    first.close();
+
+    // More happens while nobody is connected.
+    const second = await TestClient.connect(server);
+    second.send({ type: "open_session", sessionId, lastSeq: live.at(-1) });
+    await second.waitForEvent("session_opened", { sessionId });
+    second.send({ type: "send_message", sessionId, text: "hello again" });
+    await second.waitForEvent("stop", { sessionId });
+    second.close();
+
+    const third = await TestClient.connect(server);
+    third.send({ type: "open_session", sessionId, lastSeq });
+    const opened = await third.waitForEvent("session_opened", { sessionId });
+    expect(opened.event.history.filter((message) => message.role === "user")).toHaveLength(2);
+    const finalSeq = (await server.hub.open(sessionId)).lastSeq;
+    await third.waitFor(() => third.events(sessionId).some((message) => message.seq === finalSeq && message.event.type !== "session_opened"), "the replay up to the last seq");
+    const replayed = third.events(sessionId).slice(1);
+    expect(replayed[0].seq).toBe(lastSeq + 1);
+    expect(replayed.map((message) => message.event.type)).toContain("assistant_message");
+    expect(replayed.filter((message) => message.event.type === "stop")).toHaveLength(2);
+    for (let index = 1; index < replayed.length; index++) expect(replayed[index].seq).toBe(replayed[index - 1].seq + 1);
+    third.close();
+  });
+});
