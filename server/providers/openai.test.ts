@@ -327,4 +327,18 @@ describe("openai provider: failures end in exactly one error event", () => {
     const events = await collectEvents(provider(), sampleRequest());
     expect(messageOf(events)).toContain("model crashed");
   });
+  it("cancel mid-stream (the model still sending) ends the stream with done at once", async () => {
+    const response = openAiStream({ text: ["first ", "second"] });
+    if (response.kind === "sse") response.holdAfter = 2;
+    fake.enqueue(response);
+    const controller = new AbortController();
+    const events = [];
+    const started = Date.now();
+    for await (const event of provider().stream(sampleRequest(), controller.signal)) {
+      events.push(event);
+      if (event.type === "text_delta") controller.abort();
+    }
+    expect(events.map((event) => event.type)).toEqual(["payload", "text_delta", "done"]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

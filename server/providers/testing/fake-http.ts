@@ -12,8 +12,17 @@ export interface SseEvent {
 }
 
 export type FakeResponse =
-  /** An SSE stream; with `cutAfter`, the socket is destroyed after that many events. */
-  | { kind: "sse"; events: SseEvent[]; cutAfter?: number; headers?: Record<string, string> }
+  /**
+   * An SSE stream. With `cutAfter`, only that many events are sent and then the socket is destroyed;
+   * with `holdAfter`, only that many are sent and the connection stays open (a model still thinking).
+   */
+  | {
+      kind: "sse";
+      events: SseEvent[];
+      cutAfter?: number;
+      holdAfter?: number;
+      headers?: Record<string, string>;
+    }
   /** A JSON answer with a status, e.g. an API error body. */
   | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
   /** Exact bytes with a content type, e.g. a malformed SSE stream. */
@@ -69,11 +78,16 @@ function sendSse(
     ...extraHeaders,
     ...scripted.headers,
   });
-  const events =
-    scripted.cutAfter === undefined ? scripted.events : scripted.events.slice(0, scripted.cutAfter);
-  const text = events.map(formatSse).join("");
-  if (scripted.cutAfter === undefined) {
+  const limit = scripted.cutAfter ?? scripted.holdAfter;
+  const text = (limit === undefined ? scripted.events : scripted.events.slice(0, limit))
+    .map(formatSse)
+    .join("");
+  if (limit === undefined) {
     response.end(text);
+    return;
+  }
+  if (scripted.holdAfter !== undefined) {
+    response.write(text); // close() ends it (closeAllConnections), or the client aborts
     return;
   }
   // Flush what was sent, then drop the connection without the chunked terminator: a cut stream.
