@@ -81,6 +81,19 @@ describe("parseToolsJsonText", () => {
         ],
       },
     ],
+    [
+      "a $id in input_schema",
+      {
+        tools: [
+          {
+            name: "a",
+            description: "d",
+            command: ["node"],
+            input_schema: { type: "object", properties: { x: { $id: "x", type: "string" } } },
+          },
+        ],
+      },
+    ],
   ])("rejects %s", (_label, data) => {
     expect(parseToolsJsonText(JSON.stringify(data)).ok).toBe(false);
   });

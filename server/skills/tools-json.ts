@@ -27,6 +27,12 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
   return { line, column };
 }
 
+function usesSchemaId(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(usesSchemaId);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([key, inner]) => key === "$id" || usesSchemaId(inner));
+}
+
 /** Parses and schema-checks tools.json text. Pure: no file-system checks (see `checkCommand`). */
 export function parseToolsJsonText(text: string): ToolsJsonResult {
   let data: unknown;
@@ -63,6 +69,14 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
       return { ok: false, problem: { reason: `tools.json: /tools/${index}/command contains a NUL byte` } };
     }
     const inputSchema = entry.input_schema ?? { type: "object" };
+    if (usesSchemaId(inputSchema)) {
+      // The Registry compiles every tool's schema in one ajv instance; a `$id` would collide as soon as
+      // the skill is loaded a second time (register-or-replace), so it is refused here, at load.
+      return {
+        ok: false,
+        problem: { reason: `tools.json: /tools/${index}/input_schema must not contain "$id"` },
+      };
+    }
     try {
       inputSchemaCompiler.compile(inputSchema);
     } catch (error) {
