@@ -151,6 +151,13 @@ describe("skill command tool", () => {
     expect((await pending).result).toMatchObject({ ok: false, errorType: "canceled" });
   });
 
+  it("a script that never reads stdin still finishes when given 1 MB of arguments (EPIPE handled)", async () => {
+    await writeFile(path.join(skillDir, "ignore-stdin.mjs"), 'process.stdout.write("done");');
+    const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "ignore-stdin.mjs"]));
+    const { result } = await tool.execute({ blob: "x".repeat(1024 * 1024) }, context());
+    expect(result).toMatchObject({ ok: true, content: "done" });
+  });
+
   it("caps the model's copy of stdout and returns the full output for the UI", async () => {
     const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "big.mjs"]));
     const execution = await tool.execute({}, context());
