@@ -1,16 +1,21 @@
 // The concrete parts a session is built from in the real server: the workspace (catalog + registry +
 // active skills + prompt sources), the permission engine, and the provider named in the settings.
 import path from "node:path";
-import type { PermissionMode } from "../protocol/model.ts";
-import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
+import { PermissionEngine, loadPermissionRules } from "../permission/index.ts";
 import { createProvider } from "../providers/index.ts";
-import type { PermissionEvaluator, SessionParts } from "./session-types.ts";
+import type { SessionParts } from "./session-types.ts";
 import { createWorkspace } from "./workspace.ts";
 
 export function defaultSessionParts(options: { scenariosDir: string }): SessionParts {
   return {
     createWorkspace: (workspaceOptions) => createWorkspace(workspaceOptions),
-    createPermission: async ({ mode }) => modePermission(mode),
+    createPermission: async ({ mode, workdir, home }) => {
+      // Rules from $HOME/.PseudoClaude/settings.json and <workdir>/.PseudoClaude/settings.json; problems are
+      // reported to the user, never fatal.
+      const loaded = await loadPermissionRules({ workdir, homeDir: home });
+      const engine = new PermissionEngine({ mode, rules: loaded.rules });
+      return Object.assign(engine, { loadProblems: loaded.problems });
+    },
     createProvider: ({ settings, onManualRequest }) =>
       createProvider({
         name: settings.provider,
@@ -21,25 +26,5 @@ export function defaultSessionParts(options: { scenariosDir: string }): SessionP
         scripted: { chunkDelayMs: 15 },
         onManualRequest,
       }),
-  };
-}
-
-/** Interim mode-only policy until the permission engine (rules, settings files) is wired in. */
-function modePermission(mode: PermissionMode): PermissionEvaluator {
-  const remembered = new Set<string>();
-  return {
-    evaluate(check: PermissionCheck): PermissionTrace {
-      const category = check.tool.category;
-      const target = check.target.command ?? check.target.path;
-      if (remembered.has(check.tool.name)) return { decision: "allow", source: "session", category, ...(target ? { target } : {}) };
-      const allowed =
-        mode === "bypassPermissions" ||
-        (mode === "acceptEdits" && category !== "exec") ||
-        (mode === "default" && category === "read");
-      return { decision: allowed ? "allow" : "ask", source: "mode", rule: mode, category, ...(target ? { target } : {}) };
-    },
-    rememberSessionAllow(check: PermissionCheck): void {
-      remembered.add(check.tool.name);
-    },
   };
 }

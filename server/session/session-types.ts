@@ -27,6 +27,10 @@ export interface SessionWorkspace {
 export interface PermissionEvaluator {
   evaluate(check: PermissionCheck): PermissionTrace | Promise<PermissionTrace>;
   rememberSessionAllow(check: PermissionCheck): void;
+  /** Switches mode keeping "allow for this session" rules; without it the evaluator is rebuilt. */
+  setMode?(mode: PermissionMode): void;
+  /** Problems loading permission settings files, shown to the user. */
+  loadProblems?: string[];
 }
 
 export interface SessionParts {

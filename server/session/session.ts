@@ -83,6 +83,7 @@ export class Session {
       workdir: session.workspace.workdir,
       home: init.home,
     });
+    for (const problem of session.permission.loadProblems ?? []) session.emitError("permission_settings", problem);
     await session.restoreActiveSkills(init.restored ?? []);
     session.emitCatalogSnapshot();
     if (init.watch !== false) {
@@ -359,7 +360,9 @@ export class Session {
       if (this.isRunning) throw new PlaygroundError("invalid_arguments", `${RUN_IN_PROGRESS} before changing the model`);
       this.provider = undefined;
     }
-    if (next.permissionMode !== previous.permissionMode) {
+    if (next.permissionMode !== previous.permissionMode && this.permission.setMode) {
+      this.permission.setMode(next.permissionMode);
+    } else if (next.permissionMode !== previous.permissionMode) {
       this.permission = await this.init.parts.createPermission({
         mode: next.permissionMode,
         workdir: this.workspace.workdir,
