@@ -151,13 +151,14 @@ export class AnthropicProvider implements Provider {
           if (event.delta.type === "text_delta") {
             yield { type: "text_delta", text: event.delta.text };
           } else if (event.delta.type === "input_json_delta") {
-            if (block?.kind !== "tool_use") {
+            if (!block) {
               throw new StreamProtocolError(
                 "malformed",
-                `input_json_delta for block ${event.index}, which is not a tool_use block`,
+                `input_json_delta for block ${event.index}, never started`,
               );
             }
-            block.json += event.delta.partial_json;
+            // Blocks we do not map (server tools, thinking…) may stream input too; only tool_use is ours.
+            if (block.kind === "tool_use") block.json += event.delta.partial_json;
           }
           break;
         }
