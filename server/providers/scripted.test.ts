@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage } from "../protocol/model.ts";
@@ -148,5 +149,24 @@ describe("ScriptedProvider", () => {
 
   it("splits text losslessly", () => {
     expect(splitIntoChunks("  a  b\nc ").join("")).toBe("  a  b\nc ");
+  });
+});
+
+describe("the repo's scenarios/ folder", () => {
+  const scenariosDir = fileURLToPath(new URL("../../scenarios/", import.meta.url));
+  const skillsDir = fileURLToPath(new URL("../../skills/", import.meta.url));
+
+  it("loads, and loads every built-in skill in some scenario", async () => {
+    const scenarios = await loadScenarioDirectory(scenariosDir);
+    const loaded = new Set(
+      scenarios.flatMap((scenario) =>
+        scenario.turns.flatMap((turn) =>
+          turn.toolCalls.filter((call) => call.name === "load_skill").map((call) => String(call.input.name)),
+        ),
+      ),
+    );
+    const builtin = (await readdir(skillsDir, { withFileTypes: true })).filter((entry) => entry.isDirectory());
+    for (const entry of builtin) expect(loaded, `no scenario loads skill ${entry.name}`).toContain(entry.name);
+    expect(scenarios.map((scenario) => scenario.name)).toContain("slow-tool");
   });
 });

@@ -1,0 +1,192 @@
+// Spawns the real CLI on the demo workdir with a temp home (no user skills, no user settings).
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { CLI_DENIAL } from "./cli-permission.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const demo = path.join(repoRoot, "examples", "demo-workdir");
+let home: string;
+
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "cli-test-home-"));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `node --import tsx server/cli.ts` is what `npm run -s cli` / `npx tsx` run, minus the wrapper processes
+ * (so Ctrl-C goes straight to the CLI). One test goes through `npm run -s cli --` itself.
+ */
+function cli(
+  args: string[],
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+  viaNpm = false,
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = viaNpm
+      ? spawn("npm", ["run", "-s", "cli", "--", ...args], { cwd: repoRoot })
+      : spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onStdout?.(stdout, child);
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function events(stdout: string): RunnerEvent[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as RunnerEvent);
+}
+
+describe("cli catalog", () => {
+  it("lists builtin skills, the project skill, and the override with its shadowed builtin", async () => {
+    const result = await cli(["catalog", "--workdir", demo, "--home", home, "--json"], undefined, true);
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    const byName = new Map(report.skills.map((skill: { name: string }) => [skill.name, skill]));
+    expect(byName.get("csv-report")).toMatchObject({ source: "builtin", toolNames: ["profile_csv"] });
+    expect(byName.get("add-report")).toMatchObject({ source: "project" });
+    expect(byName.get("review")).toMatchObject({ source: "project" });
+    expect((byName.get("review") as { entryPath: string }).entryPath).toContain(".PseudoClaude/skills/review/SKILL.md");
+    expect(report.shadowed).toContainEqual(
+      expect.objectContaining({
+        name: "review",
+        winner: expect.objectContaining({ source: "project" }),
+        loser: expect.objectContaining({ source: "builtin" }),
+      }),
+    );
+    for (const key of ["warnings", "removed", "lint"]) expect(Array.isArray(report[key])).toBe(true);
+  });
+
+  it("prints readable text without --json", async () => {
+    const result = await cli(["catalog", "--workdir", demo, "--home", home]);
+    expect(result.stdout).toMatch(/review\s+\[project\].*\(overrides builtin\)/);
+  });
+});
+
+describe("cli prompt", () => {
+  it("shows a loaded skill's body in system.environment only", async () => {
+    const result = await cli(["prompt", "--workdir", demo, "--home", home, "--load", "add-report:revenue by month", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    const request = JSON.parse(result.stdout);
+    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools"]);
+    expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
+    const bodyLine = "Requested report: revenue by month";
+    expect(request.system.environment).toContain("### add-report");
+    expect(request.system.environment).toContain(bodyLine);
+    expect(request.system.stable).not.toContain("Requested report");
+    expect(request.system.stable).toContain("- add-report: Add a new report dimension");
+    expect(request.tools.map((tool: { name: string }) => tool.name)).toContain("load_skill");
+    expect(request.messages).toHaveLength(1);
+  });
+
+  it("has the same stable system with and without loads, and every body in eager mode", async () => {
+    const plain = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--json"])).stdout);
+    const loaded = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--load", "csv-report", "--json"])).stdout);
+    expect(loaded.system.stable).toBe(plain.system.stable);
+    expect(plain.system.environment).toContain("(none yet");
+    // Loaded before the run, so its tool is in this run's definitions.
+    expect(loaded.tools.map((tool: { name: string }) => tool.name)).toContain("profile_csv");
+    const eager = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--eager", "--json"])).stdout);
+    expect(eager.system.stable).toContain("## Skill: add-report");
+    expect(eager.system.stable.length).toBeGreaterThan(plain.system.stable.length * 2);
+  });
+
+  it("names an unknown --load", async () => {
+    const result = await cli(["prompt", "--workdir", demo, "--home", home, "--load", "nosuch"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--load nosuch: unknown skill "nosuch"');
+  });
+});
+
+describe("cli run", () => {
+  it("plays a scenario and ends with a completed stop", async () => {
+    const result = await cli([
+      "run", "--workdir", demo, "--home", home, "--scenario", "scenarios/review.yaml", "--message", "review src/orders.js", "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const stream = events(result.stdout);
+    expect(stream[0]).toMatchObject({ type: "run_started", userMessage: "review src/orders.js" });
+    expect(stream.at(-1)).toMatchObject({ type: "stop", reason: "completed" });
+    const requests = stream.flatMap((event) => (event.type === "request" ? [event.snapshot] : []));
+    expect(requests.length).toBeGreaterThan(2);
+    expect(requests.at(-1)!.activeSkills).toEqual(["review"]);
+    expect(requests.at(-1)!.system.environment).toContain("# Acme Orders review");
+    expect(new Set(requests.map((snapshot) => snapshot.stableHash)).size).toBe(1);
+  });
+
+  it("denies side-effect tools without --yes, with a message the model sees", async () => {
+    const result = await cli(["run", "--workdir", demo, "--home", home, "--scenario", "scenarios/commit.yaml", "--json"]);
+    const stream = events(result.stdout);
+    const denied = stream.find((event) => event.type === "tool_result" && event.result.tool === "run_command");
+    expect(denied).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    const lastRequest = stream.flatMap((event) => (event.type === "request" ? [event.snapshot] : [])).at(-1)!;
+    expect(JSON.stringify(lastRequest.messages)).toContain(CLI_DENIAL);
+    expect(stream.at(-1)).toMatchObject({ type: "stop", reason: "completed" });
+  });
+
+  it("shows a skill tool only in the next run (registered, not visible)", async () => {
+    const result = await cli([
+      "run", "--workdir", demo, "--home", home, "--scenario", "scenarios/csv-profile-next-run.yaml",
+      "--message", "load the csv skill", "--message", "now profile data/sales.csv", "--yes", "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const stream = events(result.stdout);
+    const requests = stream.flatMap((event) => (event.type === "request" ? [event.snapshot] : []));
+    const runIds = [...new Set(requests.map((snapshot) => snapshot.runId))];
+    expect(runIds).toHaveLength(2);
+    const [run1, run2] = runIds.map((id) => requests.filter((snapshot) => snapshot.runId === id));
+    expect(run1.at(-1)!.registeredNotVisible).toContain("profile_csv");
+    for (const snapshot of run1) expect(snapshot.tools.map((tool) => tool.name)).not.toContain("profile_csv");
+    for (const snapshot of run2) expect(snapshot.tools.map((tool) => tool.name)).toContain("profile_csv");
+    const profile = stream.find((event) => event.type === "tool_result" && event.result.tool === "profile_csv");
+    expect(profile).toMatchObject({ result: { ok: true } });
+  });
+
+  it("stops a slow tool on Ctrl-C: the run ends canceled", async () => {
+    const started = Date.now();
+    const result = await cli(
+      ["run", "--workdir", demo, "--home", home, "--scenario", "scenarios/slow-tool.yaml", "--yes", "--json"],
+      (stdout, child) => {
+        if (stdout.includes('"type":"tool_started"') && !child.killed) child.kill("SIGINT");
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const stream = events(result.stdout);
+    expect(stream.at(-1)).toMatchObject({ type: "stop", reason: "canceled" });
+    expect(result.code).toBe(1);
+  });
+
+  it("names the scenario file and field of a bad scenario", async () => {
+    const bad = path.join(home, "bad.yaml");
+    await writeFile(bad, "name: bad\nturns:\n  - tool_calls:\n      - { input: {} }\n");
+    const result = await cli(["run", "--workdir", demo, "--home", home, "--scenario", bad]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${bad}: turns[0].tool_calls[0].name must be a non-empty string`);
+  });
+
+  it("explains a missing flag", async () => {
+    const result = await cli(["run", "--workdir", demo]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("needs --scenario FILE");
+  });
+});
