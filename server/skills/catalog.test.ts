@@ -285,3 +285,14 @@ describe("snapshot and defaults", () => {
     expect(catalog.get("linked")?.source).toBe("user");
   });
 });
+
+describe("concurrent reloads", () => {
+  it("run one after another, so each change is reported exactly once", async () => {
+    await writeSkill(temp.layers.builtin, "base", simpleSkill("base"));
+    const catalog = await Catalog.create(temp.layers);
+    await writeSkill(temp.layers.user, "extra", simpleSkill("extra"));
+    const diffs = await Promise.all([catalog.reload(), catalog.reload(), catalog.reload()]);
+    expect(diffs.flatMap((diff) => diff.added)).toEqual(["extra"]);
+    expect(diffs.flatMap((diff) => [...diff.removed, ...diff.updated])).toEqual([]);
+  });
+});

@@ -1,12 +1,12 @@
 // The Catalog: what is discoverable. Three layers (builtin < user < project), later layers replace earlier
 // ones by name with every replaced candidate recorded, one warning per bad skill, dependency validation.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintSkill } from "./lint.ts";
 import { parseSkillMarkdown } from "./parse-skill.ts";
-import { scanLayer, type LoadedSkill } from "./scan-layer.ts";
+import { MAX_SKILL_FILE_BYTES, scanLayer, type LoadedSkill } from "./scan-layer.ts";
 import type {
   CatalogLayers,
   CatalogSnapshot,
@@ -56,6 +56,8 @@ export class Catalog {
   private removedList: RemovedSkill[] = [];
   private lintList: LintNote[] = [];
   private isKnownTool: ((name: string) => boolean) | null = null;
+  /** The last queued scan; loads and reloads run one after another. */
+  private pending: Promise<unknown> = Promise.resolve();
 
   /** Takes the layer folders explicitly (tests use temp dirs). Call `load()` before use, or use `Catalog.create`. */
   constructor(layers: CatalogLayers) {
@@ -71,6 +73,13 @@ export class Catalog {
 
   /** Scans every layer, replacing the current content. Re-applies the last `validateTools` predicate. */
   async load(): Promise<void> {
+    // Serialized: a file-watch reload and a manual one may overlap; each scan sees the previous result.
+    const run = this.pending.then(() => this.scanAll());
+    this.pending = Promise.allSettled([run]); // the queue waits for settling; callers still get the error via run
+    return run;
+  }
+
+  private async scanAll(): Promise<void> {
     const candidates = new Map<string, LoadedSkill[]>();
     const warnings: SkillWarning[] = [];
     for (const source of LAYER_ORDER) {
@@ -136,8 +145,14 @@ export class Catalog {
 
   /** Rescans all layers (tools.json included) and says what changed among the offered skills. */
   async reload(): Promise<ReloadDiff> {
+    const run = this.pending.then(() => this.reloadNow());
+    this.pending = Promise.allSettled([run]); // the queue waits for settling; callers still get the error via run
+    return run;
+  }
+
+  private async reloadNow(): Promise<ReloadDiff> {
     const before = new Map([...this.available].map(([name, loaded]) => [name, fingerprint(loaded)]));
-    await this.load();
+    await this.scanAll();
     const diff: ReloadDiff = { added: [], removed: [], updated: [] };
     for (const [name, loaded] of this.available) {
       const previous = before.get(name);
@@ -200,6 +215,7 @@ export class Catalog {
     if (!skill) return null;
     let text: string;
     try {
+      if ((await stat(skill.entryPath)).size > MAX_SKILL_FILE_BYTES) return null;
       text = await readFile(skill.entryPath, "utf8");
     } catch {
       // Gone or unreadable: the documented fallback is the snapshot, so null is the answer, not an error.

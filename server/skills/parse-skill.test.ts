@@ -92,6 +92,10 @@ describe("parseSkillMarkdown", () => {
     expect(expectProblem("---\nname: a\ndescription: d\n---\n  \n\n").reason).toMatch(/body/);
   });
 
+  it("rejects a name with a line break or control character", () => {
+    expect(expectProblem('---\nname: "a\\nb"\ndescription: d\n---\nbody').reason).toMatch(/one line/);
+  });
+
   it("rejects a frontmatter that is not a mapping, and bad mode/history/tools", () => {
     expect(expectProblem("---\n- a\n- b\n---\nbody").reason).toMatch(/mapping/);
     expect(expectProblem("---\nname: a\ndescription: d\nmode: solo\n---\nbody").reason).toMatch(/"mode"/);

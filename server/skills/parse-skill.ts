@@ -129,6 +129,14 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
 
   const name = scalarText(data.name);
   if (!name) return { ok: false, problem: { reason: 'frontmatter field "name" is missing or empty' } };
+  // The name becomes a heading, an index line and a tool argument: a line break or control character
+  // in it would let one skill forge structure in the prompt.
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    return {
+      ok: false,
+      problem: { reason: 'frontmatter field "name" must be one line without control characters' },
+    };
+  }
   const description = scalarText(data.description);
   if (!description)
     return { ok: false, problem: { reason: 'frontmatter field "description" is missing or empty' } };
