@@ -4,7 +4,7 @@
 import { existsSync, watch, type FSWatcher } from "node:fs";
 
 export const WATCH_DEBOUNCE_MS = 150;
-const EXISTENCE_POLL_MS = 1_000;
+const EXISTENCE_POLL_MS = 400;
 
 export class SkillWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
