@@ -139,6 +139,26 @@ describe("ScriptedProvider", () => {
     expect(await say("review again")).toBe("R1");
   });
 
+  it("restarts a folder scenario whose last run stopped mid-way (a canceled tool call)", async () => {
+    await writeFile(
+      path.join(directory, "slow.yaml"),
+      "name: slow\nmatch: slow\nturns:\n  - tool_calls:\n      - { name: run_command, input: { command: sleep 30 } }\n  - text: finished\n",
+    );
+    await writeFile(path.join(directory, "other.yaml"), "name: other\nturns:\n  - text: O1\n");
+    const provider = new ScriptedProvider(await loadScenarioDirectory(directory));
+    const signal = new AbortController().signal;
+    const first = await collect(provider.stream(request([{ role: "user", content: "something slow" }]), signal));
+    expect(first.some((event) => event.type === "tool_call")).toBe(true);
+    // The run was canceled after the tool call; the user asks again.
+    const history: ChatMessage[] = [
+      { role: "user", content: "something slow" },
+      { role: "assistant", content: "", toolCalls: [] },
+      { role: "user", content: "slow again" },
+    ];
+    const again = await collect(provider.stream(request(history), signal));
+    expect(again.some((event) => event.type === "tool_call")).toBe(true);
+  });
+
   it("stops streaming with an error event when canceled", async () => {
     const provider = new ScriptedProvider(scenario);
     const controller = new AbortController();

@@ -53,8 +53,9 @@ function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<v
 /**
  * Plays scenarios. With one scenario, its turns are played in order across every run of the conversation
  * (so a scenario can span several user messages). With several (a folder), each new user message picks a
- * scenario: the first whose `match` matches (unless it is the one already playing with turns left), else
- * the current one if it has turns left, else the first scenario without `match`.
+ * scenario: the first whose `match` matches (unless it is the one already playing and its last run ended
+ * with a final answer, with turns left: then it continues), else the current one on the same condition,
+ * else the first scenario without `match`.
  */
 export class ScriptedProvider implements Provider {
   readonly name = "scripted";
@@ -85,6 +86,17 @@ export class ScriptedProvider implements Provider {
     return this.current !== undefined && this.nextTurn < this.current.turns.length;
   }
 
+  /**
+   * A scenario may span several user messages, but only from a run boundary: the last turn played was a
+   * final answer (no tool calls). After a canceled or failed run the next message starts afresh instead of
+   * resuming mid-run.
+   */
+  private canContinue(): boolean {
+    if (!this.hasTurnsLeft()) return false;
+    const previous = this.nextTurn === 0 ? undefined : this.current!.turns[this.nextTurn - 1];
+    return previous === undefined || previous.toolCalls.length === 0;
+  }
+
   private start(scenario: Scenario | undefined): void {
     this.current = scenario;
     this.nextTurn = 0;
@@ -94,10 +106,10 @@ export class ScriptedProvider implements Provider {
     if (this.scenarios.length === 1) return;
     const matched = this.scenarios.find((scenario) => scenario.matcher?.test(userText));
     if (matched) {
-      if (matched !== this.current || !this.hasTurnsLeft()) this.start(matched);
+      if (matched !== this.current || !this.canContinue()) this.start(matched);
       return;
     }
-    if (this.hasTurnsLeft()) return;
+    if (this.canContinue()) return;
     this.start(this.scenarios.find((scenario) => scenario.matcher === undefined));
   }
 
