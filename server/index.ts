@@ -1,5 +1,6 @@
 // Composition root of `npm start`: parses flags, prepares the default workdir, starts the one-origin
 // server, prints the authorised URL once, and shuts down cleanly on SIGTERM/SIGINT.
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, realpath } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
@@ -83,7 +84,9 @@ function parseFlags(argv: string[]): Flags {
 /** Demos run in a throwaway copy so they never change anything the user cares about. */
 async function demoWorkdir(): Promise<string> {
   const target = await mkdtemp(path.join(tmpdir(), "pseudoclaude-demo-"));
-  await cp(path.join(REPO_ROOT, "examples", "demo-workdir"), target, { recursive: true });
+  const source = path.join(REPO_ROOT, "examples", "demo-workdir");
+  if (existsSync(source)) await cp(source, target, { recursive: true });
+  else console.error(`${source} is missing; the default workdir starts empty`);
   return realpath(target);
 }
 

@@ -1,0 +1,95 @@
+// `tsx server/index.ts` as a real child process: the banner and machine-readable URL (what the browser
+// tests parse), and X8 — SIGTERM stops runs and kills every tool process before exiting.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sessionsDirectory } from "./session/session-hub.ts";
+import { readSessionLog } from "./session/session-log.ts";
+import { TestClient, rawRequest, type TestServer } from "./transport/testing/harness.ts";
+
+const SLEEP_SCENARIO = `name: sleep
+match: "sleep"
+turns:
+  - tool_calls:
+      - { name: run_command, input: { command: "sleep 647" } }
+  - text: "never"
+`;
+
+let root: string;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await rm(root, { recursive: true, force: true });
+});
+
+function processesMatching(pattern: string): string[] {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+async function startCli(): Promise<{ url: string; port: number; token: string; stdout: () => string; stderr: () => string }> {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), "playground-cli-")));
+  const workdir = path.join(root, "work");
+  const scenarios = path.join(root, "scenarios");
+  await mkdir(workdir, { recursive: true });
+  await mkdir(scenarios, { recursive: true });
+  await writeFile(path.join(scenarios, "sleep.yaml"), SLEEP_SCENARIO);
+  child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "index.ts"), "--port", "0", "--home", path.join(root, "home"), "--workdir", workdir, "--scenarios", scenarios],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!/PLAYGROUND_URL=\S+/.test(stdout)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${stdout}${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const url = /PLAYGROUND_URL=(\S+)/.exec(stdout)![1];
+  const parsed = /^http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]{64})$/.exec(url);
+  if (!parsed) throw new Error(`unexpected URL ${url}`);
+  return { url, port: Number(parsed[1]), token: parsed[2], stdout: () => stdout, stderr: () => stderr };
+}
+
+describe("server/index.ts", () => {
+  it("prints one authorised URL, the start time and PLAYGROUND_URL; serves the page", async () => {
+    const started = await startCli();
+    expect(started.stdout()).toMatch(/ready in \d+ ms/);
+    expect(started.stdout().split(started.token).length - 1).toBe(2); // the banner URL and PLAYGROUND_URL only
+    const page = await rawRequest(started.port, { path: "/", headers: { Host: `127.0.0.1:${started.port}` } });
+    expect(page.status).toBeLessThan(600);
+    expect(started.stderr()).not.toContain(started.token);
+  }, 30_000);
+
+  it("X8: SIGTERM cancels the run, kills its tool processes and exits 0", async () => {
+    const started = await startCli();
+    const server = { port: started.port, token: started.token, origin: `http://127.0.0.1:${started.port}` } as TestServer;
+    const client = await TestClient.connect(server);
+    const sessionId = await client.createSession();
+    client.send({ type: "send_message", sessionId, text: "sleep now" });
+    const asked = await client.waitForEvent("permission_request", { sessionId });
+    client.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer: { kind: "allow_once" } });
+    await client.waitForEvent("tool_started", { sessionId });
+    const deadline = Date.now() + 5_000;
+    while (processesMatching("sleep 647").length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(processesMatching("sleep 647").length).toBeGreaterThan(0);
+
+    const exited = new Promise<number | null>((resolve) => child!.on("exit", (code) => resolve(code)));
+    child!.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(processesMatching("sleep 647")).toEqual([]);
+    // The run's end was written to the log before the process exited.
+    const log = await readSessionLog(path.join(sessionsDirectory(path.join(root, "home")), `${sessionId}.jsonl`));
+    const stop = log.events.map((record) => record.event).find((event) => event.type === "stop");
+    expect(stop).toMatchObject({ type: "stop", reason: "canceled" });
+    client.close();
+  }, 30_000);
+});
