@@ -32,7 +32,7 @@ function Turn({
   switch (turn.kind) {
     case "user":
       return (
-        <div className="ml-auto max-w-[85%] rounded bg-blue-700 px-2 py-1 text-sm text-white" data-testid="turn-user">
+        <div className="ml-auto w-fit max-w-[85%] rounded bg-blue-700 px-2 py-1 text-sm text-white" data-testid="turn-user">
           {turn.skill && <Badge tone="blue">/{turn.skill}</Badge>} <span className="whitespace-pre-wrap">{turn.text}</span>
         </div>
       );

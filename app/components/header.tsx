@@ -22,8 +22,8 @@ function SessionPicker({ sessions, currentId, onOpen, onNew }: { sessions: Sessi
   const current = sessions.find((session) => session.id === currentId);
   return (
     <div className="relative">
-      <Button testId="session-picker" onClick={() => setOpen(!open)} title="Sessions">
-        {current ? current.title || current.id.slice(0, 8) : "Sessions"} ▾
+      <Button testId="session-picker" onClick={() => setOpen(!open)} title={current ? `Session: ${current.title}` : "Sessions"}>
+        <span className="inline-block max-w-[9rem] truncate align-bottom">{current ? current.title || current.id.slice(0, 8) : "Sessions"}</span> ▾
       </Button>
       {open && (
         <div className="absolute top-full left-0 z-20 mt-1 w-96 rounded border border-slate-300 bg-white p-1 shadow-lg" data-testid="session-list">
@@ -94,16 +94,17 @@ export function Header({
   onTogglePanel: (panel: "catalog" | "inspector") => void;
 }) {
   return (
-    <header className="flex flex-wrap items-center gap-2 border-b border-slate-300 bg-slate-50 px-2 py-1.5" data-testid="header">
-      <strong className="text-sm whitespace-nowrap">PseudoClaude Playground</strong>
+    <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-300 bg-slate-50 px-2 py-1" data-testid="header">
+      <strong className="text-sm whitespace-nowrap" title="PseudoClaude Playground">PseudoClaude</strong>
       <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} />
       {settings && (
         <>
-          <span className="max-w-64 truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>
+          <span className="max-w-[10rem] truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>
             {settings.workdir}
           </span>
           <Badge tone="blue" testId="header-provider">
-            {settings.provider} / {settings.model}
+            {settings.provider}
+            {settings.model && settings.model !== settings.provider ? ` / ${settings.model}` : ""}
           </Badge>
           {settings.provider === "scripted" && (
             <Badge tone="amber" testId="scripted-badge" title="Model turns come from a YAML scenario; no API key, no network">
@@ -138,13 +139,13 @@ export function Header({
           {connectionLabels[connection]}
         </Badge>
         <Button small testId="toggle-catalog" onClick={() => onTogglePanel("catalog")} title="Show or hide the catalog column">
-          {panels.catalog ? "Hide" : "Show"} catalog
+          {panels.catalog ? "◧" : "□"} Catalog
         </Button>
         <Button small testId="toggle-inspector" onClick={() => onTogglePanel("inspector")} title="Show or hide the inspector column">
-          {panels.inspector ? "Hide" : "Show"} inspector
+          Inspector {panels.inspector ? "◨" : "□"}
         </Button>
         <Button small testId="toggle-presenter" onClick={onTogglePresenter} title="Larger type for projectors">
-          {presenter ? "Normal type" : "Presenter mode"}
+          {presenter ? "Normal type" : "Presenter"}
         </Button>
       </div>
     </header>

@@ -141,9 +141,15 @@ export function InspectorPanel({
             {tokenizerName}
             {usage && (
               <span data-testid="provider-usage" className="ml-1 text-slate-800">
-                · provider reports input {usage.inputTokens ?? "?"}, output {usage.outputTokens ?? "?"}
-                {usage.cacheReadInputTokens !== undefined && `, cache read ${usage.cacheReadInputTokens}`}
-                {usage.cacheCreationInputTokens !== undefined && `, cache write ${usage.cacheCreationInputTokens}`}
+                · provider reports{" "}
+                {[
+                  usage.inputTokens !== undefined && `input ${usage.inputTokens}`,
+                  usage.outputTokens !== undefined && `output ${usage.outputTokens}`,
+                  usage.cacheReadInputTokens !== undefined && `cache read ${usage.cacheReadInputTokens}`,
+                  usage.cacheCreationInputTokens !== undefined && `cache write ${usage.cacheCreationInputTokens}`,
+                ]
+                  .filter(Boolean)
+                  .join(", ")}
               </span>
             )}
           </div>
@@ -156,7 +162,7 @@ export function InspectorPanel({
         <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">
           <div>
             <div className="font-semibold">Listed ({snapshot.listedSkills.length})</div>
-            <div className="font-mono break-words text-slate-600" data-testid="lane-listed">{snapshot.listedSkills.join(", ") || "—"}</div>
+            <div className="line-clamp-3 font-mono break-words text-slate-600" data-testid="lane-listed" title={snapshot.listedSkills.join(", ")}>{snapshot.listedSkills.join(", ") || "—"}</div>
           </div>
           <div>
             <div className="font-semibold">Loaded (active)</div>

@@ -67,7 +67,7 @@ export function RequestPane({
       {pane === "stable" && <Pre testId="pane-stable-text" text={snapshot.system.stable} className="max-h-none" />}
       {pane === "environment" && (
         <div className="space-y-1" data-testid="pane-environment-text">
-          {environmentSections(snapshot.system.environment).map((section, index) => {
+          {environmentSections(snapshot.system.environment, snapshot.activeSkills).map((section, index) => {
             const status = !diff
               ? undefined
               : diff.environment.added.includes(section.heading)

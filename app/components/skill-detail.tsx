@@ -46,7 +46,7 @@ export function SkillDetail({
           </div>
           <div className="text-slate-500">{tokenizerName}</div>
         </div>
-        <details open>
+        <details>
           <summary className="cursor-pointer text-xs font-semibold">Frontmatter</summary>
           <Pre testId="skill-frontmatter" text={formatJson(frontmatter)} />
         </details>

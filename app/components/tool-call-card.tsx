@@ -22,6 +22,12 @@ const stateLabels: Record<ToolCallState, string> = {
 
 const longResult = 600;
 
+/** Short arguments on one line; long ones pretty-printed. */
+function compactJson(value: unknown): string {
+  const line = JSON.stringify(value) ?? "";
+  return line.length <= 100 ? line : formatJson(value);
+}
+
 export function ToolCallCard({ call }: { call: ToolCallView }) {
   const content = call.fullOutput ?? call.result?.content ?? "";
   const metadata = call.result?.metadata;
@@ -42,7 +48,7 @@ export function ToolCallCard({ call }: { call: ToolCallView }) {
           </span>
         )}
       </div>
-      <Pre text={formatJson(call.input)} testId="tool-call-input" className="mt-1 max-h-24" />
+      <Pre text={compactJson(call.input)} testId="tool-call-input" className="mt-1 max-h-24" />
       {call.state === "denied" && (
         <p className="mt-1 text-red-800" data-testid="tool-call-denial">
           Denied{call.denialReason ? `: ${call.denialReason}` : ""}. The model is told the call was denied.

@@ -8,10 +8,11 @@ function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = 
 }
 
 describe("environmentSections", () => {
-  it("splits at ## and ### headings", () => {
-    const sections = environmentSections("## Environment\ncwd: /x\n## Active Skills\n### review\nBody\n");
-    expect(sections.map((section) => section.heading)).toEqual(["## Environment", "## Active Skills", "### review"]);
-    expect(sections[2].text).toBe("Body\n\n");
+  it("splits at ## headings and at each active skill, keeping a body's own headings inside it", () => {
+    const environment = "# Environment\n- cwd: /x\n## Active Skills\n### review\n# Review\n## Steps\n1. read\n### lint\nBody\n";
+    const sections = environmentSections(environment, ["review", "lint"]);
+    expect(sections.map((section) => section.heading)).toEqual(["(preamble)", "## Active Skills", "### review", "### lint"]);
+    expect(sections[2].text).toBe("# Review\n## Steps\n1. read\n");
   });
 });
 
@@ -21,6 +22,7 @@ describe("diffRequests", () => {
     const second = snapshot({
       requestIndex: 2,
       system: { stable: first.system.stable, environment: "## Environment\ncwd: /tmp/demo\n## Active Skills\n### review\nBody\n" },
+      activeSkills: ["review"],
       messages: [...first.messages, { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "load_skill", input: { name: "review" } }] }],
       tools: [...first.tools, tool("lint", "skill")],
     });

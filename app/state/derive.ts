@@ -33,15 +33,24 @@ export interface EnvironmentSection {
   text: string;
 }
 
-/** Splits the environment into sections at Markdown headings (## and ###) so changes can be named. */
-export function environmentSections(environment: string): EnvironmentSection[] {
+/**
+ * Splits the environment into named sections: each `## ` heading of the environment itself, and inside
+ * `## Active Skills` one section per active skill (`### <name>`). A skill body's own headings stay inside
+ * its section, so a diff names the skill that changed, not the headings of its SOP.
+ */
+export function environmentSections(environment: string, activeSkills: string[] = []): EnvironmentSection[] {
   const sections: EnvironmentSection[] = [];
   let current: EnvironmentSection = { heading: "(preamble)", text: "" };
+  let inActiveSkills = false;
+  const skillHeadings = new Set(activeSkills.map((name) => `### ${name}`));
   for (const line of environment.split("\n")) {
-    const heading = /^#{2,3}\s+(.*)$/.exec(line);
-    if (heading) {
+    const trimmed = line.trim();
+    const startsSkill = inActiveSkills && skillHeadings.has(trimmed);
+    const startsTopLevel = !inActiveSkills && /^##\s+\S/.test(line);
+    if (startsSkill || startsTopLevel) {
       if (current.text.trim() || current.heading !== "(preamble)") sections.push(current);
-      current = { heading: line.trim(), text: "" };
+      current = { heading: trimmed, text: "" };
+      if (/^##\s+Active Skills\b/i.test(trimmed)) inActiveSkills = true;
     } else current = { ...current, text: current.text + line + "\n" };
   }
   if (current.text.trim() || current.heading !== "(preamble)") sections.push(current);
@@ -62,8 +71,12 @@ export function diffRequests(previous: RequestSnapshot, current: RequestSnapshot
   const prefixHolds = previous.messages.every(
     (message, index) => JSON.stringify(message) === JSON.stringify(current.messages[index]),
   );
-  const previousSections = new Map(environmentSections(previous.system.environment).map((s) => [s.heading, s.text]));
-  const currentSections = new Map(environmentSections(current.system.environment).map((s) => [s.heading, s.text]));
+  const previousSections = new Map(
+    environmentSections(previous.system.environment, previous.activeSkills).map((section) => [section.heading, section.text]),
+  );
+  const currentSections = new Map(
+    environmentSections(current.system.environment, current.activeSkills).map((section) => [section.heading, section.text]),
+  );
   const added = [...currentSections.keys()].filter((heading) => !previousSections.has(heading));
   const removed = [...previousSections.keys()].filter((heading) => !currentSections.has(heading));
   const changed = [...currentSections.keys()].filter(

@@ -56,7 +56,7 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
       // history (seq before session_opened), the replay replaces it so nothing shows twice.
       let base = view;
       if (view.turnsFromHistory) {
-        const replay = seq < view.openedSeq;
+        const replay = seq <= view.openedSeq;
         base = replay ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false } : { ...view, turnsFromHistory: false };
       }
       if (base.turns.some((turn) => turn.id === userTurn.id)) return { ...base, running: true, currentRunId: event.runId };

@@ -1,0 +1,27 @@
+import { expect, test } from "./fixtures.ts";
+
+test("opens the printed URL, connects, strips the token and shows the offline-demo badge", async ({ page, workspace }) => {
+  await expect(page).not.toHaveURL(/token=/);
+  await expect(page.getByTestId("scripted-badge")).toHaveText("scripted model — offline demo");
+  await expect(page.getByTestId("header-provider")).toContainText("scripted");
+  await expect(workspace.errorCards()).toHaveCount(0);
+});
+
+test("the catalog shows builtin and project skills and an override with its shadowed builtin", async ({ page, workspace }) => {
+  const catalog = workspace.catalog;
+  await expect(catalog.source("csv-report")).toHaveText("builtin");
+  await expect(catalog.source("add-report")).toHaveText("project");
+  await expect(catalog.source("review")).toHaveText("project");
+  await expect(catalog.shadow("review")).toContainText("project overrides builtin");
+  await expect(catalog.shadow("review")).toContainText("skills/review/SKILL.md");
+  await expect(catalog.stage("csv-report")).toHaveText("listed");
+  await workspace.screenshot("workspace");
+
+  await catalog.openDetail("csv-report");
+  await page.getByTestId("skill-tab-tools").click();
+  await expect(page.getByTestId("tool-spec-profile_csv")).toContainText("profile-csv.mjs");
+  await expect(page.getByTestId("skill-body-tokens")).toHaveText(/^\d+$/);
+  await page.getByTestId("skill-tab-sop").click();
+  await expect(page.getByTestId("skill-sop").locator("h1")).toHaveText("CSV report");
+  await workspace.screenshot("skill-detail");
+});

@@ -1,0 +1,54 @@
+import { expect, test } from "./fixtures.ts";
+
+// The teaching flow: request #1 sees only names and descriptions; load_skill puts the body in request #2's
+// Environment pane only; the stable system stays byte-identical; the skill's tool is registered during the
+// run but not visible to the model in that run; calling it asks for approval.
+test("load a skill, approve its tool, and inspect what each request contained", async ({ page, workspace }) => {
+  const { chat, inspector, catalog } = workspace;
+  const bodyLine = "Write a report a busy reader can trust";
+
+  await chat.send("Please profile the sales CSV");
+  await expect(chat.approvalCard()).toBeVisible();
+  await expect(chat.approvalCard()).toContainText("profile_csv");
+  await expect(chat.approvalCard().getByTestId("approval-stdin")).toContainText('"path":"data/sales.csv"');
+  await expect(chat.approvalCard().getByTestId("approval-cwd")).toContainText("csv-report");
+  await expect(chat.toolCall("profile_csv")).toHaveAttribute("data-state", "awaiting_approval");
+  await expect(chat.toolCall("load_skill")).toHaveAttribute("data-state", "done");
+  await expect(catalog.stage("csv-report")).toHaveText("tools registered");
+  await workspace.screenshot("approval");
+
+  await chat.allowOnce();
+  await expect(chat.approvalCard()).toHaveCount(0);
+  await expect(chat.toolCall("profile_csv")).toHaveAttribute("data-state", "done");
+  await expect(chat.toolCall("profile_csv").getByTestId("tool-call-result")).toContainText(/rows|columns/i);
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+
+  // Request #1: the body is nowhere.
+  await inspector.selectRequest(1);
+  for (const pane of ["stable", "environment", "messages", "tools"] as const) {
+    await expect(await inspector.pane(pane)).not.toContainText(bodyLine);
+  }
+  await expect(await inspector.pane("stable")).toContainText("csv-report");
+  const firstHash = await inspector.stableHash().textContent();
+
+  // Request #2: the body is in the Environment pane, and only there.
+  await inspector.selectRequest(2);
+  await expect(await inspector.pane("environment")).toContainText(bodyLine);
+  for (const pane of ["stable", "messages", "tools"] as const) {
+    await expect(await inspector.pane(pane)).not.toContainText(bodyLine);
+  }
+  await expect(inspector.stableUnchanged()).toHaveText("unchanged since request #1");
+  await expect(inspector.stableHash()).toHaveText(firstHash ?? "");
+  await expect(inspector.activeLane()).toHaveText("csv-report");
+  await expect(inspector.notVisibleLane()).toContainText("profile_csv");
+  const tools = await inspector.pane("tools");
+  await expect(tools.getByTestId("pane-tool-profile_csv")).toHaveCount(0);
+  await expect(tools.getByTestId("pane-tools-not-visible")).toContainText("profile_csv");
+  await expect(inspector.tokenTotal()).toHaveText(/= \d+ tokens/);
+  await inspector.pane("environment");
+  await workspace.screenshot("inspector-request-2");
+
+  // Linked both ways: the chat turn opens its request, the request shows its turn.
+  await page.getByTestId("turn-link-request-3").click();
+  await expect(page.getByTestId("inspector-selected")).toHaveText("Request #3");
+});

@@ -1,0 +1,121 @@
+// Each test gets its own real playground server: a copy of examples/demo-workdir in a temp dir, a temp
+// home, the e2e scenarios, started as a child process in its own process group and killed (the whole
+// group) afterwards. The page is opened at the URL the server printed.
+import { test as base, expect } from "@playwright/test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { WorkspacePage } from "./pages/workspace-page.ts";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const startDeadlineMs = 45_000;
+const stopDeadlineMs = 10_000;
+
+export interface Playground {
+  /** The URL the server printed, token fragment included. */
+  url: string;
+  origin: string;
+  token: string;
+  workdir: string;
+  home: string;
+  /** Everything the server wrote to stdout and stderr so far (for failure messages). */
+  output: () => string;
+}
+
+/** A project skill named like a builtin one, so the catalog has an override with a shadowed builtin. */
+const overrideSkill = `---
+name: review
+description: Project review checklist for Acme Orders (overrides the builtin review skill).
+---
+
+# Review (project rules)
+
+Check that amounts stay in integer cents until src/format.js, then review as usual.
+`;
+
+function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server printed no PLAYGROUND_URL within ${startDeadlineMs} ms:\n${output()}`)), startDeadlineMs);
+    const onData = () => {
+      const match = /PLAYGROUND_URL=(\S+)/.exec(output());
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off("data", onData);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (code ${code}, signal ${signal}) before printing its URL:\n${output()}`));
+    });
+  });
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.kill(-child.pid, "SIGTERM");
+  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), stopDeadlineMs))]);
+  if (timedOut) {
+    process.kill(-child.pid, "SIGKILL");
+    await exited;
+  }
+}
+
+export async function startPlayground(): Promise<{ playground: Playground; stop: () => Promise<void> }> {
+  const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
+  const workdir = path.join(root, "work");
+  const home = path.join(root, "home");
+  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  await mkdir(home, { recursive: true });
+  const overridePath = path.join(workdir, ".PseudoClaude", "skills", "review", "SKILL.md");
+  if (!existsSync(overridePath)) {
+    await mkdir(path.dirname(overridePath), { recursive: true });
+    await writeFile(overridePath, overrideSkill);
+  }
+  let output = "";
+  const child = spawn(
+    path.join(repoRoot, "node_modules", ".bin", "tsx"),
+    ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", path.join(repoRoot, "e2e", "fixtures", "scenarios")],
+    { cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production" } },
+  );
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const stop = async () => {
+    await stopGroup(child);
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const url = await waitForUrl(child, () => output);
+    const parsed = new URL(url);
+    const token = /token=([0-9a-f]+)/.exec(parsed.hash)?.[1] ?? "";
+    return { playground: { url, origin: parsed.origin, token, workdir, home, output: () => output }, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export const test = base.extend<{ playground: Playground; workspace: WorkspacePage }>({
+  playground: async ({}, use, testInfo) => {
+    const { playground, stop } = await startPlayground();
+    await use(playground);
+    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });
+    await stop();
+  },
+  workspace: async ({ page, playground }, use) => {
+    const workspace = new WorkspacePage(page);
+    await workspace.open(playground.url);
+    await use(workspace);
+  },
+});
+
+export async function editFile(file: string, change: (text: string) => string): Promise<void> {
+  await writeFile(file, change(await readFile(file, "utf8")));
+}
+
+export { expect };

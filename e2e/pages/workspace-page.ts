@@ -1,0 +1,131 @@
+// Page objects for the workspace: one method per thing a user does or looks at, so the specs read like
+// the walk-through and every locator lives in one place.
+import { expect, type Locator, type Page } from "@playwright/test";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const screenshotDir = fileURLToPath(new URL("../screenshots/", import.meta.url));
+
+export type PaneName = "stable" | "environment" | "messages" | "tools" | "raw";
+
+export class CatalogPanel {
+  constructor(private readonly page: Page) {}
+  skill(name: string): Locator {
+    return this.page.getByTestId(`skill-${name}`);
+  }
+  source(name: string): Locator {
+    return this.page.getByTestId(`skill-source-${name}`);
+  }
+  stage(name: string): Locator {
+    return this.page.getByTestId(`skill-stage-${name}`);
+  }
+  shadow(name: string): Locator {
+    return this.page.getByTestId(`skill-shadow-${name}`);
+  }
+  async reload() {
+    await this.page.getByTestId("catalog-reload").click();
+  }
+  reloadEntries(): Locator {
+    return this.page.getByTestId("reload-entry");
+  }
+  async openDetail(name: string) {
+    await this.skill(name).click();
+    await expect(this.page.getByTestId("skill-detail")).toBeVisible();
+  }
+}
+
+export class ChatPanel {
+  constructor(private readonly page: Page) {}
+  async send(text: string) {
+    await this.page.getByTestId("composer-input").fill(text);
+    await this.page.getByTestId("chat-send").click();
+  }
+  approvalCard(): Locator {
+    return this.page.getByTestId("approval-card");
+  }
+  async allowOnce() {
+    await this.approvalCard().getByTestId("approval-allow-once").click();
+  }
+  async deny(reason: string) {
+    await this.approvalCard().getByTestId("approval-deny-reason").fill(reason);
+    await this.approvalCard().getByTestId("approval-deny").click();
+  }
+  toolCall(name: string): Locator {
+    return this.page.locator(`[data-tool="${name}"]`);
+  }
+  assistantTexts(): Locator {
+    return this.page.getByTestId("assistant-text");
+  }
+  userTurns(): Locator {
+    return this.page.getByTestId("turn-user");
+  }
+  stopTurn(): Locator {
+    return this.page.getByTestId("turn-stop");
+  }
+  async stop() {
+    await this.page.getByTestId("chat-stop").click();
+  }
+}
+
+export class InspectorPanel {
+  constructor(private readonly page: Page) {}
+  async selectRequest(index: number) {
+    await this.page.getByTestId(`timeline-request-${index}`).click();
+    await expect(this.page.getByTestId("inspector-selected")).toHaveText(`Request #${index}`);
+  }
+  timelineEntry(index: number): Locator {
+    return this.page.getByTestId(`timeline-request-${index}`);
+  }
+  /** Opens a pane and returns its content. */
+  async pane(name: PaneName): Promise<Locator> {
+    await this.page.getByTestId(`pane-tab-${name}`).click();
+    const pane = this.page.getByTestId(`pane-${name}`);
+    await expect(pane).toBeVisible();
+    return pane;
+  }
+  stableUnchanged(): Locator {
+    return this.page.getByTestId("stable-unchanged");
+  }
+  stableHash(): Locator {
+    return this.page.getByTestId("stable-hash-value");
+  }
+  notVisibleLane(): Locator {
+    return this.page.getByTestId("lane-not-visible");
+  }
+  activeLane(): Locator {
+    return this.page.getByTestId("lane-active");
+  }
+  tokenTotal(): Locator {
+    return this.page.getByTestId("tokens-total");
+  }
+}
+
+export class WorkspacePage {
+  readonly catalog: CatalogPanel;
+  readonly chat: ChatPanel;
+  readonly inspector: InspectorPanel;
+  constructor(readonly page: Page) {
+    this.catalog = new CatalogPanel(page);
+    this.chat = new ChatPanel(page);
+    this.inspector = new InspectorPanel(page);
+  }
+
+  async open(url: string) {
+    await this.page.goto(url);
+    await this.expectConnected();
+  }
+
+  async expectConnected() {
+    await expect(this.page.getByTestId("connection-status")).toHaveText("connected");
+    // A session is open once the catalog has arrived.
+    await expect(this.page.getByTestId("skill-list")).toBeVisible();
+  }
+
+  errorCards(): Locator {
+    return this.page.getByTestId("error-card");
+  }
+
+  async screenshot(name: string) {
+    await this.page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+  }
+}

@@ -1,0 +1,40 @@
+import path from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { editFile, expect, test } from "./fixtures.ts";
+
+test("editing a SKILL.md and reloading updates the catalog and the reload feed", async ({ page, playground, workspace }) => {
+  const { catalog } = workspace;
+  const skills = path.join(playground.workdir, ".PseudoClaude", "skills");
+  await editFile(path.join(skills, "add-report", "SKILL.md"), (text) =>
+    text.replace(/^description: .*$/m, "description: Add a report dimension (edited during the e2e test)."),
+  );
+  await mkdir(path.join(skills, "weekly-digest"), { recursive: true });
+  await writeFile(path.join(skills, "weekly-digest", "SKILL.md"), "---\nname: weekly-digest\ndescription: Summarise the week's orders.\n---\n\n# Weekly digest\n\nRead data/sales.csv and summarise.\n");
+  await catalog.reload();
+  await expect(catalog.skill("add-report")).toContainText("edited during the e2e test");
+  await expect(catalog.source("weekly-digest")).toHaveText("project");
+  await expect(catalog.reloadEntries().filter({ hasText: "weekly-digest" }).first()).toContainText("+weekly-digest");
+  await workspace.screenshot("reload-feed");
+});
+
+test("a session reopens after a page reload, with its chat and its inspector timeline", async ({ page, workspace }) => {
+  const { chat, inspector } = workspace;
+  await chat.send("hello there");
+  await expect(chat.assistantTexts().first()).toContainText("Hello from the scripted model");
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+
+  await page.reload();
+  await workspace.expectConnected();
+  await expect(chat.userTurns()).toHaveCount(1);
+  await expect(chat.userTurns().first()).toContainText("hello there");
+  await expect(chat.assistantTexts().first()).toContainText("Hello from the scripted model");
+  await expect(inspector.timelineEntry(1)).toBeVisible();
+
+  // The session list offers it too; reopening it keeps the same conversation.
+  await page.getByTestId("session-picker").click();
+  const item = page.getByTestId("session-list").locator("[data-testid^=session-item-]").filter({ hasText: "hello there" });
+  await expect(item).toHaveCount(1);
+  await item.click();
+  await expect(chat.userTurns()).toHaveCount(1);
+  await expect(chat.assistantTexts().first()).toContainText("Hello from the scripted model");
+});
