@@ -1,6 +1,4 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import { readFile, stat } from "node:fs/promises";
 import { globToRegExp } from "../glob.ts";
 import { failResult, type Tool, type ToolExecution } from "../types.ts";
 import {
@@ -12,6 +10,7 @@ import {
   looksBinary,
   stringField,
 } from "./common.ts";
+import { matchingLineIndexes, RegexTimeout } from "./regex-guard.ts";
 import { walkFiles } from "./walk.ts";
 
 export const SEARCH_MATCH_CAP = 200;
@@ -20,8 +19,11 @@ const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
 /** Characters of a matching line shown, and tested (bounds the cost of a pathological regex). */
 const MAX_LINE_CHARS = 400;
 const MAX_TESTED_LINE_CHARS = 10_000;
+/** Time one search may spend matching, so a backtracking regex cannot freeze the server. */
+export const SEARCH_TIME_BUDGET_MS = 5_000;
 
-export function createSearchCodeTool(): Tool {
+export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): Tool {
+  const timeBudgetMs = options.timeBudgetMs ?? SEARCH_TIME_BUDGET_MS;
   const name = "search_code";
   return {
     definition: {
@@ -88,11 +90,27 @@ export function createSearchCodeTool(): Tool {
       const matches: string[] = [];
       let total = 0;
       let filesSearched = 0;
+      const deadline = Date.now() + timeBudgetMs;
       for (const file of files) {
         if (context.signal.aborted) break;
         if (!(await isSearchable(file.absolute))) continue;
         filesSearched++;
-        total += await searchFile(file, regex, matches);
+        try {
+          total += await searchFile(file, regex, matches, deadline - Date.now());
+        } catch (error) {
+          if (error instanceof RegexTimeout) {
+            return {
+              result: failResult(
+                name,
+                "search_timeout",
+                `search stopped in ${file.shown}: ${error.message} (budget ${timeBudgetMs} ms). ` +
+                  "Simplify the pattern: nested quantifiers like (a+)+ backtrack exponentially.",
+              ),
+            };
+          }
+          // Unreadable since the walk (deleted, permissions): skip it like grep -s.
+          continue;
+        }
         if (total >= SEARCH_MATCH_CAP * 5) break;
       }
       if (total === 0) {
@@ -130,25 +148,16 @@ async function searchFile(
   file: { absolute: string; shown: string },
   regex: RegExp,
   matches: string[],
+  timeoutMs: number,
 ): Promise<number> {
-  let lineNumber = 0;
-  let found = 0;
-  const stream = createReadStream(file.absolute, { encoding: "utf8" });
-  const reader = createInterface({ input: stream, crlfDelay: Infinity });
-  try {
-    for await (const line of reader) {
-      lineNumber++;
-      if (!regex.test(line.length > MAX_TESTED_LINE_CHARS ? line.slice(0, MAX_TESTED_LINE_CHARS) : line))
-        continue;
-      found++;
-      if (matches.length < SEARCH_MATCH_CAP) {
-        const shownLine = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
-        matches.push(`${file.shown}:${lineNumber}: ${shownLine}`);
-      }
-    }
-  } finally {
-    reader.close();
-    stream.destroy();
+  const text = await readFile(file.absolute, "utf8");
+  const lines = text.split("\n");
+  const hits = matchingLineIndexes(text, regex, timeoutMs, MAX_TESTED_LINE_CHARS);
+  for (const index of hits) {
+    if (matches.length >= SEARCH_MATCH_CAP) break;
+    const line = lines[index]!.replace(/\r$/, "");
+    const shownLine = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+    matches.push(`${file.shown}:${index + 1}: ${shownLine}`);
   }
-  return found;
+  return hits.length;
 }

@@ -20,6 +20,7 @@ import type { Tool, ToolContext, ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES } from "./index.ts";
 import { READ_FILE_CAP_BYTES } from "./read-file.ts";
+import { createSearchCodeTool } from "./search-code.ts";
 
 // The built-in tools against real files in a temp workdir (with real symlinks pointing outside it).
 
@@ -321,5 +322,17 @@ describe("run_command", () => {
     setTimeout(() => controller.abort(), 100);
     const { result } = await running;
     expect(result).toMatchObject({ ok: false, errorType: "canceled" });
+  });
+});
+
+describe("search_code guards", () => {
+  it("stops a catastrophically backtracking regex instead of freezing the server", async () => {
+    await writeFile(path.join(workdir, "evil.txt"), `${"a".repeat(40)}b\n`);
+    const started = Date.now();
+    const search = createSearchCodeTool({ timeBudgetMs: 300 });
+    const { result } = await search.execute({ pattern: "(a+)+$", path: "evil.txt" }, context());
+    expect(result).toMatchObject({ ok: false, errorType: "search_timeout" });
+    expect(result.content).toContain("evil.txt");
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
