@@ -1,3 +1,5 @@
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { ProviderEvent } from "../providers/types.ts";
@@ -130,6 +132,32 @@ turns:
     expect(snapshot.disclosure).toBe("eager");
     expect(snapshot.system.stable).toContain(REVIEW_BODY);
     expect(snapshot.eagerStableLength).toBe(snapshot.system.stable.length);
+  });
+});
+
+describe("Runner: body reload at load_skill", () => {
+  const scenario = `
+name: reload
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: review } }
+  - text: done
+`;
+  const skillFile = () => path.join(harness.root, "builtin", "review", "SKILL.md");
+
+  it("picks up an edit made after start", async () => {
+    await writeFile(skillFile(), "---\nname: review\ndescription: Review code for bugs.\n---\n\nEDITED-SOP: new steps.\n");
+    await new Runner(harness.deps(harness.scripted(scenario))).run("review");
+    const second = harness.requests()[1];
+    expect(second.system.environment).toContain("### review\nEDITED-SOP: new steps.");
+    expect(second.system.environment).not.toContain(REVIEW_BODY);
+  });
+
+  it("falls back to the catalog snapshot when the file is gone", async () => {
+    await rm(skillFile());
+    await new Runner(harness.deps(harness.scripted(scenario))).run("review");
+    expect(harness.requests()[1].system.environment).toContain(`### review\n${REVIEW_BODY}`);
+    expect(toolMessages(harness.history)[0]).toMatchObject({ isError: false });
   });
 });
 
