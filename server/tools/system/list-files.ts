@@ -2,7 +2,11 @@ import { stat } from "node:fs/promises";
 import { globToRegExp } from "../glob.ts";
 import { failResult, type Tool, type ToolExecution } from "../types.ts";
 import { cappedSuccess, confine, describePath, isExecution, stringField } from "./common.ts";
-import { walkFiles } from "./walk.ts";
+import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
+import { walkFiles, type WalkEntry } from "./walk.ts";
+
+/** Time one glob may spend matching the walked paths. */
+const GLOB_TIME_BUDGET_MS = 5_000;
 
 /** Paths returned per call; the model is told how many more matched. */
 export const LIST_FILES_CAP = 500;
@@ -57,18 +61,36 @@ export function createListFilesTool(): Tool {
         };
       }
       const prefix = confined.relative === "." ? "" : `${confined.relative}/`;
-      const shown: string[] = [];
-      let matched = 0;
+      const entries: WalkEntry[] = [];
       const walk = walkFiles(confined.absolute, context.signal);
       let step = await walk.next();
       while (!step.done) {
-        if (matcher.test(step.value.relative)) {
-          matched++;
-          if (shown.length < LIST_FILES_CAP)
-            shown.push(prefix + step.value.relative + (step.value.isSymlink ? " -> (symlink)" : ""));
-        }
+        entries.push(step.value);
         step = await walk.next();
       }
+      let hits: number[];
+      try {
+        hits = matchingPathIndexes(
+          entries.map((entry) => entry.relative),
+          matcher,
+          GLOB_TIME_BUDGET_MS,
+        );
+      } catch (error) {
+        if (!(error instanceof RegexTimeout)) throw error;
+        return {
+          result: failResult(
+            name,
+            "invalid_arguments",
+            `glob "${pattern}" is too expensive to match: ${error.message}`,
+          ),
+        };
+      }
+      const matched = hits.length;
+      const shown = hits
+        .slice(0, LIST_FILES_CAP)
+        .map(
+          (index) => prefix + entries[index]!.relative + (entries[index]!.isSymlink ? " -> (symlink)" : ""),
+        );
       const notes: string[] = [];
       if (matched > shown.length)
         notes.push(`[${matched - shown.length} more matching paths not shown; narrow the pattern]`);

@@ -43,3 +43,13 @@ export function matchingLineIndexes(
     context.text = "";
   }
 }
+
+/**
+ * Indexes of `paths` matching a compiled glob, under the same time limit (a glob of many `*` compiles to a
+ * regex that can backtrack too). Paths containing a newline cannot be joined safely and never match.
+ */
+export function matchingPathIndexes(paths: readonly string[], regex: RegExp, timeoutMs: number): number[] {
+  const joinable = paths.map((entry) => (entry.includes("\n") ? "" : entry));
+  const hits = matchingLineIndexes(joinable.join("\n"), regex, timeoutMs, Number.MAX_SAFE_INTEGER);
+  return hits.filter((index) => !paths[index]!.includes("\n"));
+}

@@ -10,7 +10,7 @@ import {
   looksBinary,
   stringField,
 } from "./common.ts";
-import { matchingLineIndexes, RegexTimeout } from "./regex-guard.ts";
+import { matchingLineIndexes, matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 import { walkFiles } from "./walk.ts";
 
 export const SEARCH_MATCH_CAP = 200;
@@ -76,14 +76,27 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
         return { result: failResult(name, "not_found", `${confined.relative} does not exist`) };
 
       const prefix = confined.relative === "." ? "" : `${confined.relative}/`;
-      const files: { absolute: string; shown: string }[] = [];
+      let files: { absolute: string; shown: string }[] = [];
       if (info.isFile()) {
         files.push({ absolute: confined.absolute, shown: confined.relative });
       } else {
         for await (const entry of walkFiles(confined.absolute, context.signal)) {
-          if (entry.isSymlink) continue;
-          if (fileMatcher && !fileMatcher.test(entry.relative)) continue;
-          files.push({ absolute: entry.absolute, shown: prefix + entry.relative });
+          if (!entry.isSymlink) files.push({ absolute: entry.absolute, shown: prefix + entry.relative });
+        }
+        if (fileMatcher) {
+          const relatives = files.map((file) => file.shown.slice(prefix.length));
+          try {
+            files = matchingPathIndexes(relatives, fileMatcher, timeBudgetMs).map((index) => files[index]!);
+          } catch (error) {
+            if (!(error instanceof RegexTimeout)) throw error;
+            return {
+              result: failResult(
+                name,
+                "invalid_arguments",
+                `glob "${fileGlob}" is too expensive to match: ${error.message}`,
+              ),
+            };
+          }
         }
       }
 
