@@ -2,11 +2,11 @@
 // active skills + prompt sources), the permission engine, and the provider named in the settings.
 import path from "node:path";
 import { PermissionEngine, loadPermissionRules } from "../permission/index.ts";
-import { createProvider } from "../providers/index.ts";
+import { createProvider, loadProvidersConfig } from "../providers/index.ts";
 import type { SessionParts } from "./session-types.ts";
 import { createWorkspace } from "./workspace.ts";
 
-export function defaultSessionParts(options: { scenariosDir: string }): SessionParts {
+export function defaultSessionParts(options: { scenariosDir: string; home: string }): SessionParts {
   return {
     createWorkspace: (workspaceOptions) => createWorkspace(workspaceOptions),
     createPermission: async ({ mode, workdir, home }) => {
@@ -19,6 +19,8 @@ export function defaultSessionParts(options: { scenariosDir: string }): SessionP
     createProvider: ({ settings, onManualRequest }) =>
       createProvider({
         name: settings.provider,
+        // Keys and endpoints: environment variables, then <home>/.PseudoClaude/providers.json.
+        config: loadProvidersConfig({ home: options.home }),
         ...(settings.model ? { model: settings.model } : {}),
         // Scripted sessions play the chosen scenario file, or pick by `match` from the whole folder.
         scenario: settings.scenario ? path.resolve(options.scenariosDir, settings.scenario) : options.scenariosDir,

@@ -7,7 +7,10 @@ import { createWorkspace } from "./workspace.ts";
 let root: string;
 async function skill(folder: string, name: string, extra = "", body = `${name} body`) {
   await mkdir(path.join(folder, name), { recursive: true });
-  await writeFile(path.join(folder, name, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n\n${body}\n`);
+  await writeFile(
+    path.join(folder, name, "SKILL.md"),
+    `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n\n${body}\n`,
+  );
 }
 
 beforeEach(async () => {
@@ -37,14 +40,27 @@ describe("createWorkspace", () => {
       expect.objectContaining({ name: "needs-magic", missing: ["magic_wand"] }),
     ]);
     expect(workspace.registry.names()).toEqual(
-      expect.arrayContaining(["read_file", "list_files", "search_code", "write_file", "edit_file", "run_command", "load_skill"]),
+      expect.arrayContaining([
+        "read_file",
+        "list_files",
+        "search_code",
+        "write_file",
+        "edit_file",
+        "run_command",
+        "load_skill",
+      ]),
     );
     expect(workspace.registry.isProtected("load_skill")).toBe(true);
 
     expect(workspace.prompt.activeSkills()).toEqual([]);
     const result = await workspace.loadSkill("review", "src");
-    expect(result).toMatchObject({ ok: true, content: 'loaded skill "review" (0 specialized tools registered)' });
-    expect(workspace.prompt.activeSkills()).toEqual([{ name: "review", body: "project review body\n\nArguments: src" }]);
+    expect(result).toMatchObject({
+      ok: true,
+      content: 'loaded skill "review" (0 specialized tools registered)',
+    });
+    expect(workspace.prompt.activeSkills()).toEqual([
+      { name: "review", body: "project review body\n\nArguments: src" },
+    ]);
     expect(workspace.prompt.environmentFacts().cwd).toBe(path.join(root, "work"));
     expect(workspace.prompt.eagerBodies().map((entry) => entry.name)).toEqual(["mine", "reads", "review"]);
   });
@@ -62,6 +78,8 @@ describe("createWorkspace", () => {
   });
 
   it("names a missing workdir", async () => {
-    await expect(createWorkspace({ workdir: path.join(root, "nope") })).rejects.toThrow(/working directory .*nope does not exist/);
+    await expect(createWorkspace({ workdir: path.join(root, "nope") })).rejects.toThrow(
+      /working directory .*nope does not exist/,
+    );
   });
 });

@@ -70,7 +70,10 @@ async function realDirectory(workdir: string): Promise<string> {
   try {
     resolved = await realpath(workdir);
   } catch (error) {
-    throw new PlaygroundError("not_found", `working directory ${workdir} does not exist: ${errorMessage(error)}`);
+    throw new PlaygroundError(
+      "not_found",
+      `working directory ${workdir} does not exist: ${errorMessage(error)}`,
+    );
   }
   if (!(await stat(resolved)).isDirectory()) {
     throw new PlaygroundError("not_found", `working directory ${workdir} is not a folder`);

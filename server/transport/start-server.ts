@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { WebSocketServer } from "ws";
 import { errorMessage } from "../errors/index.ts";
-import { listProviders } from "../providers/config.ts";
+import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { SessionHub } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
@@ -75,8 +75,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const hub = new SessionHub({
     home: options.home,
     defaultWorkdir: options.defaultWorkdir,
-    parts: options.parts ?? defaultSessionParts({ scenariosDir }),
-    providers: () => listProviders(),
+    parts: options.parts ?? defaultSessionParts({ scenariosDir, home: options.home }),
+    providers: () => listProviders(loadProvidersConfig({ home: options.home })),
     log,
     watch: options.watch,
     logFileSystem: options.logFileSystem,
