@@ -126,8 +126,16 @@ function pipelineHasDownloader(commands: SimpleCommand[], position: number): boo
   return false;
 }
 
+/**
+ * `:(){ :|:& };:` and the same shape with any name: a function whose body pipes the function into itself.
+ * Scans each `(){` with bounded slices, so a huge model-written command costs linear time.
+ */
 function isForkBomb(command: string): boolean {
   const compact = command.replace(/\s+/g, "");
-  // `:(){ :|:& };:` and the same shape with any function name.
-  return /([A-Za-z_:][\w:]*)\(\)\{\1\|\1&?;?\};?\1/.test(compact) || compact.includes(":(){:|:&};:");
+  for (let at = compact.indexOf("(){"); at >= 0; at = compact.indexOf("(){", at + 3)) {
+    const name = /([A-Za-z_:][\w:]*)$/.exec(compact.slice(Math.max(0, at - 64), at))?.[1];
+    if (!name) continue;
+    if (compact.startsWith(`${name}|${name}`, at + 3)) return true;
+  }
+  return false;
 }

@@ -447,3 +447,20 @@ describe("settings files", () => {
     expect(loaded.problems[0]).toContain(path.join(root, ".PseudoClaude", "settings.json"));
   });
 });
+
+describe("robustness", () => {
+  it("evaluates a 1 MB model-written command in bounded time", () => {
+    const engine = new PermissionEngine({
+      rules: rules("allow run_command(echo *)", "deny run_command(rm *)"),
+    });
+    const started = Date.now();
+    for (const huge of [
+      "a".repeat(1_000_000),
+      `echo ${"x(){".repeat(100_000)}`,
+      `echo ${"'a' \"b\" $(c) ; ".repeat(50_000)}`,
+    ]) {
+      expect(["allow", "ask", "deny"]).toContain(engine.evaluate(command(huge)).decision);
+    }
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
