@@ -112,12 +112,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const serverVersion = options.serverVersion ?? "0.1.0";
 
   server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
-    socket.on("error", (error) => log(`upgrade socket error: ${error.message}`));
+    // A client that goes away mid-handshake (ECONNRESET) is routine; anything else is worth a line.
+    const onSocketError = (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") log(`upgrade socket error: ${error.message}`);
+    };
+    socket.on("error", onSocketError);
     const check = checkUpgrade(request, policy);
     if (!check.ok) return rejectUpgrade(socket, check.status, check.reason);
     const pathname = new URL(request.url ?? "/", "http://placeholder").pathname;
     if (pathname !== "/ws") return rejectUpgrade(socket, 404, "the WebSocket endpoint is /ws");
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      socket.off("error", onSocketError);
       const connection = new ClientConnection(webSocket, hub, { serverVersion, log });
       void connection.start();
     });
