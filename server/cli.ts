@@ -17,7 +17,10 @@ async function main(argv: string[]): Promise<number> {
     write(`${USAGE}\n`);
     return 0;
   }
-  const workspace = await createWorkspace({ workdir: args.workdir!, ...(args.home ? { home: args.home } : {}) });
+  const workspace = await createWorkspace({
+    workdir: args.workdir!,
+    ...(args.home ? { home: args.home } : {}),
+  });
   const disclosure = args.eager ? "eager" : "progressive";
 
   if (args.command === "catalog") {
@@ -33,7 +36,11 @@ async function main(argv: string[]): Promise<number> {
       ...(args.model ? { model: args.model } : {}),
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
     });
-    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatPrompt(report, sha256Hex(report.system.stable))}\n`);
+    write(
+      args.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : `${formatPrompt(report, sha256Hex(report.system.stable))}\n`,
+    );
     return 0;
   }
   const outcomes = await runConversation(workspace, {

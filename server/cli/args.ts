@@ -69,7 +69,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "help"].includes(command)) throw usageError(`unknown command "${command}"`);
+  if (!["catalog", "prompt", "run", "help"].includes(command))
+    throw usageError(`unknown command "${command}"`);
   if (positionals.length > 1) throw usageError(`unexpected argument "${positionals[1]}"`);
   if (command !== "help" && !values.workdir) throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
@@ -96,5 +97,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
 /** `review:src/app.ts` → {name: "review", args: "src/app.ts"}; the first colon separates. */
 export function parseLoadFlag(value: string): { name: string; args: string } {
   const colon = value.indexOf(":");
-  return colon === -1 ? { name: value, args: "" } : { name: value.slice(0, colon), args: value.slice(colon + 1) };
+  return colon === -1
+    ? { name: value, args: "" }
+    : { name: value.slice(0, colon), args: value.slice(colon + 1) };
 }

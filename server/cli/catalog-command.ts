@@ -30,12 +30,16 @@ export function formatCatalog(report: CatalogReport): string {
   lines.push(`Skills (${report.skills.length}):`);
   const width = Math.max(4, ...report.skills.map((skill) => skill.name.length));
   for (const skill of report.skills) {
-    const overrides = report.shadowed.filter((entry) => entry.name === skill.name).map((entry) => entry.loser.source);
+    const overrides = report.shadowed
+      .filter((entry) => entry.name === skill.name)
+      .map((entry) => entry.loser.source);
     const note = overrides.length > 0 ? `  (overrides ${overrides.join(", ")})` : "";
     lines.push(`  ${skill.name.padEnd(width)}  [${skill.source}]  ${skill.description}${note}`);
     lines.push(`  ${"".padEnd(width)}  ${skill.entryPath}`);
-    if (skill.toolNames.length > 0) lines.push(`  ${"".padEnd(width)}  own tools: ${skill.toolNames.join(", ")}`);
-    if (skill.meta.tools.length > 0) lines.push(`  ${"".padEnd(width)}  needs tools: ${skill.meta.tools.join(", ")}`);
+    if (skill.toolNames.length > 0)
+      lines.push(`  ${"".padEnd(width)}  own tools: ${skill.toolNames.join(", ")}`);
+    if (skill.meta.tools.length > 0)
+      lines.push(`  ${"".padEnd(width)}  needs tools: ${skill.meta.tools.join(", ")}`);
     if (skill.meta.mode !== "shared") {
       lines.push(`  ${"".padEnd(width)}  mode: ${skill.meta.mode}, history: ${skill.meta.history}`);
     }
@@ -46,19 +50,30 @@ export function formatCatalog(report: CatalogReport): string {
   };
   section(
     "Shadowed",
-    report.shadowed.map((entry) => `${entry.name}: ${entry.winner.source} ${entry.winner.path} wins over ${entry.loser.source} ${entry.loser.path}`),
+    report.shadowed.map(
+      (entry) =>
+        `${entry.name}: ${entry.winner.source} ${entry.winner.path} wins over ${entry.loser.source} ${entry.loser.path}`,
+    ),
   );
   section(
     "Removed (missing tools)",
-    report.removed.map((entry) => `${entry.name} [${entry.source}] needs ${entry.missing.join(", ")} — ${entry.path}`),
+    report.removed.map(
+      (entry) => `${entry.name} [${entry.source}] needs ${entry.missing.join(", ")} — ${entry.path}`,
+    ),
   );
   section(
     "Warnings",
     report.warnings.map((warning) => {
-      const at = warning.line !== undefined ? `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}` : "";
+      const at =
+        warning.line !== undefined
+          ? `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`
+          : "";
       return `[${warning.source}] ${warning.path}${at}: ${warning.reason}`;
     }),
   );
-  section("Lint", report.lint.map((note) => `${note.skill} (${note.rule}): ${note.message} — ${note.path}`));
+  section(
+    "Lint",
+    report.lint.map((note) => `${note.skill} (${note.rule}): ${note.message} — ${note.path}`),
+  );
   return lines.join("\n");
 }

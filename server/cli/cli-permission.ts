@@ -13,12 +13,17 @@ export interface CliPermission {
   problems: string[];
 }
 
-export async function createCliPermission(options: { yes: boolean; workdir: string; home: string }): Promise<CliPermission> {
+export async function createCliPermission(options: {
+  yes: boolean;
+  workdir: string;
+  home: string;
+}): Promise<CliPermission> {
   const loaded = await loadPermissionRules({ workdir: options.workdir, homeDir: options.home });
   const engine = new PermissionEngine({ mode: "default", rules: loaded.rules });
   const hook: PermissionHook = {
     evaluate: (check) => engine.evaluate(check),
-    ask: async (): Promise<ApprovalAnswer> => (options.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL }),
+    ask: async (): Promise<ApprovalAnswer> =>
+      options.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL },
     rememberSessionAllow: (check) => engine.rememberSessionAllow(check),
   };
   return { hook, problems: loaded.problems };

@@ -66,7 +66,9 @@ describe("cli catalog", () => {
     expect(byName.get("csv-report")).toMatchObject({ source: "builtin", toolNames: ["profile_csv"] });
     expect(byName.get("add-report")).toMatchObject({ source: "project" });
     expect(byName.get("review")).toMatchObject({ source: "project" });
-    expect((byName.get("review") as { entryPath: string }).entryPath).toContain(".PseudoClaude/skills/review/SKILL.md");
+    expect((byName.get("review") as { entryPath: string }).entryPath).toContain(
+      ".PseudoClaude/skills/review/SKILL.md",
+    );
     expect(report.shadowed).toContainEqual(
       expect.objectContaining({
         name: "review",
@@ -85,7 +87,16 @@ describe("cli catalog", () => {
 
 describe("cli prompt", () => {
   it("shows a loaded skill's body in system.environment only", async () => {
-    const result = await cli(["prompt", "--workdir", demo, "--home", home, "--load", "add-report:revenue by month", "--json"]);
+    const result = await cli([
+      "prompt",
+      "--workdir",
+      demo,
+      "--home",
+      home,
+      "--load",
+      "add-report:revenue by month",
+      "--json",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
     expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools"]);
@@ -101,12 +112,16 @@ describe("cli prompt", () => {
 
   it("has the same stable system with and without loads, and every body in eager mode", async () => {
     const plain = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--json"])).stdout);
-    const loaded = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--load", "csv-report", "--json"])).stdout);
+    const loaded = JSON.parse(
+      (await cli(["prompt", "--workdir", demo, "--home", home, "--load", "csv-report", "--json"])).stdout,
+    );
     expect(loaded.system.stable).toBe(plain.system.stable);
     expect(plain.system.environment).toContain("(none yet");
     // Loaded before the run, so its tool is in this run's definitions.
     expect(loaded.tools.map((tool: { name: string }) => tool.name)).toContain("profile_csv");
-    const eager = JSON.parse((await cli(["prompt", "--workdir", demo, "--home", home, "--eager", "--json"])).stdout);
+    const eager = JSON.parse(
+      (await cli(["prompt", "--workdir", demo, "--home", home, "--eager", "--json"])).stdout,
+    );
     expect(eager.system.stable).toContain("## Skill: add-report");
     expect(eager.system.stable.length).toBeGreaterThan(plain.system.stable.length * 2);
   });
@@ -121,7 +136,16 @@ describe("cli prompt", () => {
 describe("cli run", () => {
   it("plays a scenario and ends with a completed stop", async () => {
     const result = await cli([
-      "run", "--workdir", demo, "--home", home, "--scenario", "scenarios/review.yaml", "--message", "review src/orders.js", "--json",
+      "run",
+      "--workdir",
+      demo,
+      "--home",
+      home,
+      "--scenario",
+      "scenarios/review.yaml",
+      "--message",
+      "review src/orders.js",
+      "--json",
     ]);
     expect(result.code, result.stderr).toBe(0);
     const stream = events(result.stdout);
@@ -135,9 +159,20 @@ describe("cli run", () => {
   });
 
   it("denies side-effect tools without --yes, with a message the model sees", async () => {
-    const result = await cli(["run", "--workdir", demo, "--home", home, "--scenario", "scenarios/commit.yaml", "--json"]);
+    const result = await cli([
+      "run",
+      "--workdir",
+      demo,
+      "--home",
+      home,
+      "--scenario",
+      "scenarios/commit.yaml",
+      "--json",
+    ]);
     const stream = events(result.stdout);
-    const denied = stream.find((event) => event.type === "tool_result" && event.result.tool === "run_command");
+    const denied = stream.find(
+      (event) => event.type === "tool_result" && event.result.tool === "run_command",
+    );
     expect(denied).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
     const lastRequest = stream.flatMap((event) => (event.type === "request" ? [event.snapshot] : [])).at(-1)!;
     expect(JSON.stringify(lastRequest.messages)).toContain(CLI_DENIAL);
@@ -146,8 +181,19 @@ describe("cli run", () => {
 
   it("shows a skill tool only in the next run (registered, not visible)", async () => {
     const result = await cli([
-      "run", "--workdir", demo, "--home", home, "--scenario", "scenarios/csv-profile-next-run.yaml",
-      "--message", "load the csv skill", "--message", "now profile data/sales.csv", "--yes", "--json",
+      "run",
+      "--workdir",
+      demo,
+      "--home",
+      home,
+      "--scenario",
+      "scenarios/csv-profile-next-run.yaml",
+      "--message",
+      "load the csv skill",
+      "--message",
+      "now profile data/sales.csv",
+      "--yes",
+      "--json",
     ]);
     expect(result.code, result.stderr).toBe(0);
     const stream = events(result.stdout);
@@ -158,7 +204,9 @@ describe("cli run", () => {
     expect(run1.at(-1)!.registeredNotVisible).toContain("profile_csv");
     for (const snapshot of run1) expect(snapshot.tools.map((tool) => tool.name)).not.toContain("profile_csv");
     for (const snapshot of run2) expect(snapshot.tools.map((tool) => tool.name)).toContain("profile_csv");
-    const profile = stream.find((event) => event.type === "tool_result" && event.result.tool === "profile_csv");
+    const profile = stream.find(
+      (event) => event.type === "tool_result" && event.result.tool === "profile_csv",
+    );
     expect(profile).toMatchObject({ result: { ok: true } });
   });
 

@@ -36,14 +36,24 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "assistant_message":
       return event.message.content ? `◆ assistant: ${event.message.content}` : undefined;
     case "tool_call": {
-      const note = !event.known ? "  (unknown tool)" : !event.visible ? "  (registered, not visible to the model)" : "";
+      const note = !event.known
+        ? "  (unknown tool)"
+        : !event.visible
+          ? "  (registered, not visible to the model)"
+          : "";
       return `⚙ ${event.call.name} ${JSON.stringify(event.call.input)}${note}`;
     }
     case "permission_request": {
       const request = event.request;
-      const what = request.command ? `command: ${request.command}` : request.path ? `path: ${request.path}` : "";
-      return `  ? approval needed for ${request.tool} (${request.category}) ${what} cwd: ${request.cwd}` +
-        (request.stdin ? ` stdin: ${clip(request.stdin, 200)}` : "");
+      const what = request.command
+        ? `command: ${request.command}`
+        : request.path
+          ? `path: ${request.path}`
+          : "";
+      return (
+        `  ? approval needed for ${request.tool} (${request.category}) ${what} cwd: ${request.cwd}` +
+        (request.stdin ? ` stdin: ${clip(request.stdin, 200)}` : "")
+      );
     }
     case "permission_decision": {
       const trace = event.trace;

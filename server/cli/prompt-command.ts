@@ -52,7 +52,9 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
   const runner = new Runner(
     workspace.runnerDependencies({
       provider,
-      permission: (await createCliPermission({ yes: false, workdir: workspace.workdir, home: workspace.home })).hook,
+      permission: (
+        await createCliPermission({ yes: false, workdir: workspace.workdir, home: workspace.home })
+      ).hook,
       onEvent: () => undefined,
       disclosure: options.disclosure,
     }),
@@ -64,7 +66,9 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
 
 export function formatPrompt(report: PromptReport, stableHash: string): string {
   const rule = (title: string) => `\n===== ${title} =====\n`;
-  const tools = report.tools.map((tool) => `- ${tool.name} [${tool.safety}, ${tool.origin}]: ${tool.description}`);
+  const tools = report.tools.map(
+    (tool) => `- ${tool.name} [${tool.safety}, ${tool.origin}]: ${tool.description}`,
+  );
   const messages = report.messages.map((message) => `[${message.role}] ${message.content}`);
   return [
     rule(`system.stable (${report.system.stable.length} chars, sha256 ${stableHash.slice(0, 12)}…)`),

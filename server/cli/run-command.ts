@@ -25,7 +25,10 @@ export interface RunCommandOptions {
   write: (text: string) => void;
 }
 
-export async function runConversation(workspace: Workspace, options: RunCommandOptions): Promise<RunOutcome[]> {
+export async function runConversation(
+  workspace: Workspace,
+  options: RunCommandOptions,
+): Promise<RunOutcome[]> {
   // Seam for every provider: the providers module's factory (scripted, manual, anthropic, openai).
   const provider = await createProvider({
     name: options.provider,
@@ -39,7 +42,11 @@ export async function runConversation(workspace: Workspace, options: RunCommandO
     const text = describeEvent(event);
     if (text !== undefined) options.write(`${text}\n`);
   };
-  const permission = await createCliPermission({ yes: options.yes, workdir: workspace.workdir, home: workspace.home });
+  const permission = await createCliPermission({
+    yes: options.yes,
+    workdir: workspace.workdir,
+    home: workspace.home,
+  });
   for (const problem of permission.problems) process.stderr.write(`warning: ${problem}\n`);
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({

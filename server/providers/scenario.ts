@@ -41,7 +41,10 @@ function rejectUnknownKeys(file: string, where: string, value: Record<string, un
   for (const key of Object.keys(value)) {
     if (!known.has(key)) {
       const expected = [...known].join(", ");
-      throw invalid(file, `${where}${where ? "." : ""}${key} is not a known field (expected one of: ${expected})`);
+      throw invalid(
+        file,
+        `${where}${where ? "." : ""}${key} is not a known field (expected one of: ${expected})`,
+      );
     }
   }
 }
@@ -85,7 +88,10 @@ export function parseScenario(source: string, file: string): Scenario {
     const first = document.errors[0];
     const position = first.linePos?.[0];
     const at = position ? ` at line ${position.line}, column ${position.col}` : "";
-    throw invalid(file, `YAML error${at}: ${first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}`);
+    throw invalid(
+      file,
+      `YAML error${at}: ${first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "")}`,
+    );
   }
   const value: unknown = document.toJS();
   if (!isPlainObject(value)) throw invalid(file, "the file must be a YAML mapping with name and turns");
@@ -121,9 +127,13 @@ export async function loadScenario(file: string): Promise<Scenario> {
   try {
     source = await readFile(file, "utf8");
   } catch (error) {
-    throw new PlaygroundError("invalid_scenario", `${file}: cannot read the scenario file: ${errorMessage(error)}`, {
-      file,
-    });
+    throw new PlaygroundError(
+      "invalid_scenario",
+      `${file}: cannot read the scenario file: ${errorMessage(error)}`,
+      {
+        file,
+      },
+    );
   }
   return parseScenario(source, file);
 }

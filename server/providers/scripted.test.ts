@@ -62,7 +62,10 @@ describe("scenario files", () => {
       "name: x\nturns:\n  - tool_calls:\n      - { name: read_file, input: [1] }\n",
       "turns[0].tool_calls[0].input must be an object (a mapping of argument names to values)",
     );
-    await expectScenarioError("name: x\nturns:\n  - {}\n", "turns[0] must have a non-empty text or at least one tool_calls entry");
+    await expectScenarioError(
+      "name: x\nturns:\n  - {}\n",
+      "turns[0] must have a non-empty text or at least one tool_calls entry",
+    );
     const file = path.join(directory, "broken.yaml");
     await writeFile(file, "name: x\nturns:\n  - text: [unclosed\n");
     await expect(loadScenario(file)).rejects.toThrow(/broken\.yaml: YAML error at line \d+, column \d+/);
@@ -95,7 +98,9 @@ describe("ScriptedProvider", () => {
   it("streams text as word chunks, then tool calls, then done", async () => {
     const provider = new ScriptedProvider(scenario);
     expect(provider.model).toBe("scripted-demo");
-    const events = await collect(provider.stream(request([{ role: "user", content: "go" }]), new AbortController().signal));
+    const events = await collect(
+      provider.stream(request([{ role: "user", content: "go" }]), new AbortController().signal),
+    );
     const deltas = events.filter((event) => event.type === "text_delta");
     expect(deltas.length).toBeGreaterThan(3);
     expect(textOf(events)).toBe("Let me load the review skill.");
@@ -103,22 +108,33 @@ describe("ScriptedProvider", () => {
     expect(types.indexOf("tool_call")).toBeGreaterThan(types.lastIndexOf("text_delta"));
     expect(types.at(-1)).toBe("done");
     const call = events.find((event) => event.type === "tool_call");
-    expect(call && call.type === "tool_call" && call.call).toMatchObject({ name: "load_skill", input: { name: "review" } });
+    expect(call && call.type === "tool_call" && call.call).toMatchObject({
+      name: "load_skill",
+      input: { name: "review" },
+    });
   });
 
   it("plays turns in order across runs and then says it has no more turns", async () => {
     const provider = new ScriptedProvider(scenario);
     const signal = new AbortController().signal;
     await collect(provider.stream(request([{ role: "user", content: "go" }]), signal));
-    expect(textOf(await collect(provider.stream(request([{ role: "user", content: "go" }]), signal)))).toBe("All done here.");
+    expect(textOf(await collect(provider.stream(request([{ role: "user", content: "go" }]), signal)))).toBe(
+      "All done here.",
+    );
     const last = await collect(provider.stream(request([{ role: "user", content: "again" }]), signal));
     expect(textOf(last)).toBe(SCENARIO_EXHAUSTED_TEXT);
     expect(last.at(-1)).toEqual({ type: "done" });
   });
 
   it("picks a scenario from a folder by match, continuing the current one otherwise", async () => {
-    await writeFile(path.join(directory, "a-review.yaml"), "name: review\nmatch: review\nturns:\n  - text: R1\n  - text: R2\n");
-    await writeFile(path.join(directory, "b-csv.yaml"), "name: csv\nmatch: csv|report\nturns:\n  - text: C1\n");
+    await writeFile(
+      path.join(directory, "a-review.yaml"),
+      "name: review\nmatch: review\nturns:\n  - text: R1\n  - text: R2\n",
+    );
+    await writeFile(
+      path.join(directory, "b-csv.yaml"),
+      "name: csv\nmatch: csv|report\nturns:\n  - text: C1\n",
+    );
     await writeFile(path.join(directory, "z-default.yaml"), "name: fallback\nturns:\n  - text: F1\n");
     await writeFile(path.join(directory, "notes.txt"), "not a scenario");
     const scenarios = await loadScenarioDirectory(directory);
@@ -147,7 +163,9 @@ describe("ScriptedProvider", () => {
     await writeFile(path.join(directory, "other.yaml"), "name: other\nturns:\n  - text: O1\n");
     const provider = new ScriptedProvider(await loadScenarioDirectory(directory));
     const signal = new AbortController().signal;
-    const first = await collect(provider.stream(request([{ role: "user", content: "something slow" }]), signal));
+    const first = await collect(
+      provider.stream(request([{ role: "user", content: "something slow" }]), signal),
+    );
     expect(first.some((event) => event.type === "tool_call")).toBe(true);
     // The run was canceled after the tool call; the user asks again.
     const history: ChatMessage[] = [
@@ -163,7 +181,9 @@ describe("ScriptedProvider", () => {
     const provider = new ScriptedProvider(scenario);
     const controller = new AbortController();
     controller.abort();
-    const events = await collect(provider.stream(request([{ role: "user", content: "go" }]), controller.signal));
+    const events = await collect(
+      provider.stream(request([{ role: "user", content: "go" }]), controller.signal),
+    );
     expect(events.at(-1)).toMatchObject({ type: "error" });
   });
 
@@ -185,8 +205,11 @@ describe("the repo's scenarios/ folder", () => {
         ),
       ),
     );
-    const builtin = (await readdir(skillsDir, { withFileTypes: true })).filter((entry) => entry.isDirectory());
-    for (const entry of builtin) expect(loaded, `no scenario loads skill ${entry.name}`).toContain(entry.name);
+    const builtin = (await readdir(skillsDir, { withFileTypes: true })).filter((entry) =>
+      entry.isDirectory(),
+    );
+    for (const entry of builtin)
+      expect(loaded, `no scenario loads skill ${entry.name}`).toContain(entry.name);
     expect(scenarios.map((scenario) => scenario.name)).toContain("slow-tool");
   });
 });

@@ -10,5 +10,11 @@ export {
   type RunOptions,
   type RunOutcome,
 } from "./types.ts";
-export { parseSlashCommand, runSlashCommand, runUserMessage, type SlashCommand, type SlashDependencies } from "./slash.ts";
+export {
+  parseSlashCommand,
+  runSlashCommand,
+  runUserMessage,
+  type SlashCommand,
+  type SlashDependencies,
+} from "./slash.ts";
 export { RECENT_MESSAGE_COUNT, isolatedContext, recentMessages, summarizeHistory } from "./history-window.ts";

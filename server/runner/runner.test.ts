@@ -101,7 +101,11 @@ turns:
     const run2 = harness.requests().slice(run1.length);
     for (const snapshot of run2) expect(snapshot.tools.map((tool) => tool.name)).toContain("count_rows");
     expect(run2[0].registeredNotVisible).toEqual([]);
-    expect(toolMessages(harness.history).at(-1)).toMatchObject({ toolName: "count_rows", content: "rows: 3\n", isError: false });
+    expect(toolMessages(harness.history).at(-1)).toMatchObject({
+      toolName: "count_rows",
+      content: "rows: 3\n",
+      isError: false,
+    });
   });
 
   it("refreshes definitions every iteration when the experiment is on", async () => {
@@ -119,14 +123,18 @@ turns:
   });
 
   it("exposes read_only tools only in plan mode", async () => {
-    await new Runner(harness.deps(harness.scripted("name: p\nturns:\n  - text: ok\n"))).run("plan", { planMode: true });
+    await new Runner(harness.deps(harness.scripted("name: p\nturns:\n  - text: ok\n"))).run("plan", {
+      planMode: true,
+    });
     const names = harness.requests()[0].tools.map((tool) => tool.name);
     expect(names).toEqual(["load_skill", "echo"]);
     expect(harness.requests()[0].registeredNotVisible).toEqual(["write_note"]);
   });
 
   it("puts every body in the stable system in eager mode", async () => {
-    const runner = new Runner(harness.deps(harness.scripted("name: e\nturns:\n  - text: ok\n"), { disclosure: "eager" }));
+    const runner = new Runner(
+      harness.deps(harness.scripted("name: e\nturns:\n  - text: ok\n"), { disclosure: "eager" }),
+    );
     await runner.run("hi");
     const [snapshot] = harness.requests();
     expect(snapshot.disclosure).toBe("eager");
@@ -146,7 +154,10 @@ turns:
   const skillFile = () => path.join(harness.root, "builtin", "review", "SKILL.md");
 
   it("picks up an edit made after start", async () => {
-    await writeFile(skillFile(), "---\nname: review\ndescription: Review code for bugs.\n---\n\nEDITED-SOP: new steps.\n");
+    await writeFile(
+      skillFile(),
+      "---\nname: review\ndescription: Review code for bugs.\n---\n\nEDITED-SOP: new steps.\n",
+    );
     await new Runner(harness.deps(harness.scripted(scenario))).run("review");
     const second = harness.requests()[1];
     expect(second.system.environment).toContain("### review\nEDITED-SOP: new steps.");
@@ -189,7 +200,9 @@ turns:
 `);
     await new Runner(harness.deps(provider)).run("write a note");
     const toolMessage = harness.requests()[1].messages.find((message) => message.role === "tool");
-    expect(toolMessage && toolMessage.content).toBe("permission denied (rule: deny write_note(*)) — test policy");
+    expect(toolMessage && toolMessage.content).toBe(
+      "permission denied (rule: deny write_note(*)) — test policy",
+    );
     expect(await readNote(harness)).toBeUndefined();
     const result = harness.events.find((event) => event.type === "tool_result");
     expect(result).toMatchObject({ result: { errorType: "permission_denied" }, trace: { decision: "deny" } });
@@ -211,13 +224,21 @@ turns:
     await new Runner(harness.deps(provider)).run("count");
     expect(harness.permission.asked).toHaveLength(1);
     const [request] = harness.permission.asked;
-    expect(request).toMatchObject({ tool: "count_rows", category: "exec", command: "node count.mjs", stdin: '{"text":"x\\ny"}' });
+    expect(request).toMatchObject({
+      tool: "count_rows",
+      category: "exec",
+      command: "node count.mjs",
+      stdin: '{"text":"x\\ny"}',
+    });
     expect(request.cwd).toMatch(/builtin\/rows$/);
     expect(harness.permission.remembered).toHaveLength(1);
     const contents = toolMessages(harness.history).map((message) => message.content);
     expect(contents.slice(1)).toEqual(["rows: 2\n", "rows: 1\n"]);
     const decisions = harness.events.filter((event) => event.type === "permission_decision");
-    expect(decisions[1]).toMatchObject({ answer: { kind: "allow_session" }, trace: { source: "user", decision: "allow" } });
+    expect(decisions[1]).toMatchObject({
+      answer: { kind: "allow_session" },
+      trace: { source: "user", decision: "allow" },
+    });
   });
 
   it("fails closed when the permission hook throws or stays silent", async () => {
@@ -239,10 +260,17 @@ turns:
       },
       ask: async () => ({ kind: "allow_once" as const }),
     };
-    await new Runner(harness.deps(harness.scripted(scenario), { permission, permissionTimeoutMs: 150 })).run("go");
+    await new Runner(harness.deps(harness.scripted(scenario), { permission, permissionTimeoutMs: 150 })).run(
+      "go",
+    );
     const results = harness.events.filter((event) => event.type === "tool_result");
-    expect(results.map((event) => event.type === "tool_result" && event.trace?.source)).toEqual(["hook", "hook"]);
-    expect(toolMessages(harness.history)[0].content).toContain("permission hook failed: rules file unreadable");
+    expect(results.map((event) => event.type === "tool_result" && event.trace?.source)).toEqual([
+      "hook",
+      "hook",
+    ]);
+    expect(toolMessages(harness.history)[0].content).toContain(
+      "permission hook failed: rules file unreadable",
+    );
     expect(toolMessages(harness.history)[1].content).toContain("did not answer within 150 ms");
     expect(await readNote(harness)).toBeUndefined();
   });
@@ -250,8 +278,13 @@ turns:
 
 describe("Runner: stops", () => {
   it("stops at max_iterations (10 by default)", async () => {
-    const turns = Array.from({ length: 12 }, () => "  - tool_calls:\n      - { name: echo, input: { text: again } }").join("\n");
-    const outcome = await new Runner(harness.deps(harness.scripted(`name: loop\nturns:\n${turns}\n`))).run("loop");
+    const turns = Array.from(
+      { length: 12 },
+      () => "  - tool_calls:\n      - { name: echo, input: { text: again } }",
+    ).join("\n");
+    const outcome = await new Runner(harness.deps(harness.scripted(`name: loop\nturns:\n${turns}\n`))).run(
+      "loop",
+    );
     expect(outcome).toMatchObject({ reason: "max_iterations", iterations: 10 });
     expect(harness.requests()).toHaveLength(10);
     expect(harness.events.at(-1)).toMatchObject({ type: "stop", reason: "max_iterations", iterations: 10 });
@@ -272,7 +305,9 @@ turns:
     const outcome = await new Runner(harness.deps(provider)).run("go");
     expect(outcome.reason).toBe("unknown_tool_limit");
     const seen = harness.requests()[1].messages.find((message) => message.role === "tool");
-    expect(seen && seen.content).toMatch(/^unknown tool "teleport"\. Tools you can call: load_skill, echo, write_note/);
+    expect(seen && seen.content).toMatch(
+      /^unknown tool "teleport"\. Tools you can call: load_skill, echo, write_note/,
+    );
     const tools = toolMessages(harness.history);
     expect(tools.map((message) => message.toolName)).toEqual(["teleport", "fly", "echo"]);
     expect(tools[2].content).toBe("not run: the run stopped (unknown_tool_limit)");
@@ -301,7 +336,10 @@ turns:
       },
     };
     const outcome = await new Runner(harness.deps(failing)).run("hi");
-    expect(outcome).toMatchObject({ reason: "provider_error", message: "HTTP 529 overloaded: try again later" });
+    expect(outcome).toMatchObject({
+      reason: "provider_error",
+      message: "HTTP 529 overloaded: try again later",
+    });
     expect(harness.history.at(-1)).toEqual({ role: "assistant", content: "partial ", toolCalls: [] });
   });
 
@@ -333,7 +371,9 @@ turns:
   it("cancels while waiting for approval", async () => {
     harness.permission.sideEffect = "ask";
     harness.permission.answer = (_request, signal) =>
-      new Promise((resolve) => signal.addEventListener("abort", () => resolve({ kind: "deny", reason: "aborted" })));
+      new Promise((resolve) =>
+        signal.addEventListener("abort", () => resolve({ kind: "deny", reason: "aborted" })),
+      );
     const controller = new AbortController();
     const provider = harness.scripted(`
 name: approval
@@ -383,8 +423,15 @@ turns:
 
   it("emits history_appended for every message it appends", async () => {
     await new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER))).run("review");
-    const appended = harness.events.flatMap((event) => (event.type === "history_appended" ? [event.message] : []));
+    const appended = harness.events.flatMap((event) =>
+      event.type === "history_appended" ? [event.message] : [],
+    );
     expect(appended).toEqual(harness.history);
-    expect(harness.history.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(harness.history.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
   });
 });

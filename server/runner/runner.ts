@@ -67,7 +67,12 @@ export class Runner {
     const maxIterations = options.maxIterations ?? this.deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const now = this.deps.now ?? (() => new Date());
 
-    this.emit({ type: "run_started", runId, userMessage: userText, ...(options.skill ? { skill: options.skill } : {}) });
+    this.emit({
+      type: "run_started",
+      runId,
+      userMessage: userText,
+      ...(options.skill ? { skill: options.skill } : {}),
+    });
     options.onStarted?.();
     this.append(runId, { role: "user", content: userText });
 
@@ -77,7 +82,9 @@ export class Runner {
     const stable = buildStableSystem({ skills: items, disclosure, eagerBodies });
     const stableHash = sha256Hex(stable);
     const eagerStableLength =
-      disclosure === "eager" ? stable.length : buildStableSystem({ skills: items, disclosure: "eager", eagerBodies }).length;
+      disclosure === "eager"
+        ? stable.length
+        : buildStableSystem({ skills: items, disclosure: "eager", eagerBodies }).length;
     const listedSkills = items.map((item) => item.name).sort(byName);
 
     let tools = this.definitions(options);
@@ -152,7 +159,13 @@ export class Runner {
       for (const call of response.calls) {
         if (stopping) {
           // Every tool call keeps a result, so the history stays valid for the next run.
-          this.skipCall(runId, requestIndex, call, visibleNames, `not run: the run stopped (${stopping.reason})`);
+          this.skipCall(
+            runId,
+            requestIndex,
+            call,
+            visibleNames,
+            `not run: the run stopped (${stopping.reason})`,
+          );
           continue;
         }
         const outcome = await runToolCall(call, {
@@ -181,12 +194,24 @@ export class Runner {
     }
   }
 
-  private skipCall(runId: string, requestIndex: number, call: ToolCall, visible: Set<string>, reason: string) {
+  private skipCall(
+    runId: string,
+    requestIndex: number,
+    call: ToolCall,
+    visible: Set<string>,
+    reason: string,
+  ) {
     const known = this.deps.registry.isKnown(call.name);
     this.emit({ type: "tool_call", runId, requestIndex, call, known, visible: visible.has(call.name) });
     const result = failResult(call.name, "canceled", reason);
     this.emit({ type: "tool_result", runId, callId: call.id, result, durationMs: 0 });
-    this.append(runId, { role: "tool", toolCallId: call.id, toolName: call.name, content: reason, isError: true });
+    this.append(runId, {
+      role: "tool",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: reason,
+      isError: true,
+    });
   }
 
   /** Streams one response, forwarding deltas; never throws (a throwing provider is a provider_error). */
@@ -204,7 +229,12 @@ export class Runner {
         const next = await unlessAborted(iterator.next(), signal);
         if (next === ABORTED) return { text, calls, canceled: true };
         if (next.done) {
-          return { text, calls, canceled: false, error: "the provider stream ended without a done or error event" };
+          return {
+            text,
+            calls,
+            canceled: false,
+            error: "the provider stream ended without a done or error event",
+          };
         }
         const event = next.value;
         switch (event.type) {
@@ -222,7 +252,14 @@ export class Runner {
             this.emit({ type: "provider_payload", runId, requestIndex, payload: event.payload });
             break;
           case "retry":
-            this.emit({ type: "provider_retry", runId, requestIndex, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+            this.emit({
+              type: "provider_retry",
+              runId,
+              requestIndex,
+              attempt: event.attempt,
+              delayMs: event.delayMs,
+              reason: event.reason,
+            });
             break;
           case "done":
             return { text, calls, canceled: signal.aborted };

@@ -16,7 +16,10 @@ afterEach(async () => {
 
 describe("parseSlashCommand", () => {
   it("splits the skill name from its arguments", () => {
-    expect(parseSlashCommand("/review src/app.ts  --strict")).toEqual({ skill: "review", args: "src/app.ts  --strict" });
+    expect(parseSlashCommand("/review src/app.ts  --strict")).toEqual({
+      skill: "review",
+      args: "src/app.ts  --strict",
+    });
     expect(parseSlashCommand("  /commit ")).toEqual({ skill: "commit", args: "" });
     expect(parseSlashCommand("/etc/passwd please")).toBeNull();
     expect(parseSlashCommand("review this")).toBeNull();
@@ -29,7 +32,11 @@ describe("slash invocation", () => {
     const deps = { ...harness.deps(provider), skills: harness.catalog };
     const outcome = await runUserMessage("/review src/app.ts", deps);
     expect(outcome.reason).toBe("completed");
-    expect(harness.events.slice(0, 3).map((event) => event.type)).toEqual(["run_started", "skill_activated", "tools_registered"]);
+    expect(harness.events.slice(0, 3).map((event) => event.type)).toEqual([
+      "run_started",
+      "skill_activated",
+      "tools_registered",
+    ]);
     expect(harness.events[0]).toMatchObject({ skill: "review" });
     expect(harness.history[0]).toEqual({ role: "user", content: `${REVIEW_BODY}\n\nArguments: src/app.ts` });
     const [snapshot] = harness.requests();
@@ -59,7 +66,9 @@ turns:
       { role: "user", content: "/rows data.csv" },
       { role: "assistant", content: "There are 2 rows.", toolCalls: [] },
     ]);
-    const appended = harness.events.flatMap((event) => (event.type === "history_appended" ? [event.message] : []));
+    const appended = harness.events.flatMap((event) =>
+      event.type === "history_appended" ? [event.message] : [],
+    );
     expect(appended).toEqual(harness.history.slice(2));
   });
 
@@ -105,7 +114,12 @@ describe("history windows", () => {
   ];
 
   it("keeps the last messages starting at a user turn", () => {
-    expect(recentMessages(history).map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(recentMessages(history).map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+    ]);
   });
 
   it("summarises without a model call", () => {

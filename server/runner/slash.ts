@@ -46,14 +46,19 @@ async function activate(
   const loadSkill = deps.registry.get(LOAD_SKILL);
   if (!loadSkill) throw new PlaygroundError("unknown_tool", `the ${LOAD_SKILL} tool is not registered`);
   const callId = `slash_${randomUUID().slice(0, 8)}`;
-  const { result } = await loadSkill.execute({ name: command.skill, arguments: command.args }, {
-    workdir: deps.workdir,
-    callId,
-    signal,
-  });
+  const { result } = await loadSkill.execute(
+    { name: command.skill, arguments: command.args },
+    {
+      workdir: deps.workdir,
+      callId,
+      signal,
+    },
+  );
   if (!result.ok) throw new PlaygroundError("unknown_skill", result.content);
   const metadata = result.metadata ?? {};
-  const registeredTools = Array.isArray(metadata.registered_tools) ? metadata.registered_tools.map(String) : [];
+  const registeredTools = Array.isArray(metadata.registered_tools)
+    ? metadata.registered_tools.map(String)
+    : [];
   const events: RunnerEvent[] = [
     {
       type: "skill_activated",

@@ -3,7 +3,13 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { ApprovalAnswer, ApprovalRequest, PermissionCheck, PermissionHook, PermissionTrace } from "../permission/types.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  PermissionCheck,
+  PermissionHook,
+  PermissionTrace,
+} from "../permission/types.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import { parseScenario } from "../providers/scenario.ts";
@@ -32,7 +38,8 @@ export class TestPermission implements PermissionHook {
   ) {}
   evaluate(check: PermissionCheck): PermissionTrace {
     const category = check.tool.category;
-    if (check.tool.safety === "read_only") return { decision: "allow", source: "mode", rule: "read_only", category };
+    if (check.tool.safety === "read_only")
+      return { decision: "allow", source: "mode", rule: "read_only", category };
     if (this.remembered.some((entry) => entry.tool.name === check.tool.name)) {
       return { decision: "allow", source: "session", category };
     }
@@ -53,7 +60,12 @@ function echoTool(): Tool {
     definition: {
       name: "echo",
       description: "Repeat a text.",
-      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { text: { type: "string" } },
+        required: ["text"],
+        additionalProperties: false,
+      },
       safety: "read_only",
       category: "read",
       origin: "system",
@@ -135,7 +147,11 @@ export async function createHarness(): Promise<Harness> {
         {
           name: "count_rows",
           description: "Count rows of a CSV text.",
-          input_schema: { type: "object", properties: { text: { type: "string" }, sleepMs: { type: "number" } }, required: ["text"] },
+          input_schema: {
+            type: "object",
+            properties: { text: { type: "string" }, sleepMs: { type: "number" } },
+            required: ["text"],
+          },
           command: ["node", "count.mjs"],
         },
       ],
@@ -155,7 +171,13 @@ export async function createHarness(): Promise<Harness> {
   const permission = new TestPermission();
   const history: ChatMessage[] = [];
   const events: RunnerEvent[] = [];
-  const prompt = createPromptSources({ catalog, activeSkills, workdir, version: "0.0.0-test", platform: "test" });
+  const prompt = createPromptSources({
+    catalog,
+    activeSkills,
+    workdir,
+    version: "0.0.0-test",
+    platform: "test",
+  });
   const requestCounter = new RequestCounter();
   return {
     root,
@@ -166,8 +188,7 @@ export async function createHarness(): Promise<Harness> {
     permission,
     history,
     events,
-    requests: () =>
-      events.flatMap((event) => (event.type === "request" ? [event.snapshot] : [])),
+    requests: () => events.flatMap((event) => (event.type === "request" ? [event.snapshot] : [])),
     deps: (provider, overrides = {}) => ({
       provider,
       registry,

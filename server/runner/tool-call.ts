@@ -3,7 +3,12 @@
 import { errorMessage } from "../errors/index.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
-import type { ApprovalAnswer, PermissionCheck, PermissionHook, PermissionTrace } from "../permission/types.ts";
+import type {
+  ApprovalAnswer,
+  PermissionCheck,
+  PermissionHook,
+  PermissionTrace,
+} from "../permission/types.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { Registry } from "../tools/registry.ts";
 import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
@@ -29,7 +34,13 @@ export interface ToolCallOutcome {
 }
 
 function toolMessage(call: ToolCall, result: ToolResult): ChatMessage & { role: "tool" } {
-  return { role: "tool", toolCallId: call.id, toolName: call.name, content: result.content, isError: !result.ok };
+  return {
+    role: "tool",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    isError: !result.ok,
+  };
 }
 
 function describeSafely(tool: Tool, input: unknown, workdir: string): ToolTarget {
@@ -79,7 +90,10 @@ function userTrace(check: PermissionCheck, answer: ApprovalAnswer): PermissionTr
 }
 
 /** The final permission trace, or "canceled" when Stop came while waiting for the user. */
-async function decide(check: PermissionCheck, context: ToolCallContext): Promise<PermissionTrace | "canceled"> {
+async function decide(
+  check: PermissionCheck,
+  context: ToolCallContext,
+): Promise<PermissionTrace | "canceled"> {
   const { permission, emit, runId } = context;
   const trace = await evaluateSafely(permission, check, context.permissionTimeoutMs);
   if (trace.decision !== "ask") {
@@ -113,7 +127,12 @@ async function decide(check: PermissionCheck, context: ToolCallContext): Promise
 
 function emitActivation(result: ToolResult, context: ToolCallContext): void {
   const metadata = result.metadata;
-  if (!result.ok || !metadata || typeof metadata.skill !== "string" || !Array.isArray(metadata.registered_tools)) {
+  if (
+    !result.ok ||
+    !metadata ||
+    typeof metadata.skill !== "string" ||
+    !Array.isArray(metadata.registered_tools)
+  ) {
     return;
   }
   const { runId, emit } = context;
@@ -124,7 +143,12 @@ function emitActivation(result: ToolResult, context: ToolCallContext): void {
     source: typeof metadata.source === "string" ? metadata.source : "unknown",
     position: typeof metadata.position === "number" ? metadata.position : -1,
   });
-  emit({ type: "tools_registered", runId, skill: metadata.skill, tools: metadata.registered_tools.map(String) });
+  emit({
+    type: "tools_registered",
+    runId,
+    skill: metadata.skill,
+    tools: metadata.registered_tools.map(String),
+  });
 }
 
 /** Keeps the model's copy within the cap even if a tool forgot to; the UI gets the full text. */
@@ -163,7 +187,11 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
 
   if (!known) {
     const visible = [...context.visibleNames].join(", ");
-    const result = failResult(call.name, "unknown_tool", `unknown tool "${call.name}". Tools you can call: ${visible}`);
+    const result = failResult(
+      call.name,
+      "unknown_tool",
+      `unknown tool "${call.name}". Tools you can call: ${visible}`,
+    );
     return { message: finish(result, 0), known: false, canceled: false };
   }
   const invalid = registry.validate(call.name, call.input);
@@ -194,7 +222,9 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
       signal,
     );
   } catch (error) {
-    execution = { result: failResult(call.name, "internal", `tool ${call.name} crashed: ${errorMessage(error)}`) };
+    execution = {
+      result: failResult(call.name, "internal", `tool ${call.name} crashed: ${errorMessage(error)}`),
+    };
   }
   const durationMs = Math.round(performance.now() - started);
   if (execution === ABORTED) {
