@@ -62,6 +62,20 @@ describe("runProcess basics", () => {
     expect(outcome.stdout.split("\n")[0]).toContain(path.basename(workdir));
   });
 
+  it("does not pass provider API keys to children", async () => {
+    process.env.ANTHROPIC_API_KEY = "sk-ant-test-key-that-must-not-leak";
+    try {
+      const outcome = await runProcess({
+        shellCommand: 'echo "key=${ANTHROPIC_API_KEY:-none} home=${HOME:+set}"',
+        cwd: workdir,
+        timeoutMs: 10_000,
+      });
+      expect(outcome.stdout).toBe("key=none home=set\n");
+    } finally {
+      delete process.env.ANTHROPIC_API_KEY;
+    }
+  });
+
   it("reports a program that cannot be started as spawnError", async () => {
     const outcome = await runProcess({ file: "pc-no-such-program", cwd: workdir, timeoutMs: 5_000 });
     expect(outcome.spawnError).toContain("program not found");

@@ -98,8 +98,8 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
 
   const subprocess = execa(program.file, program.args, {
     cwd: options.cwd,
-    env: options.env,
-    extendEnv: true,
+    env: childEnvironment(options.env),
+    extendEnv: false,
     // Its own process group, so one signal to -pid reaches the whole tree.
     detached: true,
     cleanup: false,
@@ -214,6 +214,20 @@ export async function killAllProcesses(): Promise<void> {
   const runs = [...liveRuns];
   for (const run of runs) run.stop("shutdown");
   await Promise.allSettled(runs.map((run) => run.done));
+}
+
+/**
+ * Provider API keys live in the server's environment; a child (`env`, `printenv`, a skill script) must not
+ * be able to print them into the model's context. Everything else is inherited.
+ */
+export const WITHHELD_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"];
+
+function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !WITHHELD_ENV_VARIABLES.includes(key)) environment[key] = value;
+  }
+  return { ...environment, ...extra };
 }
 
 function resolveProgram(options: ProcessOptions): { file: string; args: string[] } | { error: string } {

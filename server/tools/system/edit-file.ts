@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { failResult, okResult, type Tool, type ToolExecution } from "../types.ts";
 import { writeFileAtomic, WriteRefused } from "./atomic-write.ts";
 import {
@@ -47,6 +47,10 @@ export function createEditFileTool(): Tool {
       if (oldText === newText)
         return { result: failResult(name, "invalid_arguments", "old_string and new_string are identical") };
       try {
+        const info = await stat(absolute);
+        if (!info.isFile()) {
+          return { result: failResult(name, "not_a_file", `${relative} is not a regular file`) };
+        }
         if (await looksBinary(absolute)) {
           return {
             result: failResult(

@@ -65,6 +65,10 @@ export function createReadFileTool(): Tool {
             ),
           };
         }
+        if (!info.isFile()) {
+          // A FIFO or device would block the read (and a thread of the pool) forever.
+          return { result: failResult(name, "not_a_file", `${relative} is not a regular file`) };
+        }
         if (await looksBinary(absolute)) {
           return {
             result: failResult(

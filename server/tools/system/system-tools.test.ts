@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_OUTPUT_CAP } from "../output-cap.ts";
+import { runProcess } from "../process-runner.ts";
 import { Registry } from "../registry.ts";
 import type { Tool, ToolContext, ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
