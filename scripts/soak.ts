@@ -44,7 +44,13 @@ async function playClient(url: URL, token: string, until: number, index: number)
       return;
     }
     runStarted = Date.now();
-    socket.send(JSON.stringify({ type: "send_message", sessionId, text: MESSAGES[(index + stats.runs) % MESSAGES.length] }));
+    socket.send(
+      JSON.stringify({
+        type: "send_message",
+        sessionId,
+        text: MESSAGES[(index + stats.runs) % MESSAGES.length],
+      }),
+    );
   };
   socket.on("open", () => socket.send(JSON.stringify({ type: "create_session", settings: {} })));
   socket.on("message", (data) => {
@@ -58,7 +64,14 @@ async function playClient(url: URL, token: string, until: number, index: number)
     } else if (event.type === "session_error") {
       stats.protocolErrors.push(`session_error ${event.code}: ${event.message}`);
     } else if (event.type === "permission_request") {
-      socket.send(JSON.stringify({ type: "approval_answer", sessionId, callId: event.request.callId, answer: { kind: "allow_once" } }));
+      socket.send(
+        JSON.stringify({
+          type: "approval_answer",
+          sessionId,
+          callId: event.request.callId,
+          answer: { kind: "allow_once" },
+        }),
+      );
     } else if (event.type === "stop") {
       stats.runs++;
       stats.stops[event.reason] = (stats.stops[event.reason] ?? 0) + 1;
@@ -85,7 +98,17 @@ async function main(): Promise<void> {
   await cp(path.join(ROOT, "examples", "demo-workdir"), workdir, { recursive: true });
   const server = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(ROOT, "server", "index.ts"), "--port", "0", "--home", path.join(scratch, "home"), "--workdir", workdir],
+    [
+      "--import",
+      "tsx",
+      path.join(ROOT, "server", "index.ts"),
+      "--port",
+      "0",
+      "--home",
+      path.join(scratch, "home"),
+      "--workdir",
+      workdir,
+    ],
     { stdio: ["ignore", "pipe", "inherit"], cwd: ROOT },
   );
   let banner = "";
@@ -103,11 +126,16 @@ async function main(): Promise<void> {
   const rssStart = await rssBytes(pid);
   let rssPeak = rssStart;
   const sampler = setInterval(() => {
-    rssBytes(pid).then((rss) => (rssPeak = Math.max(rssPeak, rss)), () => undefined);
+    rssBytes(pid).then(
+      (rss) => (rssPeak = Math.max(rssPeak, rss)),
+      () => undefined,
+    );
   }, 250);
   console.log(`soak: ${sessions} sessions × ${seconds} s against ${parsed.host} (server pid ${pid})`);
   const until = Date.now() + seconds * 1000;
-  const results = await Promise.all(Array.from({ length: sessions }, (_, index) => playClient(parsed, token, until, index)));
+  const results = await Promise.all(
+    Array.from({ length: sessions }, (_, index) => playClient(parsed, token, until, index)),
+  );
   clearInterval(sampler);
   const rssEnd = await rssBytes(pid);
   server.kill("SIGTERM");
@@ -117,17 +145,26 @@ async function main(): Promise<void> {
   const runs = results.reduce((sum, result) => sum + result.runs, 0);
   const errors = results.flatMap((result) => result.protocolErrors);
   const stops: Record<string, number> = {};
-  for (const result of results) for (const [reason, count] of Object.entries(result.stops)) stops[reason] = (stops[reason] ?? 0) + count;
+  for (const result of results)
+    for (const [reason, count] of Object.entries(result.stops)) stops[reason] = (stops[reason] ?? 0) + count;
   const durations = results.flatMap((result) => result.durations);
   const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   const rows: [string, string][] = [
     ["sessions", String(sessions)],
     ["duration", `${seconds} s`],
     ["runs", `${runs} (${(runs / seconds).toFixed(1)}/s)`],
-    ["stop reasons", Object.entries(stops).map(([reason, count]) => `${reason} ${count}`).join(", ")],
+    [
+      "stop reasons",
+      Object.entries(stops)
+        .map(([reason, count]) => `${reason} ${count}`)
+        .join(", "),
+    ],
     ["protocol errors", String(errors.length)],
     ["run time p50 / p95", `${percentile(durations, 0.5)} ms / ${percentile(durations, 0.95)} ms`],
-    ["server RSS start / peak / end", `${megabytes(rssStart)} / ${megabytes(rssPeak)} / ${megabytes(rssEnd)}`],
+    [
+      "server RSS start / peak / end",
+      `${megabytes(rssStart)} / ${megabytes(rssPeak)} / ${megabytes(rssEnd)}`,
+    ],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);

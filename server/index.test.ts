@@ -32,7 +32,13 @@ function processesMatching(pattern: string): string[] {
   }
 }
 
-async function startCli(): Promise<{ url: string; port: number; token: string; stdout: () => string; stderr: () => string }> {
+async function startCli(): Promise<{
+  url: string;
+  port: number;
+  token: string;
+  stdout: () => string;
+  stderr: () => string;
+}> {
   root = await realpath(await mkdtemp(path.join(tmpdir(), "playground-cli-")));
   const workdir = path.join(root, "work");
   const scenarios = path.join(root, "scenarios");
@@ -41,7 +47,19 @@ async function startCli(): Promise<{ url: string; port: number; token: string; s
   await writeFile(path.join(scenarios, "sleep.yaml"), SLEEP_SCENARIO);
   child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(import.meta.dirname, "index.ts"), "--port", "0", "--home", path.join(root, "home"), "--workdir", workdir, "--scenarios", scenarios],
+    [
+      "--import",
+      "tsx",
+      path.join(import.meta.dirname, "index.ts"),
+      "--port",
+      "0",
+      "--home",
+      path.join(root, "home"),
+      "--workdir",
+      workdir,
+      "--scenarios",
+      scenarios,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
@@ -50,7 +68,8 @@ async function startCli(): Promise<{ url: string; port: number; token: string; s
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const deadline = Date.now() + 20_000;
   while (!/PLAYGROUND_URL=\S+/.test(stdout)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${stdout}${stderr}`);
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`server did not start: ${stdout}${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const url = /PLAYGROUND_URL=(\S+)/.exec(stdout)![1];
@@ -64,22 +83,35 @@ describe("server/index.ts", () => {
     const started = await startCli();
     expect(started.stdout()).toMatch(/ready in \d+ ms/);
     expect(started.stdout().split(started.token).length - 1).toBe(2); // the banner URL and PLAYGROUND_URL only
-    const page = await rawRequest(started.port, { path: "/", headers: { Host: `127.0.0.1:${started.port}` } });
+    const page = await rawRequest(started.port, {
+      path: "/",
+      headers: { Host: `127.0.0.1:${started.port}` },
+    });
     expect(page.status).toBeLessThan(600);
     expect(started.stderr()).not.toContain(started.token);
   }, 30_000);
 
   it("X8: SIGTERM cancels the run, kills its tool processes and exits 0", async () => {
     const started = await startCli();
-    const server = { port: started.port, token: started.token, origin: `http://127.0.0.1:${started.port}` } as TestServer;
+    const server = {
+      port: started.port,
+      token: started.token,
+      origin: `http://127.0.0.1:${started.port}`,
+    } as TestServer;
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "sleep now" });
     const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer: { kind: "allow_once" } });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: asked.event.request.callId,
+      answer: { kind: "allow_once" },
+    });
     await client.waitForEvent("tool_started", { sessionId });
     const deadline = Date.now() + 5_000;
-    while (processesMatching("sleep 647").length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (processesMatching("sleep 647").length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(processesMatching("sleep 647").length).toBeGreaterThan(0);
 
     const exited = new Promise<number | null>((resolve) => child!.on("exit", (code) => resolve(code)));
@@ -87,7 +119,9 @@ describe("server/index.ts", () => {
     expect(await exited).toBe(0);
     expect(processesMatching("sleep 647")).toEqual([]);
     // The run's end was written to the log before the process exited.
-    const log = await readSessionLog(path.join(sessionsDirectory(path.join(root, "home")), `${sessionId}.jsonl`));
+    const log = await readSessionLog(
+      path.join(sessionsDirectory(path.join(root, "home")), `${sessionId}.jsonl`),
+    );
     const stop = log.events.map((record) => record.event).find((event) => event.type === "stop");
     expect(stop).toMatchObject({ type: "stop", reason: "canceled" });
     client.close();

@@ -108,7 +108,8 @@ async function main(): Promise<void> {
   // The only place the token is ever printed.
   console.log(`PseudoClaude Playground is ready in ${elapsed} ms. Open:\n\n  ${server.url}\n`);
   console.log(`workdir: ${workdir}${flags.workdir ? "" : " (a fresh copy of examples/demo-workdir)"}`);
-  if (flags.dev) console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
+  if (flags.dev)
+    console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
   console.log(`PLAYGROUND_URL=${server.url}`);
 
   let stopping = false;

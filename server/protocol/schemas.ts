@@ -32,8 +32,18 @@ const updateSettings: Schema = {
 
 const approvalAnswer: Schema = {
   oneOf: [
-    { type: "object", additionalProperties: false, required: ["kind"], properties: { kind: { const: "allow_once" } } },
-    { type: "object", additionalProperties: false, required: ["kind"], properties: { kind: { const: "allow_session" } } },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["kind"],
+      properties: { kind: { const: "allow_once" } },
+    },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["kind"],
+      properties: { kind: { const: "allow_session" } },
+    },
     {
       type: "object",
       additionalProperties: false,
@@ -57,18 +67,20 @@ export const commandSchemas: Record<ClientCommand["type"], Schema> = {
   list_providers: command("list_providers"),
   list_sessions: command("list_sessions"),
   create_session: command("create_session", { settings: createSettings }),
-  open_session: command(
-    "open_session",
-    { sessionId, lastSeq: { type: "integer", minimum: 0 } },
-    ["sessionId"],
-  ),
+  open_session: command("open_session", { sessionId, lastSeq: { type: "integer", minimum: 0 } }, [
+    "sessionId",
+  ]),
   delete_session: command("delete_session", { sessionId }, ["sessionId"]),
   export_session: command("export_session", { sessionId }, ["sessionId"]),
-  update_session: command("update_session", { sessionId, settings: updateSettings }, ["sessionId", "settings"]),
-  send_message: command("send_message", { sessionId, text: { type: "string", minLength: 1, maxLength: 200_000 } }, [
+  update_session: command("update_session", { sessionId, settings: updateSettings }, [
     "sessionId",
-    "text",
+    "settings",
   ]),
+  send_message: command(
+    "send_message",
+    { sessionId, text: { type: "string", minLength: 1, maxLength: 200_000 } },
+    ["sessionId", "text"],
+  ),
   cancel: command("cancel", { sessionId }, ["sessionId"]),
   approval_answer: command(
     "approval_answer",
@@ -78,7 +90,12 @@ export const commandSchemas: Record<ClientCommand["type"], Schema> = {
   reload_catalog: command("reload_catalog", { sessionId }, ["sessionId"]),
   run_tool: command(
     "run_tool",
-    { sessionId, requestId: { type: "string", minLength: 1, maxLength: 128 }, tool: { type: "string", minLength: 1, maxLength: 128 }, input: {} },
+    {
+      sessionId,
+      requestId: { type: "string", minLength: 1, maxLength: 128 },
+      tool: { type: "string", minLength: 1, maxLength: 128 },
+      input: {},
+    },
     ["sessionId", "requestId", "tool", "input"],
   ),
   manual_response: command(
@@ -130,13 +147,16 @@ export function parseClientCommand(text: string): CommandParse {
     return { ok: false, message: `frame is not valid JSON: ${(error as Error).message}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, message: "frame must be a JSON object with a string \"type\"" };
+    return { ok: false, message: 'frame must be a JSON object with a string "type"' };
   }
   const type = (value as { type?: unknown }).type;
-  if (typeof type !== "string") return { ok: false, message: "frame has no string \"type\" field" };
+  if (typeof type !== "string") return { ok: false, message: 'frame has no string "type" field' };
   const validate = validators.get(type);
   if (!validate) {
-    return { ok: false, message: `unknown command type "${type.slice(0, 64)}"; known: ${[...validators.keys()].join(", ")}` };
+    return {
+      ok: false,
+      message: `unknown command type "${type.slice(0, 64)}"; known: ${[...validators.keys()].join(", ")}`,
+    };
   }
   if (!validate(value)) return { ok: false, message: `invalid ${type}: ${describeErrors(validate.errors)}` };
   return { ok: true, command: value as ClientCommand };

@@ -14,7 +14,10 @@ export class Approvals {
   /** Waits for the user's answer; a Stop (abort) answers deny so the call does not run. */
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (this.pending.has(request.callId)) {
-      return Promise.resolve({ kind: "deny", reason: `call id ${request.callId} is already waiting for an answer` });
+      return Promise.resolve({
+        kind: "deny",
+        reason: `call id ${request.callId} is already waiting for an answer`,
+      });
     }
     return new Promise((resolve) => {
       const finish = (answer: ApprovalAnswer) => {

@@ -23,7 +23,9 @@ export function defaultSessionParts(options: { scenariosDir: string; home: strin
         config: loadProvidersConfig({ home: options.home }),
         ...(settings.model ? { model: settings.model } : {}),
         // Scripted sessions play the chosen scenario file, or pick by `match` from the whole folder.
-        scenario: settings.scenario ? path.resolve(options.scenariosDir, settings.scenario) : options.scenariosDir,
+        scenario: settings.scenario
+          ? path.resolve(options.scenariosDir, settings.scenario)
+          : options.scenariosDir,
         scenarioRoot: options.scenariosDir,
         scripted: { chunkDelayMs: 15 },
         onManualRequest,

@@ -39,7 +39,8 @@ export class EventStream {
     const entry = { seq: this.seq, event };
     if (options.durable !== false) {
       this.events.push(entry);
-      if (this.events.length > MEMORY_EVENT_LIMIT) this.events.splice(0, this.events.length - MEMORY_EVENT_LIMIT);
+      if (this.events.length > MEMORY_EVENT_LIMIT)
+        this.events.splice(0, this.events.length - MEMORY_EVENT_LIMIT);
       if (!MEMORY_ONLY.has(event.type)) {
         this.writer.append({ kind: "event", seq: this.seq, at: new Date().toISOString(), event });
       }

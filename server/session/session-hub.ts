@@ -6,7 +6,14 @@ import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
-import { LOG_FORMAT_VERSION, SessionLogWriter, nodeLogFileSystem, readSessionLog, type LogFileSystem, type LogReadResult } from "./session-log.ts";
+import {
+  LOG_FORMAT_VERSION,
+  SessionLogWriter,
+  nodeLogFileSystem,
+  readSessionLog,
+  type LogFileSystem,
+  type LogReadResult,
+} from "./session-log.ts";
 import { Session } from "./session.ts";
 import type { SessionParts } from "./session-types.ts";
 
@@ -51,7 +58,8 @@ export class SessionHub {
   }
 
   private logPath(id: string): string {
-    if (!SESSION_ID.test(id)) throw new PlaygroundError("invalid_arguments", `"${id.slice(0, 80)}" is not a session id`);
+    if (!SESSION_ID.test(id))
+      throw new PlaygroundError("invalid_arguments", `"${id.slice(0, 80)}" is not a session id`);
     return path.join(this.directory, `${id}.jsonl`);
   }
 
@@ -63,7 +71,8 @@ export class SessionHub {
           `cannot write the session log ${this.logPath(id)} (${error.code ?? error.message}); ` +
             "events are kept and written as soon as the disk accepts them again",
         ),
-      onRecovered: () => sessionRef.current?.emitError("log_recovered", "the session log is being written again"),
+      onRecovered: () =>
+        sessionRef.current?.emitError("log_recovered", "the session log is being written again"),
     });
   }
 
@@ -97,7 +106,14 @@ export class SessionHub {
     const createdAt = new Date().toISOString();
     const ref: { current?: Session } = {};
     const writer = this.writerFor(id, ref);
-    writer.append({ kind: "header", version: LOG_FORMAT_VERSION, id, createdAt, title: "New session", settings });
+    writer.append({
+      kind: "header",
+      version: LOG_FORMAT_VERSION,
+      id,
+      createdAt,
+      title: "New session",
+      settings,
+    });
     const session = await Session.start({
       id,
       createdAt,
@@ -139,7 +155,8 @@ export class SessionHub {
 
   private async reopen(id: string): Promise<Session> {
     const loaded = await this.readLog(id);
-    if (!loaded.header) throw new PlaygroundError("io_error", `${this.logPath(id)} has no readable header record`);
+    if (!loaded.header)
+      throw new PlaygroundError("io_error", `${this.logPath(id)} has no readable header record`);
     for (const warning of loaded.warnings) this.options.log(`session log: ${warning}`);
     const ref: { current?: Session } = {};
     const session = await Session.start({
@@ -187,7 +204,8 @@ export class SessionHub {
       for (const { event } of loaded.events) {
         if (event.type === "history_appended") {
           messageCount++;
-          if (title === "New session" && event.message.role === "user") title = event.message.content.slice(0, 80);
+          if (title === "New session" && event.message.role === "user")
+            title = event.message.content.slice(0, 80);
         }
         if (event.type === "settings_changed") settings = event.settings;
       }
@@ -243,7 +261,11 @@ export class SessionHub {
     this.sessions.clear();
     await Promise.all(
       sessions.map((session) =>
-        session.close().catch((error: unknown) => this.options.log(`closing session ${session.id}: ${errorMessage(error)}`)),
+        session
+          .close()
+          .catch((error: unknown) =>
+            this.options.log(`closing session ${session.id}: ${errorMessage(error)}`),
+          ),
       ),
     );
   }

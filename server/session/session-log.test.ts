@@ -20,10 +20,19 @@ afterEach(async () => {
 });
 
 function eventRecord(seq: number, message: string): LogEventRecord {
-  return { kind: "event", seq, at: new Date(0).toISOString(), event: { type: "session_error", code: "test", message } };
+  return {
+    kind: "event",
+    seq,
+    at: new Date(0).toISOString(),
+    event: { type: "session_error", code: "test", message },
+  };
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -37,9 +46,13 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
   it("D1: kill -9 during appends keeps every complete record and warns about the torn tail", async () => {
     const path = join(dir, "killed.jsonl");
     // node --import tsx, not the tsx wrapper: SIGKILL must hit the process that writes.
-    const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "fixtures", "append-forever.ts"), path], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(import.meta.dirname, "fixtures", "append-forever.ts"), path],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     });
@@ -47,7 +60,10 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     await waitFor(() => (output.includes("ready") ? true : undefined), "the child's first record", 20_000);
     // Let it write a few MB so the kill lands in the middle of the loop.
-    await waitFor(async () => ((await stat(path)).size > 4 * 1024 * 1024 ? true : undefined), "4 MB of records");
+    await waitFor(
+      async () => ((await stat(path)).size > 4 * 1024 * 1024 ? true : undefined),
+      "4 MB of records",
+    );
     const exited = new Promise((resolve) => child.on("exit", resolve));
     child.kill("SIGKILL");
     await exited;
@@ -96,7 +112,14 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     const third = JSON.stringify(eventRecord(3, "glued")) + "\n";
     await writeFile(
       path,
-      Buffer.concat([Buffer.from(first), Buffer.alloc(4096), Buffer.from("\n"), Buffer.from(second), Buffer.alloc(512), Buffer.from(third)]),
+      Buffer.concat([
+        Buffer.from(first),
+        Buffer.alloc(4096),
+        Buffer.from("\n"),
+        Buffer.from(second),
+        Buffer.alloc(512),
+        Buffer.from(third),
+      ]),
     );
     const loaded = await readSessionLog(path);
     expect(loaded.events.map((record) => record.seq)).toEqual([1, 2, 3]);
@@ -159,10 +182,15 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     };
     const errors: string[] = [];
     let recovered = 0;
-    const writer = new SessionLogWriter(path, fullDisk, {
-      onWriteError: (error) => errors.push(String(error.code)),
-      onRecovered: () => recovered++,
-    }, 30);
+    const writer = new SessionLogWriter(
+      path,
+      fullDisk,
+      {
+        onWriteError: (error) => errors.push(String(error.code)),
+        onRecovered: () => recovered++,
+      },
+      30,
+    );
     writer.append(eventRecord(1, "before"));
     await writer.flush();
     diskFull = true;

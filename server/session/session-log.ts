@@ -104,7 +104,8 @@ export class SessionLogWriter {
   async flush(options: { sync?: boolean } = {}): Promise<void> {
     this.kick();
     while (this.draining) await this.draining;
-    if (this.pending.length > 0) throw new Error(`session log ${this.path}: ${this.pending.length} records not yet written`);
+    if (this.pending.length > 0)
+      throw new Error(`session log ${this.path}: ${this.pending.length} records not yet written`);
     if (options.sync !== false && this.handle) await this.handle.sync();
   }
 

@@ -35,7 +35,11 @@ export interface PermissionEvaluator {
 
 export interface SessionParts {
   createWorkspace(options: { workdir: string; home: string }): Promise<SessionWorkspace>;
-  createPermission(options: { mode: PermissionMode; workdir: string; home: string }): Promise<PermissionEvaluator>;
+  createPermission(options: {
+    mode: PermissionMode;
+    workdir: string;
+    home: string;
+  }): Promise<PermissionEvaluator>;
   createProvider(options: {
     settings: SessionSettings;
     onManualRequest: (request: ModelRequest) => void;

@@ -10,14 +10,12 @@ import type { PermissionHook } from "../permission/types.ts";
 import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
-import { runToolCall } from "../runner/tool-call.ts";
-import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
-import { failResult } from "../tools/types.ts";
 import { Approvals } from "./approvals.ts";
 import { EventStream, type EventListener, type SequencedEvent } from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
+import { runConsoleCall } from "./tool-console.ts";
 
 export const RUN_IN_PROGRESS = "a run is in progress; press Stop or wait";
 
@@ -68,7 +66,8 @@ export class Session {
     let lastRequestIndex = 0;
     for (const { event } of restored) {
       if (event.type === "history_appended") this.history.push(event.message);
-      if (event.type === "request") lastRequestIndex = Math.max(lastRequestIndex, event.snapshot.requestIndex);
+      if (event.type === "request")
+        lastRequestIndex = Math.max(lastRequestIndex, event.snapshot.requestIndex);
       if (event.type === "settings_changed") this.settings = event.settings;
     }
     this.requestCounter = new RequestCounter(lastRequestIndex);
@@ -83,12 +82,17 @@ export class Session {
       workdir: session.workspace.workdir,
       home: init.home,
     });
-    for (const problem of session.permission.loadProblems ?? []) session.emitError("permission_settings", problem);
+    for (const problem of session.permission.loadProblems ?? [])
+      session.emitError("permission_settings", problem);
     await session.restoreActiveSkills(init.restored ?? []);
     session.emitCatalogSnapshot();
     if (init.watch !== false) {
       const { builtin, user, project } = session.workspace.layers;
-      session.watcher = new SkillWatcher([builtin, user, project], () => void session.reloadCatalog("watch"), init.log);
+      session.watcher = new SkillWatcher(
+        [builtin, user, project],
+        () => void session.reloadCatalog("watch"),
+        init.log,
+      );
     }
     return session;
   }
@@ -103,8 +107,15 @@ export class Session {
     if (!loadSkill || names.length === 0) return;
     const controller = new AbortController();
     for (const name of names) {
-      const { result } = await loadSkill.execute({ name }, { workdir: this.workspace.workdir, callId: `restore_${name}`, signal: controller.signal });
-      if (!result.ok) this.emitError("restore_failed", `could not re-activate skill "${name}" on reopen: ${result.content}`);
+      const { result } = await loadSkill.execute(
+        { name },
+        { workdir: this.workspace.workdir, callId: `restore_${name}`, signal: controller.signal },
+      );
+      if (!result.ok)
+        this.emitError(
+          "restore_failed",
+          `could not re-activate skill "${name}" on reopen: ${result.content}`,
+        );
     }
   }
 
@@ -176,7 +187,12 @@ export class Session {
     const snapshot = this.lastSnapshot;
     if (!snapshot) return;
     this.pendingManualIndex = snapshot.requestIndex;
-    this.emit({ type: "manual_turn_requested", runId: snapshot.runId, requestIndex: snapshot.requestIndex, snapshot });
+    this.emit({
+      type: "manual_turn_requested",
+      runId: snapshot.runId,
+      requestIndex: snapshot.requestIndex,
+      snapshot,
+    });
   }
 
   private async currentProvider(): Promise<Provider> {
@@ -262,7 +278,10 @@ export class Session {
     this.approvals.answer(callId, answer);
   }
 
-  manualResponse(requestIndex: number, response: { text: string; toolCalls: { name: string; input: unknown }[] }): void {
+  manualResponse(
+    requestIndex: number,
+    response: { text: string; toolCalls: { name: string; input: unknown }[] },
+  ): void {
     const provider = this.provider;
     if (!(provider instanceof ManualProvider)) {
       throw new PlaygroundError("invalid_arguments", "this session does not use the manual provider");
@@ -283,51 +302,43 @@ export class Session {
   runTool(requestId: string, tool: string, input: unknown): void {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
-    void this.executeConsoleCall(requestId, tool, input, controller).finally(() => this.consoleCalls.delete(controller));
+    void this.executeConsoleCall(requestId, tool, input, controller).finally(() =>
+      this.consoleCalls.delete(controller),
+    );
   }
 
-  private async executeConsoleCall(requestId: string, tool: string, input: unknown, controller: AbortController) {
-    const runId = `console_${requestId}`;
-    let finished: Extract<RunnerEvent, { type: "tool_result" }> | undefined;
-    const started = Date.now();
-    try {
-      await runToolCall(
-        { id: runId, name: tool, input },
-        {
-          runId,
-          requestIndex: 0,
-          registry: this.workspace.registry,
-          permission: this.permissionHook(),
-          workdir: this.workspace.workdir,
-          signal: controller.signal,
-          visibleNames: new Set(this.workspace.registry.names()),
-          permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,
-          emit: (event) => {
-            if (event.type === "tool_result") finished = event;
-            this.emit(event);
-          },
-        },
-      );
-    } catch (error) {
-      this.emitError("internal", `tool console call ${tool} failed: ${errorMessage(error)}`);
-    }
-    const result: ToolResult = finished?.result ?? failResult(tool, "canceled", "the call was stopped before it ran");
-    this.emit({
-      type: "tool_console_result",
+  private async executeConsoleCall(
+    requestId: string,
+    tool: string,
+    input: unknown,
+    controller: AbortController,
+  ) {
+    await runConsoleCall({
       requestId,
       tool,
       input,
-      result,
-      durationMs: finished?.durationMs ?? Date.now() - started,
-      ...(finished?.fullOutput !== undefined ? { fullOutput: finished.fullOutput } : {}),
+      registry: this.workspace.registry,
+      permission: this.permissionHook(),
+      workdir: this.workspace.workdir,
+      signal: controller.signal,
+      emit: (event) => this.emit(event),
+      emitError: (code, message) => this.emitError(code, message),
     });
     await this.flushLog();
   }
 
   private emitCatalogSnapshot(): void {
     const { catalog, registry } = this.workspace;
-    const visible = this.isRunning && this.lastSnapshot ? this.lastSnapshot.tools.map((tool) => tool.name) : registry.names();
-    this.emit({ type: "catalog_snapshot", catalog: catalog.snapshot(), visibleTools: visible, registeredTools: registry.names() });
+    const visible =
+      this.isRunning && this.lastSnapshot
+        ? this.lastSnapshot.tools.map((tool) => tool.name)
+        : registry.names();
+    this.emit({
+      type: "catalog_snapshot",
+      catalog: catalog.snapshot(),
+      visibleTools: visible,
+      registeredTools: registry.names(),
+    });
   }
 
   /** Rescans the three layers; pushes the diff (with warnings new since the last scan) and a snapshot. */
@@ -337,7 +348,9 @@ export class Session {
       const { catalog } = this.workspace;
       const before = new Set(catalog.warnings().map((warning) => JSON.stringify(warning)));
       try {
-        const diff = this.workspace.reloadCatalog ? await this.workspace.reloadCatalog() : await catalog.reload();
+        const diff = this.workspace.reloadCatalog
+          ? await this.workspace.reloadCatalog()
+          : await catalog.reload();
         const warnings = catalog.warnings().filter((warning) => !before.has(JSON.stringify(warning)));
         this.emit({ type: "catalog_diff", diff, warnings, trigger });
         this.emitCatalogSnapshot();
@@ -357,7 +370,8 @@ export class Session {
       next.model !== previous.model ||
       next.scenario !== previous.scenario
     ) {
-      if (this.isRunning) throw new PlaygroundError("invalid_arguments", `${RUN_IN_PROGRESS} before changing the model`);
+      if (this.isRunning)
+        throw new PlaygroundError("invalid_arguments", `${RUN_IN_PROGRESS} before changing the model`);
       this.provider = undefined;
     }
     if (next.permissionMode !== previous.permissionMode && this.permission.setMode) {

@@ -28,7 +28,11 @@ export class ClientConnection {
   ) {
     socket.on("message", (data, isBinary) => {
       if (isBinary) {
-        this.send({ type: "error", code: "invalid_frame", message: "binary frames are not accepted; send JSON text" });
+        this.send({
+          type: "error",
+          code: "invalid_frame",
+          message: "binary frames are not accepted; send JSON text",
+        });
         return;
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
@@ -136,7 +140,15 @@ export class ClientConnection {
   private async dispatchToSession(
     command: Exclude<
       ClientCommand,
-      { type: "list_providers" | "list_sessions" | "create_session" | "open_session" | "delete_session" | "export_session" }
+      {
+        type:
+          | "list_providers"
+          | "list_sessions"
+          | "create_session"
+          | "open_session"
+          | "delete_session"
+          | "export_session";
+      }
     >,
   ): Promise<void> {
     const session = await this.hub.open(command.sessionId);
@@ -165,7 +177,10 @@ export class ClientConnection {
         return;
       default: {
         const unexpected: never = command;
-        throw new PlaygroundError("invalid_frame", `unhandled command ${(unexpected as { type: string }).type}`);
+        throw new PlaygroundError(
+          "invalid_frame",
+          `unhandled command ${(unexpected as { type: string }).type}`,
+        );
       }
     }
   }

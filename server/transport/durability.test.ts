@@ -23,7 +23,8 @@ describe("session logs through the server", () => {
         return {
           ...real,
           async write(data) {
-            if (diskFull) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+            if (diskFull)
+              throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
             await real.write(data);
           },
         };
@@ -34,11 +35,18 @@ describe("session logs through the server", () => {
     const sessionId = await client.createSession();
     diskFull = true;
     client.send({ type: "send_message", sessionId, text: "hello" });
-    const failure = await client.waitForEvent("session_error", { sessionId, where: (event) => event.code === "io_error" });
+    const failure = await client.waitForEvent("session_error", {
+      sessionId,
+      where: (event) => event.code === "io_error",
+    });
     expect(failure.event.message).toMatch(/cannot write the session log .*ENOSPC/);
     expect((await client.waitForEvent("stop", { sessionId })).event.reason).toBe("completed");
     diskFull = false;
-    await client.waitForEvent("session_error", { sessionId, where: (event) => event.code === "log_recovered", timeoutMs: 5_000 });
+    await client.waitForEvent("session_error", {
+      sessionId,
+      where: (event) => event.code === "log_recovered",
+      timeoutMs: 5_000,
+    });
     const log = await readSessionLog(path.join(sessionsDirectory(server.home), `${sessionId}.jsonl`));
     expect(log.events.map((record) => record.event.type)).toContain("stop");
     expect(log.events.map((record) => record.event.type)).not.toContain("session_error");
@@ -61,11 +69,26 @@ describe("manual provider", () => {
     const wrong = await client.waitFor((message) => message.type === "error", "wrong turn error", { from });
     if (wrong.type === "error") expect(wrong.message).toMatch(/request #1 is waiting/);
 
-    client.send({ type: "manual_response", sessionId, requestIndex: 1, text: "Reading it.", toolCalls: [{ name: "read_file", input: { path: "README.md" } }] });
-    const second = await client.waitForEvent("manual_turn_requested", { sessionId, where: (event) => event.requestIndex === 2 });
+    client.send({
+      type: "manual_response",
+      sessionId,
+      requestIndex: 1,
+      text: "Reading it.",
+      toolCalls: [{ name: "read_file", input: { path: "README.md" } }],
+    });
+    const second = await client.waitForEvent("manual_turn_requested", {
+      sessionId,
+      where: (event) => event.requestIndex === 2,
+    });
     expect(JSON.stringify(second.event.snapshot.messages)).toContain("# demo");
     from = client.messages.length;
-    client.send({ type: "manual_response", sessionId, requestIndex: 2, text: "It is a demo.", toolCalls: [] });
+    client.send({
+      type: "manual_response",
+      sessionId,
+      requestIndex: 2,
+      text: "It is a demo.",
+      toolCalls: [],
+    });
     expect((await client.waitForEvent("stop", { sessionId, from })).event.reason).toBe("completed");
     client.close();
   });

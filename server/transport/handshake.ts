@@ -43,7 +43,11 @@ function singleHeader(request: IncomingMessage, name: string): string | undefine
 export function checkHost(request: IncomingMessage, policy: HandshakePolicy): CheckOutcome {
   const host = singleHeader(request, "host");
   if (host === undefined || !policy.allowedHosts.has(host.toLowerCase())) {
-    return { ok: false, status: 403, reason: "Host header is not an allowed loopback address for this server" };
+    return {
+      ok: false,
+      status: 403,
+      reason: "Host header is not an allowed loopback address for this server",
+    };
   }
   return { ok: true };
 }
@@ -87,7 +91,11 @@ export function checkUpgrade(request: IncomingMessage, policy: HandshakePolicy):
   const origin = checkOrigin(request, policy);
   if (!origin.ok) return origin;
   if (!tokenMatches(tokenFromRequest(request), policy.token)) {
-    return { ok: false, status: 401, reason: "missing or wrong token; open the URL the server printed at start" };
+    return {
+      ok: false,
+      status: 401,
+      reason: "missing or wrong token; open the URL the server printed at start",
+    };
   }
   if (singleHeader(request, "origin") === undefined) {
     return { ok: false, status: 403, reason: "WebSocket upgrade without an Origin header is refused" };

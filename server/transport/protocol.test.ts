@@ -30,14 +30,27 @@ describe("protocol", () => {
       ["[1,2]", /JSON object/],
       [JSON.stringify({ type: "launch_missiles" }), /unknown command type "launch_missiles"/],
       [JSON.stringify({ type: "send_message", sessionId: "x" }), /invalid send_message: .*text/],
-      [JSON.stringify({ type: "send_message", sessionId: "x", text: "hi", extra: 1 }), /unknown field "extra"/],
-      [JSON.stringify({ type: "approval_answer", sessionId: "x", callId: "c", answer: { kind: "allow_forever" } }), /invalid approval_answer/],
+      [
+        JSON.stringify({ type: "send_message", sessionId: "x", text: "hi", extra: 1 }),
+        /unknown field "extra"/,
+      ],
+      [
+        JSON.stringify({
+          type: "approval_answer",
+          sessionId: "x",
+          callId: "c",
+          answer: { kind: "allow_forever" },
+        }),
+        /invalid approval_answer/,
+      ],
       [JSON.stringify({ type: "open_session", sessionId: "x", lastSeq: -1 }), /lastSeq/],
     ];
     for (const [frame, expected] of cases) {
       const from = client.messages.length;
       client.sendRaw(frame);
-      const error = await client.waitFor((message) => message.type === "error", `error for ${frame}`, { from });
+      const error = await client.waitFor((message) => message.type === "error", `error for ${frame}`, {
+        from,
+      });
       expect(error).toMatchObject({ type: "error", code: "invalid_frame" });
       if (error.type === "error") expect(error.message).toMatch(expected);
     }
@@ -61,10 +74,14 @@ describe("protocol", () => {
   it("N12: a frame over 1 MiB closes the connection with 1009; other clients keep being served", async () => {
     const other = await TestClient.connect(server);
     const client = await TestClient.connect(server);
-    client.sendRaw(JSON.stringify({ type: "send_message", sessionId: "x", text: "a".repeat(MAX_FRAME_BYTES) }));
-    await client.waitFor(() => false, "close", { timeoutMs: 5_000 }).catch((error: Error) => {
-      expect(error.message).toMatch(/socket closed \(1009\)/);
-    });
+    client.sendRaw(
+      JSON.stringify({ type: "send_message", sessionId: "x", text: "a".repeat(MAX_FRAME_BYTES) }),
+    );
+    await client
+      .waitFor(() => false, "close", { timeoutMs: 5_000 })
+      .catch((error: Error) => {
+        expect(error.message).toMatch(/socket closed \(1009\)/);
+      });
     expect(client.closeCode).toBe(1009);
     const from = other.messages.length;
     other.send({ type: "list_providers" });
@@ -85,7 +102,9 @@ describe("protocol", () => {
     expect(stop.event.reason).toBe("completed");
     expect(Date.now() - started).toBeLessThan(10_000);
     await busy.waitFor(
-      () => busy.messages.filter((message) => message.type === "error" || message.type === "providers").length >= 1000,
+      () =>
+        busy.messages.filter((message) => message.type === "error" || message.type === "providers").length >=
+        1000,
       "1,000 answers",
       { timeoutMs: 15_000 },
     );
@@ -119,12 +138,19 @@ describe("protocol", () => {
     const opened = await third.waitForEvent("session_opened", { sessionId });
     expect(opened.event.history.filter((message) => message.role === "user")).toHaveLength(2);
     const finalSeq = (await server.hub.open(sessionId)).lastSeq;
-    await third.waitFor(() => third.events(sessionId).some((message) => message.seq === finalSeq && message.event.type !== "session_opened"), "the replay up to the last seq");
+    await third.waitFor(
+      () =>
+        third
+          .events(sessionId)
+          .some((message) => message.seq === finalSeq && message.event.type !== "session_opened"),
+      "the replay up to the last seq",
+    );
     const replayed = third.events(sessionId).slice(1);
     expect(replayed[0].seq).toBe(lastSeq + 1);
     expect(replayed.map((message) => message.event.type)).toContain("assistant_message");
     expect(replayed.filter((message) => message.event.type === "stop")).toHaveLength(2);
-    for (let index = 1; index < replayed.length; index++) expect(replayed[index].seq).toBe(replayed[index - 1].seq + 1);
+    for (let index = 1; index < replayed.length; index++)
+      expect(replayed[index].seq).toBe(replayed[index - 1].seq + 1);
     third.close();
   });
 });

@@ -23,7 +23,10 @@ beforeEach(async () => {
   server = await startTestServer({ "local.yaml": LOCAL_SCENARIO });
   projectSkills = path.join(server.workdir, ".PseudoClaude", "skills");
   await mkdir(path.join(projectSkills, "local-steps"), { recursive: true });
-  await writeFile(path.join(projectSkills, "local-steps", "SKILL.md"), skillText("local-steps", "FIRST-BODY"));
+  await writeFile(
+    path.join(projectSkills, "local-steps", "SKILL.md"),
+    skillText("local-steps", "FIRST-BODY"),
+  );
 });
 afterEach(async () => {
   await server.dispose();
@@ -38,16 +41,27 @@ describe("live reload", () => {
     let changedAt = Date.now();
     await mkdir(path.join(projectSkills, "fresh"), { recursive: true });
     await writeFile(path.join(projectSkills, "fresh", "SKILL.md"), skillText("fresh", "Fresh steps."));
-    const added = await client.waitForEvent("catalog_diff", { sessionId, from, where: (event) => event.diff.added.includes("fresh") });
+    const added = await client.waitForEvent("catalog_diff", {
+      sessionId,
+      from,
+      where: (event) => event.diff.added.includes("fresh"),
+    });
     expect(Date.now() - changedAt).toBeLessThan(1_000);
     expect(added.event.trigger).toBe("watch");
-    const snapshot = await client.waitForEvent("catalog_snapshot", { sessionId, from: client.messages.indexOf(added) });
+    const snapshot = await client.waitForEvent("catalog_snapshot", {
+      sessionId,
+      from: client.messages.indexOf(added),
+    });
     expect(snapshot.event.catalog.skills.map((skill) => skill.name)).toContain("fresh");
 
     from = client.messages.length;
     changedAt = Date.now();
     await writeFile(path.join(projectSkills, "fresh", "SKILL.md"), "---\nname: fresh\n---\nno description\n");
-    const broken = await client.waitForEvent("catalog_diff", { sessionId, from, where: (event) => event.diff.removed.includes("fresh") });
+    const broken = await client.waitForEvent("catalog_diff", {
+      sessionId,
+      from,
+      where: (event) => event.diff.removed.includes("fresh"),
+    });
     expect(Date.now() - changedAt).toBeLessThan(1_000);
     expect(broken.event.warnings.map((warning) => warning.path).join()).toContain("fresh");
     client.close();
@@ -60,7 +74,11 @@ describe("live reload", () => {
     const userSkill = path.join(server.home, ".PseudoClaude", "skills", "from-home");
     await mkdir(userSkill, { recursive: true });
     await writeFile(path.join(userSkill, "SKILL.md"), skillText("from-home", "Home steps."));
-    const diff = await client.waitForEvent("catalog_diff", { sessionId, from, where: (event) => event.diff.added.includes("from-home") });
+    const diff = await client.waitForEvent("catalog_diff", {
+      sessionId,
+      from,
+      where: (event) => event.diff.added.includes("from-home"),
+    });
     expect(diff.event.trigger).toBe("watch");
     client.close();
   });
@@ -70,7 +88,11 @@ describe("live reload", () => {
     const sessionId = await client.createSession();
     const from = client.messages.length;
     client.send({ type: "reload_catalog", sessionId });
-    const diff = await client.waitForEvent("catalog_diff", { sessionId, from, where: (event) => event.trigger === "manual" });
+    const diff = await client.waitForEvent("catalog_diff", {
+      sessionId,
+      from,
+      where: (event) => event.trigger === "manual",
+    });
     expect(diff.event.diff).toEqual({ added: [], removed: [], updated: [] });
     await client.waitForEvent("catalog_snapshot", { sessionId, from: client.messages.indexOf(diff) });
     client.close();
@@ -87,7 +109,9 @@ describe("live reload", () => {
       await writeFile(path.join(skillDir, "SKILL.md"), skillText("local-steps", "EDITED-BODY"));
       client.send({ type: "send_message", sessionId, text: "local steps please" });
       await client.waitForEvent("stop", { sessionId });
-      const requests = client.events(sessionId).flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+      const requests = client
+        .events(sessionId)
+        .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
       expect(requests[1].system.environment).toContain("EDITED-BODY");
       expect(requests[1].system.environment).not.toContain("FIRST-BODY");
       expect(client.events(sessionId).some((message) => message.event.type === "catalog_diff")).toBe(false);

@@ -12,7 +12,10 @@ beforeAll(async () => {
   logLines = [];
   server = await startTestServer({}, { log: (line) => logLines.push(line) });
   await mkdir(path.join(server.root, "out"), { recursive: true });
-  await writeFile(path.join(server.root, "out", "index.html"), "<!DOCTYPE html><p>playground</p><script>window.ok=1</script>");
+  await writeFile(
+    path.join(server.root, "out", "index.html"),
+    "<!DOCTYPE html><p>playground</p><script>window.ok=1</script>",
+  );
 });
 afterAll(async () => {
   await server.dispose();
@@ -55,7 +58,13 @@ describe("WebSocket handshake", () => {
   });
 
   it("N4/N5: a foreign Host is refused before routing, on upgrades and on every HTTP request", async () => {
-    for (const host of [`rebind.evil:${server.port}`, `0.0.0.0:${server.port}`, `192.168.1.20:${server.port}`, "127.0.0.1", `127.0.0.1:${server.port + 1}`]) {
+    for (const host of [
+      `rebind.evil:${server.port}`,
+      `0.0.0.0:${server.port}`,
+      `192.168.1.20:${server.port}`,
+      "127.0.0.1",
+      `127.0.0.1:${server.port + 1}`,
+    ]) {
       const upgrade = await tryUpgrade(server.port, { token: server.token, origin: server.origin, host });
       expect(upgrade.status, host).toBe(403);
       for (const route of ["/", "/index.html", "/ws", "/nope"]) {
@@ -83,7 +92,14 @@ describe("WebSocket handshake", () => {
     const earlierToken = earlier.token;
     await earlier.close();
     const wrongSameLength = server.token.replace(/./, (character) => (character === "a" ? "b" : "a"));
-    for (const token of [undefined, "", wrongSameLength, server.token.slice(0, 10), `${server.token}00`, earlierToken]) {
+    for (const token of [
+      undefined,
+      "",
+      wrongSameLength,
+      server.token.slice(0, 10),
+      `${server.token}00`,
+      earlierToken,
+    ]) {
       const result = await tryUpgrade(server.port, { token, origin: server.origin });
       expect(result.status, String(token)).toBe(401);
     }
@@ -97,7 +113,9 @@ describe("WebSocket handshake", () => {
   });
 
   it("upgrades only on /ws", async () => {
-    expect((await tryUpgrade(server.port, { token: server.token, origin: server.origin, path: "/other" })).status).toBe(404);
+    expect(
+      (await tryUpgrade(server.port, { token: server.token, origin: server.origin, path: "/other" })).status,
+    ).toBe(404);
   });
 });
 
@@ -112,13 +130,18 @@ describe("HTTP", () => {
     expect(response.headers["cache-control"]).toBe("no-store");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
     expect(response.headers["referrer-policy"]).toBe("no-referrer");
-    expect(response.headers["content-security-policy"]).toContain(`connect-src 'self' ws://127.0.0.1:${server.port}`);
+    expect(response.headers["content-security-policy"]).toContain(
+      `connect-src 'self' ws://127.0.0.1:${server.port}`,
+    );
     expect(response.headers["content-security-policy"]).toContain("script-src 'self' 'unsafe-inline'");
     expect(response.headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   it("N8: a cross-origin fetch or a CORS preflight gets no Access-Control-Allow-Origin", async () => {
-    const fetched = await rawRequest(server.port, { path: "/", headers: { ...host(), Origin: "https://evil.example" } });
+    const fetched = await rawRequest(server.port, {
+      path: "/",
+      headers: { ...host(), Origin: "https://evil.example" },
+    });
     expect(fetched.headers["access-control-allow-origin"]).toBeUndefined();
     const preflight = await rawRequest(server.port, {
       method: "OPTIONS",
@@ -138,7 +161,12 @@ describe("HTTP", () => {
       body: "type=approval_answer",
     });
     expect(foreign.status).toBe(403);
-    const same = await rawRequest(server.port, { method: "POST", path: "/", headers: { ...host(), ...form, Origin: server.origin }, body: "x=1" });
+    const same = await rawRequest(server.port, {
+      method: "POST",
+      path: "/",
+      headers: { ...host(), ...form, Origin: server.origin },
+      body: "x=1",
+    });
     expect(same.status).toBe(405);
     const put = await rawRequest(server.port, { method: "PUT", path: "/api/sessions", headers: host() });
     expect(put.status).toBe(405);
@@ -167,15 +195,37 @@ describe("N13: listen address", () => {
   it("refuses 0.0.0.0 and LAN addresses without --unsafe-expose, saying why", async () => {
     for (const host of ["0.0.0.0", "192.168.1.20", "::"]) {
       await expect(
-        startServer({ host, port: 0, home: server.home, defaultWorkdir: server.workdir, log: () => undefined }),
+        startServer({
+          host,
+          port: 0,
+          home: server.home,
+          defaultWorkdir: server.workdir,
+          log: () => undefined,
+        }),
       ).rejects.toThrow(/refusing to listen on .*loopback.*--unsafe-expose/s);
     }
   });
 
   it("the CLI exits non-zero with the reason", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "..", "index.ts"), "--host", "0.0.0.0", "--port", "0", "--workdir", server.workdir, "--home", server.home], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, "..", "index.ts"),
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--workdir",
+        server.workdir,
+        "--home",
+        server.home,
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -38,10 +38,20 @@ describe("sessions over the WebSocket", () => {
     const stop = await client.waitForEvent("stop", { sessionId });
     expect(stop.event.reason).toBe("completed");
     const types = client.events(sessionId).map((message) => message.event.type);
-    for (const expected of ["run_started", "request", "text_delta", "tool_call", "skill_activated", "tool_result", "assistant_message"]) {
+    for (const expected of [
+      "run_started",
+      "request",
+      "text_delta",
+      "tool_call",
+      "skill_activated",
+      "tool_result",
+      "assistant_message",
+    ]) {
       expect(types).toContain(expected);
     }
-    const requests = client.events(sessionId).flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+    const requests = client
+      .events(sessionId)
+      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
     expect(requests).toHaveLength(3);
     expect(requests[0].activeSkills).toEqual([]);
     expect(requests[1].activeSkills).toEqual(["review"]);
@@ -59,21 +69,33 @@ describe("sessions over the WebSocket", () => {
 
     let from = client.messages.length;
     client.send({ type: "approval_answer", sessionId: otherSession, callId, answer: { kind: "allow_once" } });
-    const foreign = await client.waitFor((message) => message.type === "error", "foreign approval error", { from });
+    const foreign = await client.waitFor((message) => message.type === "error", "foreign approval error", {
+      from,
+    });
     expect(foreign).toMatchObject({ code: "invalid_arguments", sessionId: otherSession });
 
     from = client.messages.length;
-    client.send({ type: "approval_answer", sessionId, callId: "call_never_asked", answer: { kind: "allow_once" } });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: "call_never_asked",
+      answer: { kind: "allow_once" },
+    });
     await client.waitFor((message) => message.type === "error", "unknown call id error", { from });
 
     client.send({ type: "approval_answer", sessionId, callId, answer: { kind: "allow_once" } });
-    const result = await client.waitForEvent("tool_result", { sessionId, where: (event) => event.callId === callId });
+    const result = await client.waitForEvent("tool_result", {
+      sessionId,
+      where: (event) => event.callId === callId,
+    });
     expect(result.event.result.ok).toBe(true);
     expect(await readFile(path.join(server.workdir, "note.txt"), "utf8")).toBe("from the model");
 
     from = client.messages.length;
     client.send({ type: "approval_answer", sessionId, callId, answer: { kind: "allow_once" } });
-    const replayed = await client.waitFor((message) => message.type === "error", "replayed approval error", { from });
+    const replayed = await client.waitFor((message) => message.type === "error", "replayed approval error", {
+      from,
+    });
     if (replayed.type === "error") expect(replayed.message).toMatch(/no approval is waiting/);
     expect((await client.waitForEvent("stop", { sessionId })).event.reason).toBe("completed");
     client.close();
@@ -84,7 +106,12 @@ describe("sessions over the WebSocket", () => {
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "write a note" });
     const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer: { kind: "deny", reason: "not today" } });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: asked.event.request.callId,
+      answer: { kind: "deny", reason: "not today" },
+    });
     const result = await client.waitForEvent("tool_result", { sessionId });
     expect(result.event.result).toMatchObject({ ok: false, errorType: "permission_denied" });
     expect(result.event.result.content).toContain("not today");
@@ -96,7 +123,12 @@ describe("sessions over the WebSocket", () => {
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "sleep a while" });
     const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer: { kind: "allow_once" } });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: asked.event.request.callId,
+      answer: { kind: "allow_once" },
+    });
     await client.waitForEvent("tool_started", { sessionId });
     const from = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "hello" });
@@ -121,16 +153,39 @@ describe("sessions over the WebSocket", () => {
   it("runs the tool console through the same permission path", async () => {
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
-    client.send({ type: "run_tool", sessionId, requestId: "r1", tool: "read_file", input: { path: "README.md" } });
-    const read = await client.waitForEvent("tool_console_result", { sessionId, where: (event) => event.requestId === "r1" });
+    client.send({
+      type: "run_tool",
+      sessionId,
+      requestId: "r1",
+      tool: "read_file",
+      input: { path: "README.md" },
+    });
+    const read = await client.waitForEvent("tool_console_result", {
+      sessionId,
+      where: (event) => event.requestId === "r1",
+    });
     expect(read.event.result.ok).toBe(true);
     expect(read.event.result.content).toContain("# demo");
 
-    client.send({ type: "run_tool", sessionId, requestId: "r2", tool: "run_command", input: { command: "echo console" } });
+    client.send({
+      type: "run_tool",
+      sessionId,
+      requestId: "r2",
+      tool: "run_command",
+      input: { command: "echo console" },
+    });
     const asked = await client.waitForEvent("permission_request", { sessionId });
     expect(asked.event.request.command).toBe("echo console");
-    client.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer: { kind: "allow_once" } });
-    const ran = await client.waitForEvent("tool_console_result", { sessionId, where: (event) => event.requestId === "r2" });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: asked.event.request.callId,
+      answer: { kind: "allow_once" },
+    });
+    const ran = await client.waitForEvent("tool_console_result", {
+      sessionId,
+      where: (event) => event.requestId === "r2",
+    });
     expect(ran.event.result.content).toContain("console");
     client.close();
   });
@@ -185,12 +240,18 @@ describe("sessions over the WebSocket", () => {
     for (let round = 0; round < 3; round++) {
       const from = first.messages.length;
       (round % 2 === 0 ? first : second).send({ type: "send_message", sessionId, text: "hello" });
-      second.send({ type: "update_session", sessionId, settings: { disclosure: round % 2 === 0 ? "eager" : "progressive" } });
+      second.send({
+        type: "update_session",
+        sessionId,
+        settings: { disclosure: round % 2 === 0 ? "eager" : "progressive" },
+      });
       await first.waitForEvent("stop", { sessionId, from });
     }
     const exportFrom = second.messages.length;
     second.send({ type: "export_session", sessionId });
-    const exported = await second.waitFor((message) => message.type === "session_export", "export", { from: exportFrom });
+    const exported = await second.waitFor((message) => message.type === "session_export", "export", {
+      from: exportFrom,
+    });
     if (exported.type !== "session_export") throw new Error("no export");
     const lines = exported.jsonl.split("\n").filter((line) => line.length > 0);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
@@ -225,17 +286,33 @@ describe("sessions over the WebSocket", () => {
       watch: false,
     });
     try {
-      const again = await TestClient.connect({ ...server, ...restarted, origin: `http://127.0.0.1:${restarted.port}` });
+      const again = await TestClient.connect({
+        ...server,
+        ...restarted,
+        origin: `http://127.0.0.1:${restarted.port}`,
+      });
       again.send({ type: "list_sessions" });
       const list = await again.waitFor((message) => message.type === "session_list", "session_list");
-      if (list.type === "session_list") expect(list.sessions.map((session) => session.id)).toContain(sessionId);
+      if (list.type === "session_list")
+        expect(list.sessions.map((session) => session.id)).toContain(sessionId);
       again.send({ type: "open_session", sessionId });
       const opened = await again.waitForEvent("session_opened", { sessionId });
       expect(opened.event.activeSkills).toEqual(["review"]);
-      expect(opened.event.history.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+      expect(opened.event.history.map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
       await again.waitForEvent("request", { sessionId }); // replayed from the log
       const replayedUpTo = (await restarted.hub.open(sessionId)).lastSeq;
-      await again.waitFor((message) => message.type === "event" && message.seq === replayedUpTo && message.event.type !== "session_opened", "the end of the replay");
+      await again.waitFor(
+        (message) =>
+          message.type === "event" && message.seq === replayedUpTo && message.event.type !== "session_opened",
+        "the end of the replay",
+      );
       const from = again.messages.length;
       again.send({ type: "send_message", sessionId, text: "hello" });
       const request = await again.waitForEvent("request", { sessionId, from });

@@ -51,7 +51,14 @@ export interface RunningServer {
 }
 
 function rejectUpgrade(socket: Socket, status: number, reason: string): void {
-  const statusText = status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Bad Request";
+  const statusText =
+    status === 401
+      ? "Unauthorized"
+      : status === 403
+        ? "Forbidden"
+        : status === 404
+          ? "Not Found"
+          : "Bad Request";
   const body = `${reason}\n`;
   socket.end(
     `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
@@ -99,7 +106,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     }
     const pathname = new URL(request.url ?? "/", "http://placeholder").pathname;
-    if (pathname === "/ws") return sendText(response, 426, "upgrade to a WebSocket here", { ...headers, Upgrade: "websocket" });
+    if (pathname === "/ws")
+      return sendText(response, 426, "upgrade to a WebSocket here", { ...headers, Upgrade: "websocket" });
     staticFiles.serve(request, response, requestHost).catch((error: unknown) => {
       log(`static file error: ${errorMessage(error)}`);
       if (!response.headersSent) sendText(response, 500, "internal error", headers);
@@ -114,7 +122,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
     // A client that goes away mid-handshake (ECONNRESET) is routine; anything else is worth a line.
     const onSocketError = (error: NodeJS.ErrnoException) => {
-      if (error.code !== "ECONNRESET" && error.code !== "EPIPE") log(`upgrade socket error: ${error.message}`);
+      if (error.code !== "ECONNRESET" && error.code !== "EPIPE")
+        log(`upgrade socket error: ${error.message}`);
     };
     socket.on("error", onSocketError);
     const check = checkUpgrade(request, policy);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest, startTestServer, type TestServer } from "./testing/harness.ts";
 
 let server: TestServer;
-const get = (route: string, method = "GET") => rawRequest(server.port, { method, path: route, headers: { Host: `localhost:${server.port}` } });
+const get = (route: string, method = "GET") =>
+  rawRequest(server.port, { method, path: route, headers: { Host: `localhost:${server.port}` } });
 
 beforeAll(async () => {
   server = await startTestServer({}, { watch: false });

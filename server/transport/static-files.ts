@@ -52,7 +52,12 @@ export function securityHeaders(host: string): Record<string, string> {
   };
 }
 
-export function sendText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, {
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
@@ -77,7 +82,10 @@ function candidates(urlPath: string): string[] {
 
 function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
+  return (
+    relative === "" ||
+    (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative))
+  );
 }
 
 async function resolveFile(root: string, urlPath: string): Promise<string | undefined> {
@@ -89,7 +97,11 @@ async function resolveFile(root: string, urlPath: string): Promise<string | unde
       if (!isInside(root, real)) return undefined;
       if ((await stat(real)).isFile()) return real;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" && (error as NodeJS.ErrnoException).code !== "ENOTDIR") throw error;
+      if (
+        (error as NodeJS.ErrnoException).code !== "ENOENT" &&
+        (error as NodeJS.ErrnoException).code !== "ENOTDIR"
+      )
+        throw error;
     }
   }
   return undefined;
@@ -114,7 +126,11 @@ export class StaticFiles {
     const headers = securityHeaders(host);
     const root = await this.realRoot();
     if (!root) {
-      response.writeHead(503, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", ...headers });
+      response.writeHead(503, {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+        ...headers,
+      });
       response.end(request.method === "HEAD" ? undefined : MISSING_BUILD_PAGE);
       return;
     }

@@ -66,12 +66,21 @@ export function rawRequest(
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path ?? "/", headers: options.headers ?? {}, setHost: false },
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path ?? "/",
+        headers: options.headers ?? {},
+        setHost: false,
+      },
       (response) => {
         let body = "";
         response.setEncoding("utf8");
         response.on("data", (chunk: string) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
       },
     );
     outgoing.on("error", reject);
@@ -152,10 +161,13 @@ export class TestClient {
     for (;;) {
       const found = this.messages.slice(options.from ?? 0).find(predicate);
       if (found) return found as T;
-      if (this.closeCode !== undefined) throw new Error(`socket closed (${this.closeCode}) while waiting for ${what}`);
+      if (this.closeCode !== undefined)
+        throw new Error(`socket closed (${this.closeCode}) while waiting for ${what}`);
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        const seen = this.messages.map((message) => (message.type === "event" ? `event:${message.event.type}` : message.type));
+        const seen = this.messages.map((message) =>
+          message.type === "event" ? `event:${message.event.type}` : message.type,
+        );
         throw new Error(`timed out waiting for ${what}; saw ${seen.slice(-30).join(", ")}`);
       }
       await new Promise<void>((resolve) => {
@@ -170,7 +182,12 @@ export class TestClient {
 
   waitForEvent<K extends SessionEvent["type"]>(
     type: K,
-    options: { sessionId?: string; from?: number; timeoutMs?: number; where?: (event: Extract<SessionEvent, { type: K }>) => boolean } = {},
+    options: {
+      sessionId?: string;
+      from?: number;
+      timeoutMs?: number;
+      where?: (event: Extract<SessionEvent, { type: K }>) => boolean;
+    } = {},
   ): Promise<EventMessage & { event: Extract<SessionEvent, { type: K }> }> {
     return this.waitFor(
       (message) =>
@@ -184,7 +201,9 @@ export class TestClient {
   }
 
   events(sessionId: string): EventMessage[] {
-    return this.messages.filter((message): message is EventMessage => message.type === "event" && message.sessionId === sessionId);
+    return this.messages.filter(
+      (message): message is EventMessage => message.type === "event" && message.sessionId === sessionId,
+    );
   }
 
   /** Creates a session and returns its id. */
