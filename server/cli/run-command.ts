@@ -36,9 +36,27 @@ export async function runConversation(
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
   });
+  // Text mode prints the model's words as they stream (a real model can take seconds per answer); the
+  // assistant_message that follows is then not printed again.
+  let streaming = "";
+  let shown = "";
   const onEvent = (event: RunnerEvent) => {
     if (options.json) return options.write(`${JSON.stringify(event)}\n`);
-    if (event.type === "text_delta") return;
+    if (event.type === "text_delta") {
+      options.write(streaming === "" ? `◆ assistant: ${event.text}` : event.text);
+      streaming += event.text;
+      return;
+    }
+    if (streaming !== "") {
+      options.write("\n");
+      shown = streaming;
+      streaming = "";
+    }
+    if (event.type === "assistant_message") {
+      const repeated = event.message.content === shown;
+      shown = "";
+      if (repeated) return;
+    }
     const text = describeEvent(event);
     if (text !== undefined) options.write(`${text}\n`);
   };
