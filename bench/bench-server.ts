@@ -26,8 +26,8 @@ export interface BenchServerOptions {
   staticDir?: string;
 }
 
-export function unpacedParts(scenariosDir: string): SessionParts {
-  const real = defaultSessionParts({ scenariosDir });
+export function unpacedParts(scenariosDir: string, home: string): SessionParts {
+  const real = defaultSessionParts({ scenariosDir, home });
   return {
     ...real,
     createProvider: async ({ settings }) => {
@@ -53,7 +53,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
     defaultWorkdir: workdir,
     scenariosDir,
     staticDir: options.staticDir ?? emptyStatic,
-    parts: unpacedParts(scenariosDir),
+    parts: unpacedParts(scenariosDir, home),
     watch: false,
     // Quiet by default (the table is the output); BENCH_DEBUG=1 shows what the server logs.
     log: (line) => {

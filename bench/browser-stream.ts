@@ -4,6 +4,7 @@
 // message to the moment the last word is in the DOM. Long tasks come from a PerformanceObserver
 // ('longtask', ≥ 50 ms by definition); the longest gap between animation frames is reported beside it.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +16,7 @@ import { CHROMIUM_ARGS, chromiumPath } from "./plot.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DELTAS = 10_000;
+const BENCH_TIMEOUT_MS = Number(process.env.BENCH_STREAM_TIMEOUT_MS ?? 60_000);
 const SESSION_STORAGE_KEY = "pseudoclaude-playground-session";
 const WORDS = ["stream", "render", "batch", "delta", "token", "frame", "skill", "index", "prompt", "cache"];
 
@@ -34,46 +36,46 @@ export function streamScenario(rounds: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Installed before the page's own scripts: long-task observer, frame-gap probe, send and done stamps. */
-function pageProbe({ finalMarker, sessionKey, sessionId }: { finalMarker: string; sessionKey: string; sessionId: string }): void {
-  window.sessionStorage.setItem(sessionKey, sessionId);
-  const probe = { sentAt: 0, firstTextAt: 0, doneAt: 0, longTasks: [] as number[], maxFrameGap: 0, renderedLength: 0 };
-  (window as unknown as { __streamProbe: typeof probe }).__streamProbe = probe;
+/**
+ * Installed before the page's own scripts: long-task observer, frame-gap probe, send and done stamps.
+ * Kept as plain JavaScript text: a function compiled by tsx would carry esbuild's `__name` helper calls,
+ * which do not exist inside the page.
+ */
+function pageProbe(finalMarker: string, sessionKey: string, sessionId: string): string {
+  return `(() => {
+  window.sessionStorage.setItem(${JSON.stringify(sessionKey)}, ${JSON.stringify(sessionId)});
+  const finalMarker = ${JSON.stringify(finalMarker)};
+  const probe = { sentAt: 0, firstTextAt: 0, doneAt: 0, longTasks: [], maxFrameGap: 0, renderedLength: 0 };
+  window.__streamProbe = probe;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push(entry.duration);
   }).observe({ type: "longtask", buffered: true });
-  window.addEventListener(
-    "keydown",
-    (event) => {
-      if (event.key === "Enter" && probe.sentAt === 0) probe.sentAt = performance.now();
-    },
-    true,
-  );
+  window.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && probe.sentAt === 0) probe.sentAt = performance.now();
+  }, true);
   let lastFrame = 0;
-  const frame = (now: number) => {
-    if (probe.sentAt > 0 && probe.doneAt === 0 && lastFrame > 0) probe.maxFrameGap = Math.max(probe.maxFrameGap, now - lastFrame);
+  const frame = (now) => {
+    if (probe.sentAt > 0 && lastFrame > 0) probe.maxFrameGap = Math.max(probe.maxFrameGap, now - lastFrame);
     lastFrame = now;
     if (probe.doneAt === 0) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-  const watch = () => {
-    const observer = new MutationObserver(() => {
-      if (probe.sentAt === 0) return;
-      const texts = document.querySelectorAll('[data-testid="assistant-text"]');
-      const last = texts[texts.length - 1];
-      if (!last) return;
-      if (probe.firstTextAt === 0) probe.firstTextAt = performance.now();
-      const content = last.textContent ?? "";
-      if (content.trimEnd().endsWith(finalMarker)) {
-        probe.doneAt = performance.now();
-        probe.renderedLength = content.trimEnd().length;
-        observer.disconnect();
-      }
-    });
-    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-  };
-  if (document.body) watch();
-  else document.addEventListener("DOMContentLoaded", watch);
+  // Observes the Document itself: hydration may replace <body>, which would silence an observer on it.
+  const observer = new MutationObserver(() => {
+    if (probe.sentAt === 0) return;
+    const texts = document.querySelectorAll('[data-testid="assistant-text"]');
+    const last = texts[texts.length - 1];
+    if (!last) return;
+    if (probe.firstTextAt === 0) probe.firstTextAt = performance.now();
+    const content = (last.textContent || "").trimEnd();
+    if (content.endsWith(finalMarker)) {
+      probe.doneAt = performance.now();
+      probe.renderedLength = content.length;
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true, characterData: true });
+})();`;
 }
 
 interface RoundResult {
@@ -92,13 +94,26 @@ async function streamRound(browser: Browser, bench: BenchServer, client: Playgro
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   try {
     const page = await context.newPage();
-    await page.addInitScript(pageProbe, { finalMarker: marker(1), sessionKey: SESSION_STORAGE_KEY, sessionId });
+    await page.addInitScript({ content: pageProbe(marker(1), SESSION_STORAGE_KEY, sessionId) });
     await page.goto(bench.server.url);
     await page.getByTestId("header-workdir").filter({ hasText: `round-${round}` }).waitFor({ timeout: 30_000 });
     const input = page.getByTestId("composer-input");
     await input.fill("Stream the long answer.");
     await input.press("Enter");
-    await page.waitForFunction(() => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0, undefined, { timeout: 60_000, polling: 100 });
+    try {
+      await page.waitForFunction(() => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0, undefined, { timeout: BENCH_TIMEOUT_MS, polling: 100 });
+    } catch (error) {
+      if (process.env.BENCH_DEBUG) {
+        const shot = path.join(bench.root, "..", `browser-stream-failure-${round}.png`);
+        await page.screenshot({ path: shot });
+        const state = await page.evaluate(() => {
+          const texts = document.querySelectorAll('[data-testid="assistant-text"]');
+          return { probe: (window as unknown as { __streamProbe: unknown }).__streamProbe, texts: texts.length, tail: texts[texts.length - 1]?.textContent?.slice(-80) };
+        });
+        console.error(`[browser-stream] screenshot ${shot}; ${JSON.stringify(state)}`);
+      }
+      throw error;
+    }
     const probe = await page.evaluate(() => (window as unknown as { __streamProbe: { sentAt: number; firstTextAt: number; doneAt: number; longTasks: number[]; maxFrameGap: number; renderedLength: number } }).__streamProbe);
     if (probe.renderedLength !== expectedLength) {
       throw new Error(`the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`);
@@ -115,9 +130,16 @@ async function streamRound(browser: Browser, bench: BenchServer, client: Playgro
   }
 }
 
-function ensurePagesBuilt(): void {
+/**
+ * Rebuilds out/ when it is older than its sources (as `npm start` does). When the build fails (e.g. a
+ * build already running in this checkout) but pages exist, they are used and the row says so.
+ */
+function ensurePagesBuilt(): string | undefined {
   const build = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts", "ensure-build.mjs")], { cwd: REPO_ROOT, encoding: "utf8" });
-  if (build.status !== 0) throw new Error(`the pages could not be built: ${(build.stderr || build.stdout).trim().split("\n").slice(-3).join(" / ")}`);
+  if (build.status === 0) return undefined;
+  const why = (build.stderr || build.stdout).trim().split("\n").filter((line) => line.trim() !== "").slice(-2).join(" / ");
+  if (existsSync(path.join(REPO_ROOT, "out", "index.html"))) return `pages not rebuilt (${why}); measured the existing out/`;
+  throw new Error(`the pages could not be built: ${why}`);
 }
 
 export const browserStreamFigure: Figure = {
@@ -125,7 +147,7 @@ export const browserStreamFigure: Figure = {
   workload: "10,000 text deltas rendered in Chromium (real pages)",
   target: "≤ 2 s, longest main-thread task reported",
   async run({ quick }): Promise<FigureRow[]> {
-    ensurePagesBuilt();
+    const buildNote = ensurePagesBuilt();
     const rounds = quick ? 2 : 5;
     // Each round is a new session and plays turn 1; only one turn is needed.
     const scenario = streamScenario(1);
@@ -153,7 +175,7 @@ export const browserStreamFigure: Figure = {
           ratio: null,
           target: "≤ 2 s",
           status: totalMs <= 2000 ? "pass" : "miss",
-          note: `longest main-thread task ${longestTask > 0 ? `${longestTask.toFixed(0)} ms` : "none ≥ 50 ms"}; longest gap between frames ${maxFrameGap.toFixed(0)} ms; first text after ${median(results.map((result) => result.firstTextMs)).toFixed(0)} ms`,
+          note: `longest main-thread task ${longestTask > 0 ? `${longestTask.toFixed(0)} ms` : "none ≥ 50 ms"}; longest gap between frames ${maxFrameGap.toFixed(0)} ms; first text after ${median(results.map((result) => result.firstTextMs)).toFixed(0)} ms${buildNote ? `; ${buildNote}` : ""}`,
           details: {
             rounds: results.map((result) => ({
               totalMs: round(result.totalMs, 1),
