@@ -155,6 +155,23 @@ describe("ScriptedProvider", () => {
     expect(await say("review again")).toBe("R1");
   });
 
+  it("matches a slash invocation on its first line before the SOP below it", async () => {
+    await writeFile(
+      path.join(directory, "a-commit.yaml"),
+      "name: commit\nmatch: commit\nturns:\n  - text: C\n",
+    );
+    await writeFile(
+      path.join(directory, "b-review.yaml"),
+      "name: review\nmatch: review\nturns:\n  - text: R\n",
+    );
+    const provider = new ScriptedProvider(await loadScenarioDirectory(directory));
+    const sop = "/review src\n\nRead the diff of the last commit, then report.";
+    const reply = await collect(
+      provider.stream(request([{ role: "user", content: sop }]), new AbortController().signal),
+    );
+    expect(textOf(reply)).toBe("R");
+  });
+
   it("restarts a folder scenario whose last run stopped mid-way (a canceled tool call)", async () => {
     await writeFile(
       path.join(directory, "slow.yaml"),

@@ -104,7 +104,12 @@ export class ScriptedProvider implements Provider {
 
   private selectFor(userText: string): void {
     if (this.scenarios.length === 1) return;
-    const matched = this.scenarios.find((scenario) => scenario.matcher?.test(userText));
+    // The first line decides first: for a slash invocation it is the typed `/skill args`, and the SOP
+    // below it mentions many words other scenarios match on.
+    const firstLine = userText.split("\n", 1)[0];
+    const matched =
+      this.scenarios.find((scenario) => scenario.matcher?.test(firstLine)) ??
+      this.scenarios.find((scenario) => scenario.matcher?.test(userText));
     if (matched) {
       if (matched !== this.current || !this.canContinue()) this.start(matched);
       return;

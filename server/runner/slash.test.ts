@@ -38,7 +38,10 @@ describe("slash invocation", () => {
       "tools_registered",
     ]);
     expect(harness.events[0]).toMatchObject({ skill: "review" });
-    expect(harness.history[0]).toEqual({ role: "user", content: `${REVIEW_BODY}\n\nArguments: src/app.ts` });
+    expect(harness.history[0]).toEqual({
+      role: "user",
+      content: `/review src/app.ts\n\n${REVIEW_BODY}\n\nArguments: src/app.ts`,
+    });
     const [snapshot] = harness.requests();
     expect(snapshot.activeSkills).toEqual(["review"]);
     expect(snapshot.system.stable).not.toContain(REVIEW_BODY);
@@ -60,7 +63,9 @@ turns:
     const outcome = await runUserMessage("/rows data.csv", deps);
     expect(outcome.reason).toBe("completed");
     const [first] = harness.requests();
-    expect(first.messages).toEqual([{ role: "user", content: `${ROWS_BODY} Args: data.csv` }]);
+    expect(first.messages).toEqual([
+      { role: "user", content: `/rows data.csv\n\n${ROWS_BODY} Args: data.csv` },
+    ]);
     expect(first.tools.map((tool) => tool.name).sort()).toEqual(["count_rows", "echo", "load_skill"]);
     expect(harness.history.slice(2)).toEqual([
       { role: "user", content: "/rows data.csv" },
@@ -90,7 +95,7 @@ turns:
     expect(snapshot.model).toBe("tiny-model");
     expect(snapshot.messages).toHaveLength(1);
     expect(snapshot.messages[0].role === "user" && snapshot.messages[0].content).toBe(
-      `Summary of the earlier conversation:\n- User: please look at data.csv\n- Tools used: echo\n- Assistant: It has a header row.\n\n---\n\n${ROWS_BODY}`,
+      `Summary of the earlier conversation:\n- User: please look at data.csv\n- Tools used: echo\n- Assistant: It has a header row.\n\n---\n\n/rows\n\n${ROWS_BODY}`,
     );
   });
 

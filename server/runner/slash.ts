@@ -1,5 +1,5 @@
 // Slash invocation: `/<skill> args` typed by the user. The skill is loaded (exactly as load_skill does) and
-// its rendered SOP becomes the user turn — in the current conversation (`mode: shared`) or in a separate
+// the command followed by its rendered SOP becomes the user turn — in the current conversation (`mode: shared`) or in a separate
 // Runner with only the skill's tools and a chosen slice of history (`mode: isolated`).
 import { randomUUID } from "node:crypto";
 import { PlaygroundError } from "../errors/index.ts";
@@ -95,7 +95,9 @@ export async function runSlashCommand(
   const runId = options.runId ?? `run_${randomUUID().slice(0, 8)}`;
   const signal = options.signal ?? new AbortController().signal;
   const { registeredTools, events } = await activate(command, deps, runId, signal);
-  const sop = renderedSop(skill, command.args, deps);
+  const invocation = `/${command.skill}${command.args ? ` ${command.args}` : ""}`;
+  // The typed command heads the user turn: the model (and the transcript) see what was asked, then the SOP.
+  const sop = `${invocation}\n\n${renderedSop(skill, command.args, deps)}`;
   const runOptions: RunOptions = {
     ...options,
     runId,
@@ -128,7 +130,6 @@ export async function runSlashCommand(
     toolNames,
     ...(skill.meta.model ? { model: skill.meta.model } : {}),
   });
-  const invocation = `/${command.skill}${command.args ? ` ${command.args}` : ""}`;
   const answer = outcome.finalText || `(isolated run of skill "${command.skill}" stopped: ${outcome.reason})`;
   for (const message of [
     { role: "user", content: invocation },
