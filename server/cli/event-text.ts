@@ -17,7 +17,11 @@ function indent(text: string): string {
 export function describeEvent(event: RunnerEvent): string | undefined {
   switch (event.type) {
     case "run_started":
-      return `\n▶ run ${event.runId}${event.skill ? ` (skill ${event.skill})` : ""}: ${clip(event.userMessage, 200)}`;
+      // A slash invocation's turn is the command plus the whole SOP: show the command line only.
+      return `\n▶ run ${event.runId}${event.skill ? ` (skill ${event.skill})` : ""}: ${clip(
+        event.skill ? event.userMessage.split("\n", 1)[0] : event.userMessage,
+        200,
+      )}`;
     case "request": {
       const snapshot = event.snapshot;
       const notVisible = snapshot.registeredNotVisible.length
