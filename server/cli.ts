@@ -11,6 +11,12 @@ function write(text: string): void {
   process.stdout.write(text);
 }
 
+// `cli run | head` closes the pipe early: that is the reader saying "enough", not a failure.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArguments(argv);
   if (args.command === "help") {
