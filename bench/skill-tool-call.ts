@@ -14,6 +14,8 @@ export interface SkillToolCallResult {
   medianMs: number;
   baselineMedianMs: number;
   ratio: number;
+  /** Median of (subject − baseline) per interleaved pair: steadier than the ratio on a busy machine. */
+  medianOverheadMs: number;
   iterations: number;
   command: string[];
 }
