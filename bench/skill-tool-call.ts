@@ -126,10 +126,12 @@ export async function benchSkillToolCall(
   }
   const medianMs = medianOf(subject);
   const baselineMedianMs = medianOf(baseline);
+  const pairDifferences = subject.map((value, index) => value - baseline[index]!);
   return {
     medianMs,
     baselineMedianMs,
     ratio: medianMs / baselineMedianMs,
+    medianOverheadMs: medianOf(pairDifferences),
     iterations,
     command: [PROGRAM, ...ARGS],
   };
