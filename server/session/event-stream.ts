@@ -1,23 +1,32 @@
 // A session's ordered event stream: assigns each event its seq, keeps recent events in memory for
-// reconnect replay, appends durable ones to the JSONL log, and notifies subscribers.
+// reconnect replay, appends durable ones to the JSONL log, and notifies subscribers. Each event is
+// serialized once: the same JSON text goes to the log, to the replay buffer and to every socket, and the
+// buffer is bounded in bytes so a long conversation does not grow the server without limit.
 import type { SessionEvent } from "../protocol/wire.ts";
-import type { SessionLogWriter } from "./session-log.ts";
+import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
 export interface SequencedEvent {
   seq: number;
   event: SessionEvent;
 }
 
-export type EventListener = (seq: number, event: SessionEvent) => void;
+/** An event as stored for replay: its seq and its JSON text. */
+export interface SerializedEvent {
+  seq: number;
+  json: string;
+}
+
+export type EventListener = (seq: number, event: SessionEvent, json: string) => void;
 
 /** Streamed text is re-sent whole in assistant_message, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
 
-/** Events kept in memory per session for replay; a client further behind reopens from the snapshot. */
-export const MEMORY_EVENT_LIMIT = 20_000;
+/** JSON characters of recent events kept in memory per session; older ones are replayed from the log. */
+export const MEMORY_REPLAY_CHARS = 4 * 1024 * 1024;
 
 export class EventStream {
-  private events: SequencedEvent[] = [];
+  private events: SerializedEvent[] = [];
+  private bufferedChars = 0;
   private readonly listeners = new Set<EventListener>();
   private seq: number;
 
@@ -25,7 +34,7 @@ export class EventStream {
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
   ) {
-    this.events = restored.slice(-MEMORY_EVENT_LIMIT);
+    for (const entry of restored) this.remember({ seq: entry.seq, json: JSON.stringify(entry.event) });
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
   }
 
@@ -33,19 +42,34 @@ export class EventStream {
     return this.seq;
   }
 
+  /** The oldest seq still in memory (lastSeq + 1 when the buffer is empty). */
+  get firstBufferedSeq(): number {
+    return this.events[0]?.seq ?? this.seq + 1;
+  }
+
+  private remember(entry: SerializedEvent): void {
+    this.events.push(entry);
+    this.bufferedChars += entry.json.length;
+    let evict = 0;
+    while (this.bufferedChars > MEMORY_REPLAY_CHARS && evict < this.events.length - 1) {
+      this.bufferedChars -= this.events[evict].json.length;
+      evict++;
+    }
+    if (evict > 0) this.events.splice(0, evict);
+  }
+
   /** Emits one event. `durable: false` delivers it live without storing it (e.g. a log-write failure). */
   emit(event: SessionEvent, options: { durable?: boolean } = {}): number {
     this.seq += 1;
-    const entry = { seq: this.seq, event };
+    const json = JSON.stringify(event);
     if (options.durable !== false) {
-      this.events.push(entry);
-      if (this.events.length > MEMORY_EVENT_LIMIT)
-        this.events.splice(0, this.events.length - MEMORY_EVENT_LIMIT);
+      this.remember({ seq: this.seq, json });
       if (!MEMORY_ONLY.has(event.type)) {
-        this.writer.append({ kind: "event", seq: this.seq, at: new Date().toISOString(), event });
+        const at = new Date().toISOString();
+        this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${json}}`);
       }
     }
-    for (const listener of this.listeners) listener(this.seq, event);
+    for (const listener of this.listeners) listener(this.seq, event, json);
     return this.seq;
   }
 
@@ -54,13 +78,24 @@ export class EventStream {
     return () => this.listeners.delete(listener);
   }
 
-  get subscriberCount(): number {
-    return this.listeners.size;
-  }
-
   /** Events with seq > afterSeq that are still in memory. */
-  after(afterSeq: number): SequencedEvent[] {
+  after(afterSeq: number): SerializedEvent[] {
     const first = this.events.findIndex((entry) => entry.seq > afterSeq);
     return first === -1 ? [] : this.events.slice(first);
+  }
+
+  /**
+   * Stored events with seq > afterSeq: from memory, and from the log for older ones the bounded buffer
+   * no longer holds (text deltas were never logged, so they are missing there).
+   */
+  async replay(afterSeq: number): Promise<SerializedEvent[]> {
+    const firstBuffered = this.firstBufferedSeq;
+    if (afterSeq + 1 >= firstBuffered) return this.after(afterSeq);
+    await this.writer.flush({ sync: false });
+    const logged = await readSessionLog(this.writer.path);
+    const archived = logged.events
+      .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
+      .map((record) => ({ seq: record.seq, json: JSON.stringify(record.event) }));
+    return [...archived, ...this.after(afterSeq)];
   }
 }

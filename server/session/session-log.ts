@@ -95,8 +95,13 @@ export class SessionLogWriter {
   ) {}
 
   append(record: LogRecord): void {
+    this.appendSerialized(JSON.stringify(record));
+  }
+
+  /** Appends a record that is already JSON text (one line, no LF inside: JSON.stringify escapes it). */
+  appendSerialized(json: string): void {
     if (this.closed) throw new Error(`session log ${this.path} is closed`);
-    this.pending.push(Buffer.from(JSON.stringify(record) + "\n", "utf8"));
+    this.pending.push(Buffer.from(json + "\n", "utf8"));
     this.kick();
   }
 

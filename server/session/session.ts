@@ -11,7 +11,12 @@ import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { Approvals } from "./approvals.ts";
-import { EventStream, type EventListener, type SequencedEvent } from "./event-stream.ts";
+import {
+  EventStream,
+  type EventListener,
+  type SequencedEvent,
+  type SerializedEvent,
+} from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
@@ -156,8 +161,12 @@ export class Session {
     };
   }
 
-  eventsAfter(seq: number): SequencedEvent[] {
-    return this.stream.after(seq);
+  /**
+   * Stored events with seq > afterSeq, as JSON text: from memory, and from the log for older ones the
+   * bounded memory buffer no longer holds (text deltas are not in the log).
+   */
+  eventsAfter(afterSeq: number): Promise<SerializedEvent[]> {
+    return this.stream.replay(afterSeq);
   }
 
   subscribe(listener: EventListener): () => void {

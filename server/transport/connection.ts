@@ -57,13 +57,17 @@ export class ClientConnection {
   }
 
   send(message: ServerMessage): void {
+    this.sendText(JSON.stringify(message));
+  }
+
+  private sendText(text: string): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.options.log("closing a WebSocket whose client stopped reading (over 64 MiB buffered)");
       this.socket.close(1008, "client is not reading its messages");
       return;
     }
-    this.socket.send(JSON.stringify(message));
+    this.socket.send(text);
   }
 
   private dispose(): void {
@@ -89,18 +93,39 @@ export class ClientConnection {
     }
   }
 
-  /** Subscribes this connection to a session: snapshot, then missed events, then live events. */
-  private attach(session: Session, lastSeq: number | undefined): void {
+  /** Sends one stored event; its JSON was serialized once by the session. */
+  private sendEvent(sessionId: string, seq: number, eventJson: string): void {
+    this.sendText(
+      `{"type":"event","sessionId":${JSON.stringify(sessionId)},"seq":${seq},"event":${eventJson}}`,
+    );
+  }
+
+  /**
+   * Subscribes this connection to a session: the snapshot, then the stored events after `lastSeq`, then
+   * live events. Live events that arrive while the replay is read are held back and sent after it, once.
+   */
+  private async attach(session: Session, lastSeq: number | undefined): Promise<void> {
     this.subscriptions.get(session.id)?.();
-    const opened = session.openedSnapshot();
-    this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
-    for (const entry of session.eventsAfter(lastSeq ?? 0)) {
-      this.send({ type: "event", sessionId: session.id, seq: entry.seq, event: entry.event });
-    }
-    const unsubscribe = session.subscribe((seq, event) => {
-      this.send({ type: "event", sessionId: session.id, seq, event });
+    const heldBack: { seq: number; json: string }[] = [];
+    let replaying = true;
+    let sentUpTo = 0;
+    const unsubscribe = session.subscribe((seq, _event, json) => {
+      if (replaying) heldBack.push({ seq, json });
+      else this.sendEvent(session.id, seq, json);
     });
     this.subscriptions.set(session.id, unsubscribe);
+    const opened = session.openedSnapshot();
+    this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
+    try {
+      for (const entry of await session.eventsAfter(lastSeq ?? 0)) {
+        this.sendEvent(session.id, entry.seq, entry.json);
+        sentUpTo = entry.seq;
+      }
+    } finally {
+      replaying = false;
+      for (const entry of heldBack)
+        if (entry.seq > sentUpTo) this.sendEvent(session.id, entry.seq, entry.json);
+    }
   }
 
   private async dispatch(command: ClientCommand): Promise<void> {
@@ -113,12 +138,12 @@ export class ClientConnection {
         return;
       case "create_session": {
         const session = await this.hub.create(command.settings ?? {});
-        this.attach(session, undefined);
+        await this.attach(session, undefined);
         return;
       }
       case "open_session": {
         const session = await this.hub.open(command.sessionId);
-        this.attach(session, command.lastSeq);
+        await this.attach(session, command.lastSeq);
         return;
       }
       case "delete_session":
@@ -152,7 +177,7 @@ export class ClientConnection {
     >,
   ): Promise<void> {
     const session = await this.hub.open(command.sessionId);
-    if (!this.subscriptions.has(session.id)) this.attach(session, session.lastSeq);
+    if (!this.subscriptions.has(session.id)) await this.attach(session, session.lastSeq);
     switch (command.type) {
       case "update_session":
         await session.updateSettings(command.settings);
