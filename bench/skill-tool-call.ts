@@ -17,13 +17,14 @@ export interface SkillToolCallResult {
   /** Median of (subject − baseline) per interleaved pair: steadier than the ratio on a busy machine. */
   medianOverheadMs: number;
   iterations: number;
-  command: string[];
 }
 
 /** The trivial command: starting node itself is what a typical skill script costs at least. */
 const PROGRAM = process.execPath;
 const ARGS = ["-e", ""];
 const WARMUP_ITERATIONS = 3;
+/** The measured command, for reports (the result itself holds numbers only). */
+export const BENCH_COMMAND: readonly string[] = [PROGRAM, ...ARGS];
 
 function trivialSkillTool(cwd: string): Tool {
   const name = "bench_noop";
@@ -133,6 +134,5 @@ export async function benchSkillToolCall(
     ratio: medianMs / baselineMedianMs,
     medianOverheadMs: medianOf(pairDifferences),
     iterations,
-    command: [PROGRAM, ...ARGS],
   };
 }
