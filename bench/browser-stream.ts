@@ -13,6 +13,8 @@ import { startBenchServer, type BenchServer } from "./bench-server.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
 import { PlaygroundClient } from "./playground-client.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "./plot.ts";
+import { topFrames } from "./profile-figure.ts";
+import type { CpuProfile } from "./profile-summary.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DELTAS = 10_000;
@@ -79,6 +81,8 @@ function pageProbe(finalMarker: string, sessionKey: string, sessionId: string): 
 }
 
 interface RoundResult {
+  /** Top frames of the page's own CPU profile (only on the --profile re-run). */
+  pageProfile?: ReturnType<typeof topFrames>;
   totalMs: number;
   firstTextMs: number;
   longestTaskMs: number;
@@ -86,7 +90,14 @@ interface RoundResult {
   maxFrameGapMs: number;
 }
 
-async function streamRound(browser: Browser, bench: BenchServer, client: PlaygroundClient, round: number, expectedLength: number): Promise<RoundResult> {
+async function streamRound(
+  browser: Browser,
+  bench: BenchServer,
+  client: PlaygroundClient,
+  round: number,
+  expectedLength: number,
+  profiling: boolean,
+): Promise<RoundResult> {
   // A workdir per round makes the header show which session the page opened.
   const workdir = path.join(bench.workdir, `round-${round}`);
   await mkdir(workdir, { recursive: true });
@@ -99,6 +110,11 @@ async function streamRound(browser: Browser, bench: BenchServer, client: Playgro
     await page.getByTestId("header-workdir").filter({ hasText: `round-${round}` }).waitFor({ timeout: 30_000 });
     const input = page.getByTestId("composer-input");
     await input.fill("Stream the long answer.");
+    const cdp = profiling ? await context.newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+    }
     await input.press("Enter");
     try {
       await page.waitForFunction(() => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0, undefined, { timeout: BENCH_TIMEOUT_MS, polling: 100 });
@@ -115,10 +131,12 @@ async function streamRound(browser: Browser, bench: BenchServer, client: Playgro
       throw error;
     }
     const probe = await page.evaluate(() => (window as unknown as { __streamProbe: { sentAt: number; firstTextAt: number; doneAt: number; longTasks: number[]; maxFrameGap: number; renderedLength: number } }).__streamProbe);
+    const pageProfile = cdp ? topFrames(((await cdp.send("Profiler.stop")) as { profile: CpuProfile }).profile) : undefined;
     if (probe.renderedLength !== expectedLength) {
       throw new Error(`the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`);
     }
     return {
+      ...(pageProfile ? { pageProfile } : {}),
       totalMs: probe.doneAt - probe.sentAt,
       firstTextMs: probe.firstTextAt - probe.sentAt,
       longestTaskMs: Math.max(0, ...probe.longTasks),
@@ -146,7 +164,7 @@ export const browserStreamFigure: Figure = {
   name: "browser-stream",
   workload: "10,000 text deltas rendered in Chromium (real pages)",
   target: "≤ 2 s, longest main-thread task reported",
-  async run({ quick }): Promise<FigureRow[]> {
+  async run({ quick, profiling }): Promise<FigureRow[]> {
     const buildNote = ensurePagesBuilt();
     const rounds = quick ? 2 : 5;
     // Each round is a new session and plays turn 1; only one turn is needed.
@@ -159,7 +177,7 @@ export const browserStreamFigure: Figure = {
       const results: RoundResult[] = [];
       // One untimed warm-up round: first page load compiles the bundle and warms the server's JIT.
       for (let index = 0; index <= rounds; index++) {
-        const result = await streamRound(browser, bench, client, index + 1, expectedLength);
+        const result = await streamRound(browser, bench, client, index + 1, expectedLength, profiling === true);
         if (index > 0) results.push(result);
       }
       const totalMs = median(results.map((result) => result.totalMs));
@@ -184,6 +202,7 @@ export const browserStreamFigure: Figure = {
               longTasks: result.longTasks,
               maxFrameGapMs: round(result.maxFrameGapMs, 1),
             })),
+            ...(results.at(-1)?.pageProfile ? { pageProfile: results.at(-1)?.pageProfile } : {}),
             longestTaskMs: round(longestTask, 1),
             maxFrameGapMs: round(maxFrameGap, 1),
           },

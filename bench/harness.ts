@@ -25,6 +25,8 @@ export interface FigureRow {
 
 export interface FigureOptions {
   quick: boolean;
+  /** Set on the --profile re-run: figures with a browser side also profile the page (CDP). */
+  profiling?: boolean;
 }
 
 export interface Figure {

@@ -25,7 +25,9 @@ export interface FrameCost {
 
 function frameLabel(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/)/, "$1").replace(/^.*\/work\/main\//, "");
+  const file = url
+    .replace(/^https?:\/\/[^/]+/, "")
+    .replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/)/, "$1").replace(/^.*\/work\/main\//, "");
   return `${functionName || "(anonymous)"} ${file ? `${file}:${lineNumber + 1}` : ""}`.trim();
 }
 

@@ -324,6 +324,19 @@ describe("S6: skill tool calls", () => {
     ).toMatchObject({ decision: "allow", source: "session" });
   });
 
+  it("the dangerous list applies to a skill's argv too", () => {
+    const check: PermissionCheck = {
+      callId: "c",
+      tool: skillTool,
+      input: {},
+      target: { command: "rm -rf /", cwd: "/skills/weather", stdin: "{}" },
+    };
+    expect(new PermissionEngine({ mode: "bypassPermissions" }).evaluate(check)).toMatchObject({
+      decision: "deny",
+      source: "list",
+    });
+  });
+
   it("a file tool's approval request carries the path and cwd", () => {
     const check = fileCheck("write_file", "src/new.ts");
     const request = buildApprovalRequest(check, new PermissionEngine().evaluate(check));

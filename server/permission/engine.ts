@@ -90,8 +90,9 @@ export class PermissionEngine {
     const analysis = isShell ? splitShellCommand(target.command!) : undefined;
     const parts = analysis ? analysis.commands.map((command) => command.text) : [];
 
-    if (analysis) {
-      const dangerous = findDangerous(target.command!, analysis);
+    if (category === "exec" && target.command !== undefined) {
+      // A skill's argv is read like a shell line here only to spot the dangerous list (`sh -c "rm -rf /"`).
+      const dangerous = findDangerous(target.command, analysis ?? splitShellCommand(target.command));
       if (dangerous) return trace("deny", "list", dangerous.entry, dangerous.reason);
     }
 
