@@ -1,16 +1,16 @@
 // Runner overhead: one run of 100 iterations (99 turns that call a trivial tool, then a final answer)
-// with the scripted provider, a 1,000-skill catalog in the stable system and 20 active skills in the
-// environment — against a loop that only pulls the same 100 turns out of the same provider. The
-// difference, divided by 100, is what the Runner adds per iteration: environment rebuild, request
+// with the scripted provider, in a real workspace (createWorkspace: 1,000-skill catalog, system tools,
+// load_skill, prompt sources) with 20 skills activated through load_skill, and the real permission
+// engine in default mode — against a loop that only pulls the same 100 turns out of the same provider.
+// The difference, divided by 100, is what the Runner adds per iteration: environment rebuild, request
 // snapshots, events, permission, argument validation, history.
-import { Runner } from "../server/runner/runner.ts";
-import type { PromptSources } from "../server/runner/types.ts";
+import { PermissionEngine } from "../server/permission/index.ts";
 import type { PermissionHook } from "../server/permission/types.ts";
+import { Runner } from "../server/runner/runner.ts";
 import { ScriptedProvider } from "../server/providers/scripted.ts";
 import type { Scenario } from "../server/providers/scenario.ts";
 import type { ModelRequest, ProviderEvent } from "../server/providers/types.ts";
-import { ActiveSkills, Catalog, renderInvocation } from "../server/skills/index.ts";
-import { Registry } from "../server/tools/registry.ts";
+import { createWorkspace } from "../server/session/workspace.ts";
 import { okResult, type Tool } from "../server/tools/types.ts";
 import type { RunnerEvent } from "../server/protocol/index.ts";
 import { generateCatalog, type GeneratedCatalog } from "./generate-catalog.ts";
@@ -33,11 +33,14 @@ const NOOP_TOOL: Tool = {
   execute: async () => ({ result: okResult("bench_noop", "ok") }),
 };
 
-/** Allows every call, as the `default` mode does for read-only tools, without asking anyone. */
-const ALLOW_READS: PermissionHook = {
-  evaluate: (check) => ({ decision: "allow", source: "mode", rule: "default", category: check.tool.category }),
-  ask: async () => ({ kind: "deny", reason: "the benchmark never asks" }),
-};
+/** The real engine decides (default mode allows read-only tools); nobody is there to answer an ask. */
+function permissionHook(): PermissionHook {
+  const engine = new PermissionEngine({ mode: "default" });
+  return {
+    evaluate: (check) => engine.evaluate(check),
+    ask: async () => ({ kind: "deny", reason: "the benchmark has nobody to ask" }),
+  };
+}
 
 export function overheadScenario(iterations: number): Scenario {
   const turns: Scenario["turns"] = [];
@@ -54,34 +57,27 @@ interface RunnerFixture {
 }
 
 async function runnerFixture(generated: GeneratedCatalog, iterations: number): Promise<RunnerFixture> {
-  const catalog = await Catalog.create(generated.layers);
-  const active = new ActiveSkills();
-  for (const skill of catalog.list().slice(0, ACTIVE)) {
-    active.activate({ name: skill.meta.name, source: skill.source, body: renderInvocation(skill) });
+  const workspace = await createWorkspace({ workdir: generated.workdir, home: generated.home, builtinDir: generated.layers.builtin });
+  workspace.registry.register(NOOP_TOOL);
+  for (const name of workspace.catalog.names().slice(0, ACTIVE)) {
+    const loaded = await workspace.loadSkill(name);
+    if (!loaded.ok) throw new Error(`load_skill ${name} failed: ${loaded.error ?? loaded.content}`);
   }
-  const prompt: PromptSources = {
-    promptItems: () => catalog.promptItems(),
-    activeSkills: () => active.list().map((entry) => ({ name: entry.name, body: entry.body })),
-    eagerBodies: () => catalog.list().map((skill) => ({ name: skill.meta.name, body: renderInvocation(skill) })),
-    environmentFacts: () => ({ version: "bench", cwd: generated.workdir, platform: process.platform }),
-  };
+  if (workspace.activeSkills.size !== ACTIVE) throw new Error(`${workspace.activeSkills.size} skills active; expected ${ACTIVE}`);
   const scenario = overheadScenario(iterations);
-  const registry = new Registry();
-  registry.register(NOOP_TOOL, { protected: true });
+  const permission = permissionHook();
 
   return {
     async runOnce() {
       let events = 0;
-      const runner = new Runner({
-        provider: new ScriptedProvider(scenario),
-        registry,
-        permission: ALLOW_READS,
-        prompt,
-        workdir: generated.workdir,
-        history: [],
-        onEvent: (_event: RunnerEvent) => void events++,
-        maxIterations: iterations,
-      });
+      const runner = new Runner(
+        workspace.runnerDependencies({
+          provider: new ScriptedProvider(scenario),
+          permission,
+          onEvent: (_event: RunnerEvent) => void events++,
+          maxIterations: iterations,
+        }),
+      );
       const outcome = await runner.run("Check every file, one step at a time.");
       if (outcome.reason !== "completed" || outcome.iterations !== iterations) {
         throw new Error(`runner stopped with ${outcome.reason} after ${outcome.iterations} iterations (${outcome.message ?? ""}); expected completed after ${iterations}`);
