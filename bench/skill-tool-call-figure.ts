@@ -8,6 +8,8 @@ interface SkillToolCallResult {
   medianMs: number;
   baselineMedianMs: number;
   ratio: number;
+  /** Median of (subject − baseline) per interleaved pair, when the module reports it. */
+  medianOverheadMs?: number;
 }
 
 type BenchSkillToolCall = (iterations: number) => Promise<SkillToolCallResult>;
@@ -41,8 +43,10 @@ export const skillToolCallFigure: Figure = {
         ratio: round(result.ratio),
         target: "≤ 1.2×",
         status: result.ratio <= 1.2 ? "pass" : "miss",
-        note: "baseline: bare child_process.spawn of the same program (measured by bench/skill-tool-call.ts)",
-        details: { iterations },
+        note: `baseline: bare child_process.spawn of the same program (bench/skill-tool-call.ts)${
+          result.medianOverheadMs !== undefined ? `; median paired overhead ${result.medianOverheadMs.toFixed(2)} ms per call` : ""
+        }`,
+        details: { ...result, iterations },
       },
     ];
   },
