@@ -1,7 +1,7 @@
 // Middle column: the conversation (streaming text, tool call cards, stops and errors), pending
 // approvals, the manual "you are the model" composer, and the message box.
 "use client";
-import { useEffect, useRef } from "react";
+import { memo, useEffect, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
 import type { ChatTurn, ManualTurnRequest, ToolCallView } from "../state/types.ts";
 import { ApprovalCard } from "./approval-card.tsx";
@@ -18,7 +18,8 @@ const stopText: Record<string, string> = {
   provider_error: "Stopped: the provider failed",
 };
 
-function Turn({
+// Memoized: while text streams, only the turn that grows re-renders, not the whole conversation.
+const Turn = memo(function Turn({
   turn,
   toolCalls,
   highlighted,
@@ -44,6 +45,7 @@ function Turn({
           id={turn.requestIndex !== undefined ? `turn-request-${turn.requestIndex}` : undefined}
           data-request-index={turn.requestIndex}
         >
+          {turn.byHand && <p className="text-[0.7rem] text-slate-500">run by hand from the tool console (no model request)</p>}
           {turn.requestIndex !== undefined && (
             <button type="button" className="text-[0.7rem] text-blue-800 underline" data-testid={`turn-link-request-${turn.requestIndex}`} onClick={() => onSelectRequest(turn.requestIndex!)}>
               model request #{turn.requestIndex} → inspector
@@ -80,7 +82,7 @@ function Turn({
     case "error":
       return <ErrorCard title={`Session error (${turn.code})`} message={turn.message} testId="turn-error" />;
   }
-}
+});
 
 export function ChatPanel({
   turns,

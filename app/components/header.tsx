@@ -17,12 +17,25 @@ const connectionLabels: Record<ConnectionStatus, string> = {
   no_token: "no token",
 };
 
-function SessionPicker({ sessions, currentId, onOpen, onNew }: { sessions: SessionSummary[]; currentId?: string; onOpen: (id: string) => void; onNew: () => void }) {
+function SessionPicker({
+  sessions,
+  currentId,
+  onOpen,
+  onNew,
+  onExport,
+}: {
+  sessions: SessionSummary[];
+  currentId?: string;
+  onOpen: (id: string) => void;
+  onNew: () => void;
+  onExport: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const current = sessions.find((session) => session.id === currentId);
   return (
     <div className="relative">
       <Button testId="session-picker" onClick={() => setOpen(!open)} title={current ? `Session: ${current.title}` : "Sessions"}>
+        <span className="text-xs text-slate-500">session </span>
         <span className="inline-block max-w-[9rem] truncate align-bottom">{current ? current.title || current.id.slice(0, 8) : "Sessions"}</span> ▾
       </Button>
       {open && (
@@ -37,7 +50,20 @@ function SessionPicker({ sessions, currentId, onOpen, onNew }: { sessions: Sessi
             }}
           >
             New session…
-          </Button>
+          </Button>{" "}
+          {currentId && (
+            <Button
+              small
+              testId="session-export"
+              onClick={() => {
+                setOpen(false);
+                onExport();
+              }}
+              title="Download this session's JSONL log"
+            >
+              Export this session's log
+            </Button>
+          )}
           <ul className="mt-1 max-h-80 overflow-y-auto">
             {sessions.length === 0 && <li className="p-1 text-xs text-slate-500">No sessions yet.</li>}
             {sessions.map((session) => (
@@ -77,6 +103,7 @@ export function Header({
   panels,
   onOpenSession,
   onNewSession,
+  onExport,
   onChangeSettings,
   onTogglePresenter,
   onTogglePanel,
@@ -89,6 +116,7 @@ export function Header({
   panels: { catalog: boolean; inspector: boolean };
   onOpenSession: (id: string) => void;
   onNewSession: () => void;
+  onExport: () => void;
   onChangeSettings: (change: { permissionMode?: PermissionMode; disclosure?: DisclosureMode }) => void;
   onTogglePresenter: () => void;
   onTogglePanel: (panel: "catalog" | "inspector") => void;
@@ -96,19 +124,21 @@ export function Header({
   return (
     <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-300 bg-slate-50 px-2 py-1" data-testid="header">
       <strong className="text-sm whitespace-nowrap" title="PseudoClaude Playground">PseudoClaude</strong>
-      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} />
+      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} onExport={onExport} />
       {settings && (
         <>
           <span className="max-w-[10rem] truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>
             {settings.workdir}
           </span>
-          <Badge tone="blue" testId="header-provider">
-            {settings.provider}
-            {settings.model && settings.model !== settings.provider ? ` / ${settings.model}` : ""}
-          </Badge>
+          {(settings.provider !== "scripted" || settings.model !== "scripted") && (
+            <Badge tone="blue" testId="header-provider" title="provider / model">
+              {settings.provider}
+              {settings.model && settings.model !== settings.provider ? ` / ${settings.model}` : ""}
+            </Badge>
+          )}
           {settings.provider === "scripted" && (
             <Badge tone="amber" testId="scripted-badge" title="Model turns come from a YAML scenario; no API key, no network">
-              scripted model — offline demo
+              <span data-testid="header-provider-scripted">scripted model — offline demo</span>
             </Badge>
           )}
           {settings.provider === "manual" && (

@@ -67,7 +67,11 @@ export function NewSessionDialog({
             ))}
           </select>
         </label>
-        {chosen && !chosen.configured && <p className="text-xs text-red-800">{chosen.hint}</p>}
+        {chosen?.hint && (
+          <p className={`text-xs ${chosen.configured ? "text-slate-600" : "text-red-800"}`} data-testid="new-session-provider-hint">
+            {chosen.hint}
+          </p>
+        )}
         <label className="block text-xs">
           Model
           <input data-testid="new-session-model" className={`${field} font-mono`} value={model} onChange={(event) => setModel(event.target.value)} />

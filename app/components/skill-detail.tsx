@@ -15,11 +15,14 @@ type Tab = "sop" | "raw" | "tools";
 export function SkillDetail({
   skill,
   consoleResults,
+  registeredTools,
   onRunTool,
   onClose,
 }: {
   skill: SkillView;
   consoleResults: ConsoleResult[];
+  /** Tools in the session's Registry: a skill's tools.json tools arrive there only through load_skill. */
+  registeredTools: string[];
   onRunTool: (tool: string, input: unknown) => void;
   onClose: () => void;
 }) {
@@ -75,6 +78,14 @@ export function SkillDetail({
               </p>
             )}
             {skill.toolSpecs.length === 0 && <p className="text-xs text-slate-500">This skill has no tools.json tools.</p>}
+            {skill.toolSpecs.some((spec) => !registeredTools.includes(spec.name)) && (
+              <div className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs" data-testid="skill-tools-unregistered">
+                Its tools are not registered yet: only <span className="font-mono">load_skill</span> installs them.{" "}
+                <Button small testId="skill-load-now" onClick={() => onRunTool("load_skill", { name: skill.name })}>
+                  Run load_skill({skill.name}) now
+                </Button>
+              </div>
+            )}
             {skill.toolSpecs.map((spec) => (
               <div key={spec.name} className="rounded border border-slate-200 p-1.5" data-testid={`tool-spec-${spec.name}`}>
                 <div className="font-mono text-sm font-semibold">{spec.name}</div>

@@ -1,5 +1,6 @@
 // One tool call as a card: state, arguments, result (collapsed when long), time, permission trace.
 "use client";
+import { memo } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
 
@@ -28,7 +29,7 @@ function compactJson(value: unknown): string {
   return line.length <= 100 ? line : formatJson(value);
 }
 
-export function ToolCallCard({ call }: { call: ToolCallView }) {
+export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCallView }) {
   const content = call.fullOutput ?? call.result?.content ?? "";
   const metadata = call.result?.metadata;
   return (
@@ -56,7 +57,7 @@ export function ToolCallCard({ call }: { call: ToolCallView }) {
       )}
       {call.result && (
         <div className="mt-1" data-testid="tool-call-result">
-          {call.result.errorType && (
+          {call.result.errorType && call.state !== "denied" && (
             <p className="text-red-800">
               {call.result.errorType}
               {call.result.error ? `: ${call.result.error}` : ""}
@@ -70,14 +71,19 @@ export function ToolCallCard({ call }: { call: ToolCallView }) {
           ) : null}
           {content.length > longResult ? (
             <details>
-              <summary className="cursor-pointer">result ({content.length} chars)</summary>
+              <summary className="cursor-pointer">{call.state === "denied" ? "what the model was told" : "result"} ({content.length} chars)</summary>
               <Pre text={content} />
             </details>
           ) : (
-            content && <Pre text={content} className="max-h-40" />
+            content && (
+              <>
+                {call.state === "denied" && <div className="text-slate-500">what the model was told:</div>}
+                <Pre text={content} className="max-h-40" />
+              </>
+            )
           )}
         </div>
       )}
     </div>
   );
-}
+});

@@ -65,6 +65,24 @@ export function Workspace() {
     [send],
   );
 
+  const selectRequestFromChat = useCallback((index: number) => {
+    setPanels((old) => ({ ...old, inspector: true }));
+    setSelectedRequest(index);
+    setHighlightRequest(index);
+  }, []);
+
+  // The server answers export_session with the JSONL log; hand it to the browser as a download.
+  useEffect(() => {
+    const exported = state.pendingExport;
+    if (!exported) return;
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([exported.jsonl], { type: "application/x-ndjson" }));
+    link.download = exported.fileName;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    dispatch({ type: "export_done" });
+  }, [state.pendingExport]);
+
   if (state.connection === "no_token") {
     return (
       <main className="mx-auto mt-16 max-w-xl" data-testid="no-token">
@@ -97,6 +115,7 @@ export function Workspace() {
           send({ type: "open_session", sessionId: id });
         }}
         onNewSession={() => setDialogOpen(true)}
+        onExport={() => sessionCommand((sessionId) => ({ type: "export_session", sessionId }))}
         onChangeSettings={(change) => sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))}
         onTogglePresenter={() => setPresenter(!presenter)}
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
@@ -116,6 +135,7 @@ export function Workspace() {
                 <SkillDetail
                   skill={skillDetail}
                   consoleResults={Object.values(session.consoleResults)}
+                  registeredTools={session.registeredTools}
                   onClose={() => setSelectedSkill(undefined)}
                   onRunTool={(tool, input) => {
                     consoleCounter.current += 1;
@@ -154,11 +174,7 @@ export function Workspace() {
               onManualResponse={(requestIndex, text, toolCalls) =>
                 sessionCommand((sessionId) => ({ type: "manual_response", sessionId, requestIndex, text, toolCalls }))
               }
-              onSelectRequest={(index) => {
-                setPanels((old) => ({ ...old, inspector: true }));
-                setSelectedRequest(index);
-                setHighlightRequest(index);
-              }}
+              onSelectRequest={selectRequestFromChat}
             />
           </PanelBoundary>
         </main>

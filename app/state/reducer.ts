@@ -156,6 +156,8 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
       const text = message.command ? `${message.message} (command: ${message.command})` : message.message;
       return addError(state, message.code, text, message.command);
     }
+    case "session_export":
+      return { ...state, pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl } };
     case "event":
       return applySessionEvent(state, message.sessionId, message.seq, message.event);
     default:
@@ -174,6 +176,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, connection: action.status, sessionListLoaded: action.status === "open" ? state.sessionListLoaded : false };
     case "local_error":
       return addError(state, action.code, action.message);
+    case "export_done":
+      return { ...state, pendingExport: undefined };
     case "dismiss_error":
       return { ...state, errors: state.errors.filter((error) => error.id !== action.id) };
     case "console_started": {

@@ -23,7 +23,18 @@ function updateTurn(view: SessionView, id: string, change: (turn: Assistant) => 
 function ensureAssistantTurn(view: SessionView, runId: string, requestIndex: number): SessionView {
   const id = assistantTurnId(runId, requestIndex);
   if (view.turns.some((turn) => turn.id === id)) return view;
-  const turn: Assistant = { kind: "assistant", id, runId, requestIndex, text: "", streaming: true, toolCallIds: [] };
+  // requestIndex 0 marks a call made by hand from the tool console: no model request produced it.
+  const byHand = requestIndex <= 0;
+  const turn: Assistant = {
+    kind: "assistant",
+    id,
+    runId,
+    requestIndex: byHand ? undefined : requestIndex,
+    byHand,
+    text: "",
+    streaming: !byHand,
+    toolCallIds: [],
+  };
   return { ...view, turns: [...view.turns, turn] };
 }
 

@@ -46,6 +46,8 @@ export type ChatTurn =
       runId?: string;
       /** The model request that produced this turn (links to the inspector timeline). */
       requestIndex?: number;
+      /** A call run by hand from the tool console, not by the model. */
+      byHand?: boolean;
       text: string;
       streaming: boolean;
       toolCallIds: string[];
@@ -129,6 +131,8 @@ export interface UiState {
   sessionListLoaded: boolean;
   session?: SessionView;
   errors: UiError[];
+  /** A session log the server sent for download; cleared once the browser has it. */
+  pendingExport?: { sessionId: string; fileName: string; jsonl: string };
   /** Counter for stable ids of items created by the reducer. */
   nextLocalId: number;
 }
@@ -139,6 +143,7 @@ export type UiAction =
   | { type: "connection"; status: ConnectionStatus }
   | { type: "local_error"; code: string; message: string }
   | { type: "dismiss_error"; id: string }
+  | { type: "export_done" }
   | { type: "console_started"; requestId: string; tool: string; input: unknown };
 
 export type { ChatMessage };
