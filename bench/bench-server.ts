@@ -32,9 +32,13 @@ export function unpacedParts(scenariosDir: string, home: string): SessionParts {
     ...real,
     createProvider: async ({ settings }) => {
       if (settings.provider !== "scripted" || !settings.scenario) {
-        throw new Error(`bench sessions use the scripted provider with a scenario; got ${settings.provider} ${settings.scenario ?? "(no scenario)"}`);
+        throw new Error(
+          `bench sessions use the scripted provider with a scenario; got ${settings.provider} ${settings.scenario ?? "(no scenario)"}`,
+        );
       }
-      return new ScriptedProvider(await loadScenario(path.resolve(scenariosDir, settings.scenario)), { chunkDelayMs: 0 });
+      return new ScriptedProvider(await loadScenario(path.resolve(scenariosDir, settings.scenario)), {
+        chunkDelayMs: 0,
+      });
     },
   };
 }
@@ -46,7 +50,8 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   const scenariosDir = path.join(root, "scenarios");
   const emptyStatic = path.join(root, "static");
   for (const folder of [home, workdir, scenariosDir, emptyStatic]) await mkdir(folder, { recursive: true });
-  for (const [name, yaml] of Object.entries(options.scenarios)) await writeFile(path.join(scenariosDir, name), yaml);
+  for (const [name, yaml] of Object.entries(options.scenarios))
+    await writeFile(path.join(scenariosDir, name), yaml);
   const server = await startServer({
     port: 0,
     home,

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "@playwright/test";
 import { startBenchServer, type BenchServer } from "./bench-server.ts";
+import { DELTAS, marker, streamScenario } from "./stream-scenario.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
 import { PlaygroundClient } from "./playground-client.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "./plot.ts";
@@ -17,26 +18,8 @@ import { topFrames } from "./profile-figure.ts";
 import type { CpuProfile } from "./profile-summary.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DELTAS = 10_000;
 const BENCH_TIMEOUT_MS = Number(process.env.BENCH_STREAM_TIMEOUT_MS ?? 60_000);
 const SESSION_STORAGE_KEY = "pseudoclaude-playground-session";
-const WORDS = ["stream", "render", "batch", "delta", "token", "frame", "skill", "index", "prompt", "cache"];
-
-function marker(turn: number): string {
-  return `END-OF-STREAM-${turn}`;
-}
-
-/** One turn per round: 10,000 words (the last one a marker), so 10,000 chunks and 10,000 deltas. */
-export function streamScenario(rounds: number): string {
-  const lines = ["name: browser-stream", "turns:"];
-  for (let round = 1; round <= rounds; round++) {
-    const words: string[] = [];
-    for (let index = 0; index < DELTAS - 1; index++) words.push(`${WORDS[index % WORDS.length]}${index % 97}`);
-    words.push(marker(round));
-    lines.push(`  - text: ${JSON.stringify(words.join(" "))}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 /**
  * Installed before the page's own scripts: long-task observer, frame-gap probe, send and done stamps.
@@ -107,7 +90,10 @@ async function streamRound(
     const page = await context.newPage();
     await page.addInitScript({ content: pageProbe(marker(1), SESSION_STORAGE_KEY, sessionId) });
     await page.goto(bench.server.url);
-    await page.getByTestId("header-workdir").filter({ hasText: `round-${round}` }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId("header-workdir")
+      .filter({ hasText: `round-${round}` })
+      .waitFor({ timeout: 30_000 });
     const input = page.getByTestId("composer-input");
     await input.fill("Stream the long answer.");
     const cdp = profiling ? await context.newCDPSession(page) : undefined;
@@ -117,23 +103,49 @@ async function streamRound(
     }
     await input.press("Enter");
     try {
-      await page.waitForFunction(() => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0, undefined, { timeout: BENCH_TIMEOUT_MS, polling: 100 });
+      await page.waitForFunction(
+        () => (window as unknown as { __streamProbe: { doneAt: number } }).__streamProbe.doneAt > 0,
+        undefined,
+        { timeout: BENCH_TIMEOUT_MS, polling: 100 },
+      );
     } catch (error) {
       if (process.env.BENCH_DEBUG) {
         const shot = path.join(bench.root, "..", `browser-stream-failure-${round}.png`);
         await page.screenshot({ path: shot });
         const state = await page.evaluate(() => {
           const texts = document.querySelectorAll('[data-testid="assistant-text"]');
-          return { probe: (window as unknown as { __streamProbe: unknown }).__streamProbe, texts: texts.length, tail: texts[texts.length - 1]?.textContent?.slice(-80) };
+          return {
+            probe: (window as unknown as { __streamProbe: unknown }).__streamProbe,
+            texts: texts.length,
+            tail: texts[texts.length - 1]?.textContent?.slice(-80),
+          };
         });
         console.error(`[browser-stream] screenshot ${shot}; ${JSON.stringify(state)}`);
       }
       throw error;
     }
-    const probe = await page.evaluate(() => (window as unknown as { __streamProbe: { sentAt: number; firstTextAt: number; doneAt: number; longTasks: number[]; maxFrameGap: number; renderedLength: number } }).__streamProbe);
-    const pageProfile = cdp ? topFrames(((await cdp.send("Profiler.stop")) as { profile: CpuProfile }).profile) : undefined;
+    const probe = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __streamProbe: {
+              sentAt: number;
+              firstTextAt: number;
+              doneAt: number;
+              longTasks: number[];
+              maxFrameGap: number;
+              renderedLength: number;
+            };
+          }
+        ).__streamProbe,
+    );
+    const pageProfile = cdp
+      ? topFrames(((await cdp.send("Profiler.stop")) as { profile: CpuProfile }).profile)
+      : undefined;
     if (probe.renderedLength !== expectedLength) {
-      throw new Error(`the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`);
+      throw new Error(
+        `the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`,
+      );
     }
     return {
       ...(pageProfile ? { pageProfile } : {}),
@@ -153,10 +165,19 @@ async function streamRound(
  * build already running in this checkout) but pages exist, they are used and the row says so.
  */
 function ensurePagesBuilt(): string | undefined {
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts", "ensure-build.mjs")], { cwd: REPO_ROOT, encoding: "utf8" });
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, "scripts", "ensure-build.mjs")], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  });
   if (build.status === 0) return undefined;
-  const why = (build.stderr || build.stdout).trim().split("\n").filter((line) => line.trim() !== "").slice(-2).join(" / ");
-  if (existsSync(path.join(REPO_ROOT, "out", "index.html"))) return `pages not rebuilt (${why}); measured the existing out/`;
+  const why = (build.stderr || build.stdout)
+    .trim()
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .slice(-2)
+    .join(" / ");
+  if (existsSync(path.join(REPO_ROOT, "out", "index.html")))
+    return `pages not rebuilt (${why}); measured the existing out/`;
   throw new Error(`the pages could not be built: ${why}`);
 }
 
@@ -170,14 +191,24 @@ export const browserStreamFigure: Figure = {
     // Each round is a new session and plays turn 1; only one turn is needed.
     const scenario = streamScenario(1);
     const expectedLength = JSON.parse(scenario.split("\n")[2].replace(/^ {2}- text: /, "")).length as number;
-    const bench = await startBenchServer({ scenarios: { "stream.yaml": scenario }, staticDir: path.join(REPO_ROOT, "out") });
+    const bench = await startBenchServer({
+      scenarios: { "stream.yaml": scenario },
+      staticDir: path.join(REPO_ROOT, "out"),
+    });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const client = await PlaygroundClient.connect(bench.server.port, bench.server.token);
     try {
       const results: RoundResult[] = [];
       // One untimed warm-up round: first page load compiles the bundle and warms the server's JIT.
       for (let index = 0; index <= rounds; index++) {
-        const result = await streamRound(browser, bench, client, index + 1, expectedLength, profiling === true);
+        const result = await streamRound(
+          browser,
+          bench,
+          client,
+          index + 1,
+          expectedLength,
+          profiling === true,
+        );
         if (index > 0) results.push(result);
       }
       const totalMs = median(results.map((result) => result.totalMs));

@@ -10,7 +10,16 @@ export const FULL_CATALOG: CatalogShape = { skills: 1000, withTools: 200, shadow
 export const QUICK_CATALOG: CatalogShape = { skills: 300, withTools: 60, shadowed: 15 };
 
 /** System tools every session has; skills naming only these (or their own tools) survive validateTools. */
-const SYSTEM_TOOLS = new Set(["load_skill", "read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "run_command"]);
+const SYSTEM_TOOLS = new Set([
+  "load_skill",
+  "read_file",
+  "write_file",
+  "edit_file",
+  "list_dir",
+  "glob",
+  "grep",
+  "run_command",
+]);
 
 export async function loadCatalog(generated: GeneratedCatalog): Promise<Catalog> {
   const catalog = new Catalog(generated.layers);
@@ -40,7 +49,11 @@ export const catalogLoadFigure: Figure = {
       // Sanity: the catalog must see what was generated, or the timing would measure a failure path.
       const check = await loadCatalog(generated);
       const expected = shape.skills - shape.shadowed;
-      if (check.names().length !== expected || check.shadowed().length !== shape.shadowed || check.warnings().length > 0) {
+      if (
+        check.names().length !== expected ||
+        check.shadowed().length !== shape.shadowed ||
+        check.warnings().length > 0
+      ) {
         throw new Error(
           `catalog saw ${check.names().length} skills, ${check.shadowed().length} shadowed, ${check.warnings().length} warnings (first: ${check.warnings()[0]?.reason ?? "none"}); expected ${expected}, ${shape.shadowed}, 0`,
         );
@@ -68,7 +81,10 @@ export const catalogLoadFigure: Figure = {
           details: {
             files: generated.readPaths.length,
             perSkillMs: round(loadMs / shape.skills, 4),
-            samplesMs: { load: samples.subject.map((value) => round(value)), readFile: samples.baseline.map((value) => round(value)) },
+            samplesMs: {
+              load: samples.subject.map((value) => round(value)),
+              readFile: samples.baseline.map((value) => round(value)),
+            },
           },
         },
       ];

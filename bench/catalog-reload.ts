@@ -26,7 +26,9 @@ export const catalogReloadFigure: Figure = {
         const diff = await catalog.reload();
         const elapsed = performance.now() - started;
         if (diff.updated.length !== 1 || diff.added.length + diff.removed.length !== 0) {
-          throw new Error(`reload after one edit returned ${JSON.stringify(diff)}; expected exactly one updated skill`);
+          throw new Error(
+            `reload after one edit returned ${JSON.stringify(diff)}; expected exactly one updated skill`,
+          );
         }
         return elapsed;
       };
@@ -51,7 +53,10 @@ export const catalogReloadFigure: Figure = {
           status: "report",
           note: "baseline: full load of a fresh Catalog; reload() rescans every layer, so it costs about a full load plus the diff",
           details: {
-            samplesMs: { reload: samples.subject.map((value) => round(value)), fullLoad: samples.baseline.map((value) => round(value)) },
+            samplesMs: {
+              reload: samples.subject.map((value) => round(value)),
+              fullLoad: samples.baseline.map((value) => round(value)),
+            },
           },
         },
       ];

@@ -30,8 +30,13 @@ const HEADER = ["figure", "workload", "median", "baseline median", "ratio", "tar
 export function formatTable(rows: FigureRow[]): string {
   const table = [HEADER, ...rows.map(cells)];
   const widths = HEADER.map((_, column) => Math.max(...table.map((line) => [...line[column]].length)));
-  const render = (line: string[]) => line.map((cell, column) => cell.padEnd(widths[column] + cell.length - [...cell].length)).join("  ");
-  const lines = [render(HEADER), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map((row) => render(cells(row)))];
+  const render = (line: string[]) =>
+    line.map((cell, column) => cell.padEnd(widths[column] + cell.length - [...cell].length)).join("  ");
+  const lines = [
+    render(HEADER),
+    widths.map((width) => "-".repeat(width)).join("  "),
+    ...rows.map((row) => render(cells(row))),
+  ];
   const notes = rows.filter((row) => row.note).map((row) => `- ${row.figure}: ${row.note}`);
   return notes.length > 0 ? `${lines.join("\n")}\n\nnotes:\n${notes.join("\n")}` : lines.join("\n");
 }

@@ -31,7 +31,10 @@ describe("generateCatalog", () => {
       const markdown = await readFile(withTools!.entryPath, "utf8");
       expect(markdown).toMatch(/^---\nname: [a-z0-9-]+\ndescription: "/);
       expect(markdown).toContain("tools: [");
-      expect(JSON.parse(await readFile(withTools!.toolsPath!, "utf8")).tools[0].command).toEqual(["node", "run.mjs"]);
+      expect(JSON.parse(await readFile(withTools!.toolsPath!, "utf8")).tools[0].command).toEqual([
+        "node",
+        "run.mjs",
+      ]);
     } finally {
       await generated.cleanup();
     }

@@ -38,9 +38,50 @@ export interface GeneratedCatalog {
   cleanup(): Promise<void>;
 }
 
-const VERBS = ["review", "summarize", "migrate", "audit", "refactor", "document", "benchmark", "triage", "translate", "deploy", "profile", "lint", "package", "release", "test"];
-const NOUNS = ["changelog", "schema", "api", "dockerfile", "invoice", "dataset", "pull-request", "config", "spreadsheet", "report", "terraform", "notebook", "log", "query", "component"];
-const CONTEXTS = ["before a release", "for a new teammate", "in a monorepo", "with strict budgets", "when tests are flaky", "for compliance", "on a legacy codebase", "after an incident"];
+const VERBS = [
+  "review",
+  "summarize",
+  "migrate",
+  "audit",
+  "refactor",
+  "document",
+  "benchmark",
+  "triage",
+  "translate",
+  "deploy",
+  "profile",
+  "lint",
+  "package",
+  "release",
+  "test",
+];
+const NOUNS = [
+  "changelog",
+  "schema",
+  "api",
+  "dockerfile",
+  "invoice",
+  "dataset",
+  "pull-request",
+  "config",
+  "spreadsheet",
+  "report",
+  "terraform",
+  "notebook",
+  "log",
+  "query",
+  "component",
+];
+const CONTEXTS = [
+  "before a release",
+  "for a new teammate",
+  "in a monorepo",
+  "with strict budgets",
+  "when tests are flaky",
+  "for compliance",
+  "on a legacy codebase",
+  "after an incident",
+];
 
 /** Small seeded PRNG (mulberry32): the same seed gives the same library everywhere. */
 function randomSource(seed: number): () => number {
@@ -75,9 +116,16 @@ function description(name: string, random: () => number): string {
 
 function body(name: string, random: () => number): string {
   const steps = 6 + Math.floor(random() * 10);
-  const lines = [`# ${name}`, "", "Follow these steps in order. Stop and ask when an input is ambiguous.", ""];
+  const lines = [
+    `# ${name}`,
+    "",
+    "Follow these steps in order. Stop and ask when an input is ambiguous.",
+    "",
+  ];
   for (let step = 1; step <= steps; step++) {
-    lines.push(`${step}. ${pick(random, VERBS)} the ${pick(random, NOUNS)} ${pick(random, CONTEXTS)}; record what you changed and why.`);
+    lines.push(
+      `${step}. ${pick(random, VERBS)} the ${pick(random, NOUNS)} ${pick(random, CONTEXTS)}; record what you changed and why.`,
+    );
   }
   lines.push("", "## Output", "", "A short summary, then one bullet per finding:", "", "```text");
   lines.push("- <file>:<line> <what is wrong> -> <the smallest fix>", "```", "", "Arguments: $ARGUMENTS", "");
@@ -91,7 +139,13 @@ function toolName(name: string): string {
 function skillMarkdown(name: string, text: string, withTools: boolean, random: () => number): string {
   const frontmatter = [`name: ${name}`, `description: ${JSON.stringify(text)}`];
   if (withTools) frontmatter.push(`tools: [${toolName(name)}]`);
-  if (random() < 0.3) frontmatter.push("license: MIT", "metadata:", "  author: bench", `  version: "1.${Math.floor(random() * 9)}"`);
+  if (random() < 0.3)
+    frontmatter.push(
+      "license: MIT",
+      "metadata:",
+      "  author: bench",
+      `  version: "1.${Math.floor(random() * 9)}"`,
+    );
   return `---\n${frontmatter.join("\n")}\n---\n${body(name, random)}`;
 }
 
@@ -102,7 +156,11 @@ function toolsJson(name: string): string {
         {
           name: toolName(name),
           description: `Runs the ${name} checks and prints findings as JSON lines.`,
-          input_schema: { type: "object", properties: { path: { type: "string" }, strict: { type: "boolean" } }, required: ["path"] },
+          input_schema: {
+            type: "object",
+            properties: { path: { type: "string" }, strict: { type: "boolean" } },
+            required: ["path"],
+          },
           command: ["node", "run.mjs"],
           timeout_ms: 10_000,
         },
@@ -124,7 +182,8 @@ export interface PlannedSkill {
 export function planCatalog(shape: CatalogShape): PlannedSkill[] {
   const random = randomSource(shape.seed ?? 7);
   const distinct = shape.skills - shape.shadowed;
-  if (distinct <= 0 || shape.shadowed > distinct) throw new Error(`cannot shadow ${shape.shadowed} of ${shape.skills} skills`);
+  if (distinct <= 0 || shape.shadowed > distinct)
+    throw new Error(`cannot shadow ${shape.shadowed} of ${shape.skills} skills`);
   const builtinCount = Math.round(distinct * 0.5);
   const userCount = Math.round(distinct * 0.3);
   const plan: PlannedSkill[] = [];
@@ -137,11 +196,18 @@ export function planCatalog(shape: CatalogShape): PlannedSkill[] {
   for (let index = 0; index < shape.shadowed; index++) {
     const original = plan[index];
     const layer = index % 2 === 0 ? "user" : "project";
-    plan.push({ name: original.name, description: description(original.name, random), layer, withTools: false });
+    plan.push({
+      name: original.name,
+      description: description(original.name, random),
+      layer,
+      withTools: false,
+    });
   }
   // tools.json spread evenly over the whole plan, so every layer has some.
   for (const [index, planned] of plan.entries()) {
-    planned.withTools = Math.floor((index * shape.withTools) / plan.length) !== Math.floor(((index + 1) * shape.withTools) / plan.length);
+    planned.withTools =
+      Math.floor((index * shape.withTools) / plan.length) !==
+      Math.floor(((index + 1) * shape.withTools) / plan.length);
   }
   return plan;
 }

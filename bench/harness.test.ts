@@ -42,7 +42,10 @@ describe("rows and tables", () => {
   });
 
   it("renders a not-measured row with its reason, never a number", () => {
-    const row = notMeasured({ name: "memory", workload: "50 sessions", target: "report" }, "server/transport is missing");
+    const row = notMeasured(
+      { name: "memory", workload: "50 sessions", target: "report" },
+      "server/transport is missing",
+    );
     const text = formatTable([row]);
     expect(text).toContain("not measured");
     expect(text).toContain("memory: not measured: server/transport is missing");

@@ -27,7 +27,8 @@ export function memoryScenario(turns: number): string {
     "swallow errors, one query is built by string concatenation, and the retry loop never backs off. " +
     "I suggest typed errors, a parameterized query and exponential backoff; each change is small and local.";
   const lines = ["name: memory", "turns:"];
-  for (let turn = 1; turn <= turns; turn++) lines.push(`  - text: ${JSON.stringify(`Answer ${turn}. ${answer}`)}`);
+  for (let turn = 1; turn <= turns; turn++)
+    lines.push(`  - text: ${JSON.stringify(`Answer ${turn}. ${answer}`)}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -50,7 +51,13 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setImmediate(resolve));
       collectGarbage();
       const usage = process.memoryUsage();
-      send({ type: "memory", rss: usage.rss, heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers });
+      send({
+        type: "memory",
+        rss: usage.rss,
+        heapUsed: usage.heapUsed,
+        external: usage.external,
+        arrayBuffers: usage.arrayBuffers,
+      });
     } else if (message.type === "close") {
       await bench.close();
       process.disconnect?.();

@@ -16,13 +16,21 @@ interface Workload {
   messagesPerSession: number;
 }
 
-function nextChildMessage<T extends { type: string }>(child: ChildProcess, type: T["type"], timeoutMs = 120_000): Promise<T> {
+function nextChildMessage<T extends { type: string }>(
+  child: ChildProcess,
+  type: T["type"],
+  timeoutMs = 120_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`memory child sent no "${type}" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`memory child sent no "${type}" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (message: { type: string }) => {
       if (message.type === type) finish(undefined, message as T);
     };
-    const onExit = (code: number | null) => finish(new Error(`memory child exited (code ${code}) before sending "${type}"`));
+    const onExit = (code: number | null) =>
+      finish(new Error(`memory child exited (code ${code}) before sending "${type}"`));
     const finish = (error?: Error, message?: T) => {
       clearTimeout(timer);
       child.off("message", onMessage);
@@ -58,7 +66,10 @@ async function measureServer(workload: Workload): Promise<ChildMemory> {
       sessionIds.map(async (sessionId, session) => {
         for (let turn = 1; turn <= turns; turn++) {
           const stop = await client.sendMessage(sessionId, userMessage(session, turn));
-          if (stop.reason !== "completed") throw new Error(`session ${sessionId} run ${turn} stopped with ${stop.reason}: ${stop.message ?? ""}`);
+          if (stop.reason !== "completed")
+            throw new Error(
+              `session ${sessionId} run ${turn} stopped with ${stop.reason}: ${stop.message ?? ""}`,
+            );
         }
       }),
     );
@@ -81,7 +92,9 @@ export const memoryFigure: Figure = {
   workload: "50 sessions × 200 messages held by the server",
   target: "report RSS per session",
   async run({ quick }): Promise<FigureRow[]> {
-    const workload: Workload = quick ? { sessions: 10, messagesPerSession: 200 } : { sessions: 50, messagesPerSession: 200 };
+    const workload: Workload = quick
+      ? { sessions: 10, messagesPerSession: 200 }
+      : { sessions: 50, messagesPerSession: 200 };
     const loaded: ChildMemory[] = [];
     const empty: ChildMemory[] = [];
     await interleave(
@@ -93,7 +106,9 @@ export const memoryFigure: Figure = {
     const loadedRss = median(loaded.map((memory) => memory.rss));
     const emptyRss = median(empty.map((memory) => memory.rss));
     const perSessionRss = (loadedRss - emptyRss) / workload.sessions;
-    const perSessionHeap = (median(loaded.map((memory) => memory.heapUsed)) - median(empty.map((memory) => memory.heapUsed))) / workload.sessions;
+    const perSessionHeap =
+      (median(loaded.map((memory) => memory.heapUsed)) - median(empty.map((memory) => memory.heapUsed))) /
+      workload.sessions;
     return [
       {
         figure: "memory",
@@ -109,8 +124,14 @@ export const memoryFigure: Figure = {
           ...workload,
           rssPerSessionMiB: round(perSessionRss / MiB, 3),
           heapPerSessionMiB: round(perSessionHeap / MiB, 3),
-          loaded: loaded.map((memory) => ({ rssMiB: round(memory.rss / MiB, 1), heapUsedMiB: round(memory.heapUsed / MiB, 1) })),
-          empty: empty.map((memory) => ({ rssMiB: round(memory.rss / MiB, 1), heapUsedMiB: round(memory.heapUsed / MiB, 1) })),
+          loaded: loaded.map((memory) => ({
+            rssMiB: round(memory.rss / MiB, 1),
+            heapUsedMiB: round(memory.heapUsed / MiB, 1),
+          })),
+          empty: empty.map((memory) => ({
+            rssMiB: round(memory.rss / MiB, 1),
+            heapUsedMiB: round(memory.heapUsed / MiB, 1),
+          })),
         },
       },
     ];

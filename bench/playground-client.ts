@@ -2,7 +2,12 @@
 // benchmarks: connect with the start token, create sessions, send messages and wait for each run's stop.
 import { once } from "node:events";
 import { WebSocket } from "ws";
-import type { ClientCommand, ServerMessage, SessionEvent, SessionSettings } from "../server/protocol/index.ts";
+import type {
+  ClientCommand,
+  ServerMessage,
+  SessionEvent,
+  SessionSettings,
+} from "../server/protocol/index.ts";
 
 type Waiter = {
   match: (message: ServerMessage) => boolean;
@@ -16,21 +21,32 @@ type Waiter = {
 const RUN_IN_PROGRESS = /run is in progress/;
 
 export class ServerError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(`server answered ${code}: ${message}`);
   }
 }
 
 export class PlaygroundClient {
   private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(message: ServerMessage, raw: string) => void>();
   private failure: Error | undefined;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on("message", (data) => {
-      const message = JSON.parse(String(data)) as ServerMessage;
+      const raw = String(data);
+      const message = JSON.parse(raw) as ServerMessage;
+      for (const listener of this.listeners) listener(message, raw);
       for (const waiter of [...this.waiters]) {
         if (message.type === "error") {
-          if (message.sessionId !== undefined && waiter.sessionId !== undefined && message.sessionId !== waiter.sessionId) continue;
+          if (
+            message.sessionId !== undefined &&
+            waiter.sessionId !== undefined &&
+            message.sessionId !== waiter.sessionId
+          )
+            continue;
           this.waiters.delete(waiter);
           waiter.reject(new ServerError(message.code, message.message));
           continue;
@@ -41,7 +57,9 @@ export class PlaygroundClient {
         }
       }
     });
-    socket.on("close", (code, reason) => this.fail(new Error(`the server closed the WebSocket (${code} ${String(reason)})`)));
+    socket.on("close", (code, reason) =>
+      this.fail(new Error(`the server closed the WebSocket (${code} ${String(reason)})`)),
+    );
     socket.on("error", (error) => this.fail(error));
   }
 
@@ -65,7 +83,11 @@ export class PlaygroundClient {
   }
 
   /** Resolves with the next message that matches (registered before the command that causes it). */
-  next(match: (message: ServerMessage) => boolean, timeoutMs = 120_000, sessionId?: string): Promise<ServerMessage> {
+  next(
+    match: (message: ServerMessage) => boolean,
+    timeoutMs = 120_000,
+    sessionId?: string,
+  ): Promise<ServerMessage> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -88,6 +110,12 @@ export class PlaygroundClient {
     });
   }
 
+  /** Sees every server message (parsed, and the frame text as received). Returns the unsubscribe. */
+  onMessage(listener: (message: ServerMessage, raw: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   send(command: ClientCommand): void {
     this.socket.send(JSON.stringify(command));
   }
@@ -105,22 +133,33 @@ export class PlaygroundClient {
    * before the session accepts a new message, so a "run is in progress" answer is retried (polled, with
    * a deadline) rather than treated as a failure.
    */
-  async sendMessage(sessionId: string, text: string, timeoutMs = 120_000): Promise<SessionEvent & { type: "stop" }> {
+  async sendMessage(
+    sessionId: string,
+    text: string,
+    timeoutMs = 120_000,
+  ): Promise<SessionEvent & { type: "stop" }> {
     const deadline = Date.now() + 5_000;
     let message: ServerMessage;
     for (;;) {
-      const stopped = this.next((candidate) => isEvent(candidate, "stop", sessionId) || isEvent(candidate, "session_error", sessionId), timeoutMs, sessionId);
+      const stopped = this.next(
+        (candidate) =>
+          isEvent(candidate, "stop", sessionId) || isEvent(candidate, "session_error", sessionId),
+        timeoutMs,
+        sessionId,
+      );
       this.send({ type: "send_message", sessionId, text });
       try {
         message = await stopped;
         break;
       } catch (error) {
-        if (!(error instanceof ServerError) || !RUN_IN_PROGRESS.test(error.message) || Date.now() > deadline) throw error;
+        if (!(error instanceof ServerError) || !RUN_IN_PROGRESS.test(error.message) || Date.now() > deadline)
+          throw error;
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
     }
     if (message.type !== "event") throw new Error("unreachable");
-    if (message.event.type === "session_error") throw new Error(`session ${sessionId}: ${message.event.code}: ${message.event.message}`);
+    if (message.event.type === "session_error")
+      throw new Error(`session ${sessionId}: ${message.event.code}: ${message.event.message}`);
     return message.event as SessionEvent & { type: "stop" };
   }
 
@@ -133,5 +172,9 @@ export class PlaygroundClient {
 }
 
 export function isEvent(message: ServerMessage, type: SessionEvent["type"], sessionId?: string): boolean {
-  return message.type === "event" && message.event.type === type && (sessionId === undefined || message.sessionId === sessionId);
+  return (
+    message.type === "event" &&
+    message.event.type === type &&
+    (sessionId === undefined || message.sessionId === sessionId)
+  );
 }

@@ -21,14 +21,29 @@ export interface FigureProfile {
 const NOT_CODE_FRAMES = NOT_CODE;
 
 /** Top frames of any V8 CPU profile (this process, or a page's via CDP). */
-export function topFrames(profile: CpuProfile, limit = 12): { topSelf: FrameCost[]; topInclusive: FrameCost[]; idleMs: number; sampledMs: number } {
+export function topFrames(
+  profile: CpuProfile,
+  limit = 12,
+): { topSelf: FrameCost[]; topInclusive: FrameCost[]; idleMs: number; sampledMs: number } {
   const costs = summarizeProfile(profile);
-  const rounded = (cost: FrameCost): FrameCost => ({ frame: cost.frame, selfMs: Math.round(cost.selfMs), totalMs: Math.round(cost.totalMs) });
+  const rounded = (cost: FrameCost): FrameCost => ({
+    frame: cost.frame,
+    selfMs: Math.round(cost.selfMs),
+    totalMs: Math.round(cost.totalMs),
+  });
   const code = costs.filter((cost) => !NOT_CODE_FRAMES.has(cost.frame));
   return {
-    topSelf: [...code].sort((left, right) => right.selfMs - left.selfMs).slice(0, limit).map(rounded),
+    topSelf: [...code]
+      .sort((left, right) => right.selfMs - left.selfMs)
+      .slice(0, limit)
+      .map(rounded),
     topInclusive: code
-      .filter((cost) => /\.(ts|js|tsx)|node:/.test(cost.frame) && !cost.frame.startsWith("run bench/") && !cost.frame.includes("bench/harness.ts"))
+      .filter(
+        (cost) =>
+          /\.(ts|js|tsx)|node:/.test(cost.frame) &&
+          !cost.frame.startsWith("run bench/") &&
+          !cost.frame.includes("bench/harness.ts"),
+      )
       .sort((left, right) => right.totalMs - left.totalMs)
       .slice(0, limit)
       .map(rounded),
@@ -47,7 +62,10 @@ export async function profileFigure(figure: Figure, quick: boolean, limit = 12):
     const rows: FigureRow[] = await figure.run({ quick, profiling: true });
     const { profile } = (await session.post("Profiler.stop")) as { profile: CpuProfile };
     const figureProfiles = rows.find((row) => row.details?.pageProfile)?.details?.pageProfile;
-    return { ...topFrames(profile, limit), ...(figureProfiles ? { figureProfiles: { page: figureProfiles } } : {}) };
+    return {
+      ...topFrames(profile, limit),
+      ...(figureProfiles ? { figureProfiles: { page: figureProfiles } } : {}),
+    };
   } finally {
     await session.post("Profiler.disable");
     session.disconnect();
@@ -55,11 +73,14 @@ export async function profileFigure(figure: Figure, quick: boolean, limit = 12):
 }
 
 function formatFrames(title: string, profile: ReturnType<typeof topFrames>): string[] {
-  const lines = [`${title} (${profile.sampledMs} ms sampled, ${profile.idleMs} ms idle = waiting on I/O, timers or the thread pool):`];
+  const lines = [
+    `${title} (${profile.sampledMs} ms sampled, ${profile.idleMs} ms idle = waiting on I/O, timers or the thread pool):`,
+  ];
   lines.push("  top self time:");
   for (const cost of profile.topSelf) lines.push(`    ${String(cost.selfMs).padStart(6)} ms  ${cost.frame}`);
   lines.push("  top inclusive time:");
-  for (const cost of profile.topInclusive) lines.push(`    ${String(cost.totalMs).padStart(6)} ms  ${cost.frame}`);
+  for (const cost of profile.topInclusive)
+    lines.push(`    ${String(cost.totalMs).padStart(6)} ms  ${cost.frame}`);
   return lines;
 }
 

@@ -27,7 +27,9 @@ function frameLabel(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const file = url
     .replace(/^https?:\/\/[^/]+/, "")
-    .replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/)/, "$1").replace(/^.*\/work\/main\//, "");
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/(node_modules\/)/, "$1")
+    .replace(/^.*\/work\/main\//, "");
   return `${functionName || "(anonymous)"} ${file ? `${file}:${lineNumber + 1}` : ""}`.trim();
 }
 
@@ -74,7 +76,9 @@ if (process.argv[1]?.endsWith("profile-summary.ts")) {
   const show = (title: string, key: "selfMs" | "totalMs") => {
     console.log(title);
     for (const cost of [...costs].sort((left, right) => right[key] - left[key]).slice(0, limit)) {
-      console.log(`${cost.selfMs.toFixed(0).padStart(7)} ms self ${cost.totalMs.toFixed(0).padStart(7)} ms total  ${cost.frame}`);
+      console.log(
+        `${cost.selfMs.toFixed(0).padStart(7)} ms self ${cost.totalMs.toFixed(0).padStart(7)} ms total  ${cost.frame}`,
+      );
     }
   };
   show("top by self time:", "selfMs");

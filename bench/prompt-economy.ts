@@ -34,8 +34,11 @@ async function measureSize(skills: number): Promise<EconomyPoint & { stableProgr
   try {
     const catalog = await Catalog.create(generated.layers);
     const items = catalog.promptItems();
-    if (items.length !== skills) throw new Error(`catalog listed ${items.length} of ${skills} generated skills`);
-    const eagerBodies = catalog.list().map((skill) => ({ name: skill.meta.name, body: renderInvocation(skill) }));
+    if (items.length !== skills)
+      throw new Error(`catalog listed ${items.length} of ${skills} generated skills`);
+    const eagerBodies = catalog
+      .list()
+      .map((skill) => ({ name: skill.meta.name, body: renderInvocation(skill) }));
     const progressive = buildStableSystem({ skills: items, disclosure: "progressive" });
     const eager = buildStableSystem({ skills: items, disclosure: "eager", eagerBodies });
     let budgetTotal = 0;
@@ -74,7 +77,8 @@ export async function promptEconomyPoints(sizes: readonly number[] = SIZES): Pro
   const single = points.find((point) => point.skills === 1);
   if (!single) throw new Error("the 1-skill point is the reference for the per-entry cost");
   for (const point of points) {
-    point.indexCostPerSkill = point.skills > 1 ? (point.progressiveTokens - single.progressiveTokens) / (point.skills - 1) : 0;
+    point.indexCostPerSkill =
+      point.skills > 1 ? (point.progressiveTokens - single.progressiveTokens) / (point.skills - 1) : 0;
   }
   return points;
 }
@@ -106,7 +110,11 @@ export const promptEconomyFigure: Figure = {
           target: "≤ name+desc+8 per entry",
           status: withinBudget ? "pass" : "miss",
           note: `index cost ${point.indexCostPerSkill.toFixed(1)} tokens/skill vs budget ${point.budgetPerSkill.toFixed(1)}; eager costs ${((point.eagerTokens - points[0].eagerTokens) / Math.max(1, point.skills - 1)).toFixed(0)} tokens/skill; ${point.linesOverBudget} index lines over budget${plotNote}`,
-          details: { ...point, indexCostPerSkill: round(point.indexCostPerSkill, 2), budgetPerSkill: round(point.budgetPerSkill, 2) },
+          details: {
+            ...point,
+            indexCostPerSkill: round(point.indexCostPerSkill, 2),
+            budgetPerSkill: round(point.budgetPerSkill, 2),
+          },
         };
       });
   },

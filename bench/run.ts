@@ -100,7 +100,9 @@ function parseArguments(argv: string[]): Arguments {
       for (const figure of FIGURES) console.log(`${figure.name.padEnd(16)} ${figure.workload}`);
       process.exit(0);
     } else {
-      console.error(`unknown argument "${argument}"; use --quick, --only NAME, --profile, --output FILE or --list`);
+      console.error(
+        `unknown argument "${argument}"; use --quick, --only NAME, --profile, --output FILE or --list`,
+      );
       process.exit(2);
     }
   }
@@ -108,10 +110,15 @@ function parseArguments(argv: string[]): Arguments {
   // scratch file (gitignored) so a quick check never overwrites the real figures.
   if (parsed.output === "") {
     const benchDir = path.dirname(fileURLToPath(import.meta.url));
-    parsed.output = path.join(benchDir, parsed.quick || parsed.only !== null ? "results.tmp.json" : "results.json");
+    parsed.output = path.join(
+      benchDir,
+      parsed.quick || parsed.only !== null ? "results.tmp.json" : "results.json",
+    );
   }
   if (parsed.only !== null && !FIGURES.some((figure) => figure.name === parsed.only)) {
-    console.error(`unknown figure "${parsed.only}"; known: ${FIGURES.map((figure) => figure.name).join(", ")}`);
+    console.error(
+      `unknown figure "${parsed.only}"; known: ${FIGURES.map((figure) => figure.name).join(", ")}`,
+    );
     process.exit(2);
   }
   return parsed;
@@ -122,7 +129,10 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
-async function runFigure(entry: FigureEntry, quick: boolean): Promise<{ rows: FigureRow[]; figure?: Figure }> {
+async function runFigure(
+  entry: FigureEntry,
+  quick: boolean,
+): Promise<{ rows: FigureRow[]; figure?: Figure }> {
   let figure: Figure;
   try {
     figure = await entry.load();
@@ -140,8 +150,13 @@ async function runFigure(entry: FigureEntry, quick: boolean): Promise<{ rows: Fi
 async function main(): Promise<void> {
   const options = parseArguments(process.argv.slice(2));
   const machine = machineFacts();
-  console.log(`machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAverage.join(" ")}`);
-  if (options.quick) console.log("--quick: fewer repetitions and smaller workloads than the issue asks; figures are indicative only.");
+  console.log(
+    `machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAverage.join(" ")}`,
+  );
+  if (options.quick)
+    console.log(
+      "--quick: fewer repetitions and smaller workloads than the issue asks; figures are indicative only.",
+    );
   const started = performance.now();
   const rows: FigureRow[] = [];
   const timings: Record<string, number> = {};
@@ -154,7 +169,8 @@ async function main(): Promise<void> {
     timings[entry.name] = Math.round(performance.now() - figureStarted);
     console.log(`${(timings[entry.name] / 1000).toFixed(1)} s`);
     rows.push(...outcome.rows);
-    if (outcome.figure && outcome.rows.some((row) => row.status === "miss")) missed.push({ figure: outcome.figure, rows: outcome.rows });
+    if (outcome.figure && outcome.rows.some((row) => row.status === "miss"))
+      missed.push({ figure: outcome.figure, rows: outcome.rows });
   }
   const profiles: string[] = [];
   if (options.profile) {
@@ -172,7 +188,8 @@ async function main(): Promise<void> {
   console.log("");
   console.log(formatTable(rows));
   for (const profile of profiles) console.log(`\n${profile}`);
-  if (!options.profile && missed.length > 0) console.log("\n(run with --profile to see where the missed figures spend their time)");
+  if (!options.profile && missed.length > 0)
+    console.log("\n(run with --profile to see where the missed figures spend their time)");
   console.log(`\ntotal ${totalSeconds.toFixed(1)} s${options.quick ? " (--quick)" : ""}`);
 
   const results = {

@@ -45,7 +45,10 @@ function permissionHook(): PermissionHook {
 export function overheadScenario(iterations: number): Scenario {
   const turns: Scenario["turns"] = [];
   for (let step = 1; step < iterations; step++) {
-    turns.push({ text: `Step ${step}: checking the next file before I decide what to change.`, toolCalls: [{ name: "bench_noop", input: { step } }] });
+    turns.push({
+      text: `Step ${step}: checking the next file before I decide what to change.`,
+      toolCalls: [{ name: "bench_noop", input: { step } }],
+    });
   }
   turns.push({ text: "Done: every step checked, nothing left to change.", toolCalls: [] });
   return { name: "runner-overhead", turns, file: "bench/runner-overhead.ts" };
@@ -57,13 +60,18 @@ interface RunnerFixture {
 }
 
 async function runnerFixture(generated: GeneratedCatalog, iterations: number): Promise<RunnerFixture> {
-  const workspace = await createWorkspace({ workdir: generated.workdir, home: generated.home, builtinDir: generated.layers.builtin });
+  const workspace = await createWorkspace({
+    workdir: generated.workdir,
+    home: generated.home,
+    builtinDir: generated.layers.builtin,
+  });
   workspace.registry.register(NOOP_TOOL);
   for (const name of workspace.catalog.names().slice(0, ACTIVE)) {
     const loaded = await workspace.loadSkill(name);
     if (!loaded.ok) throw new Error(`load_skill ${name} failed: ${loaded.error ?? loaded.content}`);
   }
-  if (workspace.activeSkills.size !== ACTIVE) throw new Error(`${workspace.activeSkills.size} skills active; expected ${ACTIVE}`);
+  if (workspace.activeSkills.size !== ACTIVE)
+    throw new Error(`${workspace.activeSkills.size} skills active; expected ${ACTIVE}`);
   const scenario = overheadScenario(iterations);
   const permission = permissionHook();
 
@@ -80,12 +88,18 @@ async function runnerFixture(generated: GeneratedCatalog, iterations: number): P
       );
       const outcome = await runner.run("Check every file, one step at a time.");
       if (outcome.reason !== "completed" || outcome.iterations !== iterations) {
-        throw new Error(`runner stopped with ${outcome.reason} after ${outcome.iterations} iterations (${outcome.message ?? ""}); expected completed after ${iterations}`);
+        throw new Error(
+          `runner stopped with ${outcome.reason} after ${outcome.iterations} iterations (${outcome.message ?? ""}); expected completed after ${iterations}`,
+        );
       }
     },
     async providerOnly() {
       const provider = new ScriptedProvider(scenario);
-      const request: ModelRequest = { system: { stable: "", environment: "" }, messages: [{ role: "user", content: "Check every file, one step at a time." }], tools: [] };
+      const request: ModelRequest = {
+        system: { stable: "", environment: "" },
+        messages: [{ role: "user", content: "Check every file, one step at a time." }],
+        tools: [],
+      };
       const signal = new AbortController().signal;
       let deltas = 0;
       for (let iteration = 0; iteration < iterations; iteration++) {
@@ -125,7 +139,10 @@ export const runnerOverheadFigure: Figure = {
           note: `Runner adds ${addedPerIteration.toFixed(3)} ms per iteration (median run − median provider-only loop, ÷ ${ITERATIONS})`,
           details: {
             addedPerIterationMs: round(addedPerIteration, 4),
-            samplesMs: { runner: samples.subject.map((value) => round(value)), providerOnly: samples.baseline.map((value) => round(value)) },
+            samplesMs: {
+              runner: samples.subject.map((value) => round(value)),
+              providerOnly: samples.baseline.map((value) => round(value)),
+            },
           },
         },
       ];

@@ -15,7 +15,10 @@ interface SkillToolCallResult {
 type BenchSkillToolCall = (iterations: number) => Promise<SkillToolCallResult>;
 
 async function loadBench(): Promise<BenchSkillToolCall> {
-  const loaded = (await import(new URL("./skill-tool-call.ts", import.meta.url).href)) as Record<string, unknown>;
+  const loaded = (await import(new URL("./skill-tool-call.ts", import.meta.url).href)) as Record<
+    string,
+    unknown
+  >;
   if (typeof loaded.benchSkillToolCall !== "function") {
     throw new Error("bench/skill-tool-call.ts does not export benchSkillToolCall(iterations)");
   }
@@ -31,7 +34,8 @@ export const skillToolCallFigure: Figure = {
     const iterations = quick ? 10 : 40;
     const result = await bench(iterations);
     for (const [key, value] of Object.entries(result)) {
-      if (typeof value !== "number" || !Number.isFinite(value)) throw new Error(`benchSkillToolCall returned ${key}=${String(value)}`);
+      if (typeof value !== "number" || !Number.isFinite(value))
+        throw new Error(`benchSkillToolCall returned ${key}=${String(value)}`);
     }
     return [
       {
@@ -44,7 +48,9 @@ export const skillToolCallFigure: Figure = {
         target: "≤ 1.2×",
         status: result.ratio <= 1.2 ? "pass" : "miss",
         note: `baseline: bare child_process.spawn of the same program (bench/skill-tool-call.ts)${
-          result.medianOverheadMs !== undefined ? `; median paired overhead ${result.medianOverheadMs.toFixed(2)} ms per call` : ""
+          result.medianOverheadMs !== undefined
+            ? `; median paired overhead ${result.medianOverheadMs.toFixed(2)} ms per call`
+            : ""
         }`,
         details: { ...result, iterations },
       },
