@@ -52,3 +52,14 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   await page.getByTestId("turn-link-request-3").click();
   await expect(page.getByTestId("inspector-selected")).toHaveText("Request #3");
 });
+
+test("switching to eager disclosure puts every body into the stable system", async ({ page, workspace }) => {
+  const { chat, inspector } = workspace;
+  await page.getByTestId("header-disclosure-mode").selectOption("eager");
+  await expect(page.getByTestId("header-disclosure-mode")).toHaveValue("eager");
+  await chat.send("hello there");
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+  await inspector.selectRequest(1);
+  await expect(await inspector.pane("stable")).toContainText("Write a report a busy reader can trust");
+  await expect(page.getByTestId("eager-vs-progressive")).toContainText("Eager disclosure");
+});

@@ -38,3 +38,22 @@ test("a session reopens after a page reload, with its chat and its inspector tim
   await expect(chat.userTurns()).toHaveCount(1);
   await expect(chat.assistantTexts().first()).toContainText("Hello from the scripted model");
 });
+
+test("broken skills become warnings, removals and lint notes, and the rest still loads", async ({ page, playground, workspace }) => {
+  const skills = path.join(playground.workdir, ".PseudoClaude", "skills");
+  const write = async (folder: string, text: string) => {
+    await mkdir(path.join(skills, folder), { recursive: true });
+    await writeFile(path.join(skills, folder, "SKILL.md"), text);
+  };
+  await write("broken-yaml", "---\nname: broken-yaml\ndescription: [unclosed\n---\n\nBody\n");
+  await write("needs-missing", "---\nname: needs-missing\ndescription: Deploys things.\ntools: [deploy_to_prod]\n---\n\nDeploy it.\n");
+  await write("lint-demo", "---\nname: lint-demo-x\ndescription: A name that differs from its folder.\n---\n\nBody\n");
+  await workspace.catalog.reload();
+  await expect(page.getByTestId("catalog-warnings")).toContainText("broken-yaml");
+  await expect(page.getByTestId("catalog-warning").filter({ hasText: "broken-yaml" })).toContainText(/SKILL\.md:\d+/);
+  await expect(page.getByTestId("removed-needs-missing")).toContainText("deploy_to_prod");
+  await expect(page.getByTestId("catalog-lint")).toContainText("lint-demo-x");
+  await expect(workspace.catalog.source("csv-report")).toHaveText("builtin");
+  await page.getByTestId("catalog-warnings").scrollIntoViewIfNeeded();
+  await workspace.screenshot("catalog-problems");
+});

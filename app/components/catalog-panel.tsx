@@ -6,11 +6,18 @@ import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
 
+/** Paths inside the session's workdir are shown relative to it; the full path stays in the tooltip. */
+export function displayPath(fullPath: string, workdir?: string): string {
+  if (workdir && fullPath.startsWith(workdir.endsWith("/") ? workdir : `${workdir}/`)) return `<workdir>/${fullPath.slice(workdir.replace(/\/$/, "").length + 1)}`;
+  return fullPath;
+}
+
 export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
 const stageTones: Record<SkillStage, Tone> = { listed: "slate", loaded: "amber", tools_registered: "violet", tools_visible: "green" };
 
 export function CatalogPanel({
   catalog,
+  workdir,
   stageOf,
   reloadFeed,
   selectedSkill,
@@ -18,6 +25,7 @@ export function CatalogPanel({
   onReload,
 }: {
   catalog?: CatalogSnapshot;
+  workdir?: string;
   stageOf: (skill: SkillView) => SkillStage;
   reloadFeed: ReloadFeedEntry[];
   selectedSkill?: string;
@@ -60,7 +68,7 @@ export function CatalogPanel({
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
                     {shadow.map((entry) => (
                       <p key={entry.loser.path} className="mt-0.5 text-xs text-amber-900" data-testid={`skill-shadow-${skill.name}`}>
-                        {entry.winner.source} overrides {entry.loser.source}: <span className="font-mono break-all">{entry.loser.path}</span>
+                        {entry.winner.source} overrides {entry.loser.source}: <span className="font-mono break-all" title={entry.loser.path}>{displayPath(entry.loser.path, workdir)}</span>
                       </p>
                     ))}
                   </button>
@@ -75,8 +83,8 @@ export function CatalogPanel({
             <ul className="space-y-1">
               {catalog.warnings.map((warning, index) => (
                 <li key={`${warning.path}-${index}`} className="rounded border border-red-200 bg-red-50 p-1 text-xs" data-testid="catalog-warning">
-                  <span className="font-mono break-all">
-                    {warning.path}
+                  <span className="font-mono break-all" title={warning.path}>
+                    {displayPath(warning.path, workdir)}
                     {warning.line !== undefined && `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`}
                   </span>{" "}
                   <Badge tone={sourceTones[warning.source]}>{warning.source}</Badge>
@@ -94,7 +102,7 @@ export function CatalogPanel({
                 <li key={removed.path} className="rounded border border-amber-200 bg-amber-50 p-1 text-xs" data-testid={`removed-${removed.name}`}>
                   <span className="font-mono font-semibold">{removed.name}</span> ({removed.source}) needs{" "}
                   <span className="font-mono">{removed.missing.join(", ")}</span>
-                  <p className="font-mono break-all text-slate-600">{removed.path}</p>
+                  <p className="font-mono break-all text-slate-600" title={removed.path}>{displayPath(removed.path, workdir)}</p>
                 </li>
               ))}
             </ul>
@@ -125,7 +133,7 @@ export function CatalogPanel({
                 {entry.diff.updated.length > 0 && <span className="text-blue-800">~{entry.diff.updated.join(", ")}</span>}
                 {entry.warnings.map((warning, index) => (
                   <p key={index} className="text-red-800">
-                    {warning.path}
+                    {displayPath(warning.path, workdir)}
                     {warning.line !== undefined && `:${warning.line}`}: {warning.reason}
                   </p>
                 ))}

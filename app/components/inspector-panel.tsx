@@ -154,9 +154,18 @@ export function InspectorPanel({
             )}
           </div>
           <div className="text-[0.7rem]" data-testid="eager-vs-progressive">
-            Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong> tokens now; with every body inlined it would be{" "}
-            <strong data-testid="eager-tokens">{counts ? counts.eager : "…"}</strong>
-            {snapshot.eagerStableLength !== undefined && ` (${snapshot.eagerStableLength} characters as built by the server)`}.
+            {snapshot.disclosure === "eager" ? (
+              <>
+                Eager disclosure: every skill body is already inlined in this stable system (<strong>{counts ? counts.stable : "…"}</strong> tokens, sent with
+                every request). Switch the header to progressive to compare.
+              </>
+            ) : (
+              <>
+                Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong> tokens now; with every body inlined it would be{" "}
+                <strong data-testid="eager-tokens">{counts ? counts.eager : "…"}</strong>
+                {snapshot.eagerStableLength !== undefined && ` (${snapshot.eagerStableLength} characters as built by the server)`}.
+              </>
+            )}
           </div>
         </div>
         <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">

@@ -147,6 +147,7 @@ export function Workspace() {
               ) : (
                 <CatalogPanel
                   catalog={catalog}
+                  workdir={session?.settings.workdir}
                   stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
                   reloadFeed={session?.reloadFeed ?? []}
                   selectedSkill={selectedSkill}

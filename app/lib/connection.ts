@@ -83,6 +83,15 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         if (socketRef.current === socket) socketRef.current = null;
         if (disposed) return;
         dispatch({ type: "connection", status: "closed" });
+        if (attempt === 4) {
+          dispatch({
+            type: "local_error",
+            code: "disconnected",
+            message:
+              `Cannot reach the playground server at ${window.location.host}; still retrying. ` +
+              "If the server was restarted, open the new address it printed: the token changes on every start.",
+          });
+        }
         const delay = backoffMs[Math.min(attempt, backoffMs.length - 1)];
         attempt += 1;
         reconnectTimer = setTimeout(connect, delay);

@@ -11,7 +11,7 @@ describe("environmentSections", () => {
   it("splits at ## headings and at each active skill, keeping a body's own headings inside it", () => {
     const environment = "# Environment\n- cwd: /x\n## Active Skills\n### review\n# Review\n## Steps\n1. read\n### lint\nBody\n";
     const sections = environmentSections(environment, ["review", "lint"]);
-    expect(sections.map((section) => section.heading)).toEqual(["(preamble)", "## Active Skills", "### review", "### lint"]);
+    expect(sections.map((section) => section.heading)).toEqual(["# Environment", "## Active Skills", "### review", "### lint"]);
     expect(sections[2].text).toBe("# Review\n## Steps\n1. read\n");
   });
 });

@@ -34,7 +34,7 @@ export interface EnvironmentSection {
 }
 
 /**
- * Splits the environment into named sections: each `## ` heading of the environment itself, and inside
+ * Splits the environment into named sections: each `# `/`## ` heading of the environment itself, and inside
  * `## Active Skills` one section per active skill (`### <name>`). A skill body's own headings stay inside
  * its section, so a diff names the skill that changed, not the headings of its SOP.
  */
@@ -46,7 +46,7 @@ export function environmentSections(environment: string, activeSkills: string[] 
   for (const line of environment.split("\n")) {
     const trimmed = line.trim();
     const startsSkill = inActiveSkills && skillHeadings.has(trimmed);
-    const startsTopLevel = !inActiveSkills && /^##\s+\S/.test(line);
+    const startsTopLevel = !inActiveSkills && /^#{1,2}\s+\S/.test(line);
     if (startsSkill || startsTopLevel) {
       if (current.text.trim() || current.heading !== "(preamble)") sections.push(current);
       current = { heading: trimmed, text: "" };
