@@ -197,6 +197,7 @@ async function main(): Promise<void> {
     quick: options.quick,
     only: options.only,
     machine,
+    loadAverageAtEnd: machineFacts().loadAverage,
     totalSeconds: Math.round(totalSeconds * 10) / 10,
     figureSeconds: timings,
     rows,
