@@ -21,8 +21,8 @@ export type EventListener = (seq: number, event: SessionEvent, json: string) => 
 /** Streamed text is re-sent whole in assistant_message, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
 
-/** JSON characters of recent events kept in memory per session; older ones are replayed from the log. */
-export const MEMORY_REPLAY_CHARS = 4 * 1024 * 1024;
+/** JSON characters of recent events kept in memory per session (1–2 MB); older ones are replayed from the log. */
+export const MEMORY_REPLAY_CHARS = 1024 * 1024;
 
 export class EventStream {
   private events: SerializedEvent[] = [];
