@@ -38,6 +38,30 @@ export function shapeLabel(shape: CatalogShape): string {
   return `${shape.skills.toLocaleString("en-US")} SKILL.md over 3 layers, ${shape.withTools} tools.json, ${shape.shadowed} shadowed`;
 }
 
+/** Load time at smaller sizes of the same shape (full runs only), to show how it grows with the catalog. */
+async function scaling(sizes: number[]): Promise<{ skills: number; loadMs: number; readFileMs: number }[]> {
+  const points: { skills: number; loadMs: number; readFileMs: number }[] = [];
+  for (const skills of sizes) {
+    const generated = await generateCatalog({ skills, withTools: skills / 5, shadowed: skills / 20 });
+    try {
+      const samples = await interleave(
+        5,
+        async () => void (await loadCatalog(generated)),
+        async () => void (await readSameFiles(generated)),
+        1,
+      );
+      points.push({
+        skills,
+        loadMs: round(median(samples.subject)),
+        readFileMs: round(median(samples.baseline)),
+      });
+    } finally {
+      await generated.cleanup();
+    }
+  }
+  return points;
+}
+
 export const catalogLoadFigure: Figure = {
   name: "catalog-load",
   workload: shapeLabel(FULL_CATALOG),
@@ -67,6 +91,12 @@ export const catalogLoadFigure: Figure = {
       const loadMs = median(samples.subject);
       const readMs = median(samples.baseline);
       const ratio = ratioOf(loadMs, readMs) ?? Infinity;
+      const growth = quick
+        ? []
+        : [
+            ...(await scaling([100, 300])),
+            { skills: shape.skills, loadMs: round(loadMs), readFileMs: round(readMs) },
+          ];
       return [
         {
           figure: "catalog-load",
@@ -81,6 +111,7 @@ export const catalogLoadFigure: Figure = {
           details: {
             files: generated.readPaths.length,
             perSkillMs: round(loadMs / shape.skills, 4),
+            ...(growth.length > 0 ? { scaling: growth } : {}),
             samplesMs: {
               load: samples.subject.map((value) => round(value)),
               readFile: samples.baseline.map((value) => round(value)),

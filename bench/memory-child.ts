@@ -1,6 +1,7 @@
 // The server side of the memory figure, run in its own process (`node --expose-gc --import tsx`) so its
 // RSS holds the server and nothing of the benchmark driver. Talks to the parent over the IPC channel:
 // "ready" with the port and token, then answers "measure" (after full GCs) and "close".
+import { fileURLToPath } from "node:url";
 import { startBenchServer } from "./bench-server.ts";
 
 export interface ChildReady {
@@ -66,4 +67,5 @@ async function main(): Promise<void> {
   send({ type: "ready", port: bench.server.port, token: bench.server.token, scenario: MEMORY_SCENARIO_FILE });
 }
 
-if (process.send) await main();
+// Only as the forked entry point (tests import memoryScenario from here; vitest workers have an IPC channel too).
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) await main();
