@@ -6,7 +6,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { machineFacts, notMeasured, type Figure, type FigureRow } from "./harness.ts";
-import { formatTable } from "./format-table.ts";
+import { formatMarkdownTable, formatTable } from "./format-table.ts";
 import { formatProfile, profileFigure } from "./profile-figure.ts";
 
 interface FigureEntry {
@@ -204,6 +204,21 @@ async function main(): Promise<void> {
   };
   await writeFile(options.output, `${JSON.stringify(results, null, 2)}\n`);
   console.log(`wrote ${path.relative(process.cwd(), options.output) || options.output}`);
+  if (!options.quick && options.only === null) {
+    // The same figures as Markdown, ready for the README's Performance section.
+    const markdownPath = options.output.replace(/\.json$/, ".md");
+    const notes = rows.filter((row) => row.note).map((row) => `- **${row.figure}**: ${row.note}`);
+    const markdown = [
+      `Taken ${results.takenAt} on ${machine.cpuModel} (${machine.cores} cores, ${machine.memoryGiB} GiB), node ${machine.node}, load average ${machine.loadAverage.join(" ")} at start.`,
+      "",
+      formatMarkdownTable(rows),
+      "",
+      ...notes,
+      "",
+    ].join("\n");
+    await writeFile(markdownPath, markdown);
+    console.log(`wrote ${path.relative(process.cwd(), markdownPath) || markdownPath}`);
+  }
 }
 
 await main();
