@@ -14,6 +14,7 @@ test("editing a SKILL.md and reloading updates the catalog and the reload feed",
   await expect(catalog.skill("add-report")).toContainText("edited during the e2e test");
   await expect(catalog.source("weekly-digest")).toHaveText("project");
   await expect(catalog.reloadEntries().filter({ hasText: "weekly-digest" }).first()).toContainText("+weekly-digest");
+  await page.getByTestId("reload-feed").scrollIntoViewIfNeeded();
   await workspace.screenshot("reload-feed");
 });
 

@@ -12,6 +12,13 @@ export function displayPath(fullPath: string, workdir?: string): string {
   return fullPath;
 }
 
+/** The newest reload that changed something (a watcher event right after a manual reload often has none). */
+function latestChange(feed: ReloadFeedEntry[]): ReloadFeedEntry | undefined {
+  const changed = (entry: ReloadFeedEntry) =>
+    entry.diff.added.length + entry.diff.removed.length + entry.diff.updated.length + entry.warnings.length > 0;
+  return feed.find(changed) ?? feed[0];
+}
+
 export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
 const stageTones: Record<SkillStage, Tone> = { listed: "slate", loaded: "amber", tools_registered: "violet", tools_visible: "green" };
 
@@ -40,6 +47,17 @@ export function CatalogPanel({
           Reload
         </Button>
       </div>
+      {latestChange(reloadFeed) && (
+        <p className="border-b border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="reload-latest">
+          Last reload ({latestChange(reloadFeed)!.trigger === "watch" ? "file change" : "button"}):{" "}
+          {[
+            ...latestChange(reloadFeed)!.diff.added.map((name) => `+${name}`),
+            ...latestChange(reloadFeed)!.diff.removed.map((name) => `−${name}`),
+            ...latestChange(reloadFeed)!.diff.updated.map((name) => `~${name}`),
+          ].join(" ") || "no changes"}
+          {latestChange(reloadFeed)!.warnings.length > 0 && `, ${latestChange(reloadFeed)!.warnings.length} warning(s)`}
+        </p>
+      )}
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-2">
         {!catalog && <p className="text-sm text-slate-500">Waiting for the catalog…</p>}
         {catalog && (

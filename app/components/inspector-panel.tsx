@@ -31,7 +31,11 @@ function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: Requ
               className={`rounded border px-1.5 py-0.5 text-xs ${selected === request.requestIndex ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && position > 0 ? "ml-2" : ""}`}
             >
               #{request.requestIndex}
-              {request.snapshot.activeSkills.length > 0 && <span className="ml-0.5">●{request.snapshot.activeSkills.length}</span>}
+              {request.snapshot.activeSkills.length > 0 && (
+                <span className="ml-0.5 opacity-80">
+                  · {request.snapshot.activeSkills.length} skill{request.snapshot.activeSkills.length === 1 ? "" : "s"}
+                </span>
+              )}
             </button>
           </li>
         );
