@@ -194,35 +194,50 @@ export class SessionHub {
     return [...summaries.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
   }
 
+  /** Summaries of closed sessions, keyed by id, valid while the log's size and mtime are unchanged. */
+  private readonly diskSummaries = new Map<
+    string,
+    { size: number; mtimeMs: number; summary: SessionSummary }
+  >();
+
   private async summaryFromDisk(id: string): Promise<SessionSummary | undefined> {
     try {
-      const loaded = await this.readLog(id);
-      if (!loaded.header) return undefined;
-      let settings = loaded.header.settings;
-      let title = loaded.header.title;
-      let messageCount = 0;
-      for (const { event } of loaded.events) {
-        if (event.type === "history_appended") {
-          messageCount++;
-          if (title === "New session" && event.message.role === "user")
-            title = event.message.content.slice(0, 80);
-        }
-        if (event.type === "settings_changed") settings = event.settings;
-      }
-      const last = loaded.events.at(-1);
-      return {
-        id,
-        title,
-        createdAt: loaded.header.createdAt,
-        updatedAt: last?.at ?? loaded.header.createdAt,
-        settings,
-        messageCount,
-        running: false,
-      };
+      const { size, mtimeMs } = await stat(this.logPath(id));
+      const cached = this.diskSummaries.get(id);
+      if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached.summary;
+      const summary = await this.parseSummary(id);
+      if (summary) this.diskSummaries.set(id, { size, mtimeMs, summary });
+      return summary;
     } catch (error) {
       this.options.log(`cannot list session ${id}: ${errorMessage(error)}`);
       return undefined;
     }
+  }
+
+  private async parseSummary(id: string): Promise<SessionSummary | undefined> {
+    const loaded = await this.readLog(id);
+    if (!loaded.header) return undefined;
+    let settings = loaded.header.settings;
+    let title = loaded.header.title;
+    let messageCount = 0;
+    for (const { event } of loaded.events) {
+      if (event.type === "history_appended") {
+        messageCount++;
+        if (title === "New session" && event.message.role === "user")
+          title = event.message.content.slice(0, 80);
+      }
+      if (event.type === "settings_changed") settings = event.settings;
+    }
+    const last = loaded.events.at(-1);
+    return {
+      id,
+      title,
+      createdAt: loaded.header.createdAt,
+      updatedAt: last?.at ?? loaded.header.createdAt,
+      settings,
+      messageCount,
+      running: false,
+    };
   }
 
   async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {
@@ -239,6 +254,7 @@ export class SessionHub {
   async delete(id: string): Promise<void> {
     const file = this.logPath(id);
     const live = this.sessions.get(id);
+    this.diskSummaries.delete(id);
     if (live) {
       this.sessions.delete(id);
       await live.close();
