@@ -19,6 +19,22 @@ function latestChange(feed: ReloadFeedEntry[]): ReloadFeedEntry | undefined {
   return feed.find(changed) ?? feed[0];
 }
 
+function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
+  const entry = latestChange(feed);
+  if (!entry) return null;
+  const changes = [
+    ...entry.diff.added.map((name) => `+${name}`),
+    ...entry.diff.removed.map((name) => `−${name}`),
+    ...entry.diff.updated.map((name) => `~${name}`),
+  ];
+  return (
+    <p className="border-b border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="reload-latest">
+      Last reload ({entry.trigger === "watch" ? "file change" : "button"}): {changes.join(" ") || "no changes"}
+      {entry.warnings.length > 0 && `, ${entry.warnings.length} warning(s)`}
+    </p>
+  );
+}
+
 export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
 const stageTones: Record<SkillStage, Tone> = { listed: "slate", loaded: "amber", tools_registered: "violet", tools_visible: "green" };
 
@@ -47,17 +63,7 @@ export function CatalogPanel({
           Reload
         </Button>
       </div>
-      {latestChange(reloadFeed) && (
-        <p className="border-b border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="reload-latest">
-          Last reload ({latestChange(reloadFeed)!.trigger === "watch" ? "file change" : "button"}):{" "}
-          {[
-            ...latestChange(reloadFeed)!.diff.added.map((name) => `+${name}`),
-            ...latestChange(reloadFeed)!.diff.removed.map((name) => `−${name}`),
-            ...latestChange(reloadFeed)!.diff.updated.map((name) => `~${name}`),
-          ].join(" ") || "no changes"}
-          {latestChange(reloadFeed)!.warnings.length > 0 && `, ${latestChange(reloadFeed)!.warnings.length} warning(s)`}
-        </p>
-      )}
+      <LatestReload feed={reloadFeed} />
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-2">
         {!catalog && <p className="text-sm text-slate-500">Waiting for the catalog…</p>}
         {catalog && (
