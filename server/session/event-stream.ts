@@ -78,6 +78,10 @@ export class EventStream {
     return () => this.listeners.delete(listener);
   }
 
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
   /** Events with seq > afterSeq that are still in memory. */
   after(afterSeq: number): SerializedEvent[] {
     const first = this.events.findIndex((entry) => entry.seq > afterSeq);

@@ -29,6 +29,8 @@ export interface SessionHubOptions {
   watch?: boolean;
   /** The log writer's file-system seam (tests inject failures). */
   logFileSystem?: LogFileSystem;
+  /** Sessions kept in memory; beyond it, idle ones (least recently used first) are closed. Default 32. */
+  maxOpenSessions?: number;
 }
 
 export function sessionsDirectory(home: string): string {
@@ -127,13 +129,19 @@ export class SessionHub {
     ref.current = session;
     this.sessions.set(id, session);
     await writer.flush();
+    await this.closeIdleSessions(session);
     return session;
   }
 
   /** The live session, or the one reopened from its log (history, active skills, events restored). */
   async open(id: string): Promise<Session> {
     const live = this.sessions.get(id);
-    if (live) return live;
+    if (live) {
+      // Most recently used last, for closeIdleSessions.
+      this.sessions.delete(id);
+      this.sessions.set(id, live);
+      return live;
+    }
     const pending = this.opening.get(id);
     if (pending) return pending;
     const opening = this.reopen(id).finally(() => this.opening.delete(id));
@@ -173,7 +181,24 @@ export class SessionHub {
     ref.current = session;
     for (const warning of loaded.warnings) session.emitError("log_damaged", warning);
     this.sessions.set(id, session);
+    await this.closeIdleSessions(session);
     return session;
+  }
+
+  /**
+   * Keeps memory bounded on a long-lived server: an idle session (no run, no pending approval, no tab
+   * subscribed) is closed when too many are open. Its log stays on disk, so `open` restores it.
+   */
+  private async closeIdleSessions(keep: Session): Promise<void> {
+    const limit = this.options.maxOpenSessions ?? 32;
+    if (this.sessions.size <= limit) return;
+    // Map order is insertion order and open() re-inserts, so the first entries are the least recent.
+    for (const session of [...this.sessions.values()]) {
+      if (this.sessions.size <= limit) break;
+      if (session === keep || !session.isIdle) continue;
+      this.sessions.delete(session.id);
+      await session.close();
+    }
   }
 
   async list(): Promise<SessionSummary[]> {

@@ -132,6 +132,16 @@ export class Session {
     return this.running !== undefined;
   }
 
+  /** Nothing would be lost by closing it now: no run, no tool, no approval, nobody watching. */
+  get isIdle(): boolean {
+    return (
+      !this.isRunning &&
+      this.consoleCalls.size === 0 &&
+      this.approvals.size === 0 &&
+      this.stream.subscriberCount === 0
+    );
+  }
+
   get workdir(): string {
     return this.workspace.workdir;
   }

@@ -325,4 +325,30 @@ describe("sessions over the WebSocket", () => {
       await restarted.close();
     }
   });
+
+  it("closes idle sessions beyond the limit and restores them on open", async () => {
+    const limited = await startTestServer(TEST_SCENARIOS, { watch: false, maxOpenSessions: 1 });
+    try {
+      const first = await TestClient.connect(limited);
+      const idleId = await first.createSession();
+      first.send({ type: "send_message", sessionId: idleId, text: "hello" });
+      await first.waitForEvent("stop", { sessionId: idleId });
+      first.close();
+      const deadline = Date.now() + 5_000;
+      while (!limited.hub.openSessions.every((session) => session.isIdle) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const second = await TestClient.connect(limited);
+      const busyId = await second.createSession();
+      expect(limited.hub.openSessions.map((session) => session.id)).toEqual([busyId]);
+      second.send({ type: "open_session", sessionId: idleId });
+      const reopened = await second.waitForEvent("session_opened", { sessionId: idleId });
+      expect(reopened.event.history.map((message) => message.role)).toEqual(["user", "assistant"]);
+      // The second session still has a subscriber, so it stays open beside the reopened one.
+      expect(limited.hub.openSessions.map((session) => session.id).sort()).toEqual([busyId, idleId].sort());
+      second.close();
+    } finally {
+      await limited.dispose();
+    }
+  });
 });

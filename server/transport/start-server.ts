@@ -38,6 +38,8 @@ export interface StartServerOptions {
   parts?: SessionParts;
   watch?: boolean;
   logFileSystem?: LogFileSystem;
+  /** Idle sessions beyond this many are closed (their logs stay; opening restores them). */
+  maxOpenSessions?: number;
 }
 
 export interface RunningServer {
@@ -87,6 +89,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     log,
     watch: options.watch,
     logFileSystem: options.logFileSystem,
+    maxOpenSessions: options.maxOpenSessions,
   });
   // The policy needs the real port, known only after listen(); requests cannot arrive before that.
   let policy = buildPolicy(options.port ?? 3000, token);
