@@ -6,6 +6,9 @@ import type { Figure, FigureRow } from "./harness.ts";
 import { summarizeProfile, type FrameCost, type CpuProfile } from "./profile-summary.ts";
 
 const NOT_CODE = new Set(["(root)", "(idle)", "(program)"]);
+/** The profiler's own frames (serializing the profile on stop), not the figure's work. */
+const PROFILER_OWN =
+  /^(dispatch|post node:inspector|profileFigure |fn node:internal\/util|\(anonymous\) node:internal\/util|processTicksAndRejections )/;
 
 export interface FigureProfile {
   /** Where CPU time was spent, by self time (the frame itself). */
@@ -31,7 +34,7 @@ export function topFrames(
     selfMs: Math.round(cost.selfMs),
     totalMs: Math.round(cost.totalMs),
   });
-  const code = costs.filter((cost) => !NOT_CODE_FRAMES.has(cost.frame));
+  const code = costs.filter((cost) => !NOT_CODE_FRAMES.has(cost.frame) && !PROFILER_OWN.test(cost.frame));
   return {
     topSelf: [...code]
       .sort((left, right) => right.selfMs - left.selfMs)

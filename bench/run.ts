@@ -215,6 +215,16 @@ async function main(): Promise<void> {
       "",
       ...notes,
       "",
+      ...(profiles.length > 0
+        ? [
+            "Where the missed figures spend their time (`--profile`, --quick workload):",
+            "",
+            "```text",
+            ...profiles,
+            "```",
+            "",
+          ]
+        : []),
     ].join("\n");
     await writeFile(markdownPath, markdown);
     console.log(`wrote ${path.relative(process.cwd(), markdownPath) || markdownPath}`);
