@@ -88,7 +88,20 @@ export class SessionHub {
     throw new PlaygroundError("not_found", `workdir ${absolute} is not a directory`);
   }
 
+  /** Refuses a provider name the server does not know, naming the ones it does. */
+  checkSettings(settings: Partial<SessionSettings>): void {
+    if (settings.provider === undefined) return;
+    const names = this.providers().map((info) => info.name);
+    if (!names.includes(settings.provider)) {
+      throw new PlaygroundError(
+        "invalid_arguments",
+        `unknown provider "${settings.provider}": use one of ${names.join(", ")}`,
+      );
+    }
+  }
+
   async create(requested: Partial<SessionSettings>): Promise<Session> {
+    this.checkSettings(requested);
     const providers = this.providers();
     const providerName = requested.provider ?? "scripted";
     const provider = providers.find((info) => info.name === providerName);

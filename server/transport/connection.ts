@@ -180,6 +180,7 @@ export class ClientConnection {
     if (!this.subscriptions.has(session.id)) await this.attach(session, session.lastSeq);
     switch (command.type) {
       case "update_session":
+        this.hub.checkSettings(command.settings);
         await session.updateSettings(command.settings);
         return;
       case "send_message":

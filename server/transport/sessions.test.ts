@@ -222,12 +222,18 @@ describe("sessions over the WebSocket", () => {
     client.close();
   });
 
-  it("refuses a workdir that does not exist", async () => {
+  it("refuses a workdir that does not exist and a provider it does not know", async () => {
     const client = await TestClient.connect(server);
-    const from = client.messages.length;
+    let from = client.messages.length;
     client.send({ type: "create_session", settings: { workdir: path.join(server.root, "missing") } });
     const error = await client.waitFor((message) => message.type === "error", "error", { from });
     expect(error).toMatchObject({ code: "not_found", command: "create_session" });
+    const sessionId = await client.createSession();
+    from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { provider: "gpt-9000" } });
+    const unknown = await client.waitFor((message) => message.type === "error", "unknown provider", { from });
+    if (unknown.type === "error")
+      expect(unknown.message).toMatch(/unknown provider "gpt-9000": use one of scripted/);
     client.close();
   });
 
