@@ -48,7 +48,7 @@ function userMessage(session: number, turn: number): string {
 }
 
 /** Starts a server child, fills it with the workload (or nothing), and returns its memory after GC. */
-async function measureServer(workload: Workload): Promise<ChildMemory> {
+export async function measureServer(workload: Workload): Promise<ChildMemory> {
   const turns = workload.messagesPerSession / 2;
   const child = fork(CHILD, [String(Math.max(1, turns))], {
     execArgv: ["--expose-gc", "--import", "tsx"],
