@@ -25,7 +25,7 @@ describe("EventStream", () => {
       stream.emit({ type: "session_error", code: "filler", message: `${index} ${big}` });
       stream.emit({ type: "text_delta", runId: "r", requestIndex: 1, text: "delta" });
     }
-    stream.emit({ type: "session_error", code: "transient", message: "not stored" }, { durable: false });
+    stream.emit({ type: "session_error", code: "transient", message: "not stored" }, { keep: "none" });
     expect(live).toHaveLength(count * 2 + 1);
     expect(stream.firstBufferedSeq).toBeGreaterThan(count);
     expect(stream.after(0).reduce((sum, entry) => sum + entry.json.length, 0)).toBeLessThanOrEqual(

@@ -58,13 +58,18 @@ export class EventStream {
     if (evict > 0) this.events.splice(0, evict);
   }
 
-  /** Emits one event. `durable: false` delivers it live without storing it (e.g. a log-write failure). */
-  emit(event: SessionEvent, options: { durable?: boolean } = {}): number {
+  /**
+   * Emits one event. `keep`: "log" (default) stores it for replay and in the log; "memory" only for
+   * replay in this server process (e.g. problems found while reopening); "none" delivers it live only
+   * (e.g. a log-write failure).
+   */
+  emit(event: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
     const json = JSON.stringify(event);
-    if (options.durable !== false) {
+    const keep = options.keep ?? "log";
+    if (keep !== "none") {
       this.remember({ seq: this.seq, json });
-      if (!MEMORY_ONLY.has(event.type)) {
+      if (keep === "log" && !MEMORY_ONLY.has(event.type)) {
         const at = new Date().toISOString();
         this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${json}}`);
       }

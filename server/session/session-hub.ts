@@ -192,7 +192,7 @@ export class SessionHub {
       log: this.options.log,
     });
     ref.current = session;
-    for (const warning of loaded.warnings) session.emitError("log_damaged", warning);
+    for (const warning of loaded.warnings) session.emitError("log_damaged", warning, { replay: true });
     this.sessions.set(id, session);
     await this.closeIdleSessions(session);
     return session;

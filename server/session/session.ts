@@ -88,7 +88,7 @@ export class Session {
       home: init.home,
     });
     for (const problem of session.permission.loadProblems ?? [])
-      session.emitError("permission_settings", problem);
+      session.emitError("permission_settings", problem, { replay: true });
     await session.restoreActiveSkills(init.restored ?? []);
     session.emitCatalogSnapshot();
     if (init.watch !== false) {
@@ -120,6 +120,7 @@ export class Session {
         this.emitError(
           "restore_failed",
           `could not re-activate skill "${name}" on reopen: ${result.content}`,
+          { replay: true },
         );
     }
   }
@@ -189,9 +190,13 @@ export class Session {
     this.stream.emit(event);
   }
 
-  /** Errors the user must see but that are not part of the conversation (not stored in the log). */
-  emitError(code: string, message: string): void {
-    if (!this.closed) this.stream.emit({ type: "session_error", code, message }, { durable: false });
+  /**
+   * Errors the user must see but that are not part of the conversation (never stored in the log).
+   * `replay: true` keeps them for clients that open the session later (problems found while starting).
+   */
+  emitError(code: string, message: string, options: { replay?: boolean } = {}): void {
+    if (this.closed) return;
+    this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
   }
 
   private permissionHook(): PermissionHook {

@@ -1,8 +1,10 @@
 // D6 through the whole server, and the manual provider's turns over the socket.
+import { appendFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionsDirectory } from "../session/session-hub.ts";
 import { nodeLogFileSystem, readSessionLog, type LogFileSystem } from "../session/session-log.ts";
+import { startServer } from "./start-server.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 
@@ -51,6 +53,53 @@ describe("session logs through the server", () => {
     expect(log.events.map((record) => record.event.type)).toContain("stop");
     expect(log.events.map((record) => record.event.type)).not.toContain("session_error");
     client.close();
+  });
+});
+
+describe("reopening a damaged log", () => {
+  it("keeps the complete records and tells the client which part was skipped", async () => {
+    server = await startTestServer(TEST_SCENARIOS, { watch: false });
+    const client = await TestClient.connect(server);
+    const sessionId = await client.createSession();
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    await client.waitForEvent("stop", { sessionId });
+    client.close();
+    await server.close();
+    const logFile = path.join(sessionsDirectory(server.home), `${sessionId}.jsonl`);
+    await appendFile(logFile, '{"kind":"event","seq":999,"at":"2026-');
+
+    const restarted = await startServer({
+      port: 0,
+      home: server.home,
+      defaultWorkdir: server.workdir,
+      scenariosDir: server.scenariosDir,
+      log: () => undefined,
+      watch: false,
+    });
+    try {
+      const again = await TestClient.connect({
+        ...server,
+        ...restarted,
+        origin: `http://127.0.0.1:${restarted.port}`,
+      });
+      again.send({ type: "open_session", sessionId });
+      const opened = await again.waitForEvent("session_opened", { sessionId });
+      expect(opened.event.history.map((message) => message.role)).toEqual(["user", "assistant"]);
+      const warning = await again.waitForEvent("session_error", {
+        sessionId,
+        where: (event) => event.code === "log_damaged",
+      });
+      expect(warning.event.message).toMatch(/torn last record/);
+      const from = again.messages.length;
+      again.send({ type: "send_message", sessionId, text: "hello" });
+      await again.waitForEvent("stop", { sessionId, from });
+      again.close();
+    } finally {
+      await restarted.close();
+    }
+    const reloaded = await readSessionLog(logFile);
+    expect(reloaded.warnings).toHaveLength(1); // the torn fragment, now followed by records on their own lines
+    expect(reloaded.events.filter((record) => record.event.type === "stop")).toHaveLength(2);
   });
 });
 
