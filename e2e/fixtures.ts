@@ -66,7 +66,11 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   }
 }
 
-export async function startPlayground(): Promise<{ playground: Playground; stop: () => Promise<void> }> {
+/** The e2e scenarios by default; the walk-through spec plays the repo's own demo scenarios instead. */
+export const e2eScenarios = path.join(repoRoot, "e2e", "fixtures", "scenarios");
+export const demoScenarios = path.join(repoRoot, "scenarios");
+
+export async function startPlayground(scenariosDir = e2eScenarios): Promise<{ playground: Playground; stop: () => Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
@@ -80,7 +84,7 @@ export async function startPlayground(): Promise<{ playground: Playground; stop:
   let output = "";
   const child = spawn(
     path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", path.join(repoRoot, "e2e", "fixtures", "scenarios")],
+    ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", scenariosDir],
     { cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production" } },
   );
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -100,9 +104,10 @@ export async function startPlayground(): Promise<{ playground: Playground; stop:
   }
 }
 
-export const test = base.extend<{ playground: Playground; workspace: WorkspacePage }>({
-  playground: async ({}, use, testInfo) => {
-    const { playground, stop } = await startPlayground();
+export const test = base.extend<{ scenariosDir: string; playground: Playground; workspace: WorkspacePage }>({
+  scenariosDir: [e2eScenarios, { option: true }],
+  playground: async ({ scenariosDir }, use, testInfo) => {
+    const { playground, stop } = await startPlayground(scenariosDir);
     await use(playground);
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });
     await stop();

@@ -8,6 +8,7 @@ import { ApprovalCard } from "./approval-card.tsx";
 import { Composer } from "./composer.tsx";
 import { ManualComposer } from "./manual-composer.tsx";
 import { ToolCallCard } from "./tool-call-card.tsx";
+import { SafeMarkdown } from "../lib/markdown.tsx";
 import { Badge, ErrorCard } from "./ui.tsx";
 
 const stopText: Record<string, string> = {
@@ -51,11 +52,15 @@ const Turn = memo(function Turn({
               model request #{turn.requestIndex} → inspector
             </button>
           )}
-          {turn.text && (
-            <p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">
-              {turn.text}
-            </p>
-          )}
+          {turn.text &&
+            (turn.streaming ? (
+              <p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">
+                {turn.text}
+              </p>
+            ) : (
+              // Finished text is shown as sanitized Markdown (DOMPurify), never as raw HTML.
+              <SafeMarkdown markdown={turn.text} testId="assistant-text" />
+            ))}
           {turn.streaming && !turn.text && turn.toolCallIds.length === 0 && <p className="text-sm text-slate-400">thinking…</p>}
           {turn.toolCallIds.map((id) => (toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null))}
         </div>

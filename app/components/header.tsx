@@ -23,18 +23,25 @@ function SessionPicker({
   onOpen,
   onNew,
   onExport,
+  onRefresh,
 }: {
   sessions: SessionSummary[];
   currentId?: string;
   onOpen: (id: string) => void;
   onNew: () => void;
   onExport: () => void;
+  onRefresh: () => void;
 }) {
   const [open, setOpen] = useState(false);
   const current = sessions.find((session) => session.id === currentId);
   return (
     <div className="relative">
-      <Button testId="session-picker" onClick={() => setOpen(!open)} title={current ? `Session: ${current.title}` : "Sessions"}>
+      <Button
+        testId="session-picker"
+        onClick={() => {
+          if (!open) onRefresh();
+          setOpen(!open);
+        }} title={current ? `Session: ${current.title}` : "Sessions"}>
         <span className="text-xs text-slate-500">session </span>
         <span className="inline-block max-w-[9rem] truncate align-bottom">{current ? current.title || current.id.slice(0, 8) : "Sessions"}</span> ▾
       </Button>
@@ -104,6 +111,7 @@ export function Header({
   onOpenSession,
   onNewSession,
   onExport,
+  onRefreshSessions,
   onChangeSettings,
   onTogglePresenter,
   onTogglePanel,
@@ -117,6 +125,7 @@ export function Header({
   onOpenSession: (id: string) => void;
   onNewSession: () => void;
   onExport: () => void;
+  onRefreshSessions: () => void;
   onChangeSettings: (change: { permissionMode?: PermissionMode; disclosure?: DisclosureMode }) => void;
   onTogglePresenter: () => void;
   onTogglePanel: (panel: "catalog" | "inspector") => void;
@@ -124,7 +133,7 @@ export function Header({
   return (
     <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-300 bg-slate-50 px-2 py-1" data-testid="header">
       <strong className="text-sm whitespace-nowrap" title="PseudoClaude Playground">PseudoClaude</strong>
-      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} onExport={onExport} />
+      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} onExport={onExport} onRefresh={onRefreshSessions} />
       {settings && (
         <>
           <span className="max-w-[10rem] truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>

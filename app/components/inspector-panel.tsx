@@ -15,7 +15,7 @@ type Part = keyof typeof barColors;
 
 function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: RequestView[]; selected?: number; onSelect: (index: number) => void; onShowTurn: (index: number) => void }) {
   return (
-    <ol className="flex gap-1 overflow-x-auto pb-1" data-testid="inspector-timeline">
+    <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
       {requests.map((request, position) => {
         const previous = requests[position - 1];
         const newRun = !previous || previous.runId !== request.runId;

@@ -49,6 +49,12 @@ export function Workspace() {
     if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
   }, [session?.id]);
 
+  // Session titles and message counts change with each run: refresh the list when a run ends.
+  const running = session?.running ?? false;
+  useEffect(() => {
+    if (!running && stateRef.current.connection === "open" && stateRef.current.session) send({ type: "list_sessions" });
+  }, [running, send]);
+
   useEffect(() => {
     document.documentElement.style.fontSize = presenter ? "20px" : "";
   }, [presenter]);
@@ -115,6 +121,7 @@ export function Workspace() {
           send({ type: "open_session", sessionId: id });
         }}
         onNewSession={() => setDialogOpen(true)}
+        onRefreshSessions={() => send({ type: "list_sessions" })}
         onExport={() => sessionCommand((sessionId) => ({ type: "export_session", sessionId }))}
         onChangeSettings={(change) => sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))}
         onTogglePresenter={() => setPresenter(!presenter)}
@@ -169,7 +176,11 @@ export function Workspace() {
               running={session?.running ?? false}
               connected={state.connection === "open" && !!session}
               highlightRequest={highlightRequest}
-              onSend={(text) => sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }))}
+              onSend={(text) => {
+                // A new message: the inspector follows the newest request again.
+                setSelectedRequest(undefined);
+                sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
+              }}
               onStop={() => sessionCommand((sessionId) => ({ type: "cancel", sessionId }))}
               onAnswer={(callId, answer) => sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))}
               onManualResponse={(requestIndex, text, toolCalls) =>

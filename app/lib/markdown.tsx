@@ -17,7 +17,7 @@ function loadRenderer(): Promise<Render> {
   return loading;
 }
 
-export function SafeMarkdown({ markdown, testId }: { markdown: string; testId?: string }) {
+export function SafeMarkdown({ markdown, testId, className = "text-sm" }: { markdown: string; testId?: string; className?: string }) {
   const [html, setHtml] = useState<string | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -30,8 +30,9 @@ export function SafeMarkdown({ markdown, testId }: { markdown: string; testId?: 
       current = false;
     };
   }, [markdown]);
-  if (failure) return <pre className="whitespace-pre-wrap text-sm" data-testid={testId}>{markdown}</pre>;
-  if (html === undefined) return <p className="text-sm text-slate-500" data-testid={testId}>Rendering…</p>;
+  if (failure) return <pre className={`whitespace-pre-wrap ${className}`} data-testid={testId}>{markdown}</pre>;
+  // Until the renderer has loaded, show the text as it is rather than a blank.
+  if (html === undefined) return <p className={`whitespace-pre-wrap ${className}`} data-testid={testId}>{markdown}</p>;
   // The HTML comes from DOMPurify.sanitize above, never straight from the model or a skill file.
-  return <div className="markdown text-sm" data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
 }
