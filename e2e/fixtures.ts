@@ -70,7 +70,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 export const e2eScenarios = path.join(repoRoot, "e2e", "fixtures", "scenarios");
 export const demoScenarios = path.join(repoRoot, "scenarios");
 
-export async function startPlayground(scenariosDir = e2eScenarios): Promise<{ playground: Playground; stop: () => Promise<void> }> {
+export async function startPlayground(
+  scenariosDir = e2eScenarios,
+  serverEnv: Record<string, string> = {},
+): Promise<{ playground: Playground; stop: () => Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
@@ -85,7 +88,7 @@ export async function startPlayground(scenariosDir = e2eScenarios): Promise<{ pl
   const child = spawn(
     path.join(repoRoot, "node_modules", ".bin", "tsx"),
     ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", scenariosDir],
-    { cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production" } },
+    { cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production", ...serverEnv } },
   );
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -104,10 +107,12 @@ export async function startPlayground(scenariosDir = e2eScenarios): Promise<{ pl
   }
 }
 
-export const test = base.extend<{ scenariosDir: string; playground: Playground; workspace: WorkspacePage }>({
+export const test = base.extend<{ scenariosDir: string; serverEnv: Record<string, string>; playground: Playground; workspace: WorkspacePage }>({
   scenariosDir: [e2eScenarios, { option: true }],
-  playground: async ({ scenariosDir }, use, testInfo) => {
-    const { playground, stop } = await startPlayground(scenariosDir);
+  /** Extra environment for the server process, e.g. a provider's base URL pointing at a local fake. */
+  serverEnv: [{}, { option: true }],
+  playground: async ({ scenariosDir, serverEnv }, use, testInfo) => {
+    const { playground, stop } = await startPlayground(scenariosDir, serverEnv);
     await use(playground);
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });
     await stop();
