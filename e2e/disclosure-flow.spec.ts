@@ -48,6 +48,17 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   await inspector.pane("environment");
   await workspace.screenshot("inspector-request-2");
 
+  // Copy a pane, and the whole request as JSON.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByTestId("copy-pane-environment").click();
+  await expect(page.getByTestId("copy-pane-environment")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("### csv-report");
+  await page.getByTestId("copy-request-json").click();
+  await expect(page.getByTestId("copy-request-json")).toHaveText("Copied");
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { requestIndex: number; registeredNotVisible: string[] };
+  expect(copied.requestIndex).toBe(2);
+  expect(copied.registeredNotVisible).toContain("profile_csv");
+
   // Linked both ways: the chat turn opens its request, the request shows its turn.
   await page.getByTestId("turn-link-request-3").click();
   await expect(page.getByTestId("inspector-selected")).toHaveText("Request #3");

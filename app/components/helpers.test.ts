@@ -43,3 +43,15 @@ describe("displayPath", () => {
     expect(displayPath("/repo/skills/review/SKILL.md", undefined)).toBe("/repo/skills/review/SKILL.md");
   });
 });
+
+describe("truncationNotes", () => {
+  it("turns the runner's truncation flags into readable notes", async () => {
+    const { truncationNotes } = await import("./tool-console.tsx");
+    expect(truncationNotes({ stdoutTruncated: true, stdoutBytes: 2_000_000, stderrTruncated: false, modelTruncated: true, omittedChars: 51_000 })).toEqual([
+      "stdout truncated (2000000 bytes produced)",
+      "model's copy capped (51000 chars omitted)",
+    ]);
+    expect(truncationNotes({ exitCode: 0 })).toEqual([]);
+    expect(truncationNotes(undefined)).toEqual([]);
+  });
+});

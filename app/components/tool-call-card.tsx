@@ -2,6 +2,7 @@
 "use client";
 import { memo } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
+import { truncationNotes } from "./tool-console.tsx";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
 
 const stateTones: Record<ToolCallState, Tone> = {
@@ -63,10 +64,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
               {call.result.error ? `: ${call.result.error}` : ""}
             </p>
           )}
-          {metadata && (metadata.exitCode !== undefined || metadata.truncated) ? (
+          {metadata && (metadata.exitCode !== undefined || truncationNotes(metadata).length > 0) ? (
             <p className="text-slate-500">
-              {metadata.exitCode !== undefined && `exit ${String(metadata.exitCode)} `}
-              {metadata.truncated ? "· output truncated for the model" : ""}
+              {metadata.exitCode !== undefined && metadata.exitCode !== null && `exit ${String(metadata.exitCode)}`}
+              {metadata.signal ? ` · killed by ${String(metadata.signal)}` : ""}
+              {truncationNotes(metadata).map((note) => ` · ${note}`)}
             </p>
           ) : null}
           {content.length > longResult ? (

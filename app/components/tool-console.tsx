@@ -11,6 +11,17 @@ function field(metadata: Record<string, unknown> | undefined, ...names: string[]
   return undefined;
 }
 
+/** The truncation flags the process runner and output cap put in a result's metadata, as readable notes. */
+export function truncationNotes(metadata: Record<string, unknown> | undefined): string[] {
+  if (!metadata) return [];
+  const notes: string[] = [];
+  if (metadata.stdoutTruncated) notes.push(`stdout truncated (${String(metadata.stdoutBytes ?? "?")} bytes produced)`);
+  if (metadata.stderrTruncated) notes.push(`stderr truncated (${String(metadata.stderrBytes ?? "?")} bytes produced)`);
+  if (metadata.modelTruncated) notes.push(`model's copy capped (${String(metadata.omittedChars ?? "?")} chars omitted)`);
+  if (metadata.truncated) notes.push("output truncated");
+  return notes;
+}
+
 export function ConsoleResultView({ result }: { result: ConsoleResult }) {
   if (!result.result) {
     return (
@@ -23,7 +34,7 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
   const stdin = field(metadata, "stdin") ?? JSON.stringify(result.input);
   const stderr = field(metadata, "stderr");
   const exitCode = field(metadata, "exitCode", "exit_code");
-  const truncated = field(metadata, "truncated", "stdoutTruncated");
+  const truncation = truncationNotes(metadata);
   return (
     <div className="space-y-1 text-xs" data-testid="console-result">
       <div className="flex flex-wrap gap-1">
@@ -32,9 +43,18 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
         </Badge>
         {exitCode !== undefined && <Badge testId="console-exit-code">exit {String(exitCode)}</Badge>}
         {result.durationMs !== undefined && <Badge>{result.durationMs} ms</Badge>}
-        {truncated ? <Badge tone="amber">output truncated</Badge> : null}
+        {truncation.map((note) => (
+          <Badge key={note} tone="amber" testId="console-truncated">
+            {note}
+          </Badge>
+        ))}
       </div>
       {result.result.error && <p className="text-red-800">{result.result.error}</p>}
+      {typeof field(metadata, "command") === "string" && (
+        <p className="font-mono break-all text-slate-600" data-testid="console-command">
+          $ {String(field(metadata, "command"))} <span className="text-slate-400">in {String(field(metadata, "cwd") ?? "")}</span>
+        </p>
+      )}
       <div>stdin</div>
       <Pre testId="console-stdin" text={typeof stdin === "string" ? stdin : formatJson(stdin)} />
       <div>stdout</div>
