@@ -2,7 +2,7 @@
 // process for S seconds. Counts protocol errors and stop reasons, samples the server's RSS, prints a table.
 //   npx tsx scripts/soak.ts [--sessions 20] [--seconds 60]
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,6 +90,13 @@ function percentile(values: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
 
+/** Sizes in bytes of the session logs the server wrote (one JSONL file per session). */
+async function logSizes(home: string): Promise<number[]> {
+  const directory = path.join(home, ".PseudoClaude", "playground", "sessions");
+  const files = (await readdir(directory)).filter((file) => file.endsWith(".jsonl"));
+  return Promise.all(files.map(async (file) => (await stat(path.join(directory, file))).size));
+}
+
 async function main(): Promise<void> {
   const sessions = flag("sessions", 20);
   const seconds = flag("seconds", 60);
@@ -140,6 +147,7 @@ async function main(): Promise<void> {
   const rssEnd = await rssBytes(pid);
   server.kill("SIGTERM");
   await new Promise((resolve) => server.on("exit", resolve));
+  const sizes = await logSizes(path.join(scratch, "home"));
   await rm(scratch, { recursive: true, force: true });
 
   const runs = results.reduce((sum, result) => sum + result.runs, 0);
@@ -161,6 +169,12 @@ async function main(): Promise<void> {
     ],
     ["protocol errors", String(errors.length)],
     ["run time p50 / p95", `${percentile(durations, 0.5)} ms / ${percentile(durations, 0.95)} ms`],
+    [
+      "log bytes per session avg / max",
+      `${megabytes(sizes.reduce((sum, size) => sum + size, 0) / Math.max(1, sizes.length))} / ` +
+        `${megabytes(Math.max(0, ...sizes))} (${sizes.length} logs, ` +
+        `${megabytes((sizes.reduce((sum, size) => sum + size, 0) / Math.max(1, sizes.length)) * (60 / seconds))} per session per minute)`,
+    ],
     [
       "server RSS start / peak / end",
       `${megabytes(rssStart)} / ${megabytes(rssPeak)} / ${megabytes(rssEnd)}`,

@@ -1,8 +1,10 @@
 // A session's ordered event stream: assigns each event its seq, keeps recent events in memory for
 // reconnect replay, appends durable ones to the JSONL log, and notifies subscribers. Each event is
 // serialized once: the same JSON text goes to the log, to the replay buffer and to every socket, and the
-// buffer is bounded in bytes so a long conversation does not grow the server without limit.
+// buffer is bounded in bytes so a long conversation does not grow the server without limit. Only the log
+// gets request snapshots in a compact form (see log-compaction.ts); the buffer and sockets get them whole.
 import type { SessionEvent } from "../protocol/wire.ts";
+import { LoggedHistory } from "./log-compaction.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
 export interface SequencedEvent {
@@ -29,13 +31,32 @@ export class EventStream {
   private bufferedChars = 0;
   private readonly listeners = new Set<EventListener>();
   private seq: number;
+  private readonly loggedHistory = new LoggedHistory();
 
+  /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
   ) {
-    for (const entry of restored) this.remember({ seq: entry.seq, json: JSON.stringify(entry.event) });
+    for (const { event } of restored) this.loggedHistory.observe(event);
+    this.rememberNewest(restored);
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
+  }
+
+  /**
+   * Buffers the newest restored events that fit, as `remember` one by one would, without serializing
+   * the older ones only to evict them again (a long log holds thousands of big snapshots).
+   */
+  private rememberNewest(restored: SequencedEvent[]): void {
+    const newest: SerializedEvent[] = [];
+    let chars = 0;
+    for (let index = restored.length - 1; index >= 0; index--) {
+      const json = JSON.stringify(restored[index].event);
+      if (newest.length > 0 && chars + json.length > MEMORY_REPLAY_CHARS) break;
+      newest.push({ seq: restored[index].seq, json });
+      chars += json.length;
+    }
+    for (const entry of newest.reverse()) this.remember(entry);
   }
 
   get lastSeq(): number {
@@ -71,7 +92,9 @@ export class EventStream {
       this.remember({ seq: this.seq, json });
       if (keep === "log" && !MEMORY_ONLY.has(event.type)) {
         const at = new Date().toISOString();
-        this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${json}}`);
+        const logged = this.loggedHistory.compactJson(event) ?? json;
+        this.loggedHistory.observe(event);
+        this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${logged}}`);
       }
     }
     for (const listener of this.listeners) listener(this.seq, event, json);

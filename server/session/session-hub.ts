@@ -2,7 +2,7 @@
 // Logs live in <home>/.PseudoClaude/playground/sessions/<id>.jsonl; ids are checked against a strict
 // pattern before any path is built from them.
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
@@ -11,6 +11,7 @@ import {
   SessionLogWriter,
   nodeLogFileSystem,
   readSessionLog,
+  readSessionLogForExport,
   type LogFileSystem,
   type LogReadResult,
 } from "./session-log.ts";
@@ -137,6 +138,7 @@ export class SessionHub {
       parts: this.options.parts,
       writer,
       watch: this.options.watch,
+      providers: this.options.providers,
       log: this.options.log,
     });
     ref.current = session;
@@ -189,6 +191,7 @@ export class SessionHub {
       writer: this.writerFor(id, ref),
       restored: loaded.events.map((record) => ({ seq: record.seq, event: record.event })),
       watch: this.options.watch,
+      providers: this.options.providers,
       log: this.options.log,
     });
     ref.current = session;
@@ -283,7 +286,7 @@ export class SessionHub {
     const live = this.sessions.get(id);
     if (live) await live.flushForExport();
     try {
-      return { fileName: `${id}.jsonl`, jsonl: await readFile(file, "utf8") };
+      return { fileName: `${id}.jsonl`, jsonl: await readSessionLogForExport(file) };
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }

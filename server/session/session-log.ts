@@ -4,6 +4,7 @@
 // treat them as line breaks would cut records in half.
 import { open, readFile } from "node:fs/promises";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
+import { expandHistoryReferences, mentionsHistoryReference } from "./log-compaction.ts";
 
 export const LOG_FORMAT_VERSION = 1;
 
@@ -229,9 +230,41 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     else if (record && record.kind === "event" && typeof record.seq === "number") result.events.push(record);
     else result.warnings.push(`${path}:${lineNumber}: skipped a record of unknown kind`);
   }
+  // Request snapshots stored as a reference to the conversation get their messages back.
+  result.warnings.push(...expandHistoryReferences(result.events, path));
   return result;
 }
 
 export async function readSessionLog(path: string): Promise<LogReadResult> {
   return parseSessionLog(await readFile(path), path);
+}
+
+/** The seq of a complete event record line; undefined for a damaged line (even one that starts well). */
+function eventSeq(line: string): number | undefined {
+  try {
+    const record = JSON.parse(line) as Partial<LogEventRecord>;
+    return record.kind === "event" && typeof record.seq === "number" ? record.seq : undefined;
+  } catch {
+    return undefined; // a damaged line is exported exactly as written
+  }
+}
+
+/**
+ * The log's text as a user downloads it: every request snapshot with its messages in full, as before
+ * logs were compacted. Other lines (damaged ones included) are given exactly as written.
+ */
+export async function readSessionLogForExport(path: string): Promise<string> {
+  const data = await readFile(path);
+  const text = data.toString("utf8");
+  if (!mentionsHistoryReference(text)) return text;
+  const expanded = new Map(parseSessionLog(data, path).events.map((record) => [record.seq, record]));
+  return text
+    .split("\n")
+    .map((line) => {
+      if (!mentionsHistoryReference(line)) return line;
+      const seq = eventSeq(line);
+      const record = seq === undefined ? undefined : expanded.get(seq);
+      return record ? JSON.stringify(record) : line;
+    })
+    .join("\n");
 }

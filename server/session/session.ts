@@ -5,12 +5,13 @@ import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ChatMessage, ToolResult } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
-import type { SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { Approvals } from "./approvals.ts";
+import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
 import {
   EventStream,
   type EventListener,
@@ -18,6 +19,7 @@ import {
   type SerializedEvent,
 } from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
+import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { runConsoleCall } from "./tool-console.ts";
@@ -35,6 +37,8 @@ export interface SessionInit {
   restored?: SequencedEvent[];
   /** Watch the skill layers for live reload (off in a few tests). */
   watch?: boolean;
+  /** The server's providers, for the default model when the provider changes. */
+  providers?: () => ProviderInfo[];
   log: (line: string) => void;
 }
 
@@ -43,7 +47,7 @@ export class Session {
   readonly createdAt: string;
   private settings: SessionSettings;
   private updatedAt: string;
-  private readonly history: ChatMessage[] = [];
+  private readonly history: ChatMessage[];
   private readonly approvals = new Approvals();
   private readonly stream: EventStream;
   private readonly requestCounter: RequestCounter;
@@ -60,22 +64,20 @@ export class Session {
   private pendingManualIndex: number | undefined;
   private reloading: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Without `restored`: the events read back are not kept once the session has started. */
+  private readonly init: Omit<SessionInit, "restored">;
 
-  private constructor(private readonly init: SessionInit) {
+  private constructor(init: SessionInit) {
+    const { restored = [], ...rest } = init;
+    this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
-    this.settings = init.settings;
     this.updatedAt = init.createdAt;
-    const restored = init.restored ?? [];
     this.stream = new EventStream(init.writer, restored);
-    let lastRequestIndex = 0;
-    for (const { event } of restored) {
-      if (event.type === "history_appended") this.history.push(event.message);
-      if (event.type === "request")
-        lastRequestIndex = Math.max(lastRequestIndex, event.snapshot.requestIndex);
-      if (event.type === "settings_changed") this.settings = event.settings;
-    }
-    this.requestCounter = new RequestCounter(lastRequestIndex);
+    const state = restoredState(restored, init.settings);
+    this.history = state.history;
+    this.settings = state.settings;
+    this.requestCounter = new RequestCounter(state.lastRequestIndex);
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -89,7 +91,9 @@ export class Session {
     });
     for (const problem of session.permission.loadProblems ?? [])
       session.emitError("permission_settings", problem, { replay: true });
-    await session.restoreActiveSkills(init.restored ?? []);
+    await restoreActiveSkills(session.workspace, init.restored ?? [], (problem) =>
+      session.emitError("restore_failed", problem, { replay: true }),
+    );
     session.emitCatalogSnapshot();
     if (init.watch !== false) {
       const { builtin, user, project } = session.workspace.layers;
@@ -100,29 +104,6 @@ export class Session {
       );
     }
     return session;
-  }
-
-  /** Re-activates the skills that were active when the log was written, in their order (load_skill semantics). */
-  private async restoreActiveSkills(restored: SequencedEvent[]): Promise<void> {
-    const names: string[] = [];
-    for (const { event } of restored) {
-      if (event.type === "skill_activated" && !names.includes(event.name)) names.push(event.name);
-    }
-    const loadSkill = this.workspace.registry.get("load_skill");
-    if (!loadSkill || names.length === 0) return;
-    const controller = new AbortController();
-    for (const name of names) {
-      const { result } = await loadSkill.execute(
-        { name },
-        { workdir: this.workspace.workdir, callId: `restore_${name}`, signal: controller.signal },
-      );
-      if (!result.ok)
-        this.emitError(
-          "restore_failed",
-          `could not re-activate skill "${name}" on reopen: ${result.content}`,
-          { replay: true },
-        );
-    }
   }
 
   get lastSeq(): number {
@@ -352,31 +333,21 @@ export class Session {
   }
 
   private emitCatalogSnapshot(): void {
-    const { catalog, registry } = this.workspace;
-    const visible =
-      this.isRunning && this.lastSnapshot
-        ? this.lastSnapshot.tools.map((tool) => tool.name)
-        : registry.names();
-    this.emit({
-      type: "catalog_snapshot",
-      catalog: catalog.snapshot(),
-      visibleTools: visible,
-      registeredTools: registry.names(),
-    });
+    const running = this.isRunning ? this.lastSnapshot : undefined;
+    this.emit(
+      catalogSnapshotEvent(
+        this.workspace,
+        running?.tools.map((tool) => tool.name),
+      ),
+    );
   }
 
   /** Rescans the three layers; pushes the diff (with warnings new since the last scan) and a snapshot. */
   reloadCatalog(trigger: "watch" | "manual"): Promise<void> {
     const next = this.reloading.then(async () => {
       if (this.closed) return;
-      const { catalog } = this.workspace;
-      const before = new Set(catalog.warnings().map((warning) => JSON.stringify(warning)));
       try {
-        const diff = this.workspace.reloadCatalog
-          ? await this.workspace.reloadCatalog()
-          : await catalog.reload();
-        const warnings = catalog.warnings().filter((warning) => !before.has(JSON.stringify(warning)));
-        this.emit({ type: "catalog_diff", diff, warnings, trigger });
+        this.emit(await catalogDiffEvent(this.workspace, trigger));
         this.emitCatalogSnapshot();
       } catch (error) {
         this.emitError("io_error", `catalog reload failed: ${errorMessage(error)}`);
@@ -388,7 +359,11 @@ export class Session {
 
   async updateSettings(changes: Partial<Omit<SessionSettings, "workdir">>): Promise<void> {
     const previous = this.settings;
-    const next: SessionSettings = { ...previous, ...changes };
+    const next = changedSettings(
+      previous,
+      changes,
+      (provider) => this.init.providers?.().find((info) => info.name === provider)?.defaultModel,
+    );
     if (
       next.provider !== previous.provider ||
       next.model !== previous.model ||
