@@ -36,4 +36,25 @@ test("teaching walk-through: names first, the body after load_skill, tools visib
   await expect((await inspector.pane("tools")).getByTestId("pane-tool-profile_csv")).toBeVisible();
   await inspector.pane("environment");
   await workspace.screenshot("walkthrough-3-inspector");
+
+  // 5. Safety: deny a command (the model is told), then stop a slow one.
+  await chat.send("commit my changes");
+  await expect(chat.approvalCard().getByTestId("approval-command")).toContainText("git status");
+  await chat.deny("not now");
+  await expect(chat.toolCall("run_command").last()).toHaveAttribute("data-state", "denied");
+  await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
+  await chat.send("run something slow");
+  await chat.allowOnce();
+  await expect(chat.toolCall("run_command").last()).toHaveAttribute("data-state", "running");
+  await chat.stop();
+  await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "canceled");
+
+  // 6. Eager disclosure: every body moves into the stable system, and its hash changes.
+  await page.getByTestId("header-disclosure-mode").selectOption("eager");
+  await expect(page.getByTestId("header-disclosure-mode")).toHaveValue("eager");
+  await chat.send("hello");
+  await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
+  await expect(page.getByTestId("stable-changed")).toBeVisible();
+  await expect(page.getByTestId("stable-first-difference")).toContainText("line");
+  await workspace.screenshot("walkthrough-4-eager");
 });

@@ -13,12 +13,18 @@ import { Badge, CopyButton } from "./ui.tsx";
 const barColors = { stable: "bg-slate-500", environment: "bg-amber-500", messages: "bg-blue-500", tools: "bg-violet-500" } as const;
 type Part = keyof typeof barColors;
 
+function clip(text: string, length = 90): string {
+  return text.length > length ? `${text.slice(0, length)}…` : text;
+}
+
 function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: RequestView[]; selected?: number; onSelect: (index: number) => void; onShowTurn: (index: number) => void }) {
   return (
     <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
       {requests.map((request, position) => {
         const previous = requests[position - 1];
         const newRun = !previous || previous.runId !== request.runId;
+        // Marks the requests where a skill body entered the environment.
+        const newlyActive = request.snapshot.activeSkills.filter((name) => !previous?.snapshot.activeSkills.includes(name)).length;
         return (
           <li key={request.requestIndex} className="shrink-0">
             <button
@@ -27,19 +33,16 @@ function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: Requ
               aria-pressed={selected === request.requestIndex}
               onClick={() => onSelect(request.requestIndex)}
               onDoubleClick={() => onShowTurn(request.requestIndex)}
-              title={`run ${request.runId}, iteration ${request.snapshot.iteration}; double-click to show its chat turn`}
+              title={`run ${request.runId}, iteration ${request.snapshot.iteration}; active skills: ${request.snapshot.activeSkills.join(", ") || "none"}${newlyActive ? ` (+${newlyActive} new)` : ""}. Double-click to show its chat turn.`}
               className={`rounded border px-1.5 py-0.5 text-xs ${selected === request.requestIndex ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && position > 0 ? "ml-2" : ""}`}
             >
               #{request.requestIndex}
-              {request.snapshot.activeSkills.length > 0 && (
-                <span className="ml-0.5 opacity-80">
-                  · {request.snapshot.activeSkills.length} skill{request.snapshot.activeSkills.length === 1 ? "" : "s"}
-                </span>
-              )}
+              {newlyActive > 0 && <sup className="ml-px font-semibold">+{newlyActive}</sup>}
             </button>
           </li>
         );
       })}
+      <li className="self-center text-[0.65rem] text-slate-500">+n: skills loaded before it · gap: new run</li>
     </ol>
   );
 }
@@ -121,7 +124,9 @@ export function InspectorPanel({
         </div>
         {stable.firstDifference && (
           <p className="text-xs text-red-800" data-testid="stable-first-difference">
-            First difference from #{stable.firstDifference.comparedWith}, line {stable.firstDifference.line}: <code>{stable.firstDifference.before}</code> → <code>{stable.firstDifference.after}</code>
+            First difference from #{stable.firstDifference.comparedWith}, line {stable.firstDifference.line}:{" "}
+            <code title={stable.firstDifference.before}>{clip(stable.firstDifference.before)}</code> →{" "}
+            <code title={stable.firstDifference.after}>{clip(stable.firstDifference.after)}</code>
           </p>
         )}
         <div data-testid="token-summary">

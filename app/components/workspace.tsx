@@ -105,7 +105,8 @@ export function Workspace() {
 
   const catalog = session?.catalog;
   const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
-  const columns = [panels.catalog ? "19rem" : null, "minmax(0,1fr)", panels.inspector ? "29rem" : null].filter(Boolean).join(" ");
+  // The detail view (SOP, schemas, tool console) gets a wider column than the list.
+  const columns = [panels.catalog ? (skillDetail ? "26rem" : "19rem") : null, "minmax(0,1fr)", panels.inspector ? "29rem" : null].filter(Boolean).join(" ");
 
   return (
     <div className="flex h-screen flex-col bg-white text-slate-900" data-testid="workspace" data-presenter={presenter}>
