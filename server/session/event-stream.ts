@@ -4,7 +4,7 @@
 // buffer is bounded in bytes so a long conversation does not grow the server without limit. Only the log
 // gets request snapshots in a compact form (see log-compaction.ts); the buffer and sockets get them whole.
 import type { SessionEvent } from "../protocol/wire.ts";
-import { LoggedHistory } from "./log-compaction.ts";
+import { SnapshotCompactor } from "./log-compaction.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
 export interface SequencedEvent {
@@ -31,14 +31,14 @@ export class EventStream {
   private bufferedChars = 0;
   private readonly listeners = new Set<EventListener>();
   private seq: number;
-  private readonly loggedHistory = new LoggedHistory();
+  private readonly compactor = new SnapshotCompactor();
 
   /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
   ) {
-    for (const { event } of restored) this.loggedHistory.observe(event);
+    for (const { event } of restored) this.compactor.observe(event);
     this.rememberNewest(restored);
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
   }
@@ -92,8 +92,8 @@ export class EventStream {
       this.remember({ seq: this.seq, json });
       if (keep === "log" && !MEMORY_ONLY.has(event.type)) {
         const at = new Date().toISOString();
-        const logged = this.loggedHistory.compactJson(event) ?? json;
-        this.loggedHistory.observe(event);
+        const logged = this.compactor.compactJson(event, this.seq) ?? json;
+        this.compactor.observe(event);
         this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${logged}}`);
       }
     }

@@ -3,15 +3,23 @@
 // `{"$historyPrefix": n}` when they equal the first n messages of the conversation as the log itself
 // recorded it (its `history_appended` records), and reading expands the reference back to the exact
 // messages. Snapshots whose messages are something else (an isolated slash run's private history) stay
-// in full, and so do logs written before this existed. Browsers always get full snapshots.
+// in full, and so do logs written before this existed. The system prompt parts and the tool definitions,
+// repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
+// full. Browsers always get full snapshots.
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 
 export const HISTORY_PREFIX_KEY = "$historyPrefix";
+/** `{"$sameAs": seq}`: the same value as in the snapshot logged at that seq. */
+export const SAME_AS_KEY = "$sameAs";
 
 interface HistoryPrefixReference {
   [HISTORY_PREFIX_KEY]: number;
+}
+
+interface SameAsReference {
+  [SAME_AS_KEY]: number;
 }
 
 type SnapshotEvent = Extract<SessionEvent, { snapshot: RequestSnapshot }>;
@@ -47,50 +55,107 @@ function sameJson(left: unknown, right: unknown): boolean {
   );
 }
 
-/**
- * The conversation as the log records it, for the writing side. Compared against these messages rather
- * than the session's live history, a reference always resolves to what a reader of the log will see.
- */
-export class LoggedHistory {
-  private readonly messages: ChatMessage[] = [];
+/** Parts of a snapshot that stay the same from one request to the next until skills or the catalog change. */
+const REPEATED_FIELDS = ["stable", "environment", "tools"] as const;
+type RepeatedField = (typeof REPEATED_FIELDS)[number];
 
-  /** Call with every event that is written to the log, in order. */
+function fieldOf(snapshot: RequestSnapshot, field: RepeatedField): unknown {
+  return field === "tools" ? snapshot.tools : snapshot.system[field];
+}
+
+function setField(snapshot: RequestSnapshot, field: RepeatedField, value: unknown): void {
+  if (field === "tools") snapshot.tools = value as RequestSnapshot["tools"];
+  else snapshot.system[field] = value as string;
+}
+
+function isSameAsReference(value: unknown): value is SameAsReference {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Number.isInteger((value as Record<string, unknown>)[SAME_AS_KEY])
+  );
+}
+
+/**
+ * The writing side. It compares against the conversation as the log records it (not the session's live
+ * history), so a reference always resolves to what a reader of the log will see.
+ */
+export class SnapshotCompactor {
+  private readonly messages: ChatMessage[] = [];
+  /** Each repeated field as last logged in full, with the seq of that record. */
+  private readonly lastFull = new Map<RepeatedField, { seq: number; value: unknown }>();
+
+  /** Call with every event that is written to the log, in order (after `compactJson` for the same event). */
   observe(event: SessionEvent): void {
     if (event.type === "history_appended") this.messages.push(event.message);
   }
 
-  /** The JSON text to log for a snapshot-carrying event whose messages are a prefix, else undefined. */
-  compactJson(event: SessionEvent): string | undefined {
+  /** The JSON text to log for a snapshot-carrying event written with `seq`; undefined for other events. */
+  compactJson(event: SessionEvent, seq: number): string | undefined {
     if (!carriesSnapshot(event)) return undefined;
-    const { messages } = event.snapshot;
+    const { snapshot } = event;
+    const repeated = (field: RepeatedField): unknown => {
+      const value = fieldOf(snapshot, field);
+      const last = this.lastFull.get(field);
+      if (last && sameJson(last.value, value)) return { [SAME_AS_KEY]: last.seq } satisfies SameAsReference;
+      this.lastFull.set(field, { seq, value });
+      return value;
+    };
+    // Spreading keeps every key at its position, so the expanded record is the same JSON text.
+    const compact = {
+      ...snapshot,
+      system: { ...snapshot.system, stable: repeated("stable"), environment: repeated("environment") },
+      messages: this.historyReference(snapshot.messages) ?? snapshot.messages,
+      tools: repeated("tools"),
+    };
+    return JSON.stringify({ ...event, snapshot: compact });
+  }
+
+  private historyReference(messages: ChatMessage[]): HistoryPrefixReference | undefined {
     if (messages.length === 0 || messages.length > this.messages.length) return undefined;
     for (let index = 0; index < messages.length; index++) {
       if (!sameJson(messages[index], this.messages[index])) return undefined;
     }
-    // Spreading keeps `messages` at its key position, so the expanded record is the same JSON text.
-    const reference: HistoryPrefixReference = { [HISTORY_PREFIX_KEY]: messages.length };
-    return JSON.stringify({ ...event, snapshot: { ...event.snapshot, messages: reference } });
+    return { [HISTORY_PREFIX_KEY]: messages.length };
   }
 }
 
 /**
- * Replaces history references in events read from a log, in log order, with the messages they stand
- * for (shared, not copied: readers only serialize them). Returns a warning per reference that asks for
- * more messages than the log holds (a damaged log); those get the messages that were read.
+ * Replaces the references in events read from a log, in log order, with what they stand for (shared,
+ * not copied: readers only serialize them). Returns a warning per reference a damaged log cannot
+ * resolve exactly; those get the nearest earlier value that was read.
  */
-export function expandHistoryReferences(
+export function expandSnapshotReferences(
   records: { seq: number; event: SessionEvent }[],
   path: string,
 ): string[] {
   const warnings: string[] = [];
   const history: ChatMessage[] = [];
+  const lastFull = new Map<RepeatedField, { seq: number; value: unknown }>();
   for (const { seq, event } of records) {
     if (event.type === "history_appended") {
       history.push(event.message);
       continue;
     }
     if (!carriesSnapshot(event)) continue;
-    const stored: unknown = event.snapshot.messages;
+    const { snapshot } = event;
+    for (const field of REPEATED_FIELDS) {
+      const stored = fieldOf(snapshot, field);
+      if (!isSameAsReference(stored)) {
+        lastFull.set(field, { seq, value: stored });
+        continue;
+      }
+      const last = lastFull.get(field);
+      if (last?.seq !== stored[SAME_AS_KEY]) {
+        warnings.push(
+          `${path}: the request snapshot at seq ${seq} repeats "${field}" from seq ${stored[SAME_AS_KEY]}, ` +
+            `which could not be read; it shows ${last ? `the one from seq ${last.seq}` : "nothing"}`,
+        );
+      }
+      setField(snapshot, field, last?.value ?? (field === "tools" ? [] : ""));
+    }
+    const stored: unknown = snapshot.messages;
     if (!isHistoryReference(stored)) continue;
     const count = stored[HISTORY_PREFIX_KEY];
     if (count > history.length) {
@@ -99,12 +164,12 @@ export function expandHistoryReferences(
           `but only ${history.length} could be read before it; it shows those`,
       );
     }
-    event.snapshot.messages = history.slice(0, count);
+    snapshot.messages = history.slice(0, count);
   }
   return warnings;
 }
 
-/** True when a raw log line holds a history reference (cheap test before parsing it). */
-export function mentionsHistoryReference(line: string): boolean {
-  return line.includes(`"${HISTORY_PREFIX_KEY}"`);
+/** True when raw log text may hold a reference (a cheap test before parsing it). */
+export function mentionsReference(text: string): boolean {
+  return text.includes(`"${HISTORY_PREFIX_KEY}"`) || text.includes(`"${SAME_AS_KEY}"`);
 }

@@ -4,7 +4,7 @@
 // treat them as line breaks would cut records in half.
 import { open, readFile } from "node:fs/promises";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
-import { expandHistoryReferences, mentionsHistoryReference } from "./log-compaction.ts";
+import { expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
 
 export const LOG_FORMAT_VERSION = 1;
 
@@ -230,8 +230,8 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     else if (record && record.kind === "event" && typeof record.seq === "number") result.events.push(record);
     else result.warnings.push(`${path}:${lineNumber}: skipped a record of unknown kind`);
   }
-  // Request snapshots stored as a reference to the conversation get their messages back.
-  result.warnings.push(...expandHistoryReferences(result.events, path));
+  // Request snapshots stored with references (log-compaction.ts) get their full content back.
+  result.warnings.push(...expandSnapshotReferences(result.events, path));
   return result;
 }
 
@@ -256,12 +256,12 @@ function eventSeq(line: string): number | undefined {
 export async function readSessionLogForExport(path: string): Promise<string> {
   const data = await readFile(path);
   const text = data.toString("utf8");
-  if (!mentionsHistoryReference(text)) return text;
+  if (!mentionsReference(text)) return text;
   const expanded = new Map(parseSessionLog(data, path).events.map((record) => [record.seq, record]));
   return text
     .split("\n")
     .map((line) => {
-      if (!mentionsHistoryReference(line)) return line;
+      if (!mentionsReference(line)) return line;
       const seq = eventSeq(line);
       const record = seq === undefined ? undefined : expanded.get(seq);
       return record ? JSON.stringify(record) : line;

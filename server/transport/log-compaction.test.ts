@@ -1,0 +1,179 @@
+// Request snapshots in the session log: stored as a reference to the logged conversation, restored to
+// exactly what the browsers saw live (isolated slash runs and canceled runs included), and the log of a
+// long conversation stays a fraction of the size it had when every snapshot was stored in full.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { sessionsDirectory } from "../session/session-hub.ts";
+import { readSessionLog } from "../session/session-log.ts";
+import { startServer } from "./start-server.ts";
+import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
+import { TEST_SCENARIOS } from "./testing/scenarios.ts";
+
+const NOTES_SKILL = `---
+name: notes
+description: Summarizes the notes on its own, apart from the conversation.
+mode: isolated
+history: recent
+---
+
+Summarize the notes. $ARGUMENTS
+`;
+
+const SCENARIOS = {
+  ...TEST_SCENARIOS,
+  "30-sleep.yaml": TEST_SCENARIOS["30-sleep.yaml"].replace("sleep 600", "sleep 631"),
+  "50-notes.yaml": `name: notes
+match: "notes"
+turns:
+  - text: "The notes are summarized."
+`,
+};
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer(SCENARIOS, { watch: false });
+  const skillDir = path.join(server.workdir, ".PseudoClaude", "skills", "notes");
+  await mkdir(skillDir, { recursive: true });
+  await writeFile(path.join(skillDir, "SKILL.md"), NOTES_SKILL);
+  // A README of realistic size: the review scenario reads it, so it enters the conversation.
+  await writeFile(
+    path.join(server.workdir, "README.md"),
+    `# demo\n\n${"A line of project notes.\n".repeat(120)}`,
+  );
+});
+afterEach(async () => {
+  await server.dispose();
+});
+
+function logPath(sessionId: string): string {
+  return path.join(sessionsDirectory(server.home), `${sessionId}.jsonl`);
+}
+
+function liveSnapshots(client: TestClient, sessionId: string): RequestSnapshot[] {
+  return client
+    .events(sessionId)
+    .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+}
+
+async function runToStop(client: TestClient, sessionId: string, text: string): Promise<string> {
+  const from = client.messages.length;
+  client.send({ type: "send_message", sessionId, text });
+  return (await client.waitForEvent("stop", { sessionId, from, timeoutMs: 15_000 })).event.reason;
+}
+
+/** Restarts the server on the same home and opens the session from its log; returns its replayed snapshots. */
+async function reopenedSnapshots(sessionId: string): Promise<RequestSnapshot[]> {
+  await server.close();
+  const restarted = await startServer({
+    port: 0,
+    home: server.home,
+    defaultWorkdir: server.workdir,
+    scenariosDir: server.scenariosDir,
+    staticDir: path.join(server.root, "out"),
+    log: () => undefined,
+    watch: false,
+  });
+  try {
+    const client = await TestClient.connect({
+      ...server,
+      ...restarted,
+      origin: `http://127.0.0.1:${restarted.port}`,
+    });
+    client.send({ type: "open_session", sessionId });
+    await client.waitForEvent("session_opened", { sessionId });
+    const lastSeq = (await restarted.hub.open(sessionId)).lastSeq;
+    await client.waitFor(
+      (message) =>
+        message.type === "event" && message.seq === lastSeq && message.event.type !== "session_opened",
+      "the end of the replay",
+    );
+    client.close();
+    return liveSnapshots(client, sessionId);
+  } finally {
+    await restarted.close();
+    // dispose() closes the server again: give it the closed restarted one.
+    server.close = () => Promise.resolve();
+  }
+}
+
+describe("request snapshots in the session log", () => {
+  it("reopened snapshots equal the live ones, after an isolated slash run and a cancel too", async () => {
+    const client = await TestClient.connect(server);
+    const sessionId = await client.createSession();
+    expect(await runToStop(client, sessionId, "please review")).toBe("completed");
+    expect(await runToStop(client, sessionId, "/notes from today")).toBe("completed");
+
+    let from = client.messages.length;
+    client.send({ type: "send_message", sessionId, text: "sleep a while" });
+    const asked = await client.waitForEvent("permission_request", { sessionId, from });
+    client.send({
+      type: "approval_answer",
+      sessionId,
+      callId: asked.event.request.callId,
+      answer: { kind: "allow_once" },
+    });
+    await client.waitForEvent("tool_started", { sessionId, from });
+    client.send({ type: "cancel", sessionId });
+    expect((await client.waitForEvent("stop", { sessionId, from, timeoutMs: 15_000 })).event.reason).toBe(
+      "canceled",
+    );
+    expect(await runToStop(client, sessionId, "hello")).toBe("completed");
+    from = client.messages.length;
+    client.send({ type: "export_session", sessionId });
+    const exported = await client.waitFor((message) => message.type === "session_export", "export", { from });
+    const live = liveSnapshots(client, sessionId);
+    client.close();
+
+    const isolatedRunId = client
+      .events(sessionId)
+      .flatMap((message) =>
+        message.event.type === "run_started" && message.event.skill === "notes" ? [message.event.runId] : [],
+      )[0];
+    expect(isolatedRunId).toBeDefined();
+    const lines = (await readFile(logPath(sessionId), "utf8"))
+      .split("\n")
+      .filter((line) => line.includes('"type":"request"'));
+    expect(lines).toHaveLength(live.length);
+    const compact = lines.filter((line) => line.includes('"$historyPrefix"'));
+    // Every snapshot but the isolated run's is a prefix of the conversation.
+    expect(compact.length).toBeGreaterThanOrEqual(live.length - 1);
+    for (const line of compact) expect(line).not.toContain(`"runId":"${isolatedRunId}"`);
+    // The download is the log as it was before compaction: every snapshot in full.
+    if (exported.type !== "session_export") throw new Error("no export");
+    expect(exported.jsonl).not.toContain('"$historyPrefix"');
+    const exportedSnapshots = exported.jsonl
+      .split("\n")
+      .filter((line) => line.includes('"type":"request"'))
+      .map((line) => (JSON.parse(line) as { event: { snapshot: RequestSnapshot } }).event.snapshot);
+    expect(exportedSnapshots).toEqual(live);
+
+    expect(await reopenedSnapshots(sessionId)).toEqual(live);
+  }, 60_000);
+
+  it("the log of a 30-request conversation is at least 5× smaller than with full snapshots", async () => {
+    const client = await TestClient.connect(server);
+    const sessionId = await client.createSession();
+    // The review scenario makes three requests per message (load_skill, read_file, answer).
+    for (let round = 0; round < 10; round++)
+      expect(await runToStop(client, sessionId, "please review")).toBe("completed");
+    const live = liveSnapshots(client, sessionId);
+    expect(live).toHaveLength(30);
+    client.close();
+
+    const compactBytes = (await readFile(logPath(sessionId))).length;
+    // The same records as they were written before: each snapshot in full, one JSON line per record.
+    const logged = await readSessionLog(logPath(sessionId));
+    expect(logged.warnings).toEqual([]);
+    const fullBytes = [logged.header, ...logged.events].reduce(
+      (sum, record) => sum + Buffer.byteLength(JSON.stringify(record)) + 1,
+      0,
+    );
+    expect(
+      logged.events.flatMap((record) => (record.event.type === "request" ? [record.event.snapshot] : [])),
+    ).toEqual(live);
+    console.log(`30-request log: ${compactBytes} bytes compact, ${fullBytes} bytes in full`);
+    expect(fullBytes / compactBytes).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+});
