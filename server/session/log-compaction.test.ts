@@ -39,7 +39,7 @@ function snapshot(
         description: "Reads a file.",
         inputSchema: { type: "object" },
         safety: "read_only",
-        category: "file",
+        category: "read",
         origin: "system",
       },
     ],
