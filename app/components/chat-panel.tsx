@@ -123,9 +123,10 @@ export function ChatPanel({
   const lastLength = lastTurn?.kind === "assistant" ? lastTurn.text.length + lastTurn.toolCallIds.length : 0;
   useEffect(() => {
     const element = scroller.current;
-    // Follow the stream only when the reader is already at the bottom.
-    if (element && element.scrollHeight - element.scrollTop - element.clientHeight < 160) element.scrollTop = element.scrollHeight;
-  }, [turns.length, lastLength, pendingApprovals.length]);
+    // Follow the stream when the reader is already at the bottom, and always after they sent a message.
+    const nearBottom = element && element.scrollHeight - element.scrollTop - element.clientHeight < 160;
+    if (element && (nearBottom || lastTurn?.kind === "user")) element.scrollTop = element.scrollHeight;
+  }, [turns.length, lastLength, pendingApprovals.length, lastTurn?.kind]);
   useEffect(() => {
     if (highlightRequest === undefined) return;
     document.getElementById(`turn-request-${highlightRequest}`)?.scrollIntoView({ block: "nearest" });

@@ -1,7 +1,7 @@
 // The header: session picker (list, reopen, new), the session's workdir, provider and model,
 // permission and disclosure modes, the offline-demo badge, connection state and view toggles.
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DisclosureMode, PermissionMode, SessionSettings, SessionSummary } from "../../server/protocol/index.ts";
 import type { ConnectionStatus } from "../state/types.ts";
 import { Badge, Button } from "./ui.tsx";
@@ -33,9 +33,26 @@ function SessionPicker({
   onRefresh: () => void;
 }) {
   const [open, setOpen] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
   const current = sessions.find((session) => session.id === currentId);
+  // Close on a click elsewhere or on Escape, like any menu.
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("mousedown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
   return (
-    <div className="relative">
+    <div className="relative" ref={container}>
       <Button
         testId="session-picker"
         onClick={() => {

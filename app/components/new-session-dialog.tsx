@@ -1,7 +1,7 @@
 // New session: workdir, provider (with which ones are configured), model, permission and disclosure modes,
 // and the scenario for the scripted provider.
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { DisclosureMode, PermissionMode, ProviderInfo, SessionSettings } from "../../server/protocol/index.ts";
 import { disclosureModes, permissionModes } from "./header.tsx";
 import { Button } from "./ui.tsx";
@@ -25,6 +25,13 @@ export function NewSessionDialog({
   const [disclosure, setDisclosure] = useState<DisclosureMode>(defaults.disclosure ?? "progressive");
   const [scenario, setScenario] = useState("");
   const chosen = providers.find((info) => info.name === provider);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onCancel();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onCancel]);
   const field = "mt-0.5 w-full rounded border border-slate-300 p-1 text-sm";
   return (
     <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/40" data-testid="new-session-dialog" role="dialog" aria-label="New session">

@@ -1,6 +1,6 @@
 // One tool call as a card: state, arguments, result (collapsed when long), time, permission trace.
 "use client";
-import { memo } from "react";
+import { memo, useEffect, useState } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
 import { truncationNotes } from "./tool-console.tsx";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
@@ -30,9 +30,23 @@ function compactJson(value: unknown): string {
   return line.length <= 100 ? line : formatJson(value);
 }
 
+/** Seconds since the card entered the running state, ticking once a second (so Stop has something to stop). */
+function useRunningSeconds(running: boolean): number {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    const started = Date.now();
+    setSeconds(0);
+    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return seconds;
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCallView }) {
   const content = call.fullOutput ?? call.result?.content ?? "";
   const metadata = call.result?.metadata;
+  const runningSeconds = useRunningSeconds(call.state === "running");
   return (
     <div className="rounded border border-slate-300 bg-white p-1.5 text-xs" data-testid={`tool-call-${call.id}`} data-tool={call.name} data-state={call.state}>
       <div className="flex flex-wrap items-center gap-1">
@@ -43,6 +57,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
         {!call.known && <Badge tone="red">unknown tool</Badge>}
         {call.known && !call.visible && <Badge tone="violet" title="Registered during this run; not in this run's tool definitions">registered, not visible</Badge>}
         {call.durationMs !== undefined && <span className="text-slate-500">{call.durationMs} ms</span>}
+        {call.state === "running" && <span className="text-blue-800" data-testid="tool-call-elapsed">{runningSeconds} s</span>}
         {call.trace && (
           <span className="text-slate-500" title={call.trace.reason}>
             {call.trace.decision} by {call.trace.source}
