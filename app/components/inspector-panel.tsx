@@ -42,7 +42,7 @@ function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: Requ
           </li>
         );
       })}
-      <li className="self-center text-[0.65rem] text-slate-500">+n: skills loaded before it · gap: new run</li>
+      {requests.length > 1 && <li className="self-center text-[0.65rem] text-slate-500">+n: skills loaded before it · gap: new run</li>}
     </ol>
   );
 }
@@ -112,7 +112,11 @@ export function InspectorPanel({
           <code className="rounded bg-slate-100 px-1" data-testid="stable-hash-value" title={snapshot.stableHash}>
             {snapshot.stableHash.slice(0, 12)}
           </code>
-          {stable.unchangedSinceFirst ? (
+          {stable.firstIndex === selected.requestIndex ? (
+            <Badge tone="slate" testId="stable-baseline">
+              first request: the baseline
+            </Badge>
+          ) : stable.unchangedSinceFirst ? (
             <Badge tone="green" testId="stable-unchanged">
               unchanged since request #{stable.firstIndex}
             </Badge>

@@ -229,4 +229,55 @@ describe("uiReducer", () => {
     console.log(`10,000 deltas reduced in ${elapsed.toFixed(0)} ms`);
     expect(elapsed).toBeLessThan(2_000);
   });
+
+  it("gives tool-console calls their own by-hand card, approval included", () => {
+    const state = run([
+      opened,
+      envelope(2, {
+        type: "permission_request",
+        runId: "console_q1",
+        request: {
+          callId: "console_q1",
+          tool: "profile_csv",
+          category: "exec",
+          input: { path: "a.csv" },
+          cwd: "/skills/csv-report",
+          trace: { decision: "ask", source: "mode", category: "exec" },
+        },
+      }),
+    ]);
+    expect(state.session!.pendingApprovals).toEqual(["console_q1"]);
+    expect(state.session!.toolCalls.console_q1.state).toBe("awaiting_approval");
+    const withCall = run(
+      [envelope(3, { type: "tool_call", runId: "console_q2", requestIndex: 0, call: { id: "console_q2", name: "load_skill", input: {} }, known: true, visible: true })],
+      state,
+    );
+    const turn = withCall.session!.turns.at(-1);
+    expect(turn).toMatchObject({ kind: "assistant", byHand: true, requestIndex: undefined, streaming: false });
+  });
+
+  it("applies settings changes, retries, deletions and exports", () => {
+    const state = run([
+      opened,
+      envelope(2, { type: "settings_changed", settings: { ...summary().settings, disclosure: "eager" } }),
+      envelope(3, { type: "provider_retry", runId: "r1", requestIndex: 1, attempt: 1, delayMs: 1500, reason: "429 rate limited" }),
+      { type: "session_export", sessionId: "s1", fileName: "s1.jsonl", jsonl: "{}\n" },
+    ]);
+    expect(state.session!.settings.disclosure).toBe("eager");
+    expect(state.sessions[0].settings.disclosure).toBe("eager");
+    expect(state.session!.turns.at(-1)).toMatchObject({ kind: "retry", attempt: 1, reason: "429 rate limited" });
+    expect(state.pendingExport?.fileName).toBe("s1.jsonl");
+    const exported = uiReducer(state, { type: "export_done" });
+    expect(exported.pendingExport).toBeUndefined();
+    const deleted = run([{ type: "session_deleted", sessionId: "s1" }], exported);
+    expect(deleted.session).toBeUndefined();
+    expect(deleted.sessions).toEqual([]);
+  });
+
+  it("ignores events of other sessions and message types it does not know", () => {
+    const state = run([opened, envelope(2, { type: "run_started", runId: "r9", userMessage: "elsewhere" }, "other")]);
+    expect(state.session!.turns).toEqual([]);
+    const unknown = { type: "from_the_future" } as unknown as ServerMessage;
+    expect(run([unknown], state)).toBe(state);
+  });
 });
