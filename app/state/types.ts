@@ -8,6 +8,7 @@ import type {
   ProviderInfo,
   ReloadDiff,
   RequestSnapshot,
+  ServerMessage,
   SessionSettings,
   SessionSummary,
   SkillWarning,
@@ -138,8 +139,8 @@ export interface UiState {
 }
 
 export type UiAction =
-  | { type: "server"; message: import("../../server/protocol/index.ts").ServerMessage }
-  | { type: "server_batch"; messages: import("../../server/protocol/index.ts").ServerMessage[] }
+  | { type: "server"; message: ServerMessage }
+  | { type: "server_batch"; messages: ServerMessage[] }
   | { type: "connection"; status: ConnectionStatus }
   | { type: "local_error"; code: string; message: string }
   | { type: "dismiss_error"; id: string }
