@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
+import { toAnthropicBody } from "../providers/anthropic-mapping.ts";
+import { toOpenAiBody } from "../providers/openai-mapping.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { EventStream } from "./event-stream.ts";
@@ -178,5 +180,57 @@ describe("compact request snapshots in the session log", () => {
       ),
     ).toBe(true);
     for (const warning of references) expect(warning.startsWith(`${writer.path}: `)).toBe(true);
+  });
+
+  it("stores provider payloads relative to the previous one and reads them back exactly", async () => {
+    const writer = new SessionLogWriter(path.join(dir, "s.jsonl"));
+    const stream = new EventStream(writer);
+    const events: SessionEvent[] = [];
+    for (const event of conversation(12, "y".repeat(500))) {
+      events.push(event);
+      if (event.type !== "request") continue;
+      const { snapshot } = event;
+      // The session switches from Anthropic to OpenAI halfway.
+      const body =
+        snapshot.requestIndex <= 6
+          ? toAnthropicBody(snapshot, "claude-test", 1024)
+          : toOpenAiBody(snapshot, "gpt-test", 1024);
+      events.push({
+        type: "provider_payload",
+        runId: "run_1",
+        requestIndex: snapshot.requestIndex,
+        payload: body,
+      });
+    }
+    // A body whose own values look like references is logged as it is.
+    events.push({
+      type: "provider_payload",
+      runId: "run_1",
+      requestIndex: 13,
+      payload: { tools: { $same: true } },
+    });
+    for (const event of events) stream.emit(event);
+    await writer.close();
+    const text = await readFile(writer.path, "utf8");
+    // All but the first payload of each provider refer to the previous one.
+    expect(text.match(/"\$previousPayload"/g)).toHaveLength(10);
+    expect(text).toContain('"payload":{"tools":{"$same":true}}');
+    const logged = await readSessionLog(writer.path);
+    expect(logged.warnings).toEqual([]);
+    expect(logged.events.map((record) => record.event)).toEqual(events);
+    const full = (await readSessionLogForExport(writer.path)).length;
+    expect(text.length * 3).toBeLessThan(full);
+
+    // Losing a payload record is named when the next one refers to it.
+    const lines = text.split("\n");
+    const firstPayload = lines.findIndex((line) => line.includes('"provider_payload"'));
+    lines[firstPayload] = lines[firstPayload].slice(0, 30);
+    await writeFile(writer.path, lines.join("\n"));
+    const damaged = await readSessionLog(writer.path);
+    expect(
+      damaged.warnings.some((warning) =>
+        /the provider payload at seq \d+ repeats .* which could not be read/.test(warning),
+      ),
+    ).toBe(true);
   });
 });

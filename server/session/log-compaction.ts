@@ -5,10 +5,18 @@
 // messages. Snapshots whose messages are something else (an isolated slash run's private history) stay
 // in full, and so do logs written before this existed. The system prompt parts and the tool definitions,
 // repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
-// full. Browsers always get full snapshots.
+// full. Provider payloads are stored relative to the previous one (payload-compaction.ts). Browsers
+// always get full snapshots and payloads.
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
+import {
+  PREVIOUS_PAYLOAD_KEY,
+  compactPayload,
+  expandPayload,
+  isCompactPayload,
+} from "./payload-compaction.ts";
+import { sameJson } from "./same-json.ts";
 
 export const HISTORY_PREFIX_KEY = "$historyPrefix";
 /** `{"$sameAs": seq}`: the same value as in the snapshot logged at that seq. */
@@ -34,24 +42,6 @@ function isHistoryReference(value: unknown): value is HistoryPrefixReference {
     value !== null &&
     !Array.isArray(value) &&
     Number.isInteger((value as Record<string, unknown>)[HISTORY_PREFIX_KEY])
-  );
-}
-
-/** Equality as JSON sees it (a property set to undefined is the same as a missing one). */
-function sameJson(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  if (Array.isArray(left) !== Array.isArray(right)) return false;
-  if (Array.isArray(left) && Array.isArray(right)) {
-    return left.length === right.length && left.every((item, index) => sameJson(item, right[index]));
-  }
-  const leftRecord = left as Record<string, unknown>;
-  const rightRecord = right as Record<string, unknown>;
-  const leftKeys = Object.keys(leftRecord).filter((key) => leftRecord[key] !== undefined);
-  const rightKeys = Object.keys(rightRecord).filter((key) => rightRecord[key] !== undefined);
-  return (
-    leftKeys.length === rightKeys.length &&
-    leftKeys.every((key) => sameJson(leftRecord[key], rightRecord[key]))
   );
 }
 
@@ -85,6 +75,8 @@ export class SnapshotCompactor {
   private readonly messages: ChatMessage[] = [];
   /** Each repeated field as last logged in full, with the seq of that record. */
   private readonly lastFull = new Map<RepeatedField, { seq: number; value: unknown }>();
+  /** The last provider payload logged (as sent, not its compact form). */
+  private lastPayload: { seq: number; payload: unknown } | undefined;
 
   /** Call with every event that is written to the log, in order (after `compactJson` for the same event). */
   observe(event: SessionEvent): void {
@@ -93,6 +85,11 @@ export class SnapshotCompactor {
 
   /** The JSON text to log for a snapshot-carrying event written with `seq`; undefined for other events. */
   compactJson(event: SessionEvent, seq: number): string | undefined {
+    if (event.type === "provider_payload") {
+      const compact = compactPayload(event.payload, this.lastPayload);
+      this.lastPayload = { seq, payload: event.payload };
+      return compact ? JSON.stringify({ ...event, payload: compact }) : undefined;
+    }
     if (!carriesSnapshot(event)) return undefined;
     const { snapshot } = event;
     const repeated = (field: RepeatedField): unknown => {
@@ -133,9 +130,20 @@ export function expandSnapshotReferences(
   const warnings: string[] = [];
   const history: ChatMessage[] = [];
   const lastFull = new Map<RepeatedField, { seq: number; value: unknown }>();
+  let lastPayload: { seq: number; payload: unknown } | undefined;
   for (const { seq, event } of records) {
     if (event.type === "history_appended") {
       history.push(event.message);
+      continue;
+    }
+    if (event.type === "provider_payload") {
+      if (isCompactPayload(event.payload)) {
+        const expanded = expandPayload(event.payload, lastPayload);
+        event.payload = expanded.payload;
+        if (expanded.problem)
+          warnings.push(`${path}: the provider payload at seq ${seq} ${expanded.problem}`);
+      }
+      lastPayload = { seq, payload: event.payload };
       continue;
     }
     if (!carriesSnapshot(event)) continue;
@@ -171,5 +179,5 @@ export function expandSnapshotReferences(
 
 /** True when raw log text may hold a reference (a cheap test before parsing it). */
 export function mentionsReference(text: string): boolean {
-  return text.includes(`"${HISTORY_PREFIX_KEY}"`) || text.includes(`"${SAME_AS_KEY}"`);
+  return [HISTORY_PREFIX_KEY, SAME_AS_KEY, PREVIOUS_PAYLOAD_KEY].some((key) => text.includes(`"${key}"`));
 }
