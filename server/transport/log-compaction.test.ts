@@ -93,8 +93,6 @@ async function reopenedSnapshots(sessionId: string): Promise<RequestSnapshot[]> 
     return liveSnapshots(client, sessionId);
   } finally {
     await restarted.close();
-    // dispose() closes the server again: give it the closed restarted one.
-    server.close = () => Promise.resolve();
   }
 }
 
