@@ -62,6 +62,10 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   // Linked both ways: the chat turn opens its request, the request shows its turn.
   await page.getByTestId("turn-link-request-3").click();
   await expect(page.getByTestId("inspector-selected")).toHaveText("Request #3");
+  await inspector.selectRequest(1);
+  await page.getByTestId("inspector-show-turn").click();
+  await expect(page.locator("#turn-request-1")).toHaveAttribute("data-highlighted", "true");
+  await expect(page.locator("#turn-request-1")).toBeInViewport();
 });
 
 test("switching to eager disclosure puts every body into the stable system", async ({ page, workspace }) => {

@@ -1,7 +1,7 @@
 // A real provider path end to end: the server's Anthropic provider (official SDK) talks to a local fake
 // that speaks the Messages API SSE format; the inspector shows the provider's usage and cache numbers
 // beside its own token counts, and the Raw pane shows the payload with the key redacted.
-import { anthropicStream, startFakeAnthropic } from "../server/providers/testing/fake-anthropic.ts";
+import { anthropicError, anthropicStream, startFakeAnthropic } from "../server/providers/testing/fake-anthropic.ts";
 import type { FakeServer } from "../server/providers/testing/fake-http.ts";
 import { expect, test as base } from "./fixtures.ts";
 
@@ -46,4 +46,24 @@ test("Anthropic usage and cache numbers and the redacted raw payload appear in t
   await expect(raw.getByTestId("pane-raw-text")).toContainText("cache_control");
   await expect(raw).not.toContainText(apiKey);
   await workspace.screenshot("provider-usage");
+});
+
+test("a rejected key ends the run with a readable provider error, and the next message works", async ({ page, workspace, fakeAnthropic }) => {
+  fakeAnthropic.enqueue(
+    anthropicError(401, "authentication_error", "invalid x-api-key"),
+    anthropicStream({ text: "Working again.", usage: { input_tokens: 10, output_tokens: 3 } }),
+  );
+  await page.getByTestId("session-picker").click();
+  await page.getByTestId("session-new").click();
+  await page.getByTestId("new-session-provider").selectOption("anthropic");
+  await page.getByTestId("new-session-create").click();
+  await expect(page.getByTestId("header-provider")).toContainText("anthropic");
+  await workspace.chat.send("hello");
+  const stop = workspace.chat.stopTurn();
+  await expect(stop).toHaveAttribute("data-reason", "provider_error");
+  await expect(stop).toContainText(/401|key/i);
+  await workspace.screenshot("provider-error");
+  await workspace.chat.send("hello again");
+  await expect(workspace.chat.assistantTexts().last()).toHaveText("Working again.");
+  await expect(workspace.chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
 });

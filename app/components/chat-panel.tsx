@@ -24,11 +24,14 @@ const Turn = memo(function Turn({
   turn,
   toolCalls,
   highlighted,
+  awaitingManual,
   onSelectRequest,
 }: {
   turn: ChatTurn;
   toolCalls: Record<string, ToolCallView>;
   highlighted: boolean;
+  /** The manual provider is waiting for the person to write this turn. */
+  awaitingManual: boolean;
   onSelectRequest: (requestIndex: number) => void;
 }) {
   switch (turn.kind) {
@@ -45,6 +48,7 @@ const Turn = memo(function Turn({
           data-testid="turn-assistant"
           id={turn.requestIndex !== undefined ? `turn-request-${turn.requestIndex}` : undefined}
           data-request-index={turn.requestIndex}
+          data-highlighted={highlighted}
         >
           {turn.byHand && <p className="text-[0.7rem] text-slate-500">run by hand from the tool console (no model request)</p>}
           {turn.requestIndex !== undefined && (
@@ -61,7 +65,9 @@ const Turn = memo(function Turn({
               // Finished text is shown as sanitized Markdown (DOMPurify), never as raw HTML.
               <SafeMarkdown markdown={turn.text} testId="assistant-text" />
             ))}
-          {turn.streaming && !turn.text && turn.toolCallIds.length === 0 && <p className="text-sm text-slate-400">thinking…</p>}
+          {!turn.text && turn.toolCallIds.length === 0 && (
+            <p className="text-sm text-slate-400">{awaitingManual ? "waiting for you to answer as the model (below)…" : turn.streaming ? "thinking…" : "(no response)"}</p>
+          )}
           {turn.toolCallIds.map((id) => (toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null))}
         </div>
       );
@@ -71,13 +77,25 @@ const Turn = memo(function Turn({
           <span className="font-mono">{turn.toolName}</span>: <span className="whitespace-pre-wrap">{turn.content}</span>
         </div>
       );
-    case "stop":
+    case "stop": {
+      const summary = `${stopText[turn.reason] ?? turn.reason} after ${turn.iterations} request${turn.iterations === 1 ? "" : "s"}`;
+      if (turn.reason === "completed" || turn.reason === "canceled") {
+        return (
+          <div className={`text-center text-xs ${turn.reason === "completed" ? "text-slate-500" : "font-semibold text-amber-900"}`} data-testid="turn-stop" data-reason={turn.reason}>
+            — {summary}
+            {turn.message ? `: ${turn.message}` : ""} —
+          </div>
+        );
+      }
+      // Failures get a card: what happened and, in the server's message, what to do about it.
       return (
-        <div className={`text-center text-xs ${turn.reason === "completed" ? "text-slate-500" : "font-semibold text-red-800"}`} data-testid="turn-stop" data-reason={turn.reason}>
-          — {stopText[turn.reason] ?? turn.reason} after {turn.iterations} request{turn.iterations === 1 ? "" : "s"}
-          {turn.message ? `: ${turn.message}` : ""} —
+        <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900" data-testid="turn-stop" data-reason={turn.reason}>
+          <strong>{summary}</strong>
+          {turn.message && <p className="mt-1 whitespace-pre-wrap break-words">{turn.message}</p>}
+          <p className="mt-1 text-xs text-red-800">The conversation so far is kept; you can send the next message.</p>
         </div>
       );
+    }
     case "retry":
       return (
         <div className="text-center text-xs text-amber-900" data-testid="turn-retry">
@@ -146,6 +164,7 @@ export function ChatPanel({
             turn={turn}
             toolCalls={toolCalls}
             highlighted={turn.kind === "assistant" && turn.requestIndex !== undefined && turn.requestIndex === highlightRequest}
+            awaitingManual={turn.kind === "assistant" && turn.requestIndex !== undefined && turn.requestIndex === manualTurn?.requestIndex}
             onSelectRequest={onSelectRequest}
           />
         ))}
