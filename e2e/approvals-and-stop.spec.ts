@@ -6,13 +6,17 @@ test("Deny with a reason: the card shows the denial and the model is told", asyn
   await expect(chat.approvalCard().getByTestId("approval-command")).toHaveText("rm -rf logs");
   await chat.deny("keep the logs for the incident review");
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
-  await expect(chat.toolCall("run_command").getByTestId("tool-call-denial")).toContainText("keep the logs for the incident review");
+  await expect(chat.toolCall("run_command").getByTestId("tool-call-denial")).toContainText(
+    "keep the logs for the incident review",
+  );
   await expect(chat.assistantTexts().last()).toHaveText("Understood, I did not delete anything.");
   // What the model was given next: the denial as a tool result in request #2's messages.
   await inspector.selectRequest(2);
   const messages = await inspector.pane("messages");
   await expect(messages.getByTestId("pane-message").last()).toContainText(/denied/i);
-  await expect(messages.getByTestId("pane-message").last()).toContainText("keep the logs for the incident review");
+  await expect(messages.getByTestId("pane-message").last()).toContainText(
+    "keep the logs for the incident review",
+  );
   await workspace.screenshot("denied");
 });
 

@@ -1,12 +1,18 @@
 import { expect, test } from "./fixtures.ts";
 
-test("opens the printed URL, connects, strips the token and shows the offline-demo badge", async ({ page, workspace }) => {
+test("opens the printed URL, connects, strips the token and shows the offline-demo badge", async ({
+  page,
+  workspace,
+}) => {
   await expect(page).not.toHaveURL(/token=/);
   await expect(page.getByTestId("scripted-badge")).toHaveText("scripted model — offline demo");
   await expect(workspace.errorCards()).toHaveCount(0);
 });
 
-test("the catalog shows builtin and project skills and an override with its shadowed builtin", async ({ page, workspace }) => {
+test("the catalog shows builtin and project skills and an override with its shadowed builtin", async ({
+  page,
+  workspace,
+}) => {
   const catalog = workspace.catalog;
   await expect(catalog.source("csv-report")).toHaveText("builtin");
   await expect(catalog.source("add-report")).toHaveText("project");

@@ -3,7 +3,10 @@ import { expect, test } from "./fixtures.ts";
 // The teaching flow: request #1 sees only names and descriptions; load_skill puts the body in request #2's
 // Environment pane only; the stable system stays byte-identical; the skill's tool is registered during the
 // run but not visible to the model in that run; calling it asks for approval.
-test("load a skill, approve its tool, and inspect what each request contained", async ({ page, workspace }) => {
+test("load a skill, approve its tool, and inspect what each request contained", async ({
+  page,
+  workspace,
+}) => {
   const { chat, inspector, catalog } = workspace;
   const bodyLine = "Write a report a busy reader can trust";
 
@@ -55,7 +58,10 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("### csv-report");
   await page.getByTestId("copy-request-json").click();
   await expect(page.getByTestId("copy-request-json")).toHaveText("Copied");
-  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { requestIndex: number; registeredNotVisible: string[] };
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+    requestIndex: number;
+    registeredNotVisible: string[];
+  };
   expect(copied.requestIndex).toBe(2);
   expect(copied.registeredNotVisible).toContain("profile_csv");
 

@@ -38,7 +38,11 @@ Check that amounts stay in integer cents until src/format.js, then review as usu
 
 function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no PLAYGROUND_URL within ${startDeadlineMs} ms:\n${output()}`)), startDeadlineMs);
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`the server printed no PLAYGROUND_URL within ${startDeadlineMs} ms:\n${output()}`)),
+      startDeadlineMs,
+    );
     const onData = () => {
       const match = /PLAYGROUND_URL=(\S+)/.exec(output());
       if (match) {
@@ -50,7 +54,9 @@ function waitForUrl(child: ChildProcess, output: () => string): Promise<string> 
     child.stdout?.on("data", onData);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`the server exited (code ${code}, signal ${signal}) before printing its URL:\n${output()}`));
+      reject(
+        new Error(`the server exited (code ${code}, signal ${signal}) before printing its URL:\n${output()}`),
+      );
     });
   });
 }
@@ -59,7 +65,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(-child.pid, "SIGTERM");
-  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), stopDeadlineMs))]);
+  const timedOut = await Promise.race([
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), stopDeadlineMs)),
+  ]);
   if (timedOut) {
     process.kill(-child.pid, "SIGKILL");
     await exited;
@@ -88,7 +97,12 @@ export async function startPlayground(
   const child = spawn(
     path.join(repoRoot, "node_modules", ".bin", "tsx"),
     ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", scenariosDir],
-    { cwd: repoRoot, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NODE_ENV: "production", ...serverEnv } },
+    {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_ENV: "production", ...serverEnv },
+    },
   );
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -107,14 +121,20 @@ export async function startPlayground(
   }
 }
 
-export const test = base.extend<{ scenariosDir: string; serverEnv: Record<string, string>; playground: Playground; workspace: WorkspacePage }>({
+export const test = base.extend<{
+  scenariosDir: string;
+  serverEnv: Record<string, string>;
+  playground: Playground;
+  workspace: WorkspacePage;
+}>({
   scenariosDir: [e2eScenarios, { option: true }],
   /** Extra environment for the server process, e.g. a provider's base URL pointing at a local fake. */
   serverEnv: [{}, { option: true }],
   playground: async ({ scenariosDir, serverEnv }, use, testInfo) => {
     const { playground, stop } = await startPlayground(scenariosDir, serverEnv);
     await use(playground);
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });
+    if (testInfo.status !== testInfo.expectedStatus)
+      await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });
     await stop();
   },
   workspace: async ({ page, playground }, use) => {

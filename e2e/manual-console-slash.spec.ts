@@ -1,6 +1,9 @@
 import { expect, test } from "./fixtures.ts";
 
-test("you are the model: the manual composer answers with a tool call, then with text", async ({ page, workspace }) => {
+test("you are the model: the manual composer answers with a tool call, then with text", async ({
+  page,
+  workspace,
+}) => {
   const { chat, inspector } = workspace;
   await page.getByTestId("session-picker").click();
   await page.getByTestId("session-new").click();

@@ -19,20 +19,27 @@ async function startOtherOrigin(socketUrl: string): Promise<{ url: string; serve
   return { url: `http://127.0.0.1:${port}/`, server };
 }
 
-test("a page opened from another origin cannot connect, even with the token", async ({ page, playground }) => {
+test("a page opened from another origin cannot connect, even with the token", async ({
+  page,
+  playground,
+}) => {
   const socketUrl = `${playground.origin.replace("http", "ws")}/ws?token=${playground.token}`;
   const other = await startOtherOrigin(socketUrl);
   try {
     await page.goto(other.url);
     await expect(page.locator("#result")).toHaveText("refused");
   } finally {
-    await new Promise<void>((resolve, reject) => other.server.close((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      other.server.close((error) => (error ? reject(error) : resolve())),
+    );
   }
 });
 
 test("the page served under a foreign Host name is refused", async ({ page, playground }) => {
   const port = new URL(playground.origin).port;
-  const response = await page.request.get(`http://127.0.0.1:${port}/`, { headers: { host: `rebind.evil:${port}` } });
+  const response = await page.request.get(`http://127.0.0.1:${port}/`, {
+    headers: { host: `rebind.evil:${port}` },
+  });
   expect(response.status()).toBe(403);
 });
 

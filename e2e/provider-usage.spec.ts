@@ -1,7 +1,11 @@
 // A real provider path end to end: the server's Anthropic provider (official SDK) talks to a local fake
 // that speaks the Messages API SSE format; the inspector shows the provider's usage and cache numbers
 // beside its own token counts, and the Raw pane shows the payload with the key redacted.
-import { anthropicError, anthropicStream, startFakeAnthropic } from "../server/providers/testing/fake-anthropic.ts";
+import {
+  anthropicError,
+  anthropicStream,
+  startFakeAnthropic,
+} from "../server/providers/testing/fake-anthropic.ts";
 import type { FakeServer } from "../server/providers/testing/fake-http.ts";
 import { expect, test as base } from "./fixtures.ts";
 
@@ -19,14 +23,21 @@ const test = base.extend<{ fakeAnthropic: FakeServer }>({
   },
 });
 
-test("Anthropic usage and cache numbers and the redacted raw payload appear in the inspector", async ({ page, workspace, fakeAnthropic }) => {
+test("Anthropic usage and cache numbers and the redacted raw payload appear in the inspector", async ({
+  page,
+  workspace,
+  fakeAnthropic,
+}) => {
   fakeAnthropic.enqueue(
     anthropicStream({
       text: "Loading the csv-report skill.",
       toolUses: [{ name: "load_skill", input: { name: "csv-report" }, chunks: 3 }],
       usage: { input_tokens: 2100, output_tokens: 40, cache_creation_input_tokens: 900 },
     }),
-    anthropicStream({ text: ["The skill ", "is loaded."], usage: { input_tokens: 2600, output_tokens: 12, cache_read_input_tokens: 900 } }),
+    anthropicStream({
+      text: ["The skill ", "is loaded."],
+      usage: { input_tokens: 2600, output_tokens: 12, cache_read_input_tokens: 900 },
+    }),
   );
   await page.getByTestId("session-picker").click();
   await page.getByTestId("session-new").click();
@@ -48,7 +59,11 @@ test("Anthropic usage and cache numbers and the redacted raw payload appear in t
   await workspace.screenshot("provider-usage");
 });
 
-test("a rejected key ends the run with a readable provider error, and the next message works", async ({ page, workspace, fakeAnthropic }) => {
+test("a rejected key ends the run with a readable provider error, and the next message works", async ({
+  page,
+  workspace,
+  fakeAnthropic,
+}) => {
   fakeAnthropic.enqueue(
     anthropicError(401, "authentication_error", "invalid x-api-key"),
     anthropicStream({ text: "Working again.", usage: { input_tokens: 10, output_tokens: 3 } }),

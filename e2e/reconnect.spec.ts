@@ -3,7 +3,10 @@ import { expect, test } from "./fixtures.ts";
 import { WorkspacePage } from "./pages/workspace-page.ts";
 
 // The socket goes through a Playwright route to the real server so the test can drop it mid-session.
-test("after a dropped socket the page reconnects, resumes from its last seq and shows nothing twice", async ({ page, playground }) => {
+test("after a dropped socket the page reconnects, resumes from its last seq and shows nothing twice", async ({
+  page,
+  playground,
+}) => {
   let pageSide: WebSocketRoute | undefined;
   const commands: { type: string; lastSeq?: number }[] = [];
   await page.routeWebSocket(/\/ws\?token=/, (route) => {
@@ -21,7 +24,9 @@ test("after a dropped socket the page reconnects, resumes from its last seq and 
 
   pageSide!.close();
   await expect(page.getByTestId("connection-status")).toHaveText("connected");
-  await expect.poll(() => commands.filter((command) => command.type === "open_session").length).toBeGreaterThan(0);
+  await expect
+    .poll(() => commands.filter((command) => command.type === "open_session").length)
+    .toBeGreaterThan(0);
   const reopened = commands.filter((command) => command.type === "open_session").at(-1)!;
   expect(reopened.lastSeq).toBeGreaterThan(0);
 

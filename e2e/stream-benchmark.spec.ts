@@ -12,19 +12,46 @@ import { expect, test } from "@playwright/test";
 
 const outDir = fileURLToPath(new URL("../out/", import.meta.url));
 const deltaCount = 10_000;
-const contentTypes: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".txt": "text/plain" };
+const contentTypes: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".txt": "text/plain",
+};
 
 function streamSession(socket: WebSocket) {
   let seq = 0;
-  const send = (event: SessionEvent) => socket.send(JSON.stringify({ type: "event", sessionId: "bench", seq: ++seq, event } satisfies ServerMessage));
-  const settings = { workdir: "/bench", provider: "scripted", model: "scripted", permissionMode: "default", disclosure: "progressive" } as const;
+  const send = (event: SessionEvent) =>
+    socket.send(
+      JSON.stringify({ type: "event", sessionId: "bench", seq: ++seq, event } satisfies ServerMessage),
+    );
+  const settings = {
+    workdir: "/bench",
+    provider: "scripted",
+    model: "scripted",
+    permissionMode: "default",
+    disclosure: "progressive",
+  } as const;
   send({
     type: "session_opened",
-    session: { id: "bench", title: "bench", createdAt: "2026-12-02T00:00:00Z", updatedAt: "2026-12-02T00:00:00Z", settings, messageCount: 0, running: true },
+    session: {
+      id: "bench",
+      title: "bench",
+      createdAt: "2026-12-02T00:00:00Z",
+      updatedAt: "2026-12-02T00:00:00Z",
+      settings,
+      messageCount: 0,
+      running: true,
+    },
     history: [],
     activeSkills: [],
   });
-  send({ type: "catalog_snapshot", catalog: { skills: [], warnings: [], removed: [], shadowed: [], lint: [] }, visibleTools: [], registeredTools: [] });
+  send({
+    type: "catalog_snapshot",
+    catalog: { skills: [], warnings: [], removed: [], shadowed: [], lint: [] },
+    visibleTools: [],
+    registeredTools: [],
+  });
   send({ type: "run_started", runId: "r1", userMessage: "stream a lot" });
   let sent = 0;
   const pump = () => {
@@ -43,7 +70,9 @@ async function startStandIn(): Promise<{ url: string; close: () => Promise<void>
     const file = path.join(outDir, pathname === "/" ? "index.html" : pathname);
     try {
       const body = await readFile(file);
-      response.writeHead(200, { "content-type": contentTypes[path.extname(file)] ?? "application/octet-stream" });
+      response.writeHead(200, {
+        "content-type": contentTypes[path.extname(file)] ?? "application/octet-stream",
+      });
       response.end(body);
     } catch {
       response.writeHead(404);
@@ -52,10 +81,18 @@ async function startStandIn(): Promise<{ url: string; close: () => Promise<void>
   });
   const sockets = new WebSocketServer({ server, path: "/ws" });
   sockets.on("connection", (socket) => {
-    socket.send(JSON.stringify({ type: "hello", serverVersion: "bench", providers: [], defaultWorkdir: "/bench" } satisfies ServerMessage));
+    socket.send(
+      JSON.stringify({
+        type: "hello",
+        serverVersion: "bench",
+        providers: [],
+        defaultWorkdir: "/bench",
+      } satisfies ServerMessage),
+    );
     socket.on("message", (data) => {
       const command = JSON.parse(String(data)) as { type: string };
-      if (command.type === "list_sessions") socket.send(JSON.stringify({ type: "session_list", sessions: [] } satisfies ServerMessage));
+      if (command.type === "list_sessions")
+        socket.send(JSON.stringify({ type: "session_list", sessions: [] } satisfies ServerMessage));
       if (command.type === "create_session") streamSession(socket);
     });
   });
@@ -64,7 +101,9 @@ async function startStandIn(): Promise<{ url: string; close: () => Promise<void>
   const close = async () => {
     for (const client of sockets.clients) client.terminate();
     server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
   };
   return { url: `http://127.0.0.1:${port}/#token=00`, close };
 }
@@ -88,8 +127,13 @@ test("10,000 streamed text deltas render without freezing the tab", async ({ pag
     await expect(page.getByTestId("turn-stop")).toBeVisible({ timeout: 60_000 });
     await expect(page.getByTestId("assistant-text")).toContainText(`w${deltaCount - 1}`);
     const elapsedMs = Date.now() - started;
-    const textLength = await page.getByTestId("assistant-text").evaluate((element) => element.textContent?.length ?? 0);
-    const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: { longest: number; total: number; count: number } }).__longTasks);
+    const textLength = await page
+      .getByTestId("assistant-text")
+      .evaluate((element) => element.textContent?.length ?? 0);
+    const longTasks = await page.evaluate(
+      () =>
+        (window as unknown as { __longTasks: { longest: number; total: number; count: number } }).__longTasks,
+    );
     const summary = `${deltaCount} deltas (${textLength} chars) rendered in ${elapsedMs} ms from page load; long tasks: ${longTasks.count}, longest ${Math.round(longTasks.longest)} ms, total ${Math.round(longTasks.total)} ms`;
     console.log(summary);
     testInfo.annotations.push({ type: "benchmark", description: summary });

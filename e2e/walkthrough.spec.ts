@@ -4,7 +4,10 @@ import { demoScenarios, expect, test } from "./fixtures.ts";
 
 test.use({ scenariosDir: demoScenarios });
 
-test("teaching walk-through: names first, the body after load_skill, tools visible from the next run", async ({ page, workspace }) => {
+test("teaching walk-through: names first, the body after load_skill, tools visible from the next run", async ({
+  page,
+  workspace,
+}) => {
   const { chat, inspector, catalog } = workspace;
 
   // 1. The project's review skill overrides the builtin one; ask for a review.

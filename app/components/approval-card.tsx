@@ -29,7 +29,8 @@ export function ApprovalCard({
       if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event.target)) return;
       if (event.key === "a") onAnswer({ kind: "allow_once" });
       else if (event.key === "s") onAnswer({ kind: "allow_session" });
-      else if (event.key === "d") onAnswer(reason.trim() ? { kind: "deny", reason: reason.trim() } : { kind: "deny" });
+      else if (event.key === "d")
+        onAnswer(reason.trim() ? { kind: "deny", reason: reason.trim() } : { kind: "deny" });
       else return;
       event.preventDefault();
     };
@@ -38,7 +39,13 @@ export function ApprovalCard({
   }, [primary, onAnswer, reason]);
 
   return (
-    <div className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs" data-testid="approval-card" data-call-id={request.callId} role="dialog" aria-label={`Approve ${request.tool}?`}>
+    <div
+      className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs"
+      data-testid="approval-card"
+      data-call-id={request.callId}
+      role="dialog"
+      aria-label={`Approve ${request.tool}?`}
+    >
       <div className="flex flex-wrap items-center gap-1">
         <strong className="text-sm">Approve {request.tool}?</strong>
         <Badge tone="amber">{request.category}</Badge>
@@ -61,7 +68,10 @@ export function ApprovalCard({
         </>
       )}
       <div className="mt-1">
-        <span className="font-semibold">cwd</span> <span className="font-mono break-all" data-testid="approval-cwd">{request.cwd}</span>
+        <span className="font-semibold">cwd</span>{" "}
+        <span className="font-mono break-all" data-testid="approval-cwd">
+          {request.cwd}
+        </span>
       </div>
       {request.stdin !== undefined && (
         <>
@@ -69,12 +79,24 @@ export function ApprovalCard({
           <Pre testId="approval-stdin" text={request.stdin} className="bg-white" />
         </>
       )}
-      {request.command === undefined && request.stdin === undefined && <Pre text={formatJson(request.input)} className="mt-1 bg-white" />}
+      {request.command === undefined && request.stdin === undefined && (
+        <Pre text={formatJson(request.input)} className="mt-1 bg-white" />
+      )}
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
-        <Button kind="good" testId="approval-allow-once" onClick={() => onAnswer({ kind: "allow_once" })} title="Key: a">
+        <Button
+          kind="good"
+          testId="approval-allow-once"
+          onClick={() => onAnswer({ kind: "allow_once" })}
+          title="Key: a"
+        >
           Allow once <kbd className="opacity-75">a</kbd>
         </Button>
-        <Button kind="primary" testId="approval-allow-session" onClick={() => onAnswer({ kind: "allow_session" })} title="Key: s">
+        <Button
+          kind="primary"
+          testId="approval-allow-session"
+          onClick={() => onAnswer({ kind: "allow_session" })}
+          title="Key: s"
+        >
           Allow for session <kbd className="opacity-75">s</kbd>
         </Button>
         <input

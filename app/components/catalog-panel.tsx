@@ -8,14 +8,16 @@ import { Badge, Button, type Tone } from "./ui.tsx";
 
 /** Paths inside the session's workdir are shown relative to it; the full path stays in the tooltip. */
 export function displayPath(fullPath: string, workdir?: string): string {
-  if (workdir && fullPath.startsWith(workdir.endsWith("/") ? workdir : `${workdir}/`)) return `<workdir>/${fullPath.slice(workdir.replace(/\/$/, "").length + 1)}`;
+  if (workdir && fullPath.startsWith(workdir.endsWith("/") ? workdir : `${workdir}/`))
+    return `<workdir>/${fullPath.slice(workdir.replace(/\/$/, "").length + 1)}`;
   return fullPath;
 }
 
 /** The newest reload that changed something (a watcher event right after a manual reload often has none). */
 function latestChange(feed: ReloadFeedEntry[]): ReloadFeedEntry | undefined {
   const changed = (entry: ReloadFeedEntry) =>
-    entry.diff.added.length + entry.diff.removed.length + entry.diff.updated.length + entry.warnings.length > 0;
+    entry.diff.added.length + entry.diff.removed.length + entry.diff.updated.length + entry.warnings.length >
+    0;
   return feed.find(changed) ?? feed[0];
 }
 
@@ -29,14 +31,20 @@ function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
   ];
   return (
     <p className="border-b border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="reload-latest">
-      Last reload ({entry.trigger === "watch" ? "file change" : "button"}): {changes.join(" ") || "no changes"}
+      Last reload ({entry.trigger === "watch" ? "file change" : "button"}):{" "}
+      {changes.join(" ") || "no changes"}
       {entry.warnings.length > 0 && `, ${entry.warnings.length} warning(s)`}
     </p>
   );
 }
 
 export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
-const stageTones: Record<SkillStage, Tone> = { listed: "slate", loaded: "amber", tools_registered: "violet", tools_visible: "green" };
+const stageTones: Record<SkillStage, Tone> = {
+  listed: "slate",
+  loaded: "amber",
+  tools_registered: "violet",
+  tools_visible: "green",
+};
 
 export function CatalogPanel({
   catalog,
@@ -58,8 +66,16 @@ export function CatalogPanel({
   return (
     <div className="flex h-full flex-col" data-testid="catalog-panel">
       <div className="flex items-center justify-between border-b border-slate-200 px-2 py-1.5">
-        <h2 className="text-sm font-semibold">Skill catalog {catalog && <span className="font-normal text-slate-500">({catalog.skills.length})</span>}</h2>
-        <Button small testId="catalog-reload" onClick={onReload} title="Rescan builtin, user and project skills">
+        <h2 className="text-sm font-semibold">
+          Skill catalog{" "}
+          {catalog && <span className="font-normal text-slate-500">({catalog.skills.length})</span>}
+        </h2>
+        <Button
+          small
+          testId="catalog-reload"
+          onClick={onReload}
+          title="Rescan builtin, user and project skills"
+        >
           Reload
         </Button>
       </div>
@@ -91,8 +107,15 @@ export function CatalogPanel({
                     </div>
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
                     {shadow.map((entry) => (
-                      <p key={entry.loser.path} className="mt-0.5 text-xs text-amber-900" data-testid={`skill-shadow-${skill.name}`}>
-                        {entry.winner.source} overrides {entry.loser.source}: <span className="font-mono break-all" title={entry.loser.path}>{displayPath(entry.loser.path, workdir)}</span>
+                      <p
+                        key={entry.loser.path}
+                        className="mt-0.5 text-xs text-amber-900"
+                        data-testid={`skill-shadow-${skill.name}`}
+                      >
+                        {entry.winner.source} overrides {entry.loser.source}:{" "}
+                        <span className="font-mono break-all" title={entry.loser.path}>
+                          {displayPath(entry.loser.path, workdir)}
+                        </span>
                       </p>
                     ))}
                   </button>
@@ -103,13 +126,20 @@ export function CatalogPanel({
         )}
         {catalog && catalog.warnings.length > 0 && (
           <section data-testid="catalog-warnings">
-            <h3 className="text-xs font-semibold text-red-800 uppercase">Warnings ({catalog.warnings.length})</h3>
+            <h3 className="text-xs font-semibold text-red-800 uppercase">
+              Warnings ({catalog.warnings.length})
+            </h3>
             <ul className="space-y-1">
               {catalog.warnings.map((warning, index) => (
-                <li key={`${warning.path}-${index}`} className="rounded border border-red-200 bg-red-50 p-1 text-xs" data-testid="catalog-warning">
+                <li
+                  key={`${warning.path}-${index}`}
+                  className="rounded border border-red-200 bg-red-50 p-1 text-xs"
+                  data-testid="catalog-warning"
+                >
                   <span className="font-mono break-all" title={warning.path}>
                     {displayPath(warning.path, workdir)}
-                    {warning.line !== undefined && `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`}
+                    {warning.line !== undefined &&
+                      `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`}
                   </span>{" "}
                   <Badge tone={sourceTones[warning.source]}>{warning.source}</Badge>
                   <p>{warning.reason}</p>
@@ -123,10 +153,16 @@ export function CatalogPanel({
             <h3 className="text-xs font-semibold text-amber-900 uppercase">Removed: missing tools</h3>
             <ul className="space-y-1">
               {catalog.removed.map((removed) => (
-                <li key={removed.path} className="rounded border border-amber-200 bg-amber-50 p-1 text-xs" data-testid={`removed-${removed.name}`}>
+                <li
+                  key={removed.path}
+                  className="rounded border border-amber-200 bg-amber-50 p-1 text-xs"
+                  data-testid={`removed-${removed.name}`}
+                >
                   <span className="font-mono font-semibold">{removed.name}</span> ({removed.source}) needs{" "}
                   <span className="font-mono">{removed.missing.join(", ")}</span>
-                  <p className="font-mono break-all text-slate-600" title={removed.path}>{displayPath(removed.path, workdir)}</p>
+                  <p className="font-mono break-all text-slate-600" title={removed.path}>
+                    {displayPath(removed.path, workdir)}
+                  </p>
                 </li>
               ))}
             </ul>
@@ -134,11 +170,14 @@ export function CatalogPanel({
         )}
         {catalog && catalog.lint.length > 0 && (
           <section data-testid="catalog-lint">
-            <h3 className="text-xs font-semibold text-slate-600 uppercase">Agent Skills lint ({catalog.lint.length})</h3>
+            <h3 className="text-xs font-semibold text-slate-600 uppercase">
+              Agent Skills lint ({catalog.lint.length})
+            </h3>
             <ul className="space-y-0.5">
               {catalog.lint.map((note, index) => (
                 <li key={`${note.skill}-${note.rule}-${index}`} className="text-xs" data-testid="lint-note">
-                  <span className="font-mono">{note.skill}</span> · <span className="font-mono text-slate-500">{note.rule}</span>: {note.message}
+                  <span className="font-mono">{note.skill}</span> ·{" "}
+                  <span className="font-mono text-slate-500">{note.rule}</span>: {note.message}
                 </li>
               ))}
             </ul>
@@ -146,15 +185,31 @@ export function CatalogPanel({
         )}
         <section data-testid="reload-feed">
           <h3 className="text-xs font-semibold text-slate-600 uppercase">Reload feed</h3>
-          {reloadFeed.length === 0 && <p className="text-xs text-slate-500">No reloads yet. Edit a SKILL.md or press Reload.</p>}
+          {reloadFeed.length === 0 && (
+            <p className="text-xs text-slate-500">No reloads yet. Edit a SKILL.md or press Reload.</p>
+          )}
           <ul className="space-y-1">
             {reloadFeed.map((entry) => (
-              <li key={entry.id} className="rounded border border-slate-200 p-1 text-xs" data-testid="reload-entry">
-                <Badge tone={entry.trigger === "watch" ? "violet" : "slate"}>{entry.trigger === "watch" ? "file change" : "Reload"}</Badge>{" "}
-                {entry.diff.added.length === 0 && entry.diff.removed.length === 0 && entry.diff.updated.length === 0 && <span>no changes</span>}
-                {entry.diff.added.length > 0 && <span className="text-emerald-800">+{entry.diff.added.join(", ")} </span>}
-                {entry.diff.removed.length > 0 && <span className="text-red-800">−{entry.diff.removed.join(", ")} </span>}
-                {entry.diff.updated.length > 0 && <span className="text-blue-800">~{entry.diff.updated.join(", ")}</span>}
+              <li
+                key={entry.id}
+                className="rounded border border-slate-200 p-1 text-xs"
+                data-testid="reload-entry"
+              >
+                <Badge tone={entry.trigger === "watch" ? "violet" : "slate"}>
+                  {entry.trigger === "watch" ? "file change" : "Reload"}
+                </Badge>{" "}
+                {entry.diff.added.length === 0 &&
+                  entry.diff.removed.length === 0 &&
+                  entry.diff.updated.length === 0 && <span>no changes</span>}
+                {entry.diff.added.length > 0 && (
+                  <span className="text-emerald-800">+{entry.diff.added.join(", ")} </span>
+                )}
+                {entry.diff.removed.length > 0 && (
+                  <span className="text-red-800">−{entry.diff.removed.join(", ")} </span>
+                )}
+                {entry.diff.updated.length > 0 && (
+                  <span className="text-blue-800">~{entry.diff.updated.join(", ")}</span>
+                )}
                 {entry.warnings.map((warning, index) => (
                   <p key={index} className="text-red-800">
                     {displayPath(warning.path, workdir)}

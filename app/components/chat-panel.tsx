@@ -37,8 +37,12 @@ const Turn = memo(function Turn({
   switch (turn.kind) {
     case "user":
       return (
-        <div className="ml-auto w-fit max-w-[85%] rounded bg-blue-700 px-2 py-1 text-sm text-white" data-testid="turn-user">
-          {turn.skill && <Badge tone="blue">/{turn.skill}</Badge>} <span className="whitespace-pre-wrap">{turn.text}</span>
+        <div
+          className="ml-auto w-fit max-w-[85%] rounded bg-blue-700 px-2 py-1 text-sm text-white"
+          data-testid="turn-user"
+        >
+          {turn.skill && <Badge tone="blue">/{turn.skill}</Badge>}{" "}
+          <span className="whitespace-pre-wrap">{turn.text}</span>
         </div>
       );
     case "assistant":
@@ -50,9 +54,18 @@ const Turn = memo(function Turn({
           data-request-index={turn.requestIndex}
           data-highlighted={highlighted}
         >
-          {turn.byHand && <p className="text-[0.7rem] text-slate-500">run by hand from the tool console (no model request)</p>}
+          {turn.byHand && (
+            <p className="text-[0.7rem] text-slate-500">
+              run by hand from the tool console (no model request)
+            </p>
+          )}
           {turn.requestIndex !== undefined && (
-            <button type="button" className="text-[0.7rem] text-blue-800 underline" data-testid={`turn-link-request-${turn.requestIndex}`} onClick={() => onSelectRequest(turn.requestIndex!)}>
+            <button
+              type="button"
+              className="text-[0.7rem] text-blue-800 underline"
+              data-testid={`turn-link-request-${turn.requestIndex}`}
+              onClick={() => onSelectRequest(turn.requestIndex!)}
+            >
               model request #{turn.requestIndex} → inspector
             </button>
           )}
@@ -66,22 +79,38 @@ const Turn = memo(function Turn({
               <SafeMarkdown markdown={turn.text} testId="assistant-text" />
             ))}
           {!turn.text && turn.toolCallIds.length === 0 && (
-            <p className="text-sm text-slate-400">{awaitingManual ? "waiting for you to answer as the model (below)…" : turn.streaming ? "thinking…" : "(no response)"}</p>
+            <p className="text-sm text-slate-400">
+              {awaitingManual
+                ? "waiting for you to answer as the model (below)…"
+                : turn.streaming
+                  ? "thinking…"
+                  : "(no response)"}
+            </p>
           )}
-          {turn.toolCallIds.map((id) => (toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null))}
+          {turn.toolCallIds.map((id) =>
+            toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null,
+          )}
         </div>
       );
     case "tool_message":
       return (
-        <div className="rounded border border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="turn-tool">
-          <span className="font-mono">{turn.toolName}</span>: <span className="whitespace-pre-wrap">{turn.content}</span>
+        <div
+          className="rounded border border-slate-200 bg-slate-50 px-2 py-1 text-xs"
+          data-testid="turn-tool"
+        >
+          <span className="font-mono">{turn.toolName}</span>:{" "}
+          <span className="whitespace-pre-wrap">{turn.content}</span>
         </div>
       );
     case "stop": {
       const summary = `${stopText[turn.reason] ?? turn.reason} after ${turn.iterations} request${turn.iterations === 1 ? "" : "s"}`;
       if (turn.reason === "completed" || turn.reason === "canceled") {
         return (
-          <div className={`text-center text-xs ${turn.reason === "completed" ? "text-slate-500" : "font-semibold text-amber-900"}`} data-testid="turn-stop" data-reason={turn.reason}>
+          <div
+            className={`text-center text-xs ${turn.reason === "completed" ? "text-slate-500" : "font-semibold text-amber-900"}`}
+            data-testid="turn-stop"
+            data-reason={turn.reason}
+          >
             — {summary}
             {turn.message ? `: ${turn.message}` : ""} —
           </div>
@@ -89,17 +118,25 @@ const Turn = memo(function Turn({
       }
       // Failures get a card: what happened and, in the server's message, what to do about it.
       return (
-        <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900" data-testid="turn-stop" data-reason={turn.reason}>
+        <div
+          role="alert"
+          className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900"
+          data-testid="turn-stop"
+          data-reason={turn.reason}
+        >
           <strong>{summary}</strong>
           {turn.message && <p className="mt-1 whitespace-pre-wrap break-words">{turn.message}</p>}
-          <p className="mt-1 text-xs text-red-800">The conversation so far is kept; you can send the next message.</p>
+          <p className="mt-1 text-xs text-red-800">
+            The conversation so far is kept; you can send the next message.
+          </p>
         </div>
       );
     }
     case "retry":
       return (
         <div className="text-center text-xs text-amber-900" data-testid="turn-retry">
-          Provider busy ({turn.reason}); retry {turn.attempt} of request #{turn.requestIndex} in {Math.round(turn.delayMs / 100) / 10} s
+          Provider busy ({turn.reason}); retry {turn.attempt} of request #{turn.requestIndex} in{" "}
+          {Math.round(turn.delayMs / 100) / 10} s
         </div>
       );
     case "error":
@@ -133,7 +170,11 @@ export function ChatPanel({
   onSend: (text: string) => void;
   onStop: () => void;
   onAnswer: (callId: string, answer: ApprovalAnswer) => void;
-  onManualResponse: (requestIndex: number, text: string, toolCalls: { name: string; input: unknown }[]) => void;
+  onManualResponse: (
+    requestIndex: number,
+    text: string,
+    toolCalls: { name: string; input: unknown }[],
+  ) => void;
   onSelectRequest: (requestIndex: number) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -163,17 +204,35 @@ export function ChatPanel({
             key={turn.id}
             turn={turn}
             toolCalls={toolCalls}
-            highlighted={turn.kind === "assistant" && turn.requestIndex !== undefined && turn.requestIndex === highlightRequest}
-            awaitingManual={turn.kind === "assistant" && turn.requestIndex !== undefined && turn.requestIndex === manualTurn?.requestIndex}
+            highlighted={
+              turn.kind === "assistant" &&
+              turn.requestIndex !== undefined &&
+              turn.requestIndex === highlightRequest
+            }
+            awaitingManual={
+              turn.kind === "assistant" &&
+              turn.requestIndex !== undefined &&
+              turn.requestIndex === manualTurn?.requestIndex
+            }
             onSelectRequest={onSelectRequest}
           />
         ))}
       </div>
       {(pendingApprovals.length > 0 || manualTurn) && (
-        <div className="max-h-[55%] space-y-2 overflow-y-auto border-t border-amber-300 p-2" data-testid="chat-attention">
+        <div
+          className="max-h-[55%] space-y-2 overflow-y-auto border-t border-amber-300 p-2"
+          data-testid="chat-attention"
+        >
           {pendingApprovals.map((callId, index) => {
             const approval = toolCalls[callId]?.approval;
-            return approval ? <ApprovalCard key={callId} request={approval} primary={index === 0} onAnswer={(answer) => onAnswer(callId, answer)} /> : null;
+            return approval ? (
+              <ApprovalCard
+                key={callId}
+                request={approval}
+                primary={index === 0}
+                onAnswer={(answer) => onAnswer(callId, answer)}
+              />
+            ) : null;
           })}
           {manualTurn && (
             <ManualComposer

@@ -37,7 +37,11 @@ export function Composer({
   return (
     <div className="relative border-t border-slate-200 p-2" data-testid="composer">
       {completions.length > 0 && (
-        <ul className="absolute bottom-full left-2 mb-1 w-80 rounded border border-slate-300 bg-white shadow" data-testid="slash-completions" role="listbox">
+        <ul
+          className="absolute bottom-full left-2 mb-1 w-80 rounded border border-slate-300 bg-white shadow"
+          data-testid="slash-completions"
+          role="listbox"
+        >
           {completions.map((skill, index) => (
             <li key={skill.name} role="option" aria-selected={index === highlight}>
               <button
@@ -46,7 +50,8 @@ export function Composer({
                 className={`w-full px-2 py-1 text-left text-xs ${index === highlight ? "bg-blue-50" : ""}`}
                 onClick={() => accept(skill)}
               >
-                <span className="font-mono font-semibold">/{skill.name}</span> <span className="text-slate-600">{skill.description}</span>
+                <span className="font-mono font-semibold">/{skill.name}</span>{" "}
+                <span className="text-slate-600">{skill.description}</span>
               </button>
             </li>
           ))}
@@ -58,14 +63,19 @@ export function Composer({
           aria-label="Message"
           rows={2}
           className="min-w-0 flex-1 resize-none rounded border border-slate-300 p-1.5 text-sm"
-          placeholder={disabled ? "Connecting…" : "Message, or /skill args — Enter sends, Shift+Enter new line"}
+          placeholder={
+            disabled ? "Connecting…" : "Message, or /skill args — Enter sends, Shift+Enter new line"
+          }
           value={text}
           onChange={(event) => {
             setText(event.target.value);
             setHighlight(0);
           }}
           onKeyDown={(event) => {
-            if (completions.length > 0 && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))) {
+            if (
+              completions.length > 0 &&
+              (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))
+            ) {
               event.preventDefault();
               accept(completions[Math.min(highlight, completions.length - 1)]);
             } else if (completions.length > 0 && event.key === "ArrowDown") {

@@ -2,7 +2,12 @@
 // permission and disclosure modes, the offline-demo badge, connection state and view toggles.
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { DisclosureMode, PermissionMode, SessionSettings, SessionSummary } from "../../server/protocol/index.ts";
+import type {
+  DisclosureMode,
+  PermissionMode,
+  SessionSettings,
+  SessionSummary,
+} from "../../server/protocol/index.ts";
 import type { ConnectionStatus } from "../state/types.ts";
 import { Badge, Button } from "./ui.tsx";
 
@@ -58,12 +63,20 @@ function SessionPicker({
         onClick={() => {
           if (!open) onRefresh();
           setOpen(!open);
-        }} title={current ? `Session: ${current.title}` : "Sessions"}>
+        }}
+        title={current ? `Session: ${current.title}` : "Sessions"}
+      >
         <span className="text-xs text-slate-500">session </span>
-        <span className="inline-block max-w-[9rem] truncate align-bottom">{current ? current.title || current.id.slice(0, 8) : "Sessions"}</span> ▾
+        <span className="inline-block max-w-[9rem] truncate align-bottom">
+          {current ? current.title || current.id.slice(0, 8) : "Sessions"}
+        </span>{" "}
+        ▾
       </Button>
       {open && (
-        <div className="absolute top-full left-0 z-20 mt-1 w-96 rounded border border-slate-300 bg-white p-1 shadow-lg" data-testid="session-list">
+        <div
+          className="absolute top-full left-0 z-20 mt-1 w-96 rounded border border-slate-300 bg-white p-1 shadow-lg"
+          data-testid="session-list"
+        >
           <Button
             small
             kind="primary"
@@ -105,7 +118,8 @@ function SessionPicker({
                     {session.title || "(untitled)"} {session.running && <Badge tone="blue">running</Badge>}
                   </div>
                   <div className="text-slate-500">
-                    {session.settings.provider}/{session.settings.model} · {session.messageCount} messages · {new Date(session.updatedAt).toLocaleString()}
+                    {session.settings.provider}/{session.settings.model} · {session.messageCount} messages ·{" "}
+                    {new Date(session.updatedAt).toLocaleString()}
                   </div>
                   <div className="font-mono break-all text-slate-500">{session.settings.workdir}</div>
                 </button>
@@ -148,12 +162,28 @@ export function Header({
   onTogglePanel: (panel: "catalog" | "inspector") => void;
 }) {
   return (
-    <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-300 bg-slate-50 px-2 py-1" data-testid="header">
-      <strong className="text-sm whitespace-nowrap" title="PseudoClaude Playground">PseudoClaude</strong>
-      <SessionPicker sessions={sessions} currentId={currentId} onOpen={onOpenSession} onNew={onNewSession} onExport={onExport} onRefresh={onRefreshSessions} />
+    <header
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-300 bg-slate-50 px-2 py-1"
+      data-testid="header"
+    >
+      <strong className="text-sm whitespace-nowrap" title="PseudoClaude Playground">
+        PseudoClaude
+      </strong>
+      <SessionPicker
+        sessions={sessions}
+        currentId={currentId}
+        onOpen={onOpenSession}
+        onNew={onNewSession}
+        onExport={onExport}
+        onRefresh={onRefreshSessions}
+      />
       {settings && (
         <>
-          <span className="max-w-[10rem] truncate font-mono text-xs text-slate-700" data-testid="header-workdir" title={settings.workdir}>
+          <span
+            className="max-w-[10rem] truncate font-mono text-xs text-slate-700"
+            data-testid="header-workdir"
+            title={settings.workdir}
+          >
             {settings.workdir}
           </span>
           {(settings.provider !== "scripted" || settings.model !== "scripted") && (
@@ -163,7 +193,11 @@ export function Header({
             </Badge>
           )}
           {settings.provider === "scripted" && (
-            <Badge tone="amber" testId="scripted-badge" title="Model turns come from a YAML scenario; no API key, no network">
+            <Badge
+              tone="amber"
+              testId="scripted-badge"
+              title="Model turns come from a YAML scenario; no API key, no network"
+            >
               <span data-testid="header-provider-scripted">scripted model — offline demo</span>
             </Badge>
           )}
@@ -174,7 +208,12 @@ export function Header({
           )}
           <label className="flex items-center gap-1 text-xs">
             permissions
-            <select data-testid="header-permission-mode" className="rounded border border-slate-300 bg-white p-0.5" value={settings.permissionMode} onChange={(event) => onChangeSettings({ permissionMode: event.target.value as PermissionMode })}>
+            <select
+              data-testid="header-permission-mode"
+              className="rounded border border-slate-300 bg-white p-0.5"
+              value={settings.permissionMode}
+              onChange={(event) => onChangeSettings({ permissionMode: event.target.value as PermissionMode })}
+            >
               {permissionModes.map((mode) => (
                 <option key={mode}>{mode}</option>
               ))}
@@ -182,7 +221,12 @@ export function Header({
           </label>
           <label className="flex items-center gap-1 text-xs">
             disclosure
-            <select data-testid="header-disclosure-mode" className="rounded border border-slate-300 bg-white p-0.5" value={settings.disclosure} onChange={(event) => onChangeSettings({ disclosure: event.target.value as DisclosureMode })}>
+            <select
+              data-testid="header-disclosure-mode"
+              className="rounded border border-slate-300 bg-white p-0.5"
+              value={settings.disclosure}
+              onChange={(event) => onChangeSettings({ disclosure: event.target.value as DisclosureMode })}
+            >
               {disclosureModes.map((mode) => (
                 <option key={mode}>{mode}</option>
               ))}
@@ -191,16 +235,40 @@ export function Header({
         </>
       )}
       <div className="ml-auto flex items-center gap-1">
-        <Badge tone={connection === "open" ? "green" : connection === "closed" || connection === "no_token" ? "red" : "slate"} testId="connection-status">
+        <Badge
+          tone={
+            connection === "open"
+              ? "green"
+              : connection === "closed" || connection === "no_token"
+                ? "red"
+                : "slate"
+          }
+          testId="connection-status"
+        >
           {connectionLabels[connection]}
         </Badge>
-        <Button small testId="toggle-catalog" onClick={() => onTogglePanel("catalog")} title="Show or hide the catalog column">
+        <Button
+          small
+          testId="toggle-catalog"
+          onClick={() => onTogglePanel("catalog")}
+          title="Show or hide the catalog column"
+        >
           {panels.catalog ? "◧" : "□"} Catalog
         </Button>
-        <Button small testId="toggle-inspector" onClick={() => onTogglePanel("inspector")} title="Show or hide the inspector column">
+        <Button
+          small
+          testId="toggle-inspector"
+          onClick={() => onTogglePanel("inspector")}
+          title="Show or hide the inspector column"
+        >
           Inspector {panels.inspector ? "◨" : "□"}
         </Button>
-        <Button small testId="toggle-presenter" onClick={onTogglePresenter} title="Larger type for projectors">
+        <Button
+          small
+          testId="toggle-presenter"
+          onClick={onTogglePresenter}
+          title="Larger type for projectors"
+        >
           {presenter ? "Normal type" : "Presenter"}
         </Button>
       </div>

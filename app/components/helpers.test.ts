@@ -13,7 +13,9 @@ describe("buildInput", () => {
   ];
 
   it("converts field strings to the schema's types and skips empty optional fields", () => {
-    expect(buildInput(properties, { path: "data/sales.csv", rows: "2", deep: "true", filter: '{"a":1}' })).toEqual({
+    expect(
+      buildInput(properties, { path: "data/sales.csv", rows: "2", deep: "true", filter: '{"a":1}' }),
+    ).toEqual({
       input: { path: "data/sales.csv", rows: 2, deep: true, filter: { a: 1 } },
     });
     expect(buildInput(properties, { path: "x" })).toEqual({ input: { path: "x", deep: false } });
@@ -38,7 +40,9 @@ describe("slashCompletions", () => {
 
 describe("displayPath", () => {
   it("shortens paths inside the workdir, separator-aware", () => {
-    expect(displayPath("/w/proj/.PseudoClaude/skills/a/SKILL.md", "/w/proj")).toBe("<workdir>/.PseudoClaude/skills/a/SKILL.md");
+    expect(displayPath("/w/proj/.PseudoClaude/skills/a/SKILL.md", "/w/proj")).toBe(
+      "<workdir>/.PseudoClaude/skills/a/SKILL.md",
+    );
     expect(displayPath("/w/proj-evil/SKILL.md", "/w/proj")).toBe("/w/proj-evil/SKILL.md");
     expect(displayPath("/repo/skills/review/SKILL.md", undefined)).toBe("/repo/skills/review/SKILL.md");
   });
@@ -47,10 +51,15 @@ describe("displayPath", () => {
 describe("truncationNotes", () => {
   it("turns the runner's truncation flags into readable notes", async () => {
     const { truncationNotes } = await import("./tool-console.tsx");
-    expect(truncationNotes({ stdoutTruncated: true, stdoutBytes: 2_000_000, stderrTruncated: false, modelTruncated: true, omittedChars: 51_000 })).toEqual([
-      "stdout truncated (2000000 bytes produced)",
-      "model's copy capped (51000 chars omitted)",
-    ]);
+    expect(
+      truncationNotes({
+        stdoutTruncated: true,
+        stdoutBytes: 2_000_000,
+        stderrTruncated: false,
+        modelTruncated: true,
+        omittedChars: 51_000,
+      }),
+    ).toEqual(["stdout truncated (2000000 bytes produced)", "model's copy capped (51000 chars omitted)"]);
     expect(truncationNotes({ exitCode: 0 })).toEqual([]);
     expect(truncationNotes(undefined)).toEqual([]);
   });

@@ -10,21 +10,38 @@ import type { RequestView } from "../state/types.ts";
 import { RequestPane, paneLabels, type PaneName } from "./request-panes.tsx";
 import { Badge, CopyButton } from "./ui.tsx";
 
-const barColors = { stable: "bg-slate-500", environment: "bg-amber-500", messages: "bg-blue-500", tools: "bg-violet-500" } as const;
+const barColors = {
+  stable: "bg-slate-500",
+  environment: "bg-amber-500",
+  messages: "bg-blue-500",
+  tools: "bg-violet-500",
+} as const;
 type Part = keyof typeof barColors;
 
 function clip(text: string, length = 90): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
-function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: RequestView[]; selected?: number; onSelect: (index: number) => void; onShowTurn: (index: number) => void }) {
+function Timeline({
+  requests,
+  selected,
+  onSelect,
+  onShowTurn,
+}: {
+  requests: RequestView[];
+  selected?: number;
+  onSelect: (index: number) => void;
+  onShowTurn: (index: number) => void;
+}) {
   return (
     <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
       {requests.map((request, position) => {
         const previous = requests[position - 1];
         const newRun = !previous || previous.runId !== request.runId;
         // Marks the requests where a skill body entered the environment.
-        const newlyActive = request.snapshot.activeSkills.filter((name) => !previous?.snapshot.activeSkills.includes(name)).length;
+        const newlyActive = request.snapshot.activeSkills.filter(
+          (name) => !previous?.snapshot.activeSkills.includes(name),
+        ).length;
         return (
           <li key={request.requestIndex} className="shrink-0">
             <button
@@ -42,7 +59,11 @@ function Timeline({ requests, selected, onSelect, onShowTurn }: { requests: Requ
           </li>
         );
       })}
-      {requests.length > 1 && <li className="self-center text-[0.65rem] text-slate-500">+n: skills loaded before it · gap: new run</li>}
+      {requests.length > 1 && (
+        <li className="self-center text-[0.65rem] text-slate-500">
+          +n: skills loaded before it · gap: new run
+        </li>
+      )}
     </ol>
   );
 }
@@ -61,7 +82,8 @@ export function InspectorPanel({
   onShowTurn: (index: number) => void;
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
-  const selected = requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
+  const selected =
+    requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
   const previous = position > 0 ? requests[position - 1] : undefined;
   const snapshot = selected?.snapshot;
@@ -95,21 +117,40 @@ export function InspectorPanel({
       <div className="space-y-1.5 border-b border-slate-200 p-2">
         <div className="flex items-center justify-between">
           <h2 className="text-sm font-semibold">Prompt inspector</h2>
-          <CopyButton testId="copy-request-json" label="Copy request as JSON" text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)} />
+          <CopyButton
+            testId="copy-request-json"
+            label="Copy request as JSON"
+            text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)}
+          />
         </div>
-        <Timeline requests={requests} selected={selected.requestIndex} onSelect={onSelect} onShowTurn={onShowTurn} />
+        <Timeline
+          requests={requests}
+          selected={selected.requestIndex}
+          onSelect={onSelect}
+          onShowTurn={onShowTurn}
+        />
         <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="inspector-summary">
           <strong data-testid="inspector-selected">Request #{selected.requestIndex}</strong>
           <span className="text-slate-500">
-            run {selected.runId.slice(0, 8)} · iteration {snapshot.iteration} · {snapshot.provider}/{snapshot.model} · {snapshot.disclosure}
+            run {selected.runId.slice(0, 8)} · iteration {snapshot.iteration} · {snapshot.provider}/
+            {snapshot.model} · {snapshot.disclosure}
           </span>
-          <button type="button" className="text-blue-800 underline" data-testid="inspector-show-turn" onClick={() => onShowTurn(selected.requestIndex)}>
+          <button
+            type="button"
+            className="text-blue-800 underline"
+            data-testid="inspector-show-turn"
+            onClick={() => onShowTurn(selected.requestIndex)}
+          >
             show chat turn
           </button>
         </div>
         <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="stable-hash">
           <span>stable system</span>
-          <code className="rounded bg-slate-100 px-1" data-testid="stable-hash-value" title={snapshot.stableHash}>
+          <code
+            className="rounded bg-slate-100 px-1"
+            data-testid="stable-hash-value"
+            title={snapshot.stableHash}
+          >
             {snapshot.stableHash.slice(0, 12)}
           </code>
           {stable.firstIndex === selected.requestIndex ? (
@@ -134,10 +175,21 @@ export function InspectorPanel({
           </p>
         )}
         <div data-testid="token-summary">
-          <div className="flex h-3 w-full overflow-hidden rounded bg-slate-100" data-testid="token-bar" aria-label="where the tokens went">
+          <div
+            className="flex h-3 w-full overflow-hidden rounded bg-slate-100"
+            data-testid="token-bar"
+            aria-label="where the tokens went"
+          >
             {counts &&
               total > 0 &&
-              parts.map((part) => <div key={part} className={barColors[part]} style={{ width: `${(100 * (counts[part] ?? 0)) / total}%` }} title={`${paneLabels[part]}: ${counts[part]} tokens`} />)}
+              parts.map((part) => (
+                <div
+                  key={part}
+                  className={barColors[part]}
+                  style={{ width: `${(100 * (counts[part] ?? 0)) / total}%` }}
+                  title={`${paneLabels[part]}: ${counts[part]} tokens`}
+                />
+              ))}
           </div>
           <div className="mt-0.5 flex flex-wrap gap-x-2 text-[0.7rem]">
             {parts.map((part) => (
@@ -159,7 +211,8 @@ export function InspectorPanel({
                   usage.inputTokens !== undefined && `input ${usage.inputTokens}`,
                   usage.outputTokens !== undefined && `output ${usage.outputTokens}`,
                   usage.cacheReadInputTokens !== undefined && `cache read ${usage.cacheReadInputTokens}`,
-                  usage.cacheCreationInputTokens !== undefined && `cache write ${usage.cacheCreationInputTokens}`,
+                  usage.cacheCreationInputTokens !== undefined &&
+                    `cache write ${usage.cacheCreationInputTokens}`,
                 ]
                   .filter(Boolean)
                   .join(", ")}
@@ -169,14 +222,18 @@ export function InspectorPanel({
           <div className="text-[0.7rem]" data-testid="eager-vs-progressive">
             {snapshot.disclosure === "eager" ? (
               <>
-                Eager disclosure: every skill body is already inlined in this stable system (<strong>{counts ? counts.stable : "…"}</strong> tokens, sent with
-                every request). Switch the header to progressive to compare.
+                Eager disclosure: every skill body is already inlined in this stable system (
+                <strong>{counts ? counts.stable : "…"}</strong> tokens, sent with every request). Switch the
+                header to progressive to compare.
               </>
             ) : (
               <>
-                Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong> tokens now; with every body inlined it would be{" "}
+                Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong>{" "}
+                tokens now; with every body inlined it would be{" "}
                 <strong data-testid="eager-tokens">{counts ? counts.eager : "…"}</strong>
-                {snapshot.eagerStableLength !== undefined && ` (${snapshot.eagerStableLength} characters as built by the server)`}.
+                {snapshot.eagerStableLength !== undefined &&
+                  ` (${snapshot.eagerStableLength} characters as built by the server)`}
+                .
               </>
             )}
           </div>
@@ -184,21 +241,35 @@ export function InspectorPanel({
         <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">
           <div>
             <div className="font-semibold">Listed ({snapshot.listedSkills.length})</div>
-            <div className="line-clamp-3 font-mono break-words text-slate-600" data-testid="lane-listed" title={snapshot.listedSkills.join(", ")}>{snapshot.listedSkills.join(", ") || "—"}</div>
+            <div
+              className="line-clamp-3 font-mono break-words text-slate-600"
+              data-testid="lane-listed"
+              title={snapshot.listedSkills.join(", ")}
+            >
+              {snapshot.listedSkills.join(", ") || "—"}
+            </div>
           </div>
           <div>
             <div className="font-semibold">Loaded (active)</div>
-            <div className="font-mono break-words text-amber-900" data-testid="lane-active">{snapshot.activeSkills.join(", ") || "—"}</div>
+            <div className="font-mono break-words text-amber-900" data-testid="lane-active">
+              {snapshot.activeSkills.join(", ") || "—"}
+            </div>
           </div>
           <div>
             <div className="font-semibold">Registered, not visible</div>
-            <div className="font-mono break-words text-violet-900" data-testid="lane-not-visible">{snapshot.registeredNotVisible.join(", ") || "—"}</div>
+            <div className="font-mono break-words text-violet-900" data-testid="lane-not-visible">
+              {snapshot.registeredNotVisible.join(", ") || "—"}
+            </div>
           </div>
         </div>
         {diff && (
           <p className="text-[0.7rem] text-slate-700" data-testid="request-diff">
-            vs #{previous!.requestIndex}: {diff.historyRewritten ? "new conversation history" : `+${diff.addedMessages.length} message${diff.addedMessages.length === 1 ? "" : "s"}`}
-            {diff.environment.added.length + diff.environment.changed.length > 0 && `; environment ${[...diff.environment.added.map((h) => `+${h}`), ...diff.environment.changed.map((h) => `~${h}`)].join(" ")}`}
+            vs #{previous!.requestIndex}:{" "}
+            {diff.historyRewritten
+              ? "new conversation history"
+              : `+${diff.addedMessages.length} message${diff.addedMessages.length === 1 ? "" : "s"}`}
+            {diff.environment.added.length + diff.environment.changed.length > 0 &&
+              `; environment ${[...diff.environment.added.map((h) => `+${h}`), ...diff.environment.changed.map((h) => `~${h}`)].join(" ")}`}
             {diff.toolsAdded.length > 0 && `; tools +${diff.toolsAdded.join(", +")}`}
             {diff.toolsRemoved.length > 0 && `; tools −${diff.toolsRemoved.join(", −")}`}
             {diff.stableChanged ? "; stable system CHANGED" : "; stable system identical"}

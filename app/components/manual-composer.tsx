@@ -20,7 +20,10 @@ export function ManualComposer({
   const [toolName, setToolName] = useState(turn.snapshot.tools[0]?.name ?? "");
   const tool = turn.snapshot.tools.find((definition) => definition.name === toolName);
   return (
-    <div className="space-y-2 rounded border-2 border-violet-400 bg-violet-50 p-2 text-xs" data-testid="manual-composer">
+    <div
+      className="space-y-2 rounded border-2 border-violet-400 bg-violet-50 p-2 text-xs"
+      data-testid="manual-composer"
+    >
       <div className="flex flex-wrap items-center gap-1">
         <strong className="text-sm">You are the model — request #{turn.requestIndex}</strong>
         <Badge tone="violet">manual provider</Badge>
@@ -40,7 +43,12 @@ export function ManualComposer({
       <div className="rounded border border-violet-200 bg-white p-1.5">
         <label className="flex items-center gap-1">
           Tool call:
-          <select data-testid="manual-tool-select" className="rounded border border-slate-300 p-0.5 font-mono" value={toolName} onChange={(event) => setToolName(event.target.value)}>
+          <select
+            data-testid="manual-tool-select"
+            className="rounded border border-slate-300 p-0.5 font-mono"
+            value={toolName}
+            onChange={(event) => setToolName(event.target.value)}
+          >
             {turn.snapshot.tools.map((definition) => (
               <option key={definition.name}>{definition.name}</option>
             ))}
@@ -62,7 +70,11 @@ export function ManualComposer({
           {calls.map((call, index) => (
             <li key={index} className="flex items-start gap-1">
               <Pre text={`${call.name} ${formatJson(call.input)}`} className="flex-1 bg-white" />
-              <Button small testId={`manual-remove-call-${index}`} onClick={() => setCalls(calls.filter((_, other) => other !== index))}>
+              <Button
+                small
+                testId={`manual-remove-call-${index}`}
+                onClick={() => setCalls(calls.filter((_, other) => other !== index))}
+              >
                 remove
               </Button>
             </li>

@@ -2,7 +2,12 @@
 // and the scenario for the scripted provider.
 "use client";
 import { useEffect, useState } from "react";
-import type { DisclosureMode, PermissionMode, ProviderInfo, SessionSettings } from "../../server/protocol/index.ts";
+import type {
+  DisclosureMode,
+  PermissionMode,
+  ProviderInfo,
+  SessionSettings,
+} from "../../server/protocol/index.ts";
 import { disclosureModes, permissionModes } from "./header.tsx";
 import { Button } from "./ui.tsx";
 
@@ -34,7 +39,12 @@ export function NewSessionDialog({
   }, [onCancel]);
   const field = "mt-0.5 w-full rounded border border-slate-300 p-1 text-sm";
   return (
-    <div className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/40" data-testid="new-session-dialog" role="dialog" aria-label="New session">
+    <div
+      className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/40"
+      data-testid="new-session-dialog"
+      role="dialog"
+      aria-label="New session"
+    >
       <form
         className="w-[32rem] space-y-2 rounded bg-white p-4 shadow-xl"
         onSubmit={(event) => {
@@ -52,7 +62,13 @@ export function NewSessionDialog({
         <h2 className="text-base font-semibold">New session</h2>
         <label className="block text-xs">
           Working directory
-          <input data-testid="new-session-workdir" className={`${field} font-mono`} value={workdir} onChange={(event) => setWorkdir(event.target.value)} placeholder="/path/to/project" />
+          <input
+            data-testid="new-session-workdir"
+            className={`${field} font-mono`}
+            value={workdir}
+            onChange={(event) => setWorkdir(event.target.value)}
+            placeholder="/path/to/project"
+          />
         </label>
         <label className="block text-xs">
           Provider
@@ -75,24 +91,43 @@ export function NewSessionDialog({
           </select>
         </label>
         {chosen?.hint && (
-          <p className={`text-xs ${chosen.configured ? "text-slate-600" : "text-red-800"}`} data-testid="new-session-provider-hint">
+          <p
+            className={`text-xs ${chosen.configured ? "text-slate-600" : "text-red-800"}`}
+            data-testid="new-session-provider-hint"
+          >
             {chosen.hint}
           </p>
         )}
         <label className="block text-xs">
           Model
-          <input data-testid="new-session-model" className={`${field} font-mono`} value={model} onChange={(event) => setModel(event.target.value)} />
+          <input
+            data-testid="new-session-model"
+            className={`${field} font-mono`}
+            value={model}
+            onChange={(event) => setModel(event.target.value)}
+          />
         </label>
         {provider === "scripted" && (
           <label className="block text-xs">
             Scenario (optional; otherwise chosen by matching your message)
-            <input data-testid="new-session-scenario" className={`${field} font-mono`} value={scenario} onChange={(event) => setScenario(event.target.value)} placeholder="e.g. review-demo.yaml" />
+            <input
+              data-testid="new-session-scenario"
+              className={`${field} font-mono`}
+              value={scenario}
+              onChange={(event) => setScenario(event.target.value)}
+              placeholder="e.g. review-demo.yaml"
+            />
           </label>
         )}
         <div className="flex gap-2">
           <label className="block flex-1 text-xs">
             Permission mode
-            <select data-testid="new-session-permission-mode" className={field} value={permissionMode} onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}>
+            <select
+              data-testid="new-session-permission-mode"
+              className={field}
+              value={permissionMode}
+              onChange={(event) => setPermissionMode(event.target.value as PermissionMode)}
+            >
               {permissionModes.map((mode) => (
                 <option key={mode}>{mode}</option>
               ))}
@@ -100,7 +135,12 @@ export function NewSessionDialog({
           </label>
           <label className="block flex-1 text-xs">
             Disclosure
-            <select data-testid="new-session-disclosure" className={field} value={disclosure} onChange={(event) => setDisclosure(event.target.value as DisclosureMode)}>
+            <select
+              data-testid="new-session-disclosure"
+              className={field}
+              value={disclosure}
+              onChange={(event) => setDisclosure(event.target.value as DisclosureMode)}
+            >
               {disclosureModes.map((mode) => (
                 <option key={mode}>{mode}</option>
               ))}

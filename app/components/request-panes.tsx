@@ -17,16 +17,27 @@ export const paneLabels: Record<PaneName, string> = {
 function MessageView({ message, added }: { message: ChatMessage; added: boolean }) {
   const tone = message.role === "user" ? "blue" : message.role === "assistant" ? "slate" : "violet";
   return (
-    <li className={`rounded border p-1 ${added ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`} data-testid="pane-message" data-added={added}>
+    <li
+      className={`rounded border p-1 ${added ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
+      data-testid="pane-message"
+      data-added={added}
+    >
       <div className="flex items-center gap-1">
-        <Badge tone={tone}>{message.role === "tool" ? `tool result · ${message.toolName}` : message.role}</Badge>
+        <Badge tone={tone}>
+          {message.role === "tool" ? `tool result · ${message.toolName}` : message.role}
+        </Badge>
         {added && <Badge tone="green">new in this request</Badge>}
         {message.role === "tool" && message.isError && <Badge tone="red">error</Badge>}
       </div>
-      {message.content && <pre className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words">{message.content}</pre>}
+      {message.content && (
+        <pre className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words">{message.content}</pre>
+      )}
       {message.role === "assistant" &&
         message.toolCalls.map((call) => (
-          <pre key={call.id} className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words text-violet-900">
+          <pre
+            key={call.id}
+            className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words text-violet-900"
+          >
             → {call.name}({JSON.stringify(call.input)})
           </pre>
         ))}
@@ -60,11 +71,19 @@ export function RequestPane({
   payload: unknown;
   diff?: RequestDiff;
 }) {
-  const copy = <CopyButton testId={`copy-pane-${pane}`} text={() => paneText(snapshot, pane, payload)} label={`Copy ${paneLabels[pane]}`} />;
+  const copy = (
+    <CopyButton
+      testId={`copy-pane-${pane}`}
+      text={() => paneText(snapshot, pane, payload)}
+      label={`Copy ${paneLabels[pane]}`}
+    />
+  );
   return (
     <div className="space-y-1" data-testid={`pane-${pane}`}>
       <div className="flex justify-end">{copy}</div>
-      {pane === "stable" && <Pre testId="pane-stable-text" text={snapshot.system.stable} className="max-h-none" />}
+      {pane === "stable" && (
+        <Pre testId="pane-stable-text" text={snapshot.system.stable} className="max-h-none" />
+      )}
       {pane === "environment" && (
         <div className="space-y-1" data-testid="pane-environment-text">
           {environmentSections(snapshot.system.environment, snapshot.activeSkills).map((section, index) => {
@@ -76,23 +95,39 @@ export function RequestPane({
                   ? "changed"
                   : undefined;
             return (
-              <div key={`${section.heading}-${index}`} className={`rounded border p-1 ${status ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`} data-testid="env-section" data-status={status ?? "same"}>
+              <div
+                key={`${section.heading}-${index}`}
+                className={`rounded border p-1 ${status ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
+                data-testid="env-section"
+                data-status={status ?? "same"}
+              >
                 <div className="flex items-center gap-1 font-mono text-xs font-semibold">
                   {section.heading}
                   {status && <Badge tone="green">{status} since previous request</Badge>}
                 </div>
-                <pre className="font-mono text-xs whitespace-pre-wrap break-words">{section.text.replace(/\n+$/, "")}</pre>
+                <pre className="font-mono text-xs whitespace-pre-wrap break-words">
+                  {section.text.replace(/\n+$/, "")}
+                </pre>
               </div>
             );
           })}
-          {diff && diff.environment.removed.length > 0 && <p className="text-xs text-red-800">Removed sections: {diff.environment.removed.join(", ")}</p>}
+          {diff && diff.environment.removed.length > 0 && (
+            <p className="text-xs text-red-800">Removed sections: {diff.environment.removed.join(", ")}</p>
+          )}
         </div>
       )}
       {pane === "messages" && (
         <ol className="space-y-1" data-testid="pane-messages-list">
-          {diff?.historyRewritten && <li className="text-xs text-amber-900">The history is not a continuation of the previous request (new run or rewritten).</li>}
+          {diff?.historyRewritten && (
+            <li className="text-xs text-amber-900">
+              The history is not a continuation of the previous request (new run or rewritten).
+            </li>
+          )}
           {snapshot.messages.map((message, index) => {
-            const added = !!diff && !diff.historyRewritten && index >= snapshot.messages.length - diff.addedMessages.length;
+            const added =
+              !!diff &&
+              !diff.historyRewritten &&
+              index >= snapshot.messages.length - diff.addedMessages.length;
             return <MessageView key={index} message={message} added={added} />;
           })}
         </ol>
@@ -100,9 +135,14 @@ export function RequestPane({
       {pane === "tools" && (
         <div className="space-y-1" data-testid="pane-tools-list">
           {snapshot.tools.map((tool) => (
-            <details key={tool.name} className={`rounded border p-1 ${diff?.toolsAdded.includes(tool.name) ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`} data-testid={`pane-tool-${tool.name}`}>
+            <details
+              key={tool.name}
+              className={`rounded border p-1 ${diff?.toolsAdded.includes(tool.name) ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
+              data-testid={`pane-tool-${tool.name}`}
+            >
               <summary className="cursor-pointer text-xs">
-                <span className="font-mono font-semibold">{tool.name}</span> <Badge>{tool.origin}</Badge> <Badge tone={tool.safety === "read_only" ? "green" : "amber"}>{tool.safety}</Badge>
+                <span className="font-mono font-semibold">{tool.name}</span> <Badge>{tool.origin}</Badge>{" "}
+                <Badge tone={tool.safety === "read_only" ? "green" : "amber"}>{tool.safety}</Badge>
                 {tool.skill && <span className="text-slate-500"> from {tool.skill}</span>}
                 {diff?.toolsAdded.includes(tool.name) && <Badge tone="green">added</Badge>}
               </summary>
@@ -110,11 +150,19 @@ export function RequestPane({
               <Pre text={formatJson(tool.inputSchema)} />
             </details>
           ))}
-          {diff && diff.toolsRemoved.length > 0 && <p className="text-xs text-red-800">Removed since previous request: {diff.toolsRemoved.join(", ")}</p>}
+          {diff && diff.toolsRemoved.length > 0 && (
+            <p className="text-xs text-red-800">
+              Removed since previous request: {diff.toolsRemoved.join(", ")}
+            </p>
+          )}
           {snapshot.registeredNotVisible.length > 0 && (
-            <p className="rounded border border-violet-300 bg-violet-50 p-1 text-xs" data-testid="pane-tools-not-visible">
-              Registered, not visible to the model yet: <span className="font-mono">{snapshot.registeredNotVisible.join(", ")}</span> (the run keeps the tool
-              definitions it started with; the next run will see them).
+            <p
+              className="rounded border border-violet-300 bg-violet-50 p-1 text-xs"
+              data-testid="pane-tools-not-visible"
+            >
+              Registered, not visible to the model yet:{" "}
+              <span className="font-mono">{snapshot.registeredNotVisible.join(", ")}</span> (the run keeps the
+              tool definitions it started with; the next run will see them).
             </p>
           )}
         </div>
@@ -122,7 +170,8 @@ export function RequestPane({
       {pane === "raw" &&
         (payload === undefined ? (
           <p className="text-xs text-slate-500" data-testid="pane-raw-empty">
-            The provider has not reported its payload for this request (the scripted and manual providers may not send one).
+            The provider has not reported its payload for this request (the scripted and manual providers may
+            not send one).
           </p>
         ) : (
           <Pre testId="pane-raw-text" text={formatJson(payload)} className="max-h-none" />

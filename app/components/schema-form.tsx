@@ -13,7 +13,11 @@ interface Property {
 function propertiesOf(schema: JsonSchema): Property[] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  return Object.entries(properties).map(([name, propertySchema]) => ({ name, schema: propertySchema, required: required.includes(name) }));
+  return Object.entries(properties).map(([name, propertySchema]) => ({
+    name,
+    schema: propertySchema,
+    required: required.includes(name),
+  }));
 }
 
 function typeOf(schema: JsonSchema): string {
@@ -22,7 +26,10 @@ function typeOf(schema: JsonSchema): string {
 }
 
 /** Turns the field strings into the input object the tool expects. Returns an error text when it cannot. */
-export function buildInput(properties: Property[], values: Record<string, string>): { input?: Record<string, unknown>; error?: string } {
+export function buildInput(
+  properties: Property[],
+  values: Record<string, string>,
+): { input?: Record<string, unknown>; error?: string } {
   const input: Record<string, unknown> = {};
   for (const property of properties) {
     const raw = values[property.name] ?? "";
@@ -98,8 +105,11 @@ export function SchemaForm({
         properties.map((property) => {
           const type = typeOf(property.schema);
           const fieldId = `${testId}-field-${property.name}`;
-          const description = typeof property.schema.description === "string" ? property.schema.description : "";
-          const enumValues = Array.isArray(property.schema.enum) ? (property.schema.enum as unknown[]).map(String) : undefined;
+          const description =
+            typeof property.schema.description === "string" ? property.schema.description : "";
+          const enumValues = Array.isArray(property.schema.enum)
+            ? (property.schema.enum as unknown[]).map(String)
+            : undefined;
           const set = (value: string) => setValues((old) => ({ ...old, [property.name]: value }));
           return (
             <label key={property.name} className="block text-xs" htmlFor={fieldId}>
@@ -108,24 +118,59 @@ export function SchemaForm({
               <span className="text-slate-500"> {type}</span>
               {description && <span className="block text-slate-500">{description}</span>}
               {enumValues ? (
-                <select id={fieldId} data-testid={fieldId} className="mt-0.5 w-full rounded border border-slate-300 p-1" value={values[property.name] ?? ""} onChange={(event) => set(event.target.value)}>
+                <select
+                  id={fieldId}
+                  data-testid={fieldId}
+                  className="mt-0.5 w-full rounded border border-slate-300 p-1"
+                  value={values[property.name] ?? ""}
+                  onChange={(event) => set(event.target.value)}
+                >
                   <option value="">—</option>
                   {enumValues.map((value) => (
                     <option key={value}>{value}</option>
                   ))}
                 </select>
               ) : type === "boolean" ? (
-                <input id={fieldId} data-testid={fieldId} type="checkbox" className="ml-2" checked={values[property.name] === "true"} onChange={(event) => set(String(event.target.checked))} />
+                <input
+                  id={fieldId}
+                  data-testid={fieldId}
+                  type="checkbox"
+                  className="ml-2"
+                  checked={values[property.name] === "true"}
+                  onChange={(event) => set(String(event.target.checked))}
+                />
               ) : type === "string" || type === "number" || type === "integer" ? (
-                <input id={fieldId} data-testid={fieldId} type={type === "string" ? "text" : "number"} className="mt-0.5 w-full rounded border border-slate-300 p-1 font-mono" value={values[property.name] ?? ""} onChange={(event) => set(event.target.value)} />
+                <input
+                  id={fieldId}
+                  data-testid={fieldId}
+                  type={type === "string" ? "text" : "number"}
+                  className="mt-0.5 w-full rounded border border-slate-300 p-1 font-mono"
+                  value={values[property.name] ?? ""}
+                  onChange={(event) => set(event.target.value)}
+                />
               ) : (
-                <textarea id={fieldId} data-testid={fieldId} rows={2} className="mt-0.5 w-full rounded border border-slate-300 p-1 font-mono" placeholder="JSON" value={values[property.name] ?? ""} onChange={(event) => set(event.target.value)} />
+                <textarea
+                  id={fieldId}
+                  data-testid={fieldId}
+                  rows={2}
+                  className="mt-0.5 w-full rounded border border-slate-300 p-1 font-mono"
+                  placeholder="JSON"
+                  value={values[property.name] ?? ""}
+                  onChange={(event) => set(event.target.value)}
+                />
               )}
             </label>
           );
         })}
       {rawMode && (
-        <textarea data-testid={`${testId}-raw`} rows={4} className="w-full rounded border border-slate-300 p-1 font-mono text-xs" value={raw} onChange={(event) => setRaw(event.target.value)} aria-label="input as JSON" />
+        <textarea
+          data-testid={`${testId}-raw`}
+          rows={4}
+          className="w-full rounded border border-slate-300 p-1 font-mono text-xs"
+          value={raw}
+          onChange={(event) => setRaw(event.target.value)}
+          aria-label="input as JSON"
+        />
       )}
       {error && (
         <p className="text-xs text-red-800" role="alert" data-testid={`${testId}-error`}>
@@ -133,11 +178,21 @@ export function SchemaForm({
         </p>
       )}
       <div className="flex items-center gap-2">
-        <button type="submit" disabled={disabled} data-testid={`${testId}-submit`} className="rounded border border-blue-800 bg-blue-700 px-2 py-0.5 text-xs font-medium text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={disabled}
+          data-testid={`${testId}-submit`}
+          className="rounded border border-blue-800 bg-blue-700 px-2 py-0.5 text-xs font-medium text-white disabled:opacity-50"
+        >
           {submitLabel}
         </button>
         {properties.length > 0 && (
-          <button type="button" className="text-xs underline" data-testid={`${testId}-toggle-raw`} onClick={() => setRawMode(!rawMode)}>
+          <button
+            type="button"
+            className="text-xs underline"
+            data-testid={`${testId}-toggle-raw`}
+            onClick={() => setRawMode(!rawMode)}
+          >
             {rawMode ? "use fields" : "edit as JSON"}
           </button>
         )}

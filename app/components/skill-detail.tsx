@@ -28,7 +28,13 @@ export function SkillDetail({
 }) {
   const [tab, setTab] = useState<Tab>("sop");
   const counts = useTokenCounts({ listing: `- ${skill.name}: ${skill.description}`, body: skill.body });
-  const frontmatter = { name: skill.name, description: skill.description, ...skill.meta, extra: undefined, ...skill.meta.extra };
+  const frontmatter = {
+    name: skill.name,
+    description: skill.description,
+    ...skill.meta,
+    extra: undefined,
+    ...skill.meta.extra,
+  };
   return (
     <div className="flex h-full flex-col" data-testid="skill-detail">
       <div className="flex items-center justify-between border-b border-slate-200 px-2 py-1.5">
@@ -42,10 +48,16 @@ export function SkillDetail({
       </div>
       <div className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2">
         <p className="font-mono text-xs break-all text-slate-500">{skill.entryPath}</p>
-        <div className="rounded border border-slate-200 bg-slate-50 p-1.5 text-xs" data-testid="skill-token-cost">
+        <div
+          className="rounded border border-slate-200 bg-slate-50 p-1.5 text-xs"
+          data-testid="skill-token-cost"
+        >
           <div>
-            Listing it costs <strong data-testid="skill-listing-tokens">{counts ? counts.listing : "…"}</strong> tokens in every request;
-            loading it adds <strong data-testid="skill-body-tokens">{counts ? counts.body : "…"}</strong> tokens to the environment.
+            Listing it costs{" "}
+            <strong data-testid="skill-listing-tokens">{counts ? counts.listing : "…"}</strong> tokens in
+            every request; loading it adds{" "}
+            <strong data-testid="skill-body-tokens">{counts ? counts.body : "…"}</strong> tokens to the
+            environment.
           </div>
           <div className="text-slate-500">{tokenizerName}</div>
         </div>
@@ -64,7 +76,11 @@ export function SkillDetail({
               onClick={() => setTab(name)}
               className={`rounded-t border-b-2 px-2 py-0.5 text-xs ${tab === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
             >
-              {name === "sop" ? "SOP (rendered)" : name === "raw" ? "Raw SKILL.md" : `Tools (${skill.toolSpecs.length})`}
+              {name === "sop"
+                ? "SOP (rendered)"
+                : name === "raw"
+                  ? "Raw SKILL.md"
+                  : `Tools (${skill.toolSpecs.length})`}
             </button>
           ))}
         </div>
@@ -77,17 +93,31 @@ export function SkillDetail({
                 Needs: <span className="font-mono">{skill.meta.tools.join(", ")}</span>
               </p>
             )}
-            {skill.toolSpecs.length === 0 && <p className="text-xs text-slate-500">This skill has no tools.json tools.</p>}
+            {skill.toolSpecs.length === 0 && (
+              <p className="text-xs text-slate-500">This skill has no tools.json tools.</p>
+            )}
             {skill.toolSpecs.some((spec) => !registeredTools.includes(spec.name)) && (
-              <div className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs" data-testid="skill-tools-unregistered">
-                Its tools are not registered yet: only <span className="font-mono">load_skill</span> installs them.{" "}
-                <Button small testId="skill-load-now" onClick={() => onRunTool("load_skill", { name: skill.name })}>
+              <div
+                className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs"
+                data-testid="skill-tools-unregistered"
+              >
+                Its tools are not registered yet: only <span className="font-mono">load_skill</span> installs
+                them.{" "}
+                <Button
+                  small
+                  testId="skill-load-now"
+                  onClick={() => onRunTool("load_skill", { name: skill.name })}
+                >
                   Run load_skill({skill.name}) now
                 </Button>
               </div>
             )}
             {skill.toolSpecs.map((spec) => (
-              <div key={spec.name} className="rounded border border-slate-200 p-1.5" data-testid={`tool-spec-${spec.name}`}>
+              <div
+                key={spec.name}
+                className="rounded border border-slate-200 p-1.5"
+                data-testid={`tool-spec-${spec.name}`}
+              >
                 <div className="font-mono text-sm font-semibold">{spec.name}</div>
                 <p className="text-xs">{spec.description}</p>
                 <p className="font-mono text-xs text-slate-600">

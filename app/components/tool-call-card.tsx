@@ -48,16 +48,29 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
   const metadata = call.result?.metadata;
   const runningSeconds = useRunningSeconds(call.state === "running");
   return (
-    <div className="rounded border border-slate-300 bg-white p-1.5 text-xs" data-testid={`tool-call-${call.id}`} data-tool={call.name} data-state={call.state}>
+    <div
+      className="rounded border border-slate-300 bg-white p-1.5 text-xs"
+      data-testid={`tool-call-${call.id}`}
+      data-tool={call.name}
+      data-state={call.state}
+    >
       <div className="flex flex-wrap items-center gap-1">
         <span className="font-mono font-semibold">{call.name}</span>
         <Badge tone={stateTones[call.state]} testId="tool-call-state">
           {stateLabels[call.state]}
         </Badge>
         {!call.known && <Badge tone="red">unknown tool</Badge>}
-        {call.known && !call.visible && <Badge tone="violet" title="Registered during this run; not in this run's tool definitions">registered, not visible</Badge>}
+        {call.known && !call.visible && (
+          <Badge tone="violet" title="Registered during this run; not in this run's tool definitions">
+            registered, not visible
+          </Badge>
+        )}
         {call.durationMs !== undefined && <span className="text-slate-500">{call.durationMs} ms</span>}
-        {call.state === "running" && <span className="text-blue-800" data-testid="tool-call-elapsed">{runningSeconds} s</span>}
+        {call.state === "running" && (
+          <span className="text-blue-800" data-testid="tool-call-elapsed">
+            {runningSeconds} s
+          </span>
+        )}
         {call.trace && (
           <span className="text-slate-500" title={call.trace.reason}>
             {call.trace.decision} by {call.trace.source}
@@ -81,14 +94,18 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
           )}
           {metadata && (metadata.exitCode !== undefined || truncationNotes(metadata).length > 0) ? (
             <p className="text-slate-500">
-              {metadata.exitCode !== undefined && metadata.exitCode !== null && `exit ${String(metadata.exitCode)}`}
+              {metadata.exitCode !== undefined &&
+                metadata.exitCode !== null &&
+                `exit ${String(metadata.exitCode)}`}
               {metadata.signal ? ` · killed by ${String(metadata.signal)}` : ""}
               {truncationNotes(metadata).map((note) => ` · ${note}`)}
             </p>
           ) : null}
           {content.length > longResult ? (
             <details>
-              <summary className="cursor-pointer">{call.state === "denied" ? "what the model was told" : "result"} ({content.length} chars)</summary>
+              <summary className="cursor-pointer">
+                {call.state === "denied" ? "what the model was told" : "result"} ({content.length} chars)
+              </summary>
               <Pre text={content} />
             </details>
           ) : (

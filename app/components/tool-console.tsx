@@ -15,9 +15,12 @@ function field(metadata: Record<string, unknown> | undefined, ...names: string[]
 export function truncationNotes(metadata: Record<string, unknown> | undefined): string[] {
   if (!metadata) return [];
   const notes: string[] = [];
-  if (metadata.stdoutTruncated) notes.push(`stdout truncated (${String(metadata.stdoutBytes ?? "?")} bytes produced)`);
-  if (metadata.stderrTruncated) notes.push(`stderr truncated (${String(metadata.stderrBytes ?? "?")} bytes produced)`);
-  if (metadata.modelTruncated) notes.push(`model's copy capped (${String(metadata.omittedChars ?? "?")} chars omitted)`);
+  if (metadata.stdoutTruncated)
+    notes.push(`stdout truncated (${String(metadata.stdoutBytes ?? "?")} bytes produced)`);
+  if (metadata.stderrTruncated)
+    notes.push(`stderr truncated (${String(metadata.stderrBytes ?? "?")} bytes produced)`);
+  if (metadata.modelTruncated)
+    notes.push(`model's copy capped (${String(metadata.omittedChars ?? "?")} chars omitted)`);
   if (metadata.truncated) notes.push("output truncated");
   return notes;
 }
@@ -52,7 +55,8 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
       {result.result.error && <p className="text-red-800">{result.result.error}</p>}
       {typeof field(metadata, "command") === "string" && (
         <p className="font-mono break-all text-slate-600" data-testid="console-command">
-          $ {String(field(metadata, "command"))} <span className="text-slate-400">in {String(field(metadata, "cwd") ?? "")}</span>
+          $ {String(field(metadata, "command"))}{" "}
+          <span className="text-slate-400">in {String(field(metadata, "cwd") ?? "")}</span>
         </p>
       )}
       <div>stdin</div>
@@ -85,7 +89,12 @@ export function ToolConsole({
     <details className="mt-1 rounded bg-slate-50 p-1" data-testid={`tool-console-${tool}`}>
       <summary className="cursor-pointer text-xs font-semibold">Tool console: run {tool} by hand</summary>
       <div className="mt-1 space-y-1">
-        <SchemaForm schema={schema} testId={`console-form-${tool}`} submitLabel={`Run ${tool}`} onSubmit={onRun} />
+        <SchemaForm
+          schema={schema}
+          testId={`console-form-${tool}`}
+          submitLabel={`Run ${tool}`}
+          onSubmit={onRun}
+        />
         {latest && <ConsoleResultView result={latest} />}
       </div>
     </details>

@@ -13,7 +13,17 @@ const badgeTones = {
 } as const;
 export type Tone = keyof typeof badgeTones;
 
-export function Badge({ tone = "slate", children, testId, title }: { tone?: Tone; children: ReactNode; testId?: string; title?: string }) {
+export function Badge({
+  tone = "slate",
+  children,
+  testId,
+  title,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  testId?: string;
+  title?: string;
+}) {
   return (
     <span
       className={`inline-flex items-center rounded border px-1.5 py-px text-[0.7rem] font-medium whitespace-nowrap ${badgeTones[tone]}`}
@@ -65,7 +75,15 @@ export function Button({
   );
 }
 
-export function CopyButton({ text, testId, label = "Copy" }: { text: () => string; testId: string; label?: string }) {
+export function CopyButton({
+  text,
+  testId,
+  label = "Copy",
+}: {
+  text: () => string;
+  testId: string;
+  label?: string;
+}) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <Button
@@ -83,9 +101,23 @@ export function CopyButton({ text, testId, label = "Copy" }: { text: () => strin
   );
 }
 
-export function ErrorCard({ title, message, testId, onDismiss }: { title: string; message: string; testId?: string; onDismiss?: () => void }) {
+export function ErrorCard({
+  title,
+  message,
+  testId,
+  onDismiss,
+}: {
+  title: string;
+  message: string;
+  testId?: string;
+  onDismiss?: () => void;
+}) {
   return (
-    <div role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900" data-testid={testId ?? "error-card"}>
+    <div
+      role="alert"
+      className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900"
+      data-testid={testId ?? "error-card"}
+    >
       <div className="flex items-start justify-between gap-2">
         <strong>{title}</strong>
         {onDismiss && (
@@ -124,7 +156,10 @@ export class PanelBoundary extends Component<{ name: string; children: ReactNode
 
 export function Pre({ text, testId, className = "" }: { text: string; testId?: string; className?: string }) {
   return (
-    <pre className={`max-h-80 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs leading-snug whitespace-pre-wrap break-words border border-slate-200 ${className}`} data-testid={testId}>
+    <pre
+      className={`max-h-80 overflow-auto rounded bg-slate-50 p-2 font-mono text-xs leading-snug whitespace-pre-wrap break-words border border-slate-200 ${className}`}
+      data-testid={testId}
+    >
       {text}
     </pre>
   );

@@ -18,7 +18,10 @@ export function Workspace() {
   const [state, dispatch] = useReducer(uiReducer, initialUiState);
   const stateRef = useRef(state);
   stateRef.current = state;
-  const resume = useCallback(() => ({ sessionId: stateRef.current.session?.id, lastSeq: stateRef.current.session?.lastSeq ?? 0 }), []);
+  const resume = useCallback(
+    () => ({ sessionId: stateRef.current.session?.id, lastSeq: stateRef.current.session?.lastSeq ?? 0 }),
+    [],
+  );
   const send = usePlaygroundSocket(dispatch, resume);
   const [presenter, setPresenter] = useState(false);
   const [panels, setPanels] = useState({ catalog: true, inspector: true });
@@ -36,7 +39,9 @@ export function Workspace() {
     openRequested.current = true;
     const stored = window.sessionStorage.getItem(sessionKey);
     const known = state.sessions.find((item) => item.id === stored);
-    const newest = [...state.sessions].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))[0];
+    const newest = [...state.sessions].sort((left, right) =>
+      right.updatedAt.localeCompare(left.updatedAt),
+    )[0];
     const target = known ?? newest;
     send(target ? { type: "open_session", sessionId: target.id } : { type: "create_session" });
   }, [state.connection, state.sessionListLoaded, state.sessions, session, send]);
@@ -52,7 +57,8 @@ export function Workspace() {
   // Session titles and message counts change with each run: refresh the list when a run ends.
   const running = session?.running ?? false;
   useEffect(() => {
-    if (!running && stateRef.current.connection === "open" && stateRef.current.session) send({ type: "list_sessions" });
+    if (!running && stateRef.current.connection === "open" && stateRef.current.session)
+      send({ type: "list_sessions" });
   }, [running, send]);
 
   useEffect(() => {
@@ -63,7 +69,11 @@ export function Workspace() {
     (build: (sessionId: string) => ClientCommand) => {
       const id = stateRef.current.session?.id;
       if (!id) {
-        dispatch({ type: "local_error", code: "no_session", message: "No session is open yet; create one from the session picker." });
+        dispatch({
+          type: "local_error",
+          code: "no_session",
+          message: "No session is open yet; create one from the session picker.",
+        });
         return;
       }
       send(build(id));
@@ -106,10 +116,20 @@ export function Workspace() {
   const catalog = session?.catalog;
   const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
   // The detail view (SOP, schemas, tool console) gets a wider column than the list.
-  const columns = [panels.catalog ? (skillDetail ? "26rem" : "19rem") : null, "minmax(0,1fr)", panels.inspector ? "29rem" : null].filter(Boolean).join(" ");
+  const columns = [
+    panels.catalog ? (skillDetail ? "26rem" : "19rem") : null,
+    "minmax(0,1fr)",
+    panels.inspector ? "29rem" : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 
   return (
-    <div className="flex h-screen flex-col bg-white text-slate-900" data-testid="workspace" data-presenter={presenter}>
+    <div
+      className="flex h-screen flex-col bg-white text-slate-900"
+      data-testid="workspace"
+      data-presenter={presenter}
+    >
       <Header
         connection={state.connection}
         sessions={state.sessions}
@@ -124,14 +144,21 @@ export function Workspace() {
         onNewSession={() => setDialogOpen(true)}
         onRefreshSessions={() => send({ type: "list_sessions" })}
         onExport={() => sessionCommand((sessionId) => ({ type: "export_session", sessionId }))}
-        onChangeSettings={(change) => sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))}
+        onChangeSettings={(change) =>
+          sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))
+        }
         onTogglePresenter={() => setPresenter(!presenter)}
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
       />
       {state.errors.length > 0 && (
         <div className="space-y-1 border-b border-red-200 p-1" data-testid="error-list">
           {state.errors.map((error) => (
-            <ErrorCard key={error.id} title={`Error: ${error.code}`} message={error.message} onDismiss={() => dispatch({ type: "dismiss_error", id: error.id })} />
+            <ErrorCard
+              key={error.id}
+              title={`Error: ${error.code}`}
+              message={error.message}
+              onDismiss={() => dispatch({ type: "dismiss_error", id: error.id })}
+            />
           ))}
         </div>
       )}
@@ -183,9 +210,17 @@ export function Workspace() {
                 sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
               }}
               onStop={() => sessionCommand((sessionId) => ({ type: "cancel", sessionId }))}
-              onAnswer={(callId, answer) => sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))}
+              onAnswer={(callId, answer) =>
+                sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))
+              }
               onManualResponse={(requestIndex, text, toolCalls) =>
-                sessionCommand((sessionId) => ({ type: "manual_response", sessionId, requestIndex, text, toolCalls }))
+                sessionCommand((sessionId) => ({
+                  type: "manual_response",
+                  sessionId,
+                  requestIndex,
+                  text,
+                  toolCalls,
+                }))
               }
               onSelectRequest={selectRequestFromChat}
             />

@@ -65,7 +65,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         const { sessionId, lastSeq } = resumeRef.current();
         if (sessionId) {
-          const command: ClientCommand = { type: "open_session", sessionId, ...(lastSeq > 0 ? { lastSeq } : {}) };
+          const command: ClientCommand = {
+            type: "open_session",
+            sessionId,
+            ...(lastSeq > 0 ? { lastSeq } : {}),
+          };
           socket.send(JSON.stringify(command));
         }
       };
@@ -73,7 +77,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         try {
           queue.push(JSON.parse(String(frame.data)) as ServerMessage);
         } catch (error) {
-          dispatch({ type: "local_error", code: "bad_frame", message: `The server sent a frame that is not JSON: ${String(error)}` });
+          dispatch({
+            type: "local_error",
+            code: "bad_frame",
+            message: `The server sent a frame that is not JSON: ${String(error)}`,
+          });
           return;
         }
         flushTimer ??= setTimeout(flush, 16);
@@ -110,7 +118,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
     (command: ClientCommand): boolean => {
       const socket = socketRef.current;
       if (!socket || socket.readyState !== WebSocket.OPEN) {
-        dispatch({ type: "local_error", code: "not_connected", message: `Not connected to the server; "${command.type}" was not sent. Reconnecting…` });
+        dispatch({
+          type: "local_error",
+          code: "not_connected",
+          message: `Not connected to the server; "${command.type}" was not sent. Reconnecting…`,
+        });
         return false;
       }
       socket.send(JSON.stringify(command));

@@ -17,7 +17,15 @@ function loadRenderer(): Promise<Render> {
   return loading;
 }
 
-export function SafeMarkdown({ markdown, testId, className = "text-sm" }: { markdown: string; testId?: string; className?: string }) {
+export function SafeMarkdown({
+  markdown,
+  testId,
+  className = "text-sm",
+}: {
+  markdown: string;
+  testId?: string;
+  className?: string;
+}) {
   const [html, setHtml] = useState<string | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -30,9 +38,25 @@ export function SafeMarkdown({ markdown, testId, className = "text-sm" }: { mark
       current = false;
     };
   }, [markdown]);
-  if (failure) return <pre className={`whitespace-pre-wrap ${className}`} data-testid={testId}>{markdown}</pre>;
+  if (failure)
+    return (
+      <pre className={`whitespace-pre-wrap ${className}`} data-testid={testId}>
+        {markdown}
+      </pre>
+    );
   // Until the renderer has loaded, show the text as it is rather than a blank.
-  if (html === undefined) return <p className={`whitespace-pre-wrap ${className}`} data-testid={testId}>{markdown}</p>;
+  if (html === undefined)
+    return (
+      <p className={`whitespace-pre-wrap ${className}`} data-testid={testId}>
+        {markdown}
+      </p>
+    );
   // The HTML comes from DOMPurify.sanitize above, never straight from the model or a skill file.
-  return <div className={`markdown ${className}`} data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div
+      className={`markdown ${className}`}
+      data-testid={testId}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
 }

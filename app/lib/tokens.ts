@@ -16,7 +16,9 @@ export function loadTokenizer(): Promise<CountTokens> {
 /** Counts tokens for each text; undefined while the tokenizer loads. Keys name the texts. */
 export function useTokenCounts(texts: Record<string, string>): Record<string, number> | undefined {
   const [counts, setCounts] = useState<Record<string, number> | undefined>(undefined);
-  const signature = JSON.stringify(Object.keys(texts).map((key) => [key, texts[key].length, texts[key].slice(0, 64), texts[key].slice(-64)]));
+  const signature = JSON.stringify(
+    Object.keys(texts).map((key) => [key, texts[key].length, texts[key].slice(0, 64), texts[key].slice(-64)]),
+  );
   useEffect(() => {
     let current = true;
     loadTokenizer().then(

@@ -9,9 +9,15 @@ function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = 
 
 describe("environmentSections", () => {
   it("splits at ## headings and at each active skill, keeping a body's own headings inside it", () => {
-    const environment = "# Environment\n- cwd: /x\n## Active Skills\n### review\n# Review\n## Steps\n1. read\n### lint\nBody\n";
+    const environment =
+      "# Environment\n- cwd: /x\n## Active Skills\n### review\n# Review\n## Steps\n1. read\n### lint\nBody\n";
     const sections = environmentSections(environment, ["review", "lint"]);
-    expect(sections.map((section) => section.heading)).toEqual(["# Environment", "## Active Skills", "### review", "### lint"]);
+    expect(sections.map((section) => section.heading)).toEqual([
+      "# Environment",
+      "## Active Skills",
+      "### review",
+      "### lint",
+    ]);
     expect(sections[2].text).toBe("# Review\n## Steps\n1. read\n");
   });
 });
@@ -21,9 +27,19 @@ describe("diffRequests", () => {
     const first = snapshot();
     const second = snapshot({
       requestIndex: 2,
-      system: { stable: first.system.stable, environment: "## Environment\ncwd: /tmp/demo\n## Active Skills\n### review\nBody\n" },
+      system: {
+        stable: first.system.stable,
+        environment: "## Environment\ncwd: /tmp/demo\n## Active Skills\n### review\nBody\n",
+      },
       activeSkills: ["review"],
-      messages: [...first.messages, { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "load_skill", input: { name: "review" } }] }],
+      messages: [
+        ...first.messages,
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "load_skill", input: { name: "review" } }],
+        },
+      ],
       tools: [...first.tools, tool("lint", "skill")],
     });
     const diff = diffRequests(first, second);
@@ -45,11 +61,19 @@ describe("compareStable", () => {
   it("names the first differing line when the stable system changed", () => {
     const requests = [
       view(1),
-      view(2, { stableHash: "bbbb", system: { stable: "You are PseudoClaude.\n## Skills\n- deploy: ships", environment: "" } }),
+      view(2, {
+        stableHash: "bbbb",
+        system: { stable: "You are PseudoClaude.\n## Skills\n- deploy: ships", environment: "" },
+      }),
     ];
     const comparison = compareStable(requests, requests[1]);
     expect(comparison.unchangedSinceFirst).toBe(false);
-    expect(comparison.firstDifference).toMatchObject({ line: 3, before: "- review: reviews code", after: "- deploy: ships", comparedWith: 1 });
+    expect(comparison.firstDifference).toMatchObject({
+      line: 3,
+      before: "- review: reviews code",
+      after: "- deploy: ships",
+      comparedWith: 1,
+    });
   });
 });
 

@@ -72,15 +72,22 @@ export function diffRequests(previous: RequestSnapshot, current: RequestSnapshot
     (message, index) => JSON.stringify(message) === JSON.stringify(current.messages[index]),
   );
   const previousSections = new Map(
-    environmentSections(previous.system.environment, previous.activeSkills).map((section) => [section.heading, section.text]),
+    environmentSections(previous.system.environment, previous.activeSkills).map((section) => [
+      section.heading,
+      section.text,
+    ]),
   );
   const currentSections = new Map(
-    environmentSections(current.system.environment, current.activeSkills).map((section) => [section.heading, section.text]),
+    environmentSections(current.system.environment, current.activeSkills).map((section) => [
+      section.heading,
+      section.text,
+    ]),
   );
   const added = [...currentSections.keys()].filter((heading) => !previousSections.has(heading));
   const removed = [...previousSections.keys()].filter((heading) => !currentSections.has(heading));
   const changed = [...currentSections.keys()].filter(
-    (heading) => previousSections.has(heading) && previousSections.get(heading) !== currentSections.get(heading),
+    (heading) =>
+      previousSections.has(heading) && previousSections.get(heading) !== currentSections.get(heading),
   );
   const previousTools = new Set(previous.tools.map((tool) => tool.name));
   const currentTools = new Set(current.tools.map((tool) => tool.name));
@@ -104,7 +111,10 @@ export interface StableComparison {
 export function compareStable(requests: RequestView[], selected: RequestView): StableComparison {
   const first = requests[0];
   const unchangedSinceFirst = !!first && first.snapshot.stableHash === selected.snapshot.stableHash;
-  const result: StableComparison = { unchangedSinceFirst, firstIndex: first?.requestIndex ?? selected.requestIndex };
+  const result: StableComparison = {
+    unchangedSinceFirst,
+    firstIndex: first?.requestIndex ?? selected.requestIndex,
+  };
   if (unchangedSinceFirst) return result;
   const position = requests.findIndex((request) => request.requestIndex === selected.requestIndex);
   // Compare with the nearest earlier request whose stable system differs, so the line shown is the change.
@@ -135,7 +145,9 @@ export function messagesText(messages: ChatMessage[]): string {
   return messages
     .map((message) => {
       if (message.role === "assistant") {
-        const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.input)})`).join("\n");
+        const calls = message.toolCalls
+          .map((call) => `${call.name}(${JSON.stringify(call.input)})`)
+          .join("\n");
         return `assistant: ${message.content}${calls ? `\n${calls}` : ""}`;
       }
       if (message.role === "tool") return `tool ${message.toolName}: ${message.content}`;
@@ -146,7 +158,11 @@ export function messagesText(messages: ChatMessage[]): string {
 
 export function toolsText(snapshot: RequestSnapshot): string {
   return JSON.stringify(
-    snapshot.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema })),
+    snapshot.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.inputSchema,
+    })),
   );
 }
 

@@ -9,7 +9,12 @@ function run(messages: ServerMessage[], start: UiState = initialUiState): UiStat
   return uiReducer(start, { type: "server_batch", messages });
 }
 
-const opened: ServerMessage = envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] });
+const opened: ServerMessage = envelope(1, {
+  type: "session_opened",
+  session: summary(),
+  history: [],
+  activeSkills: [],
+});
 
 describe("uiReducer", () => {
   it("records hello, providers and the session list", () => {
@@ -48,7 +53,14 @@ describe("uiReducer", () => {
     const base = run([
       opened,
       envelope(2, { type: "run_started", runId: "r1", userMessage: "go" }),
-      envelope(3, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "lint", input: { path: "a.ts" } }, known: true, visible: true }),
+      envelope(3, {
+        type: "tool_call",
+        runId: "r1",
+        requestIndex: 1,
+        call: { id: "c1", name: "lint", input: { path: "a.ts" } },
+        known: true,
+        visible: true,
+      }),
     ]);
     expect(base.session!.toolCalls.c1.state).toBe("pending");
     const asking = run(
@@ -75,7 +87,13 @@ describe("uiReducer", () => {
     expect(asking.session!.toolCalls.c1.approval?.stdin).toBe('{"path":"a.ts"}');
     const done = run(
       [
-        envelope(5, { type: "permission_decision", runId: "r1", callId: "c1", trace: { decision: "allow", source: "user", category: "exec" }, answer: { kind: "allow_once" } }),
+        envelope(5, {
+          type: "permission_decision",
+          runId: "r1",
+          callId: "c1",
+          trace: { decision: "allow", source: "user", category: "exec" },
+          answer: { kind: "allow_once" },
+        }),
         envelope(6, { type: "tool_started", runId: "r1", callId: "c1", tool: "lint" }),
       ],
       asking,
@@ -83,7 +101,15 @@ describe("uiReducer", () => {
     expect(done.session!.pendingApprovals).toEqual([]);
     expect(done.session!.toolCalls.c1.state).toBe("running");
     const finished = run(
-      [envelope(7, { type: "tool_result", runId: "r1", callId: "c1", result: { ok: true, tool: "lint", content: "clean" }, durationMs: 42 })],
+      [
+        envelope(7, {
+          type: "tool_result",
+          runId: "r1",
+          callId: "c1",
+          result: { ok: true, tool: "lint", content: "clean" },
+          durationMs: 42,
+        }),
+      ],
       done,
     );
     expect(finished.session!.toolCalls.c1).toMatchObject({ state: "done", durationMs: 42 });
@@ -92,7 +118,14 @@ describe("uiReducer", () => {
   it("marks a denied call with the user's reason", () => {
     const state = run([
       opened,
-      envelope(2, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "run_command", input: {} }, known: true, visible: true }),
+      envelope(2, {
+        type: "tool_call",
+        runId: "r1",
+        requestIndex: 1,
+        call: { id: "c1", name: "run_command", input: {} },
+        known: true,
+        visible: true,
+      }),
       envelope(3, {
         type: "permission_decision",
         runId: "r1",
@@ -136,7 +169,11 @@ describe("uiReducer", () => {
       session: summary(),
       history: [
         { role: "user", content: "hello" },
-        { role: "assistant", content: "", toolCalls: [{ id: "c9", name: "read_file", input: { path: "a" } }] },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c9", name: "read_file", input: { path: "a" } }],
+        },
         { role: "tool", toolCallId: "c9", toolName: "read_file", content: "text", isError: false },
         { role: "assistant", content: "done", toolCalls: [] },
       ],
@@ -168,13 +205,27 @@ describe("uiReducer", () => {
       [
         envelope(3, { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 }),
         envelope(4, { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] }),
-        envelope(5, { type: "request", runId: "r1", snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }) }),
+        envelope(5, {
+          type: "request",
+          runId: "r1",
+          snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }),
+        }),
       ],
       withCatalog,
     );
     expect(skillStage(review, loaded.session!)).toBe("tools_registered");
     const visible = run(
-      [envelope(6, { type: "request", runId: "r2", snapshot: snapshot({ runId: "r2", requestIndex: 3, tools: [tool("load_skill"), tool("lint", "skill")] }) })],
+      [
+        envelope(6, {
+          type: "request",
+          runId: "r2",
+          snapshot: snapshot({
+            runId: "r2",
+            requestIndex: 3,
+            tools: [tool("load_skill"), tool("lint", "skill")],
+          }),
+        }),
+      ],
       loaded,
     );
     expect(skillStage(review, visible.session!)).toBe("tools_visible");
@@ -184,7 +235,14 @@ describe("uiReducer", () => {
     const state = run([
       opened,
       envelope(2, { type: "run_started", runId: "r1", userMessage: "slow" }),
-      envelope(3, { type: "tool_call", runId: "r1", requestIndex: 1, call: { id: "c1", name: "sleep", input: {} }, known: true, visible: true }),
+      envelope(3, {
+        type: "tool_call",
+        runId: "r1",
+        requestIndex: 1,
+        call: { id: "c1", name: "sleep", input: {} },
+        known: true,
+        visible: true,
+      }),
       envelope(4, { type: "tool_started", runId: "r1", callId: "c1", tool: "sleep" }),
       envelope(5, { type: "stop", runId: "r1", reason: "canceled", iterations: 1 }),
     ]);
@@ -198,10 +256,27 @@ describe("uiReducer", () => {
       opened,
       envelope(2, { type: "request", runId: "r1", snapshot: snapshot() }),
       envelope(3, { type: "manual_turn_requested", runId: "r1", requestIndex: 1, snapshot: snapshot() }),
-      envelope(4, { type: "usage", runId: "r1", requestIndex: 1, usage: { inputTokens: 100, cacheReadInputTokens: 80 } }),
+      envelope(4, {
+        type: "usage",
+        runId: "r1",
+        requestIndex: 1,
+        usage: { inputTokens: 100, cacheReadInputTokens: 80 },
+      }),
       envelope(5, { type: "provider_payload", runId: "r1", requestIndex: 1, payload: { model: "x" } }),
-      envelope(6, { type: "catalog_diff", diff: { added: ["new"], removed: [], updated: ["review"] }, warnings: [], trigger: "manual" }),
-      envelope(7, { type: "tool_console_result", requestId: "q1", tool: "lint", input: {}, result: { ok: true, tool: "lint", content: "ok" }, durationMs: 5 }),
+      envelope(6, {
+        type: "catalog_diff",
+        diff: { added: ["new"], removed: [], updated: ["review"] },
+        warnings: [],
+        trigger: "manual",
+      }),
+      envelope(7, {
+        type: "tool_console_result",
+        requestId: "q1",
+        tool: "lint",
+        input: {},
+        result: { ok: true, tool: "lint", content: "ok" },
+        durationMs: 5,
+      }),
       envelope(8, { type: "session_error", code: "provider_error", message: "bad key" }),
       { type: "error", code: "invalid_command", message: "unknown type", command: "nope" },
     ]);
@@ -212,12 +287,25 @@ describe("uiReducer", () => {
     expect(session.consoleResults.q1.result?.content).toBe("ok");
     expect(session.turns.at(-1)).toMatchObject({ kind: "error", message: "bad key" });
     expect(state.errors[0].message).toContain("unknown type");
-    const answered = run([envelope(9, { type: "assistant_message", runId: "r1", requestIndex: 1, message: { role: "assistant", content: "hi", toolCalls: [] } })], state);
+    const answered = run(
+      [
+        envelope(9, {
+          type: "assistant_message",
+          runId: "r1",
+          requestIndex: 1,
+          message: { role: "assistant", content: "hi", toolCalls: [] },
+        }),
+      ],
+      state,
+    );
     expect(answered.session!.manualTurn).toBeUndefined();
   });
 
   it("applies 10,000 streamed text deltas quickly", () => {
-    const messages: ServerMessage[] = [opened, envelope(2, { type: "run_started", runId: "r1", userMessage: "long" })];
+    const messages: ServerMessage[] = [
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "long" }),
+    ];
     for (let index = 0; index < 10_000; index += 1) {
       messages.push(envelope(3 + index, { type: "text_delta", runId: "r1", requestIndex: 1, text: "word " }));
     }
@@ -249,23 +337,48 @@ describe("uiReducer", () => {
     expect(state.session!.pendingApprovals).toEqual(["console_q1"]);
     expect(state.session!.toolCalls.console_q1.state).toBe("awaiting_approval");
     const withCall = run(
-      [envelope(3, { type: "tool_call", runId: "console_q2", requestIndex: 0, call: { id: "console_q2", name: "load_skill", input: {} }, known: true, visible: true })],
+      [
+        envelope(3, {
+          type: "tool_call",
+          runId: "console_q2",
+          requestIndex: 0,
+          call: { id: "console_q2", name: "load_skill", input: {} },
+          known: true,
+          visible: true,
+        }),
+      ],
       state,
     );
     const turn = withCall.session!.turns.at(-1);
-    expect(turn).toMatchObject({ kind: "assistant", byHand: true, requestIndex: undefined, streaming: false });
+    expect(turn).toMatchObject({
+      kind: "assistant",
+      byHand: true,
+      requestIndex: undefined,
+      streaming: false,
+    });
   });
 
   it("applies settings changes, retries, deletions and exports", () => {
     const state = run([
       opened,
       envelope(2, { type: "settings_changed", settings: { ...summary().settings, disclosure: "eager" } }),
-      envelope(3, { type: "provider_retry", runId: "r1", requestIndex: 1, attempt: 1, delayMs: 1500, reason: "429 rate limited" }),
+      envelope(3, {
+        type: "provider_retry",
+        runId: "r1",
+        requestIndex: 1,
+        attempt: 1,
+        delayMs: 1500,
+        reason: "429 rate limited",
+      }),
       { type: "session_export", sessionId: "s1", fileName: "s1.jsonl", jsonl: "{}\n" },
     ]);
     expect(state.session!.settings.disclosure).toBe("eager");
     expect(state.sessions[0].settings.disclosure).toBe("eager");
-    expect(state.session!.turns.at(-1)).toMatchObject({ kind: "retry", attempt: 1, reason: "429 rate limited" });
+    expect(state.session!.turns.at(-1)).toMatchObject({
+      kind: "retry",
+      attempt: 1,
+      reason: "429 rate limited",
+    });
     expect(state.pendingExport?.fileName).toBe("s1.jsonl");
     const exported = uiReducer(state, { type: "export_done" });
     expect(exported.pendingExport).toBeUndefined();
@@ -275,7 +388,10 @@ describe("uiReducer", () => {
   });
 
   it("ignores events of other sessions and message types it does not know", () => {
-    const state = run([opened, envelope(2, { type: "run_started", runId: "r9", userMessage: "elsewhere" }, "other")]);
+    const state = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r9", userMessage: "elsewhere" }, "other"),
+    ]);
     expect(state.session!.turns).toEqual([]);
     const unknown = { type: "from_the_future" } as unknown as ServerMessage;
     expect(run([unknown], state)).toBe(state);

@@ -55,7 +55,12 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       return {
         ...state,
         sessions,
-        session: { ...current, summary: event.session, settings: event.session.settings, running: event.session.running },
+        session: {
+          ...current,
+          summary: event.session,
+          settings: event.session.settings,
+          running: event.session.running,
+        },
       };
     }
     const fresh = emptySession(event.session, seq);
@@ -87,7 +92,13 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
         },
       };
     case "catalog_diff": {
-      const entry = { id: `reload-${seq}`, diff: event.diff, warnings: event.warnings, trigger: event.trigger, seq };
+      const entry = {
+        id: `reload-${seq}`,
+        diff: event.diff,
+        warnings: event.warnings,
+        trigger: event.trigger,
+        seq,
+      };
       return { ...state, session: { ...view, reloadFeed: [entry, ...view.reloadFeed].slice(0, 50) } };
     }
     case "settings_changed": {
@@ -125,7 +136,12 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
         },
       };
     case "session_error": {
-      const turn = { kind: "error" as const, id: `session-error-${seq}`, code: event.code, message: event.message };
+      const turn = {
+        kind: "error" as const,
+        id: `session-error-${seq}`,
+        code: event.code,
+        message: event.message,
+      };
       return { ...state, session: { ...view, turns: [...view.turns, turn] } };
     }
     default:
@@ -157,7 +173,10 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
       return addError(state, message.code, text, message.command);
     }
     case "session_export":
-      return { ...state, pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl } };
+      return {
+        ...state,
+        pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl },
+      };
     case "event":
       return applySessionEvent(state, message.sessionId, message.seq, message.event);
     default:
@@ -173,7 +192,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "server_batch":
       return action.messages.reduce(applyServerMessage, state);
     case "connection":
-      return { ...state, connection: action.status, sessionListLoaded: action.status === "open" ? state.sessionListLoaded : false };
+      return {
+        ...state,
+        connection: action.status,
+        sessionListLoaded: action.status === "open" ? state.sessionListLoaded : false,
+      };
     case "local_error":
       return addError(state, action.code, action.message);
     case "export_done":
@@ -184,7 +207,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       const session = state.session;
       if (!session) return state;
       const entry = { requestId: action.requestId, tool: action.tool, input: action.input };
-      return { ...state, session: { ...session, consoleResults: { ...session.consoleResults, [action.requestId]: entry } } };
+      return {
+        ...state,
+        session: { ...session, consoleResults: { ...session.consoleResults, [action.requestId]: entry } },
+      };
     }
   }
 }

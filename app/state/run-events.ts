@@ -38,7 +38,11 @@ function ensureAssistantTurn(view: SessionView, runId: string, requestIndex: num
   return { ...view, turns: [...view.turns, turn] };
 }
 
-function updateCall(view: SessionView, callId: string, change: (call: ToolCallView) => ToolCallView): SessionView {
+function updateCall(
+  view: SessionView,
+  callId: string,
+  change: (call: ToolCallView) => ToolCallView,
+): SessionView {
   const call = view.toolCalls[callId];
   if (!call) return view;
   return { ...view, toolCalls: { ...view.toolCalls, [callId]: change(call) } };
@@ -68,16 +72,22 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
       let base = view;
       if (view.turnsFromHistory) {
         const replay = seq <= view.openedSeq;
-        base = replay ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false } : { ...view, turnsFromHistory: false };
+        base = replay
+          ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
+          : { ...view, turnsFromHistory: false };
       }
-      if (base.turns.some((turn) => turn.id === userTurn.id)) return { ...base, running: true, currentRunId: event.runId };
+      if (base.turns.some((turn) => turn.id === userTurn.id))
+        return { ...base, running: true, currentRunId: event.runId };
       return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
     }
     case "request": {
       const snapshot = event.snapshot;
       const others = view.requests.filter((request) => request.requestIndex !== snapshot.requestIndex);
       const existing = view.requests.find((request) => request.requestIndex === snapshot.requestIndex);
-      const requests = [...others, { ...existing, requestIndex: snapshot.requestIndex, runId: event.runId, snapshot }];
+      const requests = [
+        ...others,
+        { ...existing, requestIndex: snapshot.requestIndex, runId: event.runId, snapshot },
+      ];
       requests.sort((left, right) => left.requestIndex - right.requestIndex);
       return ensureAssistantTurn({ ...view, requests }, event.runId, snapshot.requestIndex);
     }
@@ -113,7 +123,9 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
     case "assistant_message": {
       const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
       const cleared =
-        ensured.manualTurn?.requestIndex === event.requestIndex ? { ...ensured, manualTurn: undefined } : ensured;
+        ensured.manualTurn?.requestIndex === event.requestIndex
+          ? { ...ensured, manualTurn: undefined }
+          : ensured;
       return updateTurn(cleared, assistantTurnId(event.runId, event.requestIndex), (turn) => ({
         ...turn,
         text: event.message.content,
@@ -172,7 +184,11 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
           const reason = event.answer?.kind === "deny" ? event.answer.reason : event.trace.reason;
           return { ...call, state: "denied", trace: event.trace, denialReason: reason ?? event.trace.rule };
         }
-        return { ...call, state: call.state === "awaiting_approval" ? "pending" : call.state, trace: event.trace };
+        return {
+          ...call,
+          state: call.state === "awaiting_approval" ? "pending" : call.state,
+          trace: event.trace,
+        };
       });
     }
     case "tool_started":
@@ -181,7 +197,11 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
       const cleared = withoutApproval(view, event.callId);
       return updateCall(cleared, event.callId, (call) => ({
         ...call,
-        state: event.result.ok ? "done" : isDenial(event.result.errorType) || call.state === "denied" ? "denied" : "error",
+        state: event.result.ok
+          ? "done"
+          : isDenial(event.result.errorType) || call.state === "denied"
+            ? "denied"
+            : "error",
         result: event.result,
         durationMs: event.durationMs,
         fullOutput: event.fullOutput,
@@ -202,7 +222,9 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
       return view;
     case "stop": {
       const turns = view.turns.map((turn) =>
-        turn.kind === "assistant" && turn.runId === event.runId && turn.streaming ? { ...turn, streaming: false } : turn,
+        turn.kind === "assistant" && turn.runId === event.runId && turn.streaming
+          ? { ...turn, streaming: false }
+          : turn,
       );
       const stopTurn: ChatTurn = {
         kind: "stop",
@@ -215,10 +237,13 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
       // A run that stops leaves no call awaiting an answer; calls still open were cut short.
       const toolCalls: Record<string, ToolCallView> = {};
       for (const [id, call] of Object.entries(view.toolCalls)) {
-        const open = call.runId === event.runId && ["pending", "awaiting_approval", "running"].includes(call.state);
+        const open =
+          call.runId === event.runId && ["pending", "awaiting_approval", "running"].includes(call.state);
         toolCalls[id] = open ? { ...call, state: "error", denialReason: undefined } : call;
       }
-      const pendingApprovals = view.pendingApprovals.filter((id) => view.toolCalls[id]?.runId !== event.runId);
+      const pendingApprovals = view.pendingApprovals.filter(
+        (id) => view.toolCalls[id]?.runId !== event.runId,
+      );
       const already = turns.some((turn) => turn.id === stopTurn.id);
       return {
         ...view,
@@ -234,7 +259,10 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
 }
 
 /** Chat turns for a session opened from its stored history (no live events yet). */
-export function turnsFromHistory(history: ChatMessage[]): { turns: ChatTurn[]; toolCalls: Record<string, ToolCallView> } {
+export function turnsFromHistory(history: ChatMessage[]): {
+  turns: ChatTurn[];
+  toolCalls: Record<string, ToolCallView>;
+} {
   const turns: ChatTurn[] = [];
   const toolCalls: Record<string, ToolCallView> = {};
   history.forEach((message, index) => {
@@ -268,7 +296,14 @@ export function turnsFromHistory(history: ChatMessage[]): { turns: ChatTurn[]; t
           state: message.isError ? "error" : "done",
           result: { ok: !message.isError, tool: message.toolName, content: message.content },
         };
-      } else turns.push({ kind: "tool_message", id, toolName: message.toolName, content: message.content, isError: message.isError });
+      } else
+        turns.push({
+          kind: "tool_message",
+          id,
+          toolName: message.toolName,
+          content: message.content,
+          isError: message.isError,
+        });
     }
   });
   return { turns, toolCalls };

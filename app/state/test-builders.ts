@@ -49,7 +49,10 @@ export function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnaps
     provider: "scripted",
     model: "scripted-1",
     disclosure: "progressive",
-    system: { stable: "You are PseudoClaude.\n## Skills\n- review: reviews code", environment: "## Environment\ncwd: /tmp/demo\n" },
+    system: {
+      stable: "You are PseudoClaude.\n## Skills\n- review: reviews code",
+      environment: "## Environment\ncwd: /tmp/demo\n",
+    },
     stableHash: "aaaa",
     messages: [{ role: "user", content: "review it" }],
     tools: [tool("load_skill"), tool("read_file")],
