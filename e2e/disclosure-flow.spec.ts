@@ -84,3 +84,18 @@ test("switching to eager disclosure puts every body into the stable system", asy
   await expect(await inspector.pane("stable")).toContainText("Write a report a busy reader can trust");
   await expect(page.getByTestId("eager-vs-progressive")).toContainText("Eager disclosure");
 });
+
+test("the labelled experiment makes a skill's tools visible in the same run", async ({ page, workspace }) => {
+  const { chat, inspector } = workspace;
+  await page.getByTestId("session-picker").click();
+  await page.getByTestId("session-new").click();
+  await page.getByTestId("new-session-refresh-tools").check();
+  await page.getByTestId("new-session-create").click();
+  await expect(page.getByTestId("refresh-tools-badge")).toBeVisible();
+  await chat.send("Please profile the sales CSV");
+  await chat.allowOnce();
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+  await inspector.selectRequest(2);
+  await expect((await inspector.pane("tools")).getByTestId("pane-tool-profile_csv")).toBeVisible();
+  await expect(inspector.notVisibleLane()).toHaveText("—");
+});

@@ -201,6 +201,15 @@ export function Header({
               <span data-testid="header-provider-scripted">scripted model — offline demo</span>
             </Badge>
           )}
+          {settings.refreshToolsEachIteration && (
+            <Badge
+              tone="red"
+              testId="refresh-tools-badge"
+              title="Experiment: tool definitions are refreshed every iteration, so a skill's tools become visible in the same run. This deviates from the design."
+            >
+              experiment: tools refreshed each iteration
+            </Badge>
+          )}
           {settings.provider === "manual" && (
             <Badge tone="violet" testId="manual-badge">
               you are the model

@@ -29,6 +29,7 @@ export function NewSessionDialog({
   const [permissionMode, setPermissionMode] = useState<PermissionMode>(defaults.permissionMode ?? "default");
   const [disclosure, setDisclosure] = useState<DisclosureMode>(defaults.disclosure ?? "progressive");
   const [scenario, setScenario] = useState("");
+  const [refreshTools, setRefreshTools] = useState(defaults.refreshToolsEachIteration ?? false);
   const chosen = providers.find((info) => info.name === provider);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -56,6 +57,7 @@ export function NewSessionDialog({
             permissionMode,
             disclosure,
             ...(scenario.trim() ? { scenario: scenario.trim() } : {}),
+            ...(refreshTools ? { refreshToolsEachIteration: true } : {}),
           });
         }}
       >
@@ -147,6 +149,19 @@ export function NewSessionDialog({
             </select>
           </label>
         </div>
+        <label className="flex items-start gap-1.5 text-xs">
+          <input
+            type="checkbox"
+            data-testid="new-session-refresh-tools"
+            className="mt-0.5"
+            checked={refreshTools}
+            onChange={(event) => setRefreshTools(event.target.checked)}
+          />
+          <span>
+            Experiment: refresh tool definitions every iteration. <strong>A deviation from the design</strong>
+            : normally a skill&apos;s tools become visible only from the next run.
+          </span>
+        </label>
         <div className="flex justify-end gap-2 pt-1">
           <Button testId="new-session-cancel" onClick={onCancel}>
             Cancel
