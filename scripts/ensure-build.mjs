@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
 const root = new URL("..", import.meta.url).pathname;
-const inputs = ["app", "server/protocol", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json"];
+const inputs = ["app", "server/protocol", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "tsconfig.app.json"];
 
 function* files(path) {
   const full = join(root, path);
