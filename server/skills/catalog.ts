@@ -1,12 +1,12 @@
 // The Catalog: what is discoverable. Three layers (builtin < user < project), later layers replace earlier
 // ones by name with every replaced candidate recorded, one warning per bad skill, dependency validation.
-import { readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintSkill } from "./lint.ts";
 import { parseSkillMarkdown } from "./parse-skill.ts";
-import { MAX_SKILL_FILE_BYTES, scanLayer, type LoadedSkill } from "./scan-layer.ts";
+import { readBounded } from "./read-bounded.ts";
+import { scanLayers, type LoadedSkill } from "./scan-layer.ts";
 import type {
   CatalogLayers,
   CatalogSnapshot,
@@ -82,8 +82,10 @@ export class Catalog {
   private async scanAll(): Promise<void> {
     const candidates = new Map<string, LoadedSkill[]>();
     const warnings: SkillWarning[] = [];
-    for (const source of LAYER_ORDER) {
-      const scan = await scanLayer(source, this.layers[source]);
+    // All layers in one bounded-concurrency scan; results come back in layer order, so the override
+    // (later layer wins) and the warning order are those of a layer-by-layer scan.
+    const scans = await scanLayers(LAYER_ORDER.map((source) => ({ source, folder: this.layers[source] })));
+    for (const scan of scans) {
       warnings.push(...scan.warnings);
       for (const loaded of scan.skills) {
         const list = candidates.get(loaded.skill.meta.name) ?? [];
@@ -215,8 +217,7 @@ export class Catalog {
     if (!skill) return null;
     let text: string;
     try {
-      if ((await stat(skill.entryPath)).size > MAX_SKILL_FILE_BYTES) return null;
-      text = await readFile(skill.entryPath, "utf8");
+      text = await readBounded(skill.entryPath); // over the size limit is refused like at load
     } catch {
       // Gone or unreadable: the documented fallback is the snapshot, so null is the answer, not an error.
       return null;

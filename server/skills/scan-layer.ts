@@ -1,13 +1,22 @@
-// Reads one skills folder (one layer): every `<folder>/SKILL.md` (+ optional tools.json) and every loose
-// `*.md` directly inside it. One bad skill becomes one warning; the others still load.
-import { readdir, readFile, stat } from "node:fs/promises";
+// Reads the skills folders (one per layer): every `<folder>/SKILL.md` (+ optional tools.json) and every
+// loose `*.md` directly inside a folder. One bad skill becomes one warning; the others still load.
+// Skills are read concurrently (bounded), but results are assembled in layer order then sorted entry
+// name, so skills, warnings and duplicate decisions are the same as a one-by-one scan.
+import { readdir, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import path from "node:path";
 import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
-import { parseToolsJson } from "./tools-json.ts";
+import { MAX_SKILL_FILE_BYTES, readBounded } from "./read-bounded.ts";
+import { parseToolsJson, type PathLookups } from "./tools-json.ts";
 import type { Skill, SkillSource, SkillWarning } from "./types.ts";
 
-/** A SKILL.md larger than this is refused: a skill body is meant to be read by a model in one go. */
-export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export { MAX_SKILL_FILE_BYTES };
+
+/**
+ * Skill entries in flight at once: enough to keep libuv's thread pool busy while the main thread parses
+ * YAML, few enough that a large catalog never holds hundreds of open file descriptors.
+ */
+export const SCAN_CONCURRENCY = 16;
 
 export interface LoadedSkill {
   skill: Skill;
@@ -20,6 +29,16 @@ export interface LoadedSkill {
 export interface LayerScan {
   skills: LoadedSkill[];
   warnings: SkillWarning[];
+}
+
+/** Shared by every skill of one scan, so work that does not depend on the skill is done once. */
+export interface ScanContext {
+  /** PATH lookups of bare command names (`node`, `python3`). */
+  pathLookups: PathLookups;
+}
+
+export function newScanContext(): ScanContext {
+  return { pathLookups: new Map() };
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -48,28 +67,39 @@ function warningFrom(
   };
 }
 
-async function readBounded(filePath: string): Promise<string> {
-  const info = await stat(filePath);
-  if (info.size > MAX_SKILL_FILE_BYTES) {
-    throw new Error(`file is ${info.size} bytes; the limit is ${MAX_SKILL_FILE_BYTES}`);
-  }
-  return readFile(filePath, "utf8");
-}
+type EntryOutcome = { loaded: LoadedSkill } | { warning: SkillWarning };
 
 /**
  * Loads one skill from its entry file. `toolsPath` is the tools.json next to a folder skill (loose `*.md`
- * skills have none). Returns the skill or exactly one warning.
+ * skills have none). Returns the skill or exactly one warning; with `missingIsSkip`, null when the entry
+ * file does not exist (a folder without SKILL.md is shared material, not a skill).
  */
 export async function loadSkillEntry(
   source: SkillSource,
   entryPath: string,
   rootDir: string,
   toolsPath: string | null,
-): Promise<{ loaded: LoadedSkill } | { warning: SkillWarning }> {
+  options: { missingIsSkip: true; context?: ScanContext },
+): Promise<EntryOutcome | null>;
+export async function loadSkillEntry(
+  source: SkillSource,
+  entryPath: string,
+  rootDir: string,
+  toolsPath: string | null,
+  options?: { missingIsSkip?: false; context?: ScanContext },
+): Promise<EntryOutcome>;
+export async function loadSkillEntry(
+  source: SkillSource,
+  entryPath: string,
+  rootDir: string,
+  toolsPath: string | null,
+  options: { missingIsSkip?: boolean; context?: ScanContext } = {},
+): Promise<EntryOutcome | null> {
   let raw: string;
   try {
     raw = await readBounded(entryPath);
   } catch (error) {
+    if (options.missingIsSkip && errorCode(error) === "ENOENT") return null;
     return {
       warning: {
         source,
@@ -88,6 +118,7 @@ export async function loadSkillEntry(
     try {
       toolsRaw = await readBounded(toolsPath);
     } catch (error) {
+      // Absent tools.json (the common case) is simply no tools: read directly, no exists-check first.
       if (errorCode(error) !== "ENOENT") {
         return {
           warning: {
@@ -100,7 +131,9 @@ export async function loadSkillEntry(
       }
     }
     if (toolsRaw !== "") {
-      const toolsResult = await parseToolsJson(toolsRaw, rootDir);
+      const toolsResult = await parseToolsJson(toolsRaw, rootDir, {
+        pathLookups: options.context?.pathLookups,
+      });
       if (!toolsResult.ok) return { warning: warningFrom(source, toolsPath, toolsResult.problem, name) };
       tools = toolsResult.tools;
     }
@@ -114,70 +147,135 @@ export async function loadSkillEntry(
   };
 }
 
-/** Scans one layer folder. A missing folder is an empty layer, not a warning (most users have no user layer). */
-export async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
-  const result: LayerScan = { skills: [], warnings: [] };
-  let entries: string[];
-  try {
-    entries = (await readdir(folder)).sort();
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return result;
-    result.warnings.push({
-      source,
-      path: folder,
-      reason: `cannot read skills folder: ${describeError(error)}`,
-    });
-    return result;
-  }
-  const seen = new Map<string, string>();
-  for (const entry of entries) {
-    if (entry.startsWith(".")) continue;
-    const entryPath = path.join(folder, entry);
-    let isDirectory: boolean;
+/** One folder entry, classified from its directory entry (a stat only for symlinks and odd types). */
+async function loadFolderEntry(
+  source: SkillSource,
+  folder: string,
+  entry: Dirent,
+  context: ScanContext,
+): Promise<EntryOutcome | null> {
+  const entryPath = path.join(folder, entry.name);
+  let isDirectory = entry.isDirectory();
+  if (!isDirectory && !entry.isFile()) {
+    // Symlinks (to a skill folder or file) and unknown types: follow them, as the scan always did.
     try {
       isDirectory = (await stat(entryPath)).isDirectory();
     } catch (error) {
-      result.warnings.push({ source, path: entryPath, reason: `cannot read: ${describeError(error)}` });
-      continue;
+      return { warning: { source, path: entryPath, reason: `cannot read: ${describeError(error)}` } };
     }
-    let outcome: Awaited<ReturnType<typeof loadSkillEntry>>;
-    if (isDirectory) {
-      const skillFile = path.join(entryPath, "SKILL.md");
+  }
+  if (isDirectory) {
+    return loadSkillEntry(
+      source,
+      path.join(entryPath, "SKILL.md"),
+      entryPath,
+      path.join(entryPath, "tools.json"),
+      {
+        missingIsSkip: true,
+        context,
+      },
+    );
+  }
+  const lower = entry.name.toLowerCase();
+  if (lower.endsWith(".md") && lower !== "readme.md") {
+    return loadSkillEntry(source, entryPath, folder, null, { context });
+  }
+  return null;
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */
+async function mapBounded<Item, Result>(
+  items: readonly Item[],
+  limit: number,
+  work: (item: Item) => Promise<Result>,
+): Promise<Result[]> {
+  const results = new Array<Result>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
       try {
-        await stat(skillFile);
+        results[index] = await work(items[index]);
       } catch (error) {
-        // A folder without SKILL.md is shared material (scripts, assets), not a skill.
-        if (errorCode(error) === "ENOENT") continue;
+        failed = true; // stop the other workers from starting new items; Promise.all reports the error
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+interface LayerListing {
+  source: SkillSource;
+  folder: string;
+  entries: Dirent[];
+  folderWarning?: SkillWarning;
+}
+
+async function listLayer(source: SkillSource, folder: string): Promise<LayerListing> {
+  try {
+    const entries = (await readdir(folder, { withFileTypes: true }))
+      .filter((entry) => !entry.name.startsWith("."))
+      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    return { source, folder, entries };
+  } catch (error) {
+    // A missing folder is an empty layer, not a warning (most users have no user layer).
+    if (errorCode(error) === "ENOENT") return { source, folder, entries: [] };
+    return {
+      source,
+      folder,
+      entries: [],
+      folderWarning: { source, path: folder, reason: `cannot read skills folder: ${describeError(error)}` },
+    };
+  }
+}
+
+/**
+ * Scans several layer folders at once (one bounded pool over all their entries). Returns one LayerScan
+ * per input, in input order, each exactly what a one-by-one scan of that folder would give.
+ */
+export async function scanLayers(
+  layers: readonly { source: SkillSource; folder: string }[],
+  context: ScanContext = newScanContext(),
+): Promise<LayerScan[]> {
+  const listings = await Promise.all(layers.map((layer) => listLayer(layer.source, layer.folder)));
+  const jobs = listings.flatMap((listing) => listing.entries.map((entry) => ({ listing, entry })));
+  const outcomes = await mapBounded(jobs, SCAN_CONCURRENCY, ({ listing, entry }) =>
+    loadFolderEntry(listing.source, listing.folder, entry, context),
+  );
+  let cursor = 0;
+  return listings.map((listing) => {
+    const result: LayerScan = { skills: [], warnings: listing.folderWarning ? [listing.folderWarning] : [] };
+    const seen = new Map<string, string>();
+    for (let index = 0; index < listing.entries.length; index++) {
+      const outcome = outcomes[cursor++];
+      if (outcome === null) continue;
+      if ("warning" in outcome) {
+        result.warnings.push(outcome.warning);
+        continue;
+      }
+      const name = outcome.loaded.skill.meta.name;
+      const earlier = seen.get(name);
+      if (earlier) {
         result.warnings.push({
-          source,
-          path: skillFile,
-          reason: `cannot read SKILL.md: ${describeError(error)}`,
+          source: listing.source,
+          path: outcome.loaded.skill.entryPath,
+          skill: name,
+          reason: `duplicate skill name "${name}" in the ${listing.source} layer; ${earlier} already defines it`,
         });
         continue;
       }
-      outcome = await loadSkillEntry(source, skillFile, entryPath, path.join(entryPath, "tools.json"));
-    } else if (entry.toLowerCase().endsWith(".md") && entry.toLowerCase() !== "readme.md") {
-      outcome = await loadSkillEntry(source, entryPath, folder, null);
-    } else {
-      continue;
+      seen.set(name, outcome.loaded.skill.entryPath);
+      result.skills.push(outcome.loaded);
     }
-    if ("warning" in outcome) {
-      result.warnings.push(outcome.warning);
-      continue;
-    }
-    const name = outcome.loaded.skill.meta.name;
-    const earlier = seen.get(name);
-    if (earlier) {
-      result.warnings.push({
-        source,
-        path: outcome.loaded.skill.entryPath,
-        skill: name,
-        reason: `duplicate skill name "${name}" in the ${source} layer; ${earlier} already defines it`,
-      });
-      continue;
-    }
-    seen.set(name, outcome.loaded.skill.entryPath);
-    result.skills.push(outcome.loaded);
-  }
-  return result;
+    return result;
+  });
+}
+
+/** Scans one layer folder. A missing folder is an empty layer, not a warning (most users have no user layer). */
+export async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
+  const [scan] = await scanLayers([{ source, folder }]);
+  return scan;
 }

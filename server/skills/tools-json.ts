@@ -16,6 +16,36 @@ const validateToolsJson: ValidateFunction = ajv.compile(TOOLS_JSON_SCHEMA);
 // A separate instance compiles each input_schema the same way the Registry will, so a schema the
 // Registry would reject is caught at load instead of crashing load_skill later.
 const inputSchemaCompiler = new Ajv({ allErrors: true, strict: false });
+/**
+ * Verdicts of earlier compiles by schema text: null = compiles, else ajv's message. Compiling is the
+ * costly part of a catalog scan, and reloads (and skills sharing an argument shape) see the same schemas
+ * again. The verdict depends only on the text: `$id` is refused before compiling and each compiled
+ * schema is removed again, so the compiler's state never changes between calls. Bounded: cleared when full.
+ */
+const inputSchemaVerdicts = new Map<string, string | null>();
+const MAX_INPUT_SCHEMA_VERDICTS = 2048;
+
+/** Null when ajv compiles `schema`, else ajv's message. */
+function inputSchemaProblem(schema: object): string | null {
+  const key = JSON.stringify(schema);
+  const known = inputSchemaVerdicts.get(key);
+  if (known !== undefined) return known;
+  let verdict: string | null = null;
+  try {
+    inputSchemaCompiler.compile(schema);
+  } catch (error) {
+    verdict = error instanceof Error ? error.message : String(error);
+  } finally {
+    // ajv keeps every compiled schema object in its cache; without this, each reload would grow it.
+    inputSchemaCompiler.removeSchema(schema);
+  }
+  if (inputSchemaVerdicts.size >= MAX_INPUT_SCHEMA_VERDICTS) inputSchemaVerdicts.clear();
+  inputSchemaVerdicts.set(key, verdict);
+  return verdict;
+}
+
+/** PATH lookups by bare program name, shared within one catalog scan (PATH does not change mid-scan). */
+export type PathLookups = Map<string, Promise<string | null>>;
 
 export type ToolsJsonResult = { ok: true; tools: SkillToolSpec[] } | { ok: false; problem: ParseProblem };
 
@@ -77,10 +107,8 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
         problem: { reason: `tools.json: /tools/${index}/input_schema must not contain "$id"` },
       };
     }
-    try {
-      inputSchemaCompiler.compile(inputSchema);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    const message = inputSchemaProblem(inputSchema);
+    if (message !== null) {
       return {
         ok: false,
         problem: {
@@ -144,18 +172,32 @@ async function findOnPath(program: string): Promise<string | null> {
   return null;
 }
 
+function lookUpOnPath(program: string, lookups: PathLookups | undefined): Promise<string | null> {
+  if (!lookups) return findOnPath(program);
+  let found = lookups.get(program);
+  if (!found) {
+    found = findOnPath(program);
+    lookups.set(program, found);
+  }
+  return found;
+}
+
 /**
  * Checks `command[0]` of a tools.json tool. A path program must exist and its realpath (symlinks
  * followed) must lie inside the realpath of the skill root; a bare name must be found on PATH.
  * Used when the catalog loads and again right before each run (the folder may have changed since).
  */
-export async function checkCommand(command: readonly string[], rootDir: string): Promise<CommandCheck> {
+export async function checkCommand(
+  command: readonly string[],
+  rootDir: string,
+  options: { pathLookups?: PathLookups } = {},
+): Promise<CommandCheck> {
   const program = command[0];
   if (typeof program !== "string" || program.trim() === "")
     return { ok: false, reason: "command is empty", kind: "missing" };
   if (program.includes("\0")) return { ok: false, reason: "command contains a NUL byte", kind: "missing" };
   if (!isPathProgram(program)) {
-    const found = await findOnPath(program);
+    const found = await lookUpOnPath(program, options.pathLookups);
     if (!found) return { ok: false, reason: `program "${program}" was not found on PATH`, kind: "missing" };
     return { ok: true, program, isPath: false };
   }
@@ -194,12 +236,19 @@ export async function checkCommand(command: readonly string[], rootDir: string):
   return { ok: true, program: targetReal, isPath: true };
 }
 
-/** Parses tools.json text and checks every command against the skill root. */
-export async function parseToolsJson(text: string, rootDir: string): Promise<ToolsJsonResult> {
+/**
+ * Parses tools.json text and checks every command against the skill root. A catalog scan passes one
+ * `pathLookups` map for all its skills; a run-time check passes none and looks PATH up afresh.
+ */
+export async function parseToolsJson(
+  text: string,
+  rootDir: string,
+  options: { pathLookups?: PathLookups } = {},
+): Promise<ToolsJsonResult> {
   const parsed = parseToolsJsonText(text);
   if (!parsed.ok) return parsed;
   for (const tool of parsed.tools) {
-    const check = await checkCommand(tool.command, rootDir);
+    const check = await checkCommand(tool.command, rootDir, options);
     if (!check.ok)
       return { ok: false, problem: { reason: `tools.json: tool "${tool.name}": ${check.reason}` } };
   }
