@@ -59,6 +59,9 @@ export class Session {
   /** Set from send to the run's stop; the log flush after it does not block the next message. */
   private running: Promise<void> | undefined;
   private lastTurn: Promise<void> = Promise.resolve();
+  /** The current turn's first run and whether its stop was already sent (the turn is only finishing). */
+  private turnRunId: string | undefined;
+  private turnStopped = false;
   private readonly consoleCalls = new Set<AbortController>();
   private lastSnapshot: RequestSnapshot | undefined;
   private pendingManualIndex: number | undefined;
@@ -212,18 +215,37 @@ export class Session {
 
   private onRunnerEvent(event: RunnerEvent): void {
     if (event.type === "request") this.lastSnapshot = event.snapshot;
-    if (event.type === "stop") this.pendingManualIndex = undefined;
+    if (event.type === "run_started" && this.turnRunId === undefined) this.turnRunId = event.runId;
+    if (event.type === "stop") {
+      this.pendingManualIndex = undefined;
+      if (event.runId === this.turnRunId) this.turnStopped = true;
+    }
     this.emit(event);
   }
 
   sendMessage(text: string): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
-    if (this.running) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
+    // A client may answer a stop at once, while the turn is still writing its last records: that
+    // message waits for the turn to end instead of being refused.
+    const finishing = this.running && this.turnStopped ? this.running : undefined;
+    if (this.running && !finishing) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
     const controller = new AbortController();
+    const turn = (async () => {
+      if (finishing) await finishing;
+      this.runAbort = controller;
+      this.turnRunId = undefined;
+      this.turnStopped = false;
+      await this.execute(text, controller.signal);
+    })();
     this.runAbort = controller;
-    const turn = this.execute(text, controller.signal);
     this.running = turn;
     this.lastTurn = turn;
+    const clear = () => {
+      if (this.running !== turn) return;
+      this.running = undefined;
+      this.runAbort = undefined;
+    };
+    void turn.then(clear, clear);
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
@@ -254,9 +276,6 @@ export class Session {
     } catch (error) {
       const code = error instanceof PlaygroundError ? error.code : "internal";
       this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
-    } finally {
-      this.running = undefined;
-      this.runAbort = undefined;
     }
     await this.flushLog();
   }
