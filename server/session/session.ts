@@ -23,8 +23,9 @@ import { changedSettings, restoreActiveSkills, restoredState } from "./session-r
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { runConsoleCall } from "./tool-console.ts";
+import { RUN_IN_PROGRESS, TurnGate } from "./turn-gate.ts";
 
-export const RUN_IN_PROGRESS = "a run is in progress; press Stop or wait";
+export { RUN_IN_PROGRESS } from "./turn-gate.ts";
 
 export interface SessionInit {
   id: string;
@@ -55,13 +56,8 @@ export class Session {
   private permission!: PermissionEvaluator;
   private workspace!: SessionWorkspace;
   private watcher: SkillWatcher | undefined;
-  private runAbort: AbortController | undefined;
   /** Set from send to the run's stop; the log flush after it does not block the next message. */
-  private running: Promise<void> | undefined;
-  private lastTurn: Promise<void> = Promise.resolve();
-  /** The current turn's first run and whether its stop was already sent (the turn is only finishing). */
-  private turnRunId: string | undefined;
-  private turnStopped = false;
+  private readonly turns = new TurnGate();
   private readonly consoleCalls = new Set<AbortController>();
   private lastSnapshot: RequestSnapshot | undefined;
   private pendingManualIndex: number | undefined;
@@ -114,7 +110,7 @@ export class Session {
   }
 
   get isRunning(): boolean {
-    return this.running !== undefined;
+    return this.turns.isRunning;
   }
 
   /** Nothing would be lost by closing it now: no run, no tool, no approval, nobody watching. */
@@ -215,42 +211,19 @@ export class Session {
 
   private onRunnerEvent(event: RunnerEvent): void {
     if (event.type === "request") this.lastSnapshot = event.snapshot;
-    if (event.type === "run_started" && this.turnRunId === undefined) this.turnRunId = event.runId;
-    if (event.type === "stop") {
-      this.pendingManualIndex = undefined;
-      if (event.runId === this.turnRunId) this.turnStopped = true;
-    }
+    if (event.type === "stop") this.pendingManualIndex = undefined;
+    this.turns.observe(event);
     this.emit(event);
   }
 
   sendMessage(text: string): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
-    // A client may answer a stop at once, while the turn is still writing its last records: that
-    // message waits for the turn to end instead of being refused.
-    const finishing = this.running && this.turnStopped ? this.running : undefined;
-    if (this.running && !finishing) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
-    const controller = new AbortController();
-    const turn = (async () => {
-      if (finishing) await finishing;
-      this.runAbort = controller;
-      this.turnRunId = undefined;
-      this.turnStopped = false;
-      await this.execute(text, controller.signal);
-    })();
-    this.runAbort = controller;
-    this.running = turn;
-    this.lastTurn = turn;
-    const clear = () => {
-      if (this.running !== turn) return;
-      this.running = undefined;
-      this.runAbort = undefined;
-    };
-    void turn.then(clear, clear);
+    this.turns.start((signal) => this.execute(text, signal));
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
   async idle(): Promise<void> {
-    await this.lastTurn;
+    await this.turns.idle();
   }
 
   private async execute(text: string, signal: AbortSignal): Promise<void> {
@@ -294,7 +267,7 @@ export class Session {
   }
 
   cancel(): void {
-    this.runAbort?.abort();
+    this.turns.cancel();
     for (const controller of this.consoleCalls) controller.abort();
   }
 
