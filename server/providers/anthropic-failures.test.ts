@@ -1,36 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AnthropicProvider } from "./anthropic.ts";
-import {
-  anthropicError,
-  anthropicStream,
-  anthropicStreamErrorEvent,
-  startFakeAnthropic,
-} from "./testing/fake-anthropic.ts";
-import { refusedUrl, type FakeServer } from "./testing/fake-http.ts";
+import { describe, expect, it } from "vitest";
+import { anthropicError, anthropicStream, anthropicStreamErrorEvent } from "./testing/fake-anthropic.ts";
+import { refusedUrl } from "./testing/fake-http.ts";
+import { ANTHROPIC_TEST_KEY as API_KEY, FAST_RETRY, useAnthropicFake } from "./testing/provider-setup.ts";
 import { collectEvents, eventsOfType, sampleRequest, terminalEvent, textOf } from "./testing/collect.ts";
 
-const API_KEY = "sk-ant-test-0123456789abcdef";
-const FAST_RETRY = { baseDelayMs: 2, maxDelayMs: 20 };
-
-let fake: FakeServer;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-function provider(
-  overrides: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {},
-): AnthropicProvider {
-  return new AnthropicProvider({
-    apiKey: API_KEY,
-    baseUrl: fake.url,
-    model: "claude-test",
-    retry: FAST_RETRY,
-    ...overrides,
-  });
-}
+const { fake, provider } = useAnthropicFake();
 
 describe("anthropic provider: failures end in exactly one error event", () => {
   it("401: says the key was refused and names ANTHROPIC_API_KEY, without retrying or leaking the key", async () => {

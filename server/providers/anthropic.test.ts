@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
-import { AnthropicProvider } from "./anthropic.ts";
 import { MISSING_RESULT_TEXT } from "./history.ts";
-import { anthropicStream, startFakeAnthropic } from "./testing/fake-anthropic.ts";
-import { type FakeServer } from "./testing/fake-http.ts";
+import { anthropicStream } from "./testing/fake-anthropic.ts";
+import { ANTHROPIC_TEST_KEY as API_KEY, useAnthropicFake } from "./testing/provider-setup.ts";
 import {
   LOAD_SKILL_TOOL,
   READ_FILE_TOOL,
@@ -14,32 +13,7 @@ import {
   textOf,
 } from "./testing/collect.ts";
 
-const API_KEY = "sk-ant-test-0123456789abcdef";
-const FAST_RETRY = { baseDelayMs: 2, maxDelayMs: 20 };
-
-let fake: FakeServer;
-beforeEach(async () => {
-  fake = await startFakeAnthropic();
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-function provider(
-  overrides: Partial<ConstructorParameters<typeof AnthropicProvider>[0]> = {},
-): AnthropicProvider {
-  return new AnthropicProvider({
-    apiKey: API_KEY,
-    baseUrl: fake.url,
-    model: "claude-test",
-    retry: FAST_RETRY,
-    ...overrides,
-  });
-}
-
-function sentBody(index = 0): Record<string, any> {
-  return fake.requests[index].body as Record<string, any>;
-}
+const { fake, provider } = useAnthropicFake();
 
 describe("anthropic provider: streaming", () => {
   it("streams plain text as deltas in order, then usage and done", async () => {
@@ -56,7 +30,7 @@ describe("anthropic provider: streaming", () => {
   it("sends the stable system and the environment as two system blocks, cache_control on the stable one only", async () => {
     fake.enqueue(anthropicStream({ text: "ok" }));
     const events = await collectEvents(provider(), sampleRequest());
-    const body = sentBody();
+    const body = fake.sentBody();
     expect(fake.requests[0].path).toBe("/v1/messages");
     expect(body.model).toBe("claude-test");
     expect(body.stream).toBe(true);
@@ -93,7 +67,7 @@ describe("anthropic provider: streaming", () => {
       { role: "tool", toolCallId: "toolu_2", toolName: "read_file", content: "not found", isError: true },
     ];
     await collectEvents(provider(), sampleRequest(history, [LOAD_SKILL_TOOL, READ_FILE_TOOL]));
-    const body = sentBody();
+    const body = fake.sentBody();
     expect(body.tools).toEqual([
       {
         name: "load_skill",
@@ -138,7 +112,7 @@ describe("anthropic provider: streaming", () => {
       { role: "user", content: "second" },
     ];
     await collectEvents(provider(), sampleRequest(history, [READ_FILE_TOOL]));
-    expect(sentBody().messages).toEqual([
+    expect(fake.sentBody().messages).toEqual([
       { role: "user", content: [{ type: "text", text: "first" }] },
       {
         role: "assistant",
@@ -230,6 +204,6 @@ describe("anthropic provider: streaming", () => {
   it("uses the per-request model override", async () => {
     fake.enqueue(anthropicStream({ text: "ok" }));
     await collectEvents(provider(), { ...sampleRequest(), model: "claude-override" });
-    expect(sentBody().model).toBe("claude-override");
+    expect(fake.sentBody().model).toBe("claude-override");
   });
 });

@@ -6,8 +6,9 @@ import type { Usage } from "../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 import { toAnthropicBody } from "./anthropic-mapping.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
-import { redactSecrets, registerSecret } from "./redact.ts";
-import { DEFAULT_RETRY_POLICY, retryingStream, type RetryPolicy } from "./retry.ts";
+import { registerSecret } from "./redact.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
+import { SDK_CLIENT_DEFAULTS, streamRequest } from "./stream-driver.ts";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_DEFAULT_MODEL = "claude-haiku-4-5";
@@ -79,9 +80,7 @@ export class AnthropicProvider implements Provider {
     this.client = new Anthropic({
       apiKey: options.apiKey,
       baseURL: this.baseUrl,
-      maxRetries: 0,
-      timeout: 10 * 60 * 1000,
-      logLevel: "off",
+      ...SDK_CLIENT_DEFAULTS,
     });
   }
 
@@ -97,20 +96,14 @@ export class AnthropicProvider implements Provider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const model = request.model || this.model;
-    let body;
-    try {
-      body = toAnthropicBody(request, model, this.maxTokens);
-    } catch (error) {
-      yield { type: "error", message: `could not build the Anthropic request: ${(error as Error).message}` };
-      return;
-    }
-    yield { type: "payload", payload: redactSecrets(body) };
-    yield* retryingStream({
+    yield* streamRequest({
+      apiName: "Anthropic",
+      buildBody: () => toAnthropicBody(request, model, this.maxTokens),
       signal,
       policy: this.retryPolicy,
       context: this.failureContext(model),
       isConnectionError: (error) => error instanceof APIConnectionError,
-      attempt: (attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
+      attempt: (body, attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
     });
   }
 

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
-import { OpenAiProvider, OPENAI_PLACEHOLDER_KEY } from "./openai.ts";
+import { OPENAI_PLACEHOLDER_KEY } from "./openai.ts";
 import { TOOL_ERROR_PREFIX } from "./openai-mapping.ts";
-import { openAiError, openAiStream, startFakeOpenAi } from "./testing/fake-openai.ts";
-import { refusedUrl, type FakeServer } from "./testing/fake-http.ts";
+import { openAiError, openAiStream } from "./testing/fake-openai.ts";
+import { refusedUrl } from "./testing/fake-http.ts";
+import { OPENAI_TEST_KEY as API_KEY, FAST_RETRY, useOpenAiFake } from "./testing/provider-setup.ts";
 import {
   LOAD_SKILL_TOOL,
   READ_FILE_TOOL,
@@ -14,30 +15,7 @@ import {
   textOf,
 } from "./testing/collect.ts";
 
-const API_KEY = "sk-proj-test-abcdef0123456789";
-const FAST_RETRY = { baseDelayMs: 2, maxDelayMs: 20 };
-
-let fake: FakeServer;
-beforeEach(async () => {
-  fake = await startFakeOpenAi();
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-function provider(overrides: Partial<ConstructorParameters<typeof OpenAiProvider>[0]> = {}): OpenAiProvider {
-  return new OpenAiProvider({
-    apiKey: API_KEY,
-    baseUrl: `${fake.url}/v1`,
-    model: "gpt-test",
-    retry: FAST_RETRY,
-    ...overrides,
-  });
-}
-
-function sentBody(index = 0): Record<string, any> {
-  return fake.requests[index].body as Record<string, any>;
-}
+const { fake, provider } = useOpenAiFake();
 
 function messageOf(events: Awaited<ReturnType<typeof collectEvents>>): string {
   const last = terminalEvent(events);
@@ -52,7 +30,7 @@ describe("openai provider: streaming", () => {
     expect(events[0].type).toBe("payload");
     expect(eventsOfType(events, "text_delta").map((event) => event.text)).toEqual(["Hi", " there", "!"]);
     expect(terminalEvent(events)).toEqual({ type: "done" });
-    const body = sentBody();
+    const body = fake.sentBody();
     expect(fake.requests[0].path).toBe("/v1/chat/completions");
     expect(body).toMatchObject({ model: "gpt-test", stream: true, stream_options: { include_usage: true } });
     expect(body.tools).toBeUndefined();
@@ -63,7 +41,7 @@ describe("openai provider: streaming", () => {
   it("sends the stable system then the environment as two system messages, in that order", async () => {
     fake.enqueue(openAiStream({ text: "ok" }));
     await collectEvents(provider(), sampleRequest());
-    expect(sentBody().messages.slice(0, 3)).toEqual([
+    expect(fake.sentBody().messages.slice(0, 3)).toEqual([
       { role: "system", content: "STABLE SYSTEM: you are a test agent." },
       { role: "system", content: "ENVIRONMENT: cwd=/tmp/x" },
       { role: "user", content: "hello" },
@@ -86,7 +64,7 @@ describe("openai provider: streaming", () => {
       { role: "tool", toolCallId: "call_2", toolName: "read_file", content: "not found", isError: true },
     ];
     await collectEvents(provider(), sampleRequest(history, [LOAD_SKILL_TOOL, READ_FILE_TOOL]));
-    const body = sentBody();
+    const body = fake.sentBody();
     expect(body.tools).toEqual([
       {
         type: "function",

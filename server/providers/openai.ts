@@ -8,8 +8,9 @@ import type { Usage } from "../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 import { toOpenAiBody, type OpenAiRequestBody } from "./openai-mapping.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
-import { redactSecrets, registerSecret } from "./redact.ts";
-import { DEFAULT_RETRY_POLICY, retryingStream, type RetryPolicy } from "./retry.ts";
+import { registerSecret } from "./redact.ts";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
+import { SDK_CLIENT_DEFAULTS, streamRequest } from "./stream-driver.ts";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const OPENAI_DEFAULT_MODEL = "gpt-5.4-mini";
@@ -76,9 +77,7 @@ export class OpenAiProvider implements Provider {
     this.client = new OpenAI({
       apiKey: options.apiKey || OPENAI_PLACEHOLDER_KEY,
       baseURL: this.baseUrl,
-      maxRetries: 0,
-      timeout: 10 * 60 * 1000,
-      logLevel: "off",
+      ...SDK_CLIENT_DEFAULTS,
     });
   }
 
@@ -100,20 +99,14 @@ export class OpenAiProvider implements Provider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const model = request.model || this.model;
-    let body: OpenAiRequestBody;
-    try {
-      body = toOpenAiBody(request, model, this.maxTokens);
-    } catch (error) {
-      yield { type: "error", message: `could not build the OpenAI request: ${(error as Error).message}` };
-      return;
-    }
-    yield { type: "payload", payload: redactSecrets(body) };
-    yield* retryingStream({
+    yield* streamRequest({
+      apiName: "OpenAI",
+      buildBody: (): OpenAiRequestBody => toOpenAiBody(request, model, this.maxTokens),
       signal,
       policy: this.retryPolicy,
       context: this.failureContext(model),
       isConnectionError: (error) => error instanceof APIConnectionError,
-      attempt: (attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
+      attempt: (body, attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
     });
   }
 

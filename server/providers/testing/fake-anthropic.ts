@@ -5,9 +5,12 @@
 import { randomBytes } from "node:crypto";
 import {
   splitText,
+  sseResponse,
   startFakeHttpServer,
+  textDeltasOf,
   type FakeResponse,
   type FakeServer,
+  type FakeTurnBase,
   type SseEvent,
 } from "./fake-http.ts";
 
@@ -26,12 +29,9 @@ export interface AnthropicFakeToolUse {
   chunks?: number;
 }
 
-export interface AnthropicFakeTurn {
-  /** Text, or its deltas in order. */
-  text?: string | string[];
+export interface AnthropicFakeTurn extends FakeTurnBase {
   toolUses?: AnthropicFakeToolUse[];
   usage?: AnthropicFakeUsage;
-  model?: string;
   /** Default: "tool_use" when there are tool uses, else "end_turn". */
   stopReason?: string;
 }
@@ -68,7 +68,7 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
     sse("ping", {}),
   ];
   let index = 0;
-  const textDeltas = turn.text === undefined ? [] : Array.isArray(turn.text) ? turn.text : [turn.text];
+  const textDeltas = textDeltasOf(turn);
   if (textDeltas.length > 0) {
     events.push(sse("content_block_start", { index, content_block: { type: "text", text: "" } }));
     for (const text of textDeltas) {
@@ -111,7 +111,7 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
 }
 
 export function anthropicStream(turn: AnthropicFakeTurn, cutAfter?: number): FakeResponse {
-  return { kind: "sse", events: anthropicTurnEvents(turn), cutAfter };
+  return sseResponse(anthropicTurnEvents(turn), cutAfter);
 }
 
 /** The API's JSON error body, e.g. (401, "authentication_error", "invalid x-api-key"). */

@@ -28,6 +28,24 @@ export type FakeResponse =
   /** Exact bytes with a content type, e.g. a malformed SSE stream. */
   | { kind: "raw"; status?: number; contentType: string; body: string };
 
+/** What both fakes' scripted turns share. */
+export interface FakeTurnBase {
+  /** Text, or its deltas in order. */
+  text?: string | string[];
+  model?: string;
+}
+
+/** The text deltas of a turn, in order (none when it has no text). */
+export function textDeltasOf(turn: FakeTurnBase): string[] {
+  if (turn.text === undefined) return [];
+  return Array.isArray(turn.text) ? turn.text : [turn.text];
+}
+
+/** An SSE answer; with `cutAfter`, the stream is cut after that many events. */
+export function sseResponse(events: SseEvent[], cutAfter?: number): FakeResponse {
+  return { kind: "sse", events, cutAfter };
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;

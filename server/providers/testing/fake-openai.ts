@@ -5,9 +5,12 @@
 import { randomBytes } from "node:crypto";
 import {
   splitText,
+  sseResponse,
   startFakeHttpServer,
+  textDeltasOf,
   type FakeResponse,
   type FakeServer,
+  type FakeTurnBase,
   type SseEvent,
 } from "./fake-http.ts";
 
@@ -25,11 +28,9 @@ export interface OpenAiFakeToolCall {
   chunks?: number;
 }
 
-export interface OpenAiFakeTurn {
-  text?: string | string[];
+export interface OpenAiFakeTurn extends FakeTurnBase {
   toolCalls?: OpenAiFakeToolCall[];
   usage?: OpenAiFakeUsage;
-  model?: string;
   /** Default: "tool_calls" when there are tool calls, else "stop". */
   finishReason?: string;
   /** Leave out the usage chunk, as servers do when include_usage is not honoured. */
@@ -63,8 +64,7 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
     finish_reason: finishReason,
   });
   const events: SseEvent[] = [chunk([choice({ role: "assistant", content: "", refusal: null })])];
-  const textDeltas = turn.text === undefined ? [] : Array.isArray(turn.text) ? turn.text : [turn.text];
-  for (const text of textDeltas) events.push(chunk([choice({ content: text })]));
+  for (const text of textDeltasOf(turn)) events.push(chunk([choice({ content: text })]));
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     events.push(
       chunk([
@@ -106,7 +106,7 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
 }
 
 export function openAiStream(turn: OpenAiFakeTurn, cutAfter?: number): FakeResponse {
-  return { kind: "sse", events: openAiTurnEvents(turn), cutAfter };
+  return sseResponse(openAiTurnEvents(turn), cutAfter);
 }
 
 /** The API's JSON error body, e.g. (401, "Incorrect API key provided", "invalid_request_error", "invalid_api_key"). */
