@@ -1,7 +1,10 @@
-import { open } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
 import { failResult, okResult, type ToolExecution, type ToolTarget } from "../types.ts";
+import { WriteRefused } from "./atomic-write.ts";
+import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 
 /** Folders never walked by list_files and search_code: huge, generated, or version-control internals. */
 export const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
@@ -38,15 +41,74 @@ export function describePath(input: unknown, workdir: string, field = "path", fa
   };
 }
 
+/** A failed execution: what the model reads when a tool cannot do what it was asked. */
+export function failure(
+  tool: string,
+  errorType: string,
+  message: string,
+  metadata?: Record<string, unknown>,
+): ToolExecution {
+  return { result: failResult(tool, errorType, message, metadata) };
+}
+
 /** Resolves a path argument or produces the failure the model reads. */
 export function confine(tool: string, workdir: string, userPath: string): ConfinedPath | ToolExecution {
   const decision = resolveInWorkdir(workdir, userPath);
   if (decision.ok) return decision;
-  return { result: failResult(tool, decision.errorType, decision.reason) };
+  return failure(tool, decision.errorType, decision.reason);
 }
 
-export function isExecution(value: ConfinedPath | ToolExecution): value is ToolExecution {
+/** Confines the `path` argument (`fallback` when it is absent), as describePath judged it for permission. */
+export function confinePathArgument(
+  tool: string,
+  input: unknown,
+  workdir: string,
+  fallback = "",
+): ConfinedPath | ToolExecution {
+  return confine(tool, workdir, stringField(input, "path") ?? fallback);
+}
+
+/** Tells a failure from the value a step produced (a confined path, a stat, match indexes). */
+export function isExecution<T extends object>(value: T | ToolExecution): value is ToolExecution {
   return "result" in value;
+}
+
+/** The failure a file operation ends in: a refused write, or the filesystem error in words. */
+export function fileFailure(tool: string, error: unknown, relative: string): ToolExecution {
+  if (error instanceof WriteRefused) return failure(tool, "path_refused", error.message);
+  const problem = fsErrorMessage(error, relative);
+  return failure(tool, problem.errorType, problem.message);
+}
+
+/** The stat of the folder or file a walking tool starts from, or "does not exist" for any stat error. */
+export async function statWalkStart(tool: string, confined: ConfinedPath): Promise<Stats | ToolExecution> {
+  const info = await stat(confined.absolute).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) return failure(tool, "not_found", `${confined.relative} does not exist`);
+  return info;
+}
+
+/** What walked paths (relative to the start) are prefixed with to be relative to the working directory. */
+export function walkPrefix(confined: ConfinedPath): string {
+  return confined.relative === "." ? "" : `${confined.relative}/`;
+}
+
+/** Indexes of `paths` the glob matches, or the failure when matching overruns its time budget. */
+export function matchGlob(
+  tool: string,
+  paths: string[],
+  glob: { text: string; matcher: RegExp },
+  budgetMs: number,
+): number[] | ToolExecution {
+  try {
+    return matchingPathIndexes(paths, glob.matcher, budgetMs);
+  } catch (error) {
+    if (!(error instanceof RegexTimeout)) throw error;
+    return failure(
+      tool,
+      "invalid_arguments",
+      `glob "${glob.text}" is too expensive to match: ${error.message}`,
+    );
+  }
 }
 
 /** A successful result: the model's copy capped to 30,000 characters, the full text kept for the UI. */

@@ -1,11 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
-import { failResult, okResult, type Tool, type ToolExecution } from "../types.ts";
-import { writeFileAtomic, WriteRefused } from "./atomic-write.ts";
+import { okResult, type Tool, type ToolExecution } from "../types.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
 import {
   booleanField,
-  confine,
+  confinePathArgument,
   describePath,
-  fsErrorMessage,
+  failure,
+  fileFailure,
   isExecution,
   looksBinary,
   stringField,
@@ -36,49 +37,38 @@ export function createEditFileTool(): Tool {
     },
     describe: (input, { workdir }) => describePath(input, workdir),
     async execute(input, context): Promise<ToolExecution> {
-      const confined = confine(name, context.workdir, stringField(input, "path") ?? "");
+      const confined = confinePathArgument(name, input, context.workdir);
       if (isExecution(confined)) return confined;
       const { absolute, relative } = confined;
       const oldText = stringField(input, "old_string") ?? "";
       const newText = stringField(input, "new_string") ?? "";
       const replaceAll = booleanField(input, "replace_all") ?? false;
-      if (oldText.length === 0)
-        return { result: failResult(name, "invalid_arguments", "old_string must not be empty") };
+      if (oldText.length === 0) return failure(name, "invalid_arguments", "old_string must not be empty");
       if (oldText === newText)
-        return { result: failResult(name, "invalid_arguments", "old_string and new_string are identical") };
+        return failure(name, "invalid_arguments", "old_string and new_string are identical");
       try {
         const info = await stat(absolute);
         if (!info.isFile()) {
-          return { result: failResult(name, "not_a_file", `${relative} is not a regular file`) };
+          return failure(name, "not_a_file", `${relative} is not a regular file`);
         }
         if (await looksBinary(absolute)) {
-          return {
-            result: failResult(
-              name,
-              "binary_file",
-              `${relative} is a binary file; edit_file only edits text`,
-            ),
-          };
+          return failure(name, "binary_file", `${relative} is a binary file; edit_file only edits text`);
         }
         const original = await readFile(absolute, "utf8");
         const occurrences = countOccurrences(original, oldText);
         if (occurrences === 0) {
-          return {
-            result: failResult(
-              name,
-              "edit_no_match",
-              `old_string was not found in ${relative}; read the file and copy the text exactly`,
-            ),
-          };
+          return failure(
+            name,
+            "edit_no_match",
+            `old_string was not found in ${relative}; read the file and copy the text exactly`,
+          );
         }
         if (occurrences > 1 && !replaceAll) {
-          return {
-            result: failResult(
-              name,
-              "edit_not_unique",
-              `old_string occurs ${occurrences} times in ${relative}; add surrounding lines to make it unique, or set replace_all`,
-            ),
-          };
+          return failure(
+            name,
+            "edit_not_unique",
+            `old_string occurs ${occurrences} times in ${relative}; add surrounding lines to make it unique, or set replace_all`,
+          );
         }
         const updated = replaceAll
           ? original.split(oldText).join(newText)
@@ -91,9 +81,7 @@ export function createEditFileTool(): Tool {
           }),
         };
       } catch (error) {
-        if (error instanceof WriteRefused) return { result: failResult(name, "path_refused", error.message) };
-        const problem = fsErrorMessage(error, relative);
-        return { result: failResult(name, problem.errorType, problem.message) };
+        return fileFailure(name, error, relative);
       }
     },
   };

@@ -1,8 +1,16 @@
-import { stat } from "node:fs/promises";
 import { globToRegExp } from "../glob.ts";
-import { failResult, type Tool, type ToolExecution } from "../types.ts";
-import { cappedSuccess, confine, describePath, isExecution, stringField } from "./common.ts";
-import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
+import type { Tool, ToolExecution } from "../types.ts";
+import {
+  cappedSuccess,
+  confinePathArgument,
+  describePath,
+  failure,
+  isExecution,
+  matchGlob,
+  statWalkStart,
+  stringField,
+  walkPrefix,
+} from "./common.ts";
 import { walkFiles, type WalkEntry } from "./walk.ts";
 
 /** Time one glob may spend matching the walked paths. */
@@ -36,31 +44,21 @@ export function createListFilesTool(): Tool {
     },
     describe: (input, { workdir }) => describePath(input, workdir, "path", "."),
     async execute(input, context): Promise<ToolExecution> {
-      const confined = confine(name, context.workdir, stringField(input, "path") ?? ".");
+      const confined = confinePathArgument(name, input, context.workdir, ".");
       if (isExecution(confined)) return confined;
       const pattern = stringField(input, "pattern") ?? "**/*";
       let matcher: RegExp;
       try {
         matcher = globToRegExp(pattern.replace(/^\.\//, ""));
       } catch (error) {
-        return {
-          result: failResult(
-            name,
-            "invalid_arguments",
-            `invalid glob "${pattern}": ${(error as Error).message}`,
-          ),
-        };
+        return failure(name, "invalid_arguments", `invalid glob "${pattern}": ${(error as Error).message}`);
       }
-      const folderInfo = await stat(confined.absolute).catch((error: NodeJS.ErrnoException) => error);
-      if (folderInfo instanceof Error) {
-        return { result: failResult(name, "not_found", `${confined.relative} does not exist`) };
-      }
+      const folderInfo = await statWalkStart(name, confined);
+      if (isExecution(folderInfo)) return folderInfo;
       if (!folderInfo.isDirectory()) {
-        return {
-          result: failResult(name, "not_a_directory", `${confined.relative} is a file, not a folder`),
-        };
+        return failure(name, "not_a_directory", `${confined.relative} is a file, not a folder`);
       }
-      const prefix = confined.relative === "." ? "" : `${confined.relative}/`;
+      const prefix = walkPrefix(confined);
       const entries: WalkEntry[] = [];
       const walk = walkFiles(confined.absolute, context.signal);
       let step = await walk.next();
@@ -68,23 +66,13 @@ export function createListFilesTool(): Tool {
         entries.push(step.value);
         step = await walk.next();
       }
-      let hits: number[];
-      try {
-        hits = matchingPathIndexes(
-          entries.map((entry) => entry.relative),
-          matcher,
-          GLOB_TIME_BUDGET_MS,
-        );
-      } catch (error) {
-        if (!(error instanceof RegexTimeout)) throw error;
-        return {
-          result: failResult(
-            name,
-            "invalid_arguments",
-            `glob "${pattern}" is too expensive to match: ${error.message}`,
-          ),
-        };
-      }
+      const hits = matchGlob(
+        name,
+        entries.map((entry) => entry.relative),
+        { text: pattern, matcher },
+        GLOB_TIME_BUDGET_MS,
+      );
+      if (isExecution(hits)) return hits;
       const matched = hits.length;
       const shown = hits
         .slice(0, LIST_FILES_CAP)

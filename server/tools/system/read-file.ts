@@ -1,12 +1,13 @@
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { failResult, type Tool, type ToolExecution } from "../types.ts";
+import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
-  confine,
+  confinePathArgument,
   describePath,
-  fsErrorMessage,
+  failure,
+  fileFailure,
   isExecution,
   looksBinary,
   numberField,
@@ -40,51 +41,36 @@ export function createReadFileTool(): Tool {
     },
     describe: (input, { workdir }) => describePath(input, workdir),
     async execute(input, context): Promise<ToolExecution> {
-      const confined = confine(name, context.workdir, stringField(input, "path") ?? "");
+      const confined = confinePathArgument(name, input, context.workdir);
       if (isExecution(confined)) return confined;
       const { absolute, relative } = confined;
       const startLine = numberField(input, "start_line");
       const endLine = numberField(input, "end_line");
       if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
-        return {
-          result: failResult(
-            name,
-            "invalid_arguments",
-            `end_line ${endLine} is before start_line ${startLine}`,
-          ),
-        };
+        return failure(name, "invalid_arguments", `end_line ${endLine} is before start_line ${startLine}`);
       }
       try {
         const info = await stat(absolute);
         if (info.isDirectory()) {
-          return {
-            result: failResult(
-              name,
-              "is_directory",
-              `${relative} is a directory; use list_files to see its files`,
-            ),
-          };
+          return failure(name, "is_directory", `${relative} is a directory; use list_files to see its files`);
         }
         if (!info.isFile()) {
           // A FIFO or device would block the read (and a thread of the pool) forever.
-          return { result: failResult(name, "not_a_file", `${relative} is not a regular file`) };
+          return failure(name, "not_a_file", `${relative} is not a regular file`);
         }
         if (await looksBinary(absolute)) {
-          return {
-            result: failResult(
-              name,
-              "binary_file",
-              `${relative} is a binary file (${info.size} bytes); read_file only returns text`,
-            ),
-          };
+          return failure(
+            name,
+            "binary_file",
+            `${relative} is a binary file (${info.size} bytes); read_file only returns text`,
+          );
         }
         if (startLine !== undefined || endLine !== undefined) {
           return await readLineRange(name, absolute, relative, startLine ?? 1, endLine);
         }
         return await readHead(name, absolute, relative, info.size);
       } catch (error) {
-        const problem = fsErrorMessage(error, relative);
-        return { result: failResult(name, problem.errorType, problem.message) };
+        return fileFailure(name, error, relative);
       }
     },
   };
@@ -144,13 +130,11 @@ async function readLineRange(
     stream.destroy();
   }
   if (lines.length === 0 && lineNumber < startLine) {
-    return {
-      result: failResult(
-        name,
-        "invalid_arguments",
-        `${relative} has only ${lineNumber} lines; start_line ${startLine} is past the end`,
-      ),
-    };
+    return failure(
+      name,
+      "invalid_arguments",
+      `${relative} has only ${lineNumber} lines; start_line ${startLine} is past the end`,
+    );
   }
   const lastShown = startLine + lines.length - 1;
   let text = lines.join("\n");

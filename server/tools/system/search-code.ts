@@ -1,16 +1,20 @@
 import { readFile, stat } from "node:fs/promises";
 import { globToRegExp } from "../glob.ts";
-import { failResult, type Tool, type ToolExecution } from "../types.ts";
+import type { Tool, ToolExecution } from "../types.ts";
 import {
   booleanField,
   cappedSuccess,
-  confine,
+  confinePathArgument,
   describePath,
+  failure,
   isExecution,
   looksBinary,
+  matchGlob,
+  statWalkStart,
   stringField,
+  walkPrefix,
 } from "./common.ts";
-import { matchingLineIndexes, matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
+import { matchingLineIndexes, RegexTimeout } from "./regex-guard.ts";
 import { walkFiles } from "./walk.ts";
 
 export const SEARCH_MATCH_CAP = 200;
@@ -59,23 +63,16 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       try {
         regex = new RegExp(pattern, booleanField(input, "case_insensitive") ? "i" : "");
       } catch (error) {
-        return {
-          result: failResult(
-            name,
-            "invalid_arguments",
-            `invalid regular expression: ${(error as Error).message}`,
-          ),
-        };
+        return failure(name, "invalid_arguments", `invalid regular expression: ${(error as Error).message}`);
       }
       const fileGlob = stringField(input, "glob");
-      const fileMatcher = fileGlob ? globToRegExp(fileGlob) : undefined;
-      const confined = confine(name, context.workdir, stringField(input, "path") ?? ".");
+      const fileMatcher = fileGlob ? { text: fileGlob, matcher: globToRegExp(fileGlob) } : undefined;
+      const confined = confinePathArgument(name, input, context.workdir, ".");
       if (isExecution(confined)) return confined;
-      const info = await stat(confined.absolute).catch((error: NodeJS.ErrnoException) => error);
-      if (info instanceof Error)
-        return { result: failResult(name, "not_found", `${confined.relative} does not exist`) };
+      const info = await statWalkStart(name, confined);
+      if (isExecution(info)) return info;
 
-      const prefix = confined.relative === "." ? "" : `${confined.relative}/`;
+      const prefix = walkPrefix(confined);
       let files: { absolute: string; shown: string }[] = [];
       if (info.isFile()) {
         files.push({ absolute: confined.absolute, shown: confined.relative });
@@ -85,18 +82,9 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
         }
         if (fileMatcher) {
           const relatives = files.map((file) => file.shown.slice(prefix.length));
-          try {
-            files = matchingPathIndexes(relatives, fileMatcher, timeBudgetMs).map((index) => files[index]!);
-          } catch (error) {
-            if (!(error instanceof RegexTimeout)) throw error;
-            return {
-              result: failResult(
-                name,
-                "invalid_arguments",
-                `glob "${fileGlob}" is too expensive to match: ${error.message}`,
-              ),
-            };
-          }
+          const hits = matchGlob(name, relatives, fileMatcher, timeBudgetMs);
+          if (isExecution(hits)) return hits;
+          files = hits.map((index) => files[index]!);
         }
       }
 
@@ -112,14 +100,12 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
           total += await searchFile(file, regex, matches, deadline - Date.now());
         } catch (error) {
           if (error instanceof RegexTimeout) {
-            return {
-              result: failResult(
-                name,
-                "search_timeout",
-                `search stopped in ${file.shown}: ${error.message} (budget ${timeBudgetMs} ms). ` +
-                  "Simplify the pattern: nested quantifiers like (a+)+ backtrack exponentially.",
-              ),
-            };
+            return failure(
+              name,
+              "search_timeout",
+              `search stopped in ${file.shown}: ${error.message} (budget ${timeBudgetMs} ms). ` +
+                "Simplify the pattern: nested quantifiers like (a+)+ backtrack exponentially.",
+            );
           }
           // Unreadable since the walk (deleted, permissions): skip it like grep -s.
           continue;

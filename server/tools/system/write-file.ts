@@ -1,6 +1,13 @@
-import { failResult, okResult, type Tool, type ToolExecution } from "../types.ts";
-import { writeFileAtomic, WriteRefused } from "./atomic-write.ts";
-import { confine, describePath, fsErrorMessage, isExecution, stringField } from "./common.ts";
+import { okResult, type Tool, type ToolExecution } from "../types.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import {
+  confinePathArgument,
+  describePath,
+  failure,
+  fileFailure,
+  isExecution,
+  stringField,
+} from "./common.ts";
 
 export function createWriteFileTool(): Tool {
   const name = "write_file";
@@ -25,17 +32,11 @@ export function createWriteFileTool(): Tool {
     },
     describe: (input, { workdir }) => describePath(input, workdir),
     async execute(input, context): Promise<ToolExecution> {
-      const confined = confine(name, context.workdir, stringField(input, "path") ?? "");
+      const confined = confinePathArgument(name, input, context.workdir);
       if (isExecution(confined)) return confined;
       const content = stringField(input, "content") ?? "";
       if (confined.relative === ".") {
-        return {
-          result: failResult(
-            name,
-            "is_directory",
-            "the working directory itself cannot be written as a file",
-          ),
-        };
+        return failure(name, "is_directory", "the working directory itself cannot be written as a file");
       }
       try {
         const { created } = await writeFileAtomic(context.workdir, confined.absolute, content);
@@ -52,9 +53,7 @@ export function createWriteFileTool(): Tool {
           ),
         };
       } catch (error) {
-        if (error instanceof WriteRefused) return { result: failResult(name, "path_refused", error.message) };
-        const problem = fsErrorMessage(error, confined.relative);
-        return { result: failResult(name, problem.errorType, problem.message) };
+        return fileFailure(name, error, confined.relative);
       }
     },
   };
