@@ -2,7 +2,15 @@ import type { Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
-import { failResult, okResult, type ToolExecution, type ToolTarget } from "../types.ts";
+import {
+  failResult,
+  okResult,
+  type Tool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolExecution,
+  type ToolTarget,
+} from "../types.ts";
 import { WriteRefused } from "./atomic-write.ts";
 import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 
@@ -66,6 +74,29 @@ export function confinePathArgument(
   fallback = "",
 ): ConfinedPath | ToolExecution {
   return confine(tool, workdir, stringField(input, "path") ?? fallback);
+}
+
+/**
+ * A tool whose `path` argument names a file or folder in the working directory. `describe` (what the
+ * permission check sees) and `execute` resolve the same argument the same way, so they cannot drift apart;
+ * `execute` only runs on a path confinement accepted.
+ */
+export function pathTool(options: {
+  definition: ToolDefinition;
+  /** Used when the `path` argument is absent; without it an absent path is refused. */
+  defaultPath?: string;
+  execute(confined: ConfinedPath, input: unknown, context: ToolContext): Promise<ToolExecution>;
+}): Tool {
+  const { definition, defaultPath } = options;
+  return {
+    definition,
+    describe: (input, { workdir }) => describePath(input, workdir, "path", defaultPath),
+    async execute(input, context) {
+      const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath);
+      if (isExecution(confined)) return confined;
+      return options.execute(confined, input, context);
+    },
+  };
 }
 
 /** Tells a failure from the value a step produced (a confined path, a stat, match indexes). */

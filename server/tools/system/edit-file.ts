@@ -1,20 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
-import {
-  booleanField,
-  confinePathArgument,
-  describePath,
-  failure,
-  fileFailure,
-  isExecution,
-  looksBinary,
-  stringField,
-} from "./common.ts";
+import { booleanField, failure, fileFailure, looksBinary, pathTool, stringField } from "./common.ts";
 
 export function createEditFileTool(): Tool {
   const name = "edit_file";
-  return {
+  return pathTool({
     definition: {
       name,
       description:
@@ -35,11 +26,7 @@ export function createEditFileTool(): Tool {
       category: "write",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir),
-    async execute(input, context): Promise<ToolExecution> {
-      const confined = confinePathArgument(name, input, context.workdir);
-      if (isExecution(confined)) return confined;
-      const { absolute, relative } = confined;
+    async execute({ absolute, relative }, input, context): Promise<ToolExecution> {
       const oldText = stringField(input, "old_string") ?? "";
       const newText = stringField(input, "new_string") ?? "";
       const replaceAll = booleanField(input, "replace_all") ?? false;
@@ -84,7 +71,7 @@ export function createEditFileTool(): Tool {
         return fileFailure(name, error, relative);
       }
     },
-  };
+  });
 }
 
 function countOccurrences(text: string, needle: string): number {

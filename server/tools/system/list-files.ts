@@ -2,11 +2,10 @@ import { globToRegExp } from "../glob.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
-  confinePathArgument,
-  describePath,
   failure,
   isExecution,
   matchGlob,
+  pathTool,
   statWalkStart,
   stringField,
   walkPrefix,
@@ -21,7 +20,8 @@ export const LIST_FILES_CAP = 500;
 
 export function createListFilesTool(): Tool {
   const name = "list_files";
-  return {
+  return pathTool({
+    defaultPath: ".",
     definition: {
       name,
       description:
@@ -42,10 +42,7 @@ export function createListFilesTool(): Tool {
       category: "read",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir, "path", "."),
-    async execute(input, context): Promise<ToolExecution> {
-      const confined = confinePathArgument(name, input, context.workdir, ".");
-      if (isExecution(confined)) return confined;
+    async execute(confined, input, context): Promise<ToolExecution> {
       const pattern = stringField(input, "pattern") ?? "**/*";
       let matcher: RegExp;
       try {
@@ -92,5 +89,5 @@ export function createListFilesTool(): Tool {
         complete: step.value.exhausted,
       });
     },
-  };
+  });
 }

@@ -4,13 +4,11 @@ import { createInterface } from "node:readline";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
-  confinePathArgument,
-  describePath,
   failure,
   fileFailure,
-  isExecution,
   looksBinary,
   numberField,
+  pathTool,
   stringField,
 } from "./common.ts";
 
@@ -19,7 +17,7 @@ export const READ_FILE_CAP_BYTES = 256 * 1024;
 
 export function createReadFileTool(): Tool {
   const name = "read_file";
-  return {
+  return pathTool({
     definition: {
       name,
       description:
@@ -39,11 +37,7 @@ export function createReadFileTool(): Tool {
       category: "read",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir),
-    async execute(input, context): Promise<ToolExecution> {
-      const confined = confinePathArgument(name, input, context.workdir);
-      if (isExecution(confined)) return confined;
-      const { absolute, relative } = confined;
+    async execute({ absolute, relative }, input): Promise<ToolExecution> {
       const startLine = numberField(input, "start_line");
       const endLine = numberField(input, "end_line");
       if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
@@ -73,7 +67,7 @@ export function createReadFileTool(): Tool {
         return fileFailure(name, error, relative);
       }
     },
-  };
+  });
 }
 
 async function readHead(

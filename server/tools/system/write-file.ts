@@ -1,17 +1,10 @@
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
-import {
-  confinePathArgument,
-  describePath,
-  failure,
-  fileFailure,
-  isExecution,
-  stringField,
-} from "./common.ts";
+import { failure, fileFailure, pathTool, stringField } from "./common.ts";
 
 export function createWriteFileTool(): Tool {
   const name = "write_file";
-  return {
+  return pathTool({
     definition: {
       name,
       description:
@@ -30,10 +23,7 @@ export function createWriteFileTool(): Tool {
       category: "write",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir),
-    async execute(input, context): Promise<ToolExecution> {
-      const confined = confinePathArgument(name, input, context.workdir);
-      if (isExecution(confined)) return confined;
+    async execute(confined, input, context): Promise<ToolExecution> {
       const content = stringField(input, "content") ?? "";
       if (confined.relative === ".") {
         return failure(name, "is_directory", "the working directory itself cannot be written as a file");
@@ -56,5 +46,5 @@ export function createWriteFileTool(): Tool {
         return fileFailure(name, error, confined.relative);
       }
     },
-  };
+  });
 }
