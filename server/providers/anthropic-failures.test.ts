@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { anthropicError, anthropicStream, anthropicStreamErrorEvent } from "./testing/fake-anthropic.ts";
 import { refusedUrl } from "./testing/fake-http.ts";
 import { ANTHROPIC_TEST_KEY as API_KEY, FAST_RETRY, useAnthropicFake } from "./testing/provider-setup.ts";
-import { collectEvents, eventsOfType, sampleRequest, terminalEvent, textOf } from "./testing/collect.ts";
+import {
+  collectAbortingOn,
+  collectEvents,
+  eventsOfType,
+  sampleRequest,
+  terminalEvent,
+  textOf,
+} from "./testing/collect.ts";
 
 const { fake, provider } = useAnthropicFake();
 
@@ -189,31 +196,20 @@ describe("anthropic provider: failures end in exactly one error event", () => {
 
   it("abort during a retry wait ends the stream with done at once", async () => {
     fake.enqueue(anthropicError(429, "rate_limit_error", "slow down"));
-    const controller = new AbortController();
-    const started = Date.now();
-    const events = [];
-    for await (const event of provider({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }).stream(
+    const { events, elapsedMs } = await collectAbortingOn(
+      provider({ retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }),
       sampleRequest(),
-      controller.signal,
-    )) {
-      events.push(event);
-      if (event.type === "retry") controller.abort();
-    }
+      "retry",
+    );
     expect(events.map((event) => event.type)).toEqual(["payload", "retry", "done"]);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(5_000);
   });
   it("cancel mid-stream (the model still sending) ends the stream with done at once", async () => {
     const response = anthropicStream({ text: ["first ", "second"] });
     if (response.kind === "sse") response.holdAfter = 4;
     fake.enqueue(response);
-    const controller = new AbortController();
-    const events = [];
-    const started = Date.now();
-    for await (const event of provider().stream(sampleRequest(), controller.signal)) {
-      events.push(event);
-      if (event.type === "text_delta") controller.abort();
-    }
+    const { events, elapsedMs } = await collectAbortingOn(provider(), sampleRequest(), "text_delta");
     expect(events.map((event) => event.type)).toEqual(["payload", "text_delta", "done"]);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(5_000);
   });
 });

@@ -8,6 +8,7 @@ import { OPENAI_TEST_KEY as API_KEY, FAST_RETRY, useOpenAiFake } from "./testing
 import {
   LOAD_SKILL_TOOL,
   READ_FILE_TOOL,
+  collectAbortingOn,
   collectEvents,
   eventsOfType,
   sampleRequest,
@@ -309,14 +310,8 @@ describe("openai provider: failures end in exactly one error event", () => {
     const response = openAiStream({ text: ["first ", "second"] });
     if (response.kind === "sse") response.holdAfter = 2;
     fake.enqueue(response);
-    const controller = new AbortController();
-    const events = [];
-    const started = Date.now();
-    for await (const event of provider().stream(sampleRequest(), controller.signal)) {
-      events.push(event);
-      if (event.type === "text_delta") controller.abort();
-    }
+    const { events, elapsedMs } = await collectAbortingOn(provider(), sampleRequest(), "text_delta");
     expect(events.map((event) => event.type)).toEqual(["payload", "text_delta", "done"]);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(5_000);
   });
 });

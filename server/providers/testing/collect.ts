@@ -19,6 +19,25 @@ export async function collectEvents(
   return events;
 }
 
+/**
+ * Streams like a user who cancels: aborts the signal at the first event of type `abortOn`, then drains
+ * what the provider still yields. `elapsedMs` shows whether it ended at once.
+ */
+export async function collectAbortingOn(
+  provider: Provider,
+  request: ModelRequest,
+  abortOn: ProviderEvent["type"],
+): Promise<{ events: ProviderEvent[]; elapsedMs: number }> {
+  const controller = new AbortController();
+  const started = Date.now();
+  const events: ProviderEvent[] = [];
+  for await (const event of provider.stream(request, controller.signal)) {
+    events.push(event);
+    if (event.type === abortOn) controller.abort();
+  }
+  return { events, elapsedMs: Date.now() - started };
+}
+
 export function eventsOfType<T extends ProviderEvent["type"]>(
   events: ProviderEvent[],
   type: T,
