@@ -30,3 +30,16 @@ test("the catalog shows builtin and project skills and an override with its shad
   await expect(page.getByTestId("skill-sop").locator("h1")).toHaveText("CSV report");
   await workspace.screenshot("skill-detail");
 });
+
+test("an empty chat offers the demo's tasks; one click sends it as the user's message", async ({
+  page,
+  workspace,
+}) => {
+  const prompts = page.getByTestId("demo-prompt");
+  await expect(prompts).toHaveCount(4);
+  await prompts.filter({ hasText: "list the TODOs" }).click();
+  await expect(workspace.chat.userTurns()).toHaveText(["list the TODOs"]);
+  // The fixture plays its own scenarios, so only check that a model request answered the message.
+  await expect(page.getByTestId("turn-link-request-1")).toBeVisible();
+  await expect(prompts).toHaveCount(0);
+});

@@ -144,6 +144,14 @@ const Turn = memo(function Turn({
   }
 });
 
+/** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
+const DEMO_PROMPTS = [
+  "review src/orders.js",
+  "profile data/sales.csv",
+  "list the TODOs",
+  "commit my changes",
+];
+
 export function ChatPanel({
   turns,
   toolCalls,
@@ -195,9 +203,28 @@ export function ChatPanel({
     <div className="flex h-full flex-col" data-testid="chat-panel">
       <div ref={scroller} className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2" data-testid="chat-turns">
         {turns.length === 0 && (
-          <p className="mt-8 text-center text-sm text-slate-500">
-            Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
-          </p>
+          <div className="mt-8 text-center text-sm text-slate-500">
+            <p>
+              Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
+            </p>
+            <p className="mt-4 text-xs uppercase tracking-wide text-slate-400">
+              or try one of the demo's tasks
+            </p>
+            <div className="mt-2 flex flex-wrap justify-center gap-2">
+              {DEMO_PROMPTS.map((prompt) => (
+                <button
+                  key={prompt}
+                  type="button"
+                  disabled={!connected || running}
+                  onClick={() => onSend(prompt)}
+                  className="rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-700 hover:border-blue-400 hover:text-blue-700 disabled:opacity-50"
+                  data-testid="demo-prompt"
+                >
+                  {prompt}
+                </button>
+              ))}
+            </div>
+          </div>
         )}
         {turns.map((turn) => (
           <Turn
