@@ -6,7 +6,15 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
 const root = new URL("..", import.meta.url).pathname;
-const inputs = ["app", "server/protocol", "next.config.js", "postcss.config.mjs", "package-lock.json", "tsconfig.json", "tsconfig.app.json"];
+const inputs = [
+  "app",
+  "server/protocol",
+  "next.config.js",
+  "postcss.config.mjs",
+  "package-lock.json",
+  "tsconfig.json",
+  "tsconfig.app.json",
+];
 
 function* files(path) {
   const full = join(root, path);
@@ -20,10 +28,15 @@ function* files(path) {
 }
 
 const hash = createHash("sha256");
-for (const input of inputs) for (const file of files(input)) hash.update(file).update(readFileSync(join(root, file)));
+for (const input of inputs)
+  for (const file of files(input)) hash.update(file).update(readFileSync(join(root, file)));
 const digest = hash.digest("hex");
 const stampPath = join(root, "out", ".build-stamp");
-if (existsSync(stampPath) && readFileSync(stampPath, "utf8") === digest && !process.argv.includes("--force")) {
+if (
+  existsSync(stampPath) &&
+  readFileSync(stampPath, "utf8") === digest &&
+  !process.argv.includes("--force")
+) {
   process.exit(0);
 }
 console.log("Building the playground pages (next build)…");

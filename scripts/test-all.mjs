@@ -71,6 +71,8 @@ else {
 }
 
 const broken = statuses.filter(([, status]) => status !== 0).map(([name]) => name);
-console.log(`\nsteps: ${statuses.map(([name, status]) => `${name} ${status === 0 ? "ok" : "FAILED"}`).join(", ")}`);
+console.log(
+  `\nsteps: ${statuses.map(([name, status]) => `${name} ${status === 0 ? "ok" : "FAILED"}`).join(", ")}`,
+);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(broken.length === 0 && failed === 0 ? 0 : 1);

@@ -46,7 +46,13 @@ export interface SkillView {
   rootDir: string;
   /** Names of the tools.json tools. */
   toolNames: string[];
-  toolSpecs: { name: string; description: string; input_schema: JsonSchema; command: string[]; timeout_ms?: number }[];
+  toolSpecs: {
+    name: string;
+    description: string;
+    input_schema: JsonSchema;
+    command: string[];
+    timeout_ms?: number;
+  }[];
   meta: {
     tools: string[];
     mode: "shared" | "isolated";

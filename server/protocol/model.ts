@@ -48,4 +48,5 @@ export interface Usage {
 
 export type DisclosureMode = "progressive" | "eager";
 export type PermissionMode = "strict" | "default" | "acceptEdits" | "bypassPermissions";
-export type StopReason = "completed" | "max_iterations" | "unknown_tool_limit" | "canceled" | "provider_error";
+export type StopReason =
+  "completed" | "max_iterations" | "unknown_tool_limit" | "canceled" | "provider_error";

@@ -32,6 +32,4 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalAnswer =
-  | { kind: "allow_once" }
-  | { kind: "allow_session" }
-  | { kind: "deny"; reason?: string };
+  { kind: "allow_once" } | { kind: "allow_session" } | { kind: "deny"; reason?: string };

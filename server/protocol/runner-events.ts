@@ -41,13 +41,38 @@ export type RunnerEvent =
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */
   | { type: "provider_payload"; runId: string; requestIndex: number; payload: unknown }
-  | { type: "provider_retry"; runId: string; requestIndex: number; attempt: number; delayMs: number; reason: string }
+  | {
+      type: "provider_retry";
+      runId: string;
+      requestIndex: number;
+      attempt: number;
+      delayMs: number;
+      reason: string;
+    }
   | { type: "text_delta"; runId: string; requestIndex: number; text: string }
   | { type: "usage"; runId: string; requestIndex: number; usage: Usage }
-  | { type: "assistant_message"; runId: string; requestIndex: number; message: ChatMessage & { role: "assistant" } }
-  | { type: "tool_call"; runId: string; requestIndex: number; call: ToolCall; known: boolean; visible: boolean }
+  | {
+      type: "assistant_message";
+      runId: string;
+      requestIndex: number;
+      message: ChatMessage & { role: "assistant" };
+    }
+  | {
+      type: "tool_call";
+      runId: string;
+      requestIndex: number;
+      call: ToolCall;
+      known: boolean;
+      visible: boolean;
+    }
   | { type: "permission_request"; runId: string; request: ApprovalRequest }
-  | { type: "permission_decision"; runId: string; callId: string; trace: PermissionTrace; answer?: ApprovalAnswer }
+  | {
+      type: "permission_decision";
+      runId: string;
+      callId: string;
+      trace: PermissionTrace;
+      answer?: ApprovalAnswer;
+    }
   | { type: "tool_started"; runId: string; callId: string; tool: string }
   | {
       type: "tool_result";
