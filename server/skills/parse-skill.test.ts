@@ -71,9 +71,31 @@ describe("parseSkillMarkdown", () => {
 
   it("rejects a file without frontmatter", () => {
     expect(expectProblem("# Just markdown\n").reason).toMatch(/no YAML frontmatter/);
-    expect(expectProblem("---\nname: a\ndescription: d\nbody with no closing fence").reason).toMatch(
-      /no YAML frontmatter/,
-    );
+  });
+
+  it("says an opened frontmatter is never closed, instead of claiming there is none", () => {
+    const problem = expectProblem("---\nname: a\ndescription: d\nbody with no closing fence");
+    expect(problem.reason).toMatch(/opened by '---' on line 1 is never closed/);
+    expect(problem.reason).toMatch(/add a line '---'/);
+    expect(problem.line).toBe(1);
+  });
+
+  it("gives field problems the file line of the field (or of the frontmatter) and a fix", () => {
+    const mode = expectProblem("---\nname: a\ndescription: d\nmode: solo\n---\nbody");
+    expect(mode).toMatchObject({ line: 4, column: 1 });
+    const tools = expectProblem("\uFEFF---\r\nname: a\r\ndescription: d\r\n\r\ntools: {a: 1}\r\n---\r\nbody");
+    expect(tools).toMatchObject({ line: 5, column: 1 });
+    const emptyName = expectProblem("---\nname: ''\ndescription: d\n---\nbody");
+    expect(emptyName.line).toBe(2);
+    const noName = expectProblem("---\ndescription: d\n---\nbody");
+    expect(noName).toMatchObject({ line: 1 });
+    expect(noName.reason).toMatch(/add a line "name: <skill-name>"/);
+    const mappingDescription = expectProblem("---\nname: a\ndescription: {x: 1}\n---\nbody");
+    expect(mappingDescription).toMatchObject({ line: 3 });
+    expect(mappingDescription.reason).toMatch(/must be text/);
+    const emptyBody = expectProblem("---\nname: a\ndescription: d\n---\n  \n\n");
+    expect(emptyBody.line).toBe(5);
+    expect(emptyBody.reason).toMatch(/write the SOP/);
   });
 
   it("reports bad YAML with the file's line and column", () => {

@@ -1,6 +1,6 @@
 // SKILL.md parsing: YAML frontmatter + Markdown body. Never throws: a bad file becomes exactly one
 // problem (reason + optional line/column) that the Catalog turns into a warning.
-import { parseDocument, isMap } from "yaml";
+import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml";
 import type { SkillHistory, SkillMeta, SkillMode } from "./types.ts";
 
 export interface ParseProblem {
@@ -26,13 +26,18 @@ interface SplitFile {
   /** 1-based line of the first frontmatter line (the line after the opening `---`). */
   frontmatterFirstLine: number;
   body: string;
+  /** 1-based line of the first body line (the line after the closing `---`). */
+  bodyFirstLine: number;
 }
 
-/** Splits `---\n<yaml>\n---\n<body>`. Returns null when the file does not start with a frontmatter block. */
-function splitFrontmatter(text: string): SplitFile | null {
+/**
+ * Splits `---\n<yaml>\n---\n<body>`. Returns "none" when the file does not start with `---`, "unclosed"
+ * when it does but no closing `---` follows (two different fixes for the author).
+ */
+function splitFrontmatter(text: string): SplitFile | "none" | "unclosed" {
   const withoutBom = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const lines = withoutBom.split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== "---") return null;
+  if (lines[0]?.trimEnd() !== "---") return "none";
   for (let index = 1; index < lines.length; index++) {
     const line = lines[index].trimEnd();
     if (line === "---" || line === "...") {
@@ -40,10 +45,28 @@ function splitFrontmatter(text: string): SplitFile | null {
         frontmatter: lines.slice(1, index).join("\n"),
         frontmatterFirstLine: 2,
         body: lines.slice(index + 1).join("\n"),
+        bodyFirstLine: index + 2,
       };
     }
   }
-  return null;
+  return "unclosed";
+}
+
+/**
+ * File position of a top-level frontmatter key, so a field problem points at its line; a missing key
+ * points at the opening `---` (line 1), where the author has to add it.
+ */
+function keyPosition(
+  map: YAMLMap,
+  key: string,
+  lineCounter: LineCounter,
+  firstLine: number,
+): { line: number; column?: number } {
+  const pair = map.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+  const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+  if (offset === undefined) return { line: 1 };
+  const position = lineCounter.linePos(offset);
+  return { line: position.line + firstLine - 1, column: position.col };
 }
 
 /** Tool-name lists: a YAML list of strings, or one string separated by spaces/commas (Agent Skills style). */
@@ -81,7 +104,18 @@ function scalarText(value: unknown): string | undefined {
  */
 export function parseSkillMarkdown(text: string): SkillParseResult {
   const split = splitFrontmatter(text);
-  if (!split) {
+  if (split === "unclosed") {
+    return {
+      ok: false,
+      problem: {
+        reason:
+          "the frontmatter opened by '---' on line 1 is never closed: add a line '---' after the YAML, before the Markdown body",
+        line: 1,
+        column: 1,
+      },
+    };
+  }
+  if (split === "none") {
     return {
       ok: false,
       problem: {
@@ -91,7 +125,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
-  const document = parseDocument(split.frontmatter, { uniqueKeys: true });
+  const lineCounter = new LineCounter();
+  const document = parseDocument(split.frontmatter, { uniqueKeys: true, lineCounter });
   if (document.errors.length > 0) {
     const error = document.errors[0];
     const position = error.linePos?.[0];
@@ -114,6 +149,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
+  const map = document.contents;
+  const at = (key: string) => keyPosition(map, key, lineCounter, split.frontmatterFirstLine);
   let data: Record<string, unknown>;
   try {
     // toJS can still fail on pathological aliases (alias-bomb limits); that is a bad file, not a crash.
@@ -127,25 +164,48 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     };
   }
 
-  const name = scalarText(data.name);
-  if (!name) return { ok: false, problem: { reason: 'frontmatter field "name" is missing or empty' } };
+  const requiredText = (key: "name" | "description", example: string): ParseProblem | undefined => {
+    const value = data[key];
+    if (value === undefined) {
+      return {
+        reason: `frontmatter field "${key}" is missing: add a line "${key}: ${example}" between the '---' lines`,
+        ...at(key),
+      };
+    }
+    if (value !== null && scalarText(value) === undefined) {
+      return { reason: `frontmatter field "${key}" must be text, not a list or mapping`, ...at(key) };
+    }
+    if (value === null || scalarText(value) === "") {
+      return { reason: `frontmatter field "${key}" is empty: write ${example} after "${key}:"`, ...at(key) };
+    }
+    return undefined;
+  };
+  const nameProblem = requiredText("name", "<skill-name>");
+  if (nameProblem) return { ok: false, problem: nameProblem };
+  const name = scalarText(data.name)!;
   // The name becomes a heading, an index line and a tool argument: a line break or control character
   // in it would let one skill forge structure in the prompt.
   if (/[\u0000-\u001f\u007f]/.test(name)) {
     return {
       ok: false,
-      problem: { reason: 'frontmatter field "name" must be one line without control characters' },
+      problem: {
+        reason: 'frontmatter field "name" must be one line without control characters',
+        ...at("name"),
+      },
     };
   }
-  const description = scalarText(data.description);
-  if (!description)
-    return { ok: false, problem: { reason: 'frontmatter field "description" is missing or empty' } };
+  const descriptionProblem = requiredText("description", "<what the skill does and when to use it>");
+  if (descriptionProblem) return { ok: false, problem: descriptionProblem };
+  const description = scalarText(data.description)!;
 
   const mode = data.mode ?? "shared";
   if (!MODES.includes(mode as SkillMode)) {
     return {
       ok: false,
-      problem: { reason: `"mode" must be one of ${MODES.join(", ")}; found ${JSON.stringify(mode)}` },
+      problem: {
+        reason: `"mode" must be one of ${MODES.join(", ")}; found ${JSON.stringify(mode)}`,
+        ...at("mode"),
+      },
     };
   }
   const history = data.history ?? "recent";
@@ -154,6 +214,7 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       ok: false,
       problem: {
         reason: `"history" must be one of ${HISTORIES.join(", ")}; found ${JSON.stringify(history)}`,
+        ...at("history"),
       },
     };
   }
@@ -162,17 +223,25 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     data.model !== null &&
     (typeof data.model !== "string" || data.model.trim() === "")
   ) {
-    return { ok: false, problem: { reason: '"model" must be a non-empty string' } };
+    return { ok: false, problem: { reason: '"model" must be a non-empty string', ...at("model") } };
   }
 
   // `tools` wins; `allowed-tools` (Agent Skills) fills it only when `tools` is absent.
   const hasTools = data.tools !== undefined && data.tools !== null;
   const tools = hasTools ? toolList(data.tools, "tools") : toolList(data["allowed-tools"], "allowed-tools");
-  if (isProblem(tools)) return { ok: false, problem: tools };
+  if (isProblem(tools))
+    return { ok: false, problem: { ...tools, ...at(hasTools ? "tools" : "allowed-tools") } };
 
   const body = split.body.replace(/^\s*\n/, "").trimEnd();
   if (body.trim() === "")
-    return { ok: false, problem: { reason: "the skill body (the Markdown after the frontmatter) is empty" } };
+    return {
+      ok: false,
+      problem: {
+        reason:
+          "the skill body (the Markdown after the frontmatter) is empty: write the SOP below the closing '---'",
+        line: split.bodyFirstLine,
+      },
+    };
 
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
