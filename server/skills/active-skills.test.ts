@@ -79,6 +79,15 @@ describe("renderInvocation", () => {
     expect(renderInvocation({ meta: meta(), body: "Look at [$ARGUMENTS]" })).toBe("Look at []");
   });
 
+  it("substitutes once: placeholders typed inside the arguments stay as typed", () => {
+    expect(
+      renderInvocation(
+        { meta: meta(), body: "A: $ARGUMENTS\nB: {{arguments}}" },
+        "x {{arguments}} $ARGUMENTS",
+      ),
+    ).toBe("A: x {{arguments}} $ARGUMENTS\nB: x {{arguments}} $ARGUMENTS");
+  });
+
   it("appends arguments when the body has no placeholder", () => {
     expect(renderInvocation({ meta: meta(), body: "Do it." }, "fast")).toBe("Do it.\n\nArguments: fast");
     expect(renderInvocation({ meta: meta(), body: "Do it." }, "")).toBe("Do it.");

@@ -1,9 +1,12 @@
 // Rendering a skill invocation: the text that goes into the environment's Active Skills section.
 import type { Skill } from "./types.ts";
 
-/** Literal (not regex/`$&`-aware) replace-all, so arguments containing `$` stay exactly as typed. */
-function replaceLiteral(text: string, placeholder: string, value: string): string {
-  return text.split(placeholder).join(value);
+/**
+ * One pass over both placeholders with a function replacer: `$` in the arguments is not a replacement
+ * pattern, and a placeholder typed inside the arguments is not expanded a second time.
+ */
+function substituteArguments(text: string, value: string): string {
+  return text.replace(/\$ARGUMENTS|\{\{arguments\}\}/g, () => value);
 }
 
 /**
@@ -13,11 +16,7 @@ function replaceLiteral(text: string, placeholder: string, value: string): strin
  */
 export function renderInvocation(skill: Pick<Skill, "body" | "meta">, args: string = ""): string {
   const hasPlaceholder = skill.body.includes("$ARGUMENTS") || skill.body.includes("{{arguments}}");
-  let rendered = replaceLiteral(
-    replaceLiteral(skill.body, "$ARGUMENTS", args),
-    "{{arguments}}",
-    args,
-  ).trimEnd();
+  let rendered = substituteArguments(skill.body, args).trimEnd();
   if (!hasPlaceholder && args.trim() !== "") rendered += `\n\nArguments: ${args}`;
   if (skill.meta.tools.length > 0) {
     rendered += `\n\nAllowed tools for this skill: ${skill.meta.tools.join(", ")}`;
