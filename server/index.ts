@@ -130,6 +130,13 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
+  // Last line of defence for "nothing crashes the server": a promise some handler forgot to catch is a bug
+  // to log and fix, not a reason to drop every open session and its running tools.
+  process.on("unhandledRejection", (reason: unknown) => {
+    console.error(
+      `internal error (unhandled rejection), still serving: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`,
+    );
+  });
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 }

@@ -299,9 +299,13 @@ export class Session {
   runTool(requestId: string, tool: string, input: unknown): void {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
-    void this.executeConsoleCall(requestId, tool, input, controller).finally(() =>
-      this.consoleCalls.delete(controller),
-    );
+    // Detached from the frame that asked for it, so a failure here must end as a log line, not as an
+    // unhandled rejection that would take the whole server down.
+    this.executeConsoleCall(requestId, tool, input, controller)
+      .catch((error: unknown) =>
+        this.init.log(`tool console call ${tool} in session ${this.id} failed: ${errorMessage(error)}`),
+      )
+      .finally(() => this.consoleCalls.delete(controller));
   }
 
   private async executeConsoleCall(

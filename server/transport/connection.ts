@@ -7,9 +7,12 @@ import { parseClientCommand } from "../protocol/schemas.ts";
 import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
 import type { Session } from "../session/session.ts";
+import { jsonNestingDepth } from "./json-depth.ts";
 
 /** A tab that stops reading its socket is dropped rather than buffering events without bound. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** No command needs more; deeper frames would overflow recursive consumers (see jsonNestingDepth). */
+export const MAX_FRAME_NESTING = 64;
 
 export interface ConnectionOptions {
   serverVersion: string;
@@ -36,6 +39,14 @@ export class ClientConnection {
         return;
       }
       const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
+      if (jsonNestingDepth(text, MAX_FRAME_NESTING) > MAX_FRAME_NESTING) {
+        this.send({
+          type: "error",
+          code: "invalid_frame",
+          message: `frame is nested deeper than ${MAX_FRAME_NESTING} levels of arrays and objects`,
+        });
+        return;
+      }
       const parsed = parseClientCommand(text);
       if (!parsed.ok) {
         this.send({ type: "error", code: "invalid_frame", message: parsed.message });
