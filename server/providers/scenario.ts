@@ -151,6 +151,14 @@ export async function loadScenarioDirectory(directory: string): Promise<Scenario
     );
   }
   const files = entries.filter((entry) => /\.ya?ml$/i.test(entry)).sort();
+  // Otherwise every message would get "the scenario has no more turns" with no hint why.
+  if (files.length === 0) {
+    throw new PlaygroundError(
+      "invalid_scenario",
+      `${directory}: the scenario folder has no *.yaml or *.yml file`,
+      { file: directory },
+    );
+  }
   const scenarios: Scenario[] = [];
   for (const entry of files) scenarios.push(await loadScenario(path.join(directory, entry)));
   return scenarios;

@@ -77,6 +77,13 @@ describe("scenario files", () => {
     );
   });
 
+  it("refuses a scenario folder with no *.yaml file, naming the folder", async () => {
+    await writeFile(path.join(directory, "notes.txt"), "not a scenario");
+    await expect(loadScenarioDirectory(directory)).rejects.toThrow(
+      `${directory}: the scenario folder has no *.yaml or *.yml file`,
+    );
+  });
+
   it("reports a missing file", async () => {
     await expect(loadScenario(path.join(directory, "nope.yaml"))).rejects.toThrow(/nope\.yaml: cannot read/);
   });
