@@ -40,14 +40,48 @@ function singleHeader(request: IncomingMessage, name: string): string | undefine
   return value;
 }
 
+/**
+ * Node keeps only the first of several Host headers in `headers.host`; RFC 9112 §3.2 says a request with
+ * more than one is invalid, and an intermediary may have read the other one, so it is refused outright.
+ */
+function hostHeaderCount(request: IncomingMessage): number {
+  let count = 0;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    if (request.rawHeaders[index]!.toLowerCase() === "host") count++;
+  }
+  return count;
+}
+
+/**
+ * An absolute-form target (`GET http://evil/ HTTP/1.1`) names the authority the client meant, and per
+ * RFC 9112 §3.2.2 it overrides Host, so it must be allowed as well. Origin-form (`/path`) and `*` have none.
+ */
+function targetAuthority(request: IncomingMessage): string | undefined | null {
+  const target = request.url ?? "/";
+  if (target.startsWith("/") || target === "*") return undefined;
+  try {
+    const parsed = new URL(target);
+    return parsed.protocol === "http:" ? parsed.host : null;
+  } catch {
+    return null;
+  }
+}
+
 export function checkHost(request: IncomingMessage, policy: HandshakePolicy): CheckOutcome {
   const host = singleHeader(request, "host");
-  if (host === undefined || !policy.allowedHosts.has(host.toLowerCase())) {
-    return {
-      ok: false,
-      status: 403,
-      reason: "Host header is not an allowed loopback address for this server",
-    };
+  const refused: CheckOutcome = {
+    ok: false,
+    status: 403,
+    reason: "Host header is not an allowed loopback address for this server",
+  };
+  if (host === undefined || !policy.allowedHosts.has(host.toLowerCase())) return refused;
+  if (hostHeaderCount(request) !== 1) {
+    return { ok: false, status: 403, reason: "more than one Host header" };
+  }
+  const authority = targetAuthority(request);
+  // new URL() lower-cases the host and drops a default port, so compare against the same normal form.
+  if (authority !== undefined && (authority === null || !policy.allowedHosts.has(authority))) {
+    return { ok: false, status: 403, reason: "the request target names a host other than this server" };
   }
   return { ok: true };
 }
