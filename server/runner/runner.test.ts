@@ -173,6 +173,26 @@ turns:
 });
 
 describe("Runner: what the model sees when a call fails", () => {
+  it("refuses a side-effect call in plan mode even when the model names a tool it cannot see", async () => {
+    const provider = harness.scripted(`
+name: plan-write
+turns:
+  - tool_calls:
+      - { name: write_note, input: { text: hello } }
+  - text: I will only describe the change.
+`);
+    const outcome = await new Runner(harness.deps(provider)).run("plan a note", { planMode: true });
+    expect(outcome.reason).toBe("completed");
+    expect(await readNote(harness)).toBeUndefined();
+    const result = harness.events.find((event) => event.type === "tool_result");
+    expect(result).toMatchObject({
+      result: { ok: false, errorType: "permission_denied" },
+      trace: { decision: "deny", source: "mode", rule: "plan" },
+    });
+    const toolMessage = harness.requests()[1].messages.find((message) => message.role === "tool");
+    expect(toolMessage && toolMessage.content).toMatch(/plan mode allows read-only tools only/);
+  });
+
   it("sends invalid_arguments back to the model", async () => {
     const provider = harness.scripted(`
 name: bad-args

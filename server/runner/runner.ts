@@ -177,6 +177,7 @@ export class Runner {
           signal,
           visibleNames,
           permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
+          readOnly: options.planMode === true,
           emit: (event) => this.emit(event),
         });
         this.append(runId, outcome.message);

@@ -24,6 +24,8 @@ export interface ToolCallContext {
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
+  /** Plan mode: side_effect tools are refused, not only hidden (the model may still name one). */
+  readOnly?: boolean;
   emit: (event: RunnerEvent) => void;
 }
 
@@ -204,6 +206,23 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
     input: call.input,
     target: describeSafely(tool, call.input, context.workdir),
   };
+  if (context.readOnly && tool.definition.safety !== "read_only") {
+    const planTrace: PermissionTrace = {
+      decision: "deny",
+      source: "mode",
+      rule: "plan",
+      category: tool.definition.category,
+      ...((check.target.command ?? check.target.path)
+        ? { target: check.target.command ?? check.target.path }
+        : {}),
+      reason: "plan mode allows read-only tools only; describe the change in your plan instead",
+    };
+    return {
+      message: finish(deniedResult(call.name, planTrace), 0, planTrace),
+      known: true,
+      canceled: false,
+    };
+  }
   const trace = await decide(check, context);
   if (trace === "canceled") {
     const result = failResult(call.name, "canceled", "canceled by the user while waiting for approval");
