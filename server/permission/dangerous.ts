@@ -1,4 +1,4 @@
-import type { ShellAnalysis, SimpleCommand } from "./shell-split.ts";
+import { splitShellCommand, type ShellAnalysis, type SimpleCommand } from "./shell-split.ts";
 
 /**
  * Commands denied in every mode, bypassPermissions included, whatever the rules say. Each entry names
@@ -11,6 +11,10 @@ export interface DangerousMatch {
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"]);
 const DOWNLOADERS = new Set(["curl", "wget"]);
+/** Interpreters that run a program read from stdin when given no script argument. */
+const STDIN_INTERPRETERS = new Set(["python", "python3", "perl", "ruby", "node", "php"]);
+/** How deep `sh -c "sh -c '…'"` and `eval` are followed; deeper nesting is itself treated as dangerous. */
+const MAX_NESTED_SHELLS = 4;
 /** Block devices by their usual Linux and macOS names. */
 const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper\/)/;
 /** `rm -r` targets that wipe a whole system or home folder. */
@@ -40,9 +44,22 @@ const PREFIX_WORDS = new Set([
   "env",
   "builtin",
   "xargs",
+  "busybox",
+  "setsid",
+  "stdbuf",
+  "ionice",
+  "timeout",
 ]);
 
-export function findDangerous(command: string, analysis: ShellAnalysis): DangerousMatch | undefined {
+export function findDangerous(
+  command: string,
+  analysis: ShellAnalysis,
+  nesting = 0,
+): DangerousMatch | undefined {
+  if (nesting > MAX_NESTED_SHELLS) {
+    return { entry: "nested shells", reason: "shells nested this deep cannot be checked" };
+  }
+  const inner = (text: string) => findDangerous(text, splitShellCommand(text), nesting + 1);
   if (isForkBomb(command))
     return { entry: "fork bomb", reason: "a fork bomb exhausts the machine's processes" };
   for (const redirect of analysis.redirects) {
@@ -53,10 +70,38 @@ export function findDangerous(command: string, analysis: ShellAnalysis): Dangero
       };
     }
   }
+  // `sh <<< 'rm -rf /'`: a here-string is read as a script by the shell it feeds.
+  if (analysis.commands.some((simple) => SHELLS.has(commandWords(simple)[0] ?? ""))) {
+    for (const redirect of analysis.redirects) {
+      const found = redirect.operator === "<<<" ? inner(redirect.target) : undefined;
+      if (found) return found;
+    }
+  }
   for (const [position, simple] of analysis.commands.entries()) {
     const words = commandWords(simple);
     const program = words[0];
     if (program === undefined) continue;
+    // What `sh -c SCRIPT` and `eval WORDS` run is a command line of its own.
+    const script = SHELLS.has(program) ? shellScriptArgument(words) : undefined;
+    const nested =
+      script !== undefined ? inner(script) : program === "eval" ? inner(words.slice(1).join(" ")) : undefined;
+    if (nested) return nested;
+    if (program === "find" && isFindWipe(words)) {
+      return { entry: "find / -delete", reason: `\`${simple.text}\` deletes a whole system or home folder` };
+    }
+    if (
+      STDIN_INTERPRETERS.has(program.replace(/[\d.]+$/, "")) &&
+      simple.pipedFromPrevious &&
+      words
+        .slice(1)
+        .every((word) => word.startsWith("-") && word !== "-m" && word !== "-e" && word !== "-c") &&
+      pipelineHasDownloader(analysis.commands, position)
+    ) {
+      return {
+        entry: "curl … | sh",
+        reason: "piping a download straight into an interpreter runs unreviewed code",
+      };
+    }
     if (program === "rm" && isRecursiveWipe(words)) {
       return { entry: "rm -rf /", reason: `\`${simple.text}\` deletes a whole system or home folder` };
     }
@@ -90,9 +135,11 @@ function commandWords(simple: SimpleCommand): string[] {
     const first = words[0]!;
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) words.shift();
     else if (PREFIX_WORDS.has(baseName(first))) {
-      words.shift();
+      const wrapper = baseName(words.shift()!);
       // Options of the wrapper (`sudo -u root`, `nice -n 10`) are skipped as well.
       while (words.length > 0 && words[0]!.startsWith("-")) words.shift();
+      // `timeout 5 cmd`: the duration comes before the command.
+      if (wrapper === "timeout" && words.length > 1 && /^\d/.test(words[0]!)) words.shift();
     } else break;
   }
   if (words.length > 0) words[0] = baseName(words[0]!);
@@ -111,8 +158,33 @@ function isRecursiveWipe(words: string[]): boolean {
   );
   if (!recursive) return false;
   const targets = words.slice(1).filter((word) => !word.startsWith("-"));
-  return targets.some(
-    (target) => WIPE_TARGETS.has(target.replace(/\/+$/, "") || "/") || WIPE_TARGETS.has(target),
+  return targets.some(isWipeTarget);
+}
+
+/** `/`, `~`, `$HOME` and the same with trailing `/` or `/.` (`~/.` is still the whole home folder). */
+function isWipeTarget(target: string): boolean {
+  return WIPE_TARGETS.has(target) || WIPE_TARGETS.has(target.replace(/(\/\.?)+$/, "") || "/");
+}
+
+/** The script of `sh -c SCRIPT` (also `-ec`, `-lc`, `-x -c`), or undefined. */
+function shellScriptArgument(words: string[]): string | undefined {
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (!word.startsWith("-")) return undefined;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(word)) return words[index + 1];
+  }
+  return undefined;
+}
+
+/** `find / -delete`, `find ~ -exec rm …`: a start folder that is a wipe target and an action that deletes. */
+function isFindWipe(words: string[]): boolean {
+  const firstExpression = words.findIndex((word, index) => index > 0 && /^[-(!]/.test(word));
+  const starts = words.slice(1, firstExpression < 0 ? undefined : firstExpression);
+  if (!starts.some(isWipeTarget)) return false;
+  return words.some(
+    (word, index) =>
+      word === "-delete" ||
+      ((word === "-exec" || word === "-execdir") && baseName(words[index + 1] ?? "") === "rm"),
   );
 }
 

@@ -66,6 +66,11 @@ class Splitter {
       if (char === " " || char === "\t") {
         this.endWord();
         this.index++;
+      } else if (char === "#" && !this.inWord) {
+        // A comment runs to the end of the line; quotes inside it open nothing (`echo hi #'` + newline +
+        // `rm x` + `'` runs rm). The newline itself still ends the command.
+        const newline = text.indexOf("\n", this.index);
+        this.index = newline < 0 ? text.length : newline;
       } else if (char === "\n" || char === ";") {
         this.endCommand(false);
         this.index++;

@@ -108,8 +108,10 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
 
 /** `.git` or `.PseudoClaude` when any segment of a workdir-relative path is one of them. */
 export function protectedAreaOf(relativePath: string): ProtectedArea | undefined {
-  const segments = relativePath.split(/[\\/]+/);
-  return PROTECTED_AREAS.find((area) => segments.includes(area));
+  // Compared case-insensitively: on macOS and Windows `.GIT/config` is `.git/config`. On a case-sensitive
+  // filesystem this asks for a folder git would not read, which costs one extra question, nothing more.
+  const segments = relativePath.split(/[\\/]+/).map((segment) => segment.toLowerCase());
+  return PROTECTED_AREAS.find((area) => segments.includes(area.toLowerCase()));
 }
 
 function isDanglingSymlink(candidate: string): boolean {
