@@ -91,6 +91,34 @@ describe("built-in skills", () => {
     expect(catalog.validateTools((name) => SYSTEM_TOOLS.has(name))).toEqual([]);
   });
 
+  it("every tool an SOP tells the model to call is in its allowed-tools list (builtin and demo)", async () => {
+    const catalog = await Catalog.create(defaultLayers(DEMO_WORKDIR, home));
+    const skills = [
+      ...catalog.snapshot().skills,
+      ...(
+        await Catalog.create({
+          builtin: BUILTIN_SKILLS_DIR,
+          user: path.join(home, "none"),
+          project: path.join(scratch, "none"),
+        })
+      ).snapshot().skills,
+    ];
+    const ownTools = new Set(skills.flatMap((skill) => skill.toolNames));
+    const callable = (name: string) =>
+      (SYSTEM_TOOLS.has(name) || ownTools.has(name)) && name !== "load_skill";
+    const unlisted = skills.flatMap((skill) =>
+      [...skill.body.matchAll(/`([a-z_]+)`/g)]
+        .map((match) => match[1])
+        .filter((name) => callable(name) && !skill.meta.tools.includes(name))
+        .map((name) => `${skill.source}/${skill.name} uses ${name}`),
+    );
+    expect([...new Set(unlisted)]).toEqual([]);
+    // "uncommitted changes" can only be seen with git, which needs run_command.
+    for (const skill of skills.filter((entry) => /uncommitted changes/.test(entry.body))) {
+      expect(skill.meta.tools, `${skill.source}/${skill.name}`).toContain("run_command");
+    }
+  });
+
   it("the demo workdir adds a project skill and overrides the builtin review", async () => {
     const catalog = await Catalog.create(defaultLayers(DEMO_WORKDIR, home));
     expect(catalog.get("add-report")?.source).toBe("project");
