@@ -126,6 +126,29 @@ describe("cli prompt", () => {
     expect(eager.system.stable.length).toBeGreaterThan(plain.system.stable.length * 2);
   });
 
+  it("keeps the arguments of a skill loaded in eager mode in the environment", async () => {
+    const eager = JSON.parse(
+      (
+        await cli([
+          "prompt",
+          "--workdir",
+          demo,
+          "--home",
+          home,
+          "--eager",
+          "--load",
+          "csv-report:data/2026-q3.csv",
+          "--json",
+        ])
+      ).stdout,
+    );
+    expect(eager.system.stable).not.toContain("data/2026-q3.csv");
+    expect(eager.system.environment).toContain(
+      "### csv-report\n(loaded; its SOP is in the system prompt above)",
+    );
+    expect(eager.system.environment).toContain("Arguments: data/2026-q3.csv");
+  });
+
   it("names an unknown --load", async () => {
     const result = await cli(["prompt", "--workdir", demo, "--home", home, "--load", "nosuch"]);
     expect(result.code).toBe(2);

@@ -21,11 +21,17 @@ function formatDate(date: Date | string): string {
   return typeof date === "string" ? date : date.toISOString().slice(0, 10);
 }
 
+/** Eager bodies are rendered without arguments, so the ones given to load_skill would be lost otherwise. */
+function eagerArguments(skill: SkillBody): string {
+  const args = skill.arguments?.trim() ?? "";
+  return args === "" ? "" : `\nArguments: ${args}`;
+}
+
 function activeSkillsSection(skills: readonly SkillBody[], disclosure: DisclosureMode): string {
   if (skills.length === 0) return "## Active Skills\n(none yet — call load_skill when a skill fits the task)";
   const entries = skills.map((skill) =>
     disclosure === "eager"
-      ? `### ${skill.name}\n(loaded; its SOP is in the system prompt above)`
+      ? `### ${skill.name}\n(loaded; its SOP is in the system prompt above)${eagerArguments(skill)}`
       : `### ${skill.name}\n${skill.body.trim()}`,
   );
   return `## Active Skills\n${entries.join("\n\n")}`;

@@ -7,6 +7,8 @@ import type { PromptItem } from "../skills/types.ts";
 export interface SkillBody {
   name: string;
   body: string;
+  /** The arguments it was loaded with; eager mode shows them, since its body in the environment is omitted. */
+  arguments?: string;
 }
 
 export interface StableSystemInput {

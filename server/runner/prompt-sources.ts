@@ -28,6 +28,8 @@ export function createPromptSources(options: SkillPromptSourceOptions): PromptSo
   return {
     promptItems: () => options.catalog.promptItems(),
     activeSkills: () => options.activeSkills.list().map(({ name, body }) => ({ name, body })),
+    activeSkillArguments: () =>
+      Object.fromEntries(options.activeSkills.list().map((skill) => [skill.name, skill.arguments])),
     eagerBodies: () =>
       options.catalog.list().map((skill) => ({ name: skill.meta.name, body: renderInvocation(skill, "") })),
     environmentFacts: () => ({ ...facts }),

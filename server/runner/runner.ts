@@ -108,12 +108,15 @@ export class Runner {
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
       const activeSkills = prompt.activeSkills();
+      const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
       const environment = buildEnvironment({
         ...prompt.environmentFacts(),
         provider: provider.name,
         model,
         date: now(),
-        activeSkills,
+        activeSkills: activeSkills.map((skill) =>
+          loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
+        ),
         disclosure,
       });
       const request: ModelRequest = {

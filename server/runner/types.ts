@@ -25,6 +25,8 @@ export interface PromptSources {
   promptItems(): PromptItem[];
   /** Rendered bodies of the active skills, in activation order. */
   activeSkills(): SkillBody[];
+  /** Arguments each active skill was loaded with; eager mode shows them, as its body is not repeated. */
+  activeSkillArguments?(): Record<string, string>;
   /** Rendered bodies of every catalog skill, for eager mode and the eager-length comparison. */
   eagerBodies(): SkillBody[];
   environmentFacts(): EnvironmentFacts;
