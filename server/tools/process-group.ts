@@ -57,16 +57,78 @@ export async function waitForGroupExit(pgid: number, timeoutMs: number, pollMs =
 }
 
 function readProcStat(pid: string): { state: string; pgid: number } | undefined {
+  const fields = readProcStatFields(pid);
+  return fields ? { state: fields[0] ?? "", pgid: Number(fields[2]) } : undefined;
+}
+
+/**
+ * Every call's environment carries this variable with a value of its own. A process that leaves the call's
+ * group (`setsid`, a daemon's double fork) keeps its environment, so it can still be found and ended
+ * without cgroups. Only a program that deliberately clears its environment (`env -i`) gets away.
+ */
+export const RUN_MARKER_VARIABLE = "PSEUDOCLAUDE_RUN_ID";
+
+/** Kernel start time (clock ticks since boot) of a process, or undefined when it is gone. */
+export function processStartTime(pid: number): number | undefined {
+  const stat = readProcStatFields(String(pid));
+  return stat ? Number(stat[19]) : undefined;
+}
+
+/**
+ * Living processes (other than this one) whose environment carries `marker`, started no earlier than
+ * `notBefore` (the call's own start time: only its descendants can carry the marker, and the filter
+ * spares reading the environment of everything older). Empty where there is no /proc.
+ */
+export function processesCarryingMarker(marker: string, notBefore: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`);
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const fields = readProcStatFields(entry);
+    if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[19]) < notBefore) continue;
+    let environment: Buffer;
+    try {
+      environment = readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      // Gone meanwhile, or another user's process (EACCES): not one of ours either way.
+      continue;
+    }
+    if (environment.includes(needle)) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** Sends `signal` to each pid; returns how many still existed. */
+export function signalProcesses(pids: number[], signal: NodeJS.Signals): number {
+  let reached = 0;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+      reached++;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ESRCH" && code !== "EPERM") throw error;
+    }
+  }
+  return reached;
+}
+
+/** Fields of /proc/<pid>/stat after `(comm)`: [0] state, [2] pgrp, [19] starttime. */
+function readProcStatFields(pid: string): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "utf8");
   } catch {
-    // The process ended between readdir and read: it is not a living member.
+    // The process ended between readdir and read: it is not a living process.
     return undefined;
   }
-  // Format: pid (comm) state ppid pgrp ... ; comm may contain spaces and parentheses, so split after the last ')'.
+  // comm may contain spaces and parentheses, so split after the last ')'.
   const close = text.lastIndexOf(")");
-  if (close < 0) return undefined;
-  const fields = text.slice(close + 2).split(" ");
-  return { state: fields[0] ?? "", pgid: Number(fields[2]) };
+  return close < 0 ? undefined : text.slice(close + 2).split(" ");
 }

@@ -1,10 +1,19 @@
 // One module runs every child process (run_command and skill command tools): execa, a process group per
 // call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed.
+import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { execa, type ResultPromise } from "execa";
 import { BoundedCapture } from "./bounded-capture.ts";
-import { isGroupAlive, signalGroup, waitForGroupExit } from "./process-group.ts";
+import {
+  RUN_MARKER_VARIABLE,
+  isGroupAlive,
+  processStartTime,
+  processesCarryingMarker,
+  signalGroup,
+  signalProcesses,
+  waitForGroupExit,
+} from "./process-group.ts";
 
 export interface ProcessOptions {
   /** Program and arguments (argv form). Mutually exclusive with `shellCommand`. */
@@ -63,6 +72,8 @@ let exitHookInstalled = false;
 
 interface LiveRun {
   pgid: number;
+  /** Finds the call's processes that left its group; see RUN_MARKER_VARIABLE. */
+  escaped(): number[];
   stop(reason: StopReason): void;
   done: Promise<unknown>;
 }
@@ -96,9 +107,11 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
 
+  const marker = randomBytes(8).toString("hex");
   const subprocess = execa(program.file, program.args, {
     cwd: options.cwd,
-    env: childEnvironment(options.env),
+    // The marker goes last so a caller's env cannot replace it.
+    env: { ...childEnvironment(options.env), [RUN_MARKER_VARIABLE]: marker },
     extendEnv: false,
     // Its own process group, so one signal to -pid reaches the whole tree.
     detached: true,
@@ -118,6 +131,9 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     return outcome({ spawnError: describeSpawnFailure(failed, program.file) });
   }
 
+  // Descendants start no earlier than the leader; 0 (leader already gone) just widens the search.
+  const leaderStart = processStartTime(pid) ?? 0;
+  const escaped = (): number[] => processesCarryingMarker(marker, leaderStart);
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -129,8 +145,10 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     if (stopReason !== undefined) return;
     stopReason = reason;
     signalGroup(pid, "SIGTERM");
+    signalProcesses(escaped(), "SIGTERM");
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
+      signalProcesses(escaped(), "SIGKILL");
     }, killGraceMs);
     // A grandchild that escaped the group may still hold the pipes: stop waiting for them after drainMs.
     drainTimer = setTimeout(resolveDrainDeadline, drainMs);
@@ -154,7 +172,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   const onAbort = (): void => stop("cancel");
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const live: LiveRun = { pgid: pid, stop, done: Promise.resolve() };
+  const live: LiveRun = { pgid: pid, escaped, stop, done: Promise.resolve() };
   liveRuns.add(live);
   installExitHook();
   options.onStart?.(pid);
@@ -183,6 +201,8 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
         await waitForGroupExit(pid, killGraceMs);
       }
     }
+    // ...and anything that left the group (setsid, a daemon) but still carries the call's marker.
+    const endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
 
     clearTimeout(timeoutTimer);
     clearTimeout(killTimer);
@@ -197,7 +217,9 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
       canceled: stopReason === "cancel" || stopReason === "shutdown",
       pid,
       ...(stdinClosedEarly ? { stdinClosedEarly } : {}),
-      ...(stopReason === "leftover" ? { killedLeftovers: true } : {}),
+      ...(stopReason === "leftover" || (stopReason === undefined && endedEscapees)
+        ? { killedLeftovers: true }
+        : {}),
     });
   })();
 
@@ -207,6 +229,20 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   } finally {
     liveRuns.delete(live);
   }
+}
+
+/** SIGTERM to the call's escaped processes, SIGKILL to those still there after the grace. True if any. */
+async function endEscapedProcesses(escaped: () => number[], graceMs: number): Promise<boolean> {
+  let remaining = escaped();
+  if (remaining.length === 0) return false;
+  signalProcesses(remaining, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (remaining.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    remaining = escaped();
+  }
+  signalProcesses(remaining, "SIGKILL");
+  return true;
 }
 
 /** Kills every live process group started by runProcess (server shutdown) and waits for the calls to end. */
@@ -287,6 +323,9 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on("exit", () => {
-    for (const run of liveRuns) signalGroup(run.pgid, "SIGKILL");
+    for (const run of liveRuns) {
+      signalGroup(run.pgid, "SIGKILL");
+      signalProcesses(run.escaped(), "SIGKILL");
+    }
   });
 }

@@ -1,0 +1,102 @@
+// Processes that leave the call's process group (`setsid`, a double fork into a new session) are out of
+// reach of kill(-pgid). The runner tags every call's environment and ends whatever still carries the tag
+// when the call ends, times out or is stopped.
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runProcess } from "./process-runner.ts";
+
+let workdir: string;
+const seenPids: number[] = [];
+
+beforeAll(async () => {
+  workdir = await mkdtemp(path.join(tmpdir(), "pc-escape-"));
+});
+
+afterAll(async () => {
+  // Safety net on a shared machine: a failing test must not leave sleeps behind.
+  for (const pid of seenPids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+  await rm(workdir, { recursive: true, force: true });
+});
+
+/** Running (not zombie) according to /proc. */
+function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+async function escapedPid(file: string): Promise<number> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      const text = (await readFile(path.join(workdir, file), "utf8")).trim();
+      if (/^\d+$/.test(text)) {
+        seenPids.push(Number(text));
+        return Number(text);
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`${file} was never written`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("processes that escape the process group", () => {
+  it("a setsid daemon started by a call that exits at once does not outlive the call", async () => {
+    const outcome = await runProcess({
+      // The call waits until the daemon wrote its pid, so the test knows which process to look for.
+      shellCommand:
+        "setsid sh -c 'echo $$ > daemon.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & " +
+        "while [ ! -s daemon.pid ]; do sleep 0.05; done; echo started",
+      cwd: workdir,
+      timeoutMs: 10_000,
+    });
+    expect(outcome.stdout).toContain("started");
+    const pid = await escapedPid("daemon.pid");
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it("a setsid daemon does not survive the timeout of its call", async () => {
+    const outcome = await runProcess({
+      shellCommand:
+        "setsid sh -c 'echo $$ > timed.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
+      cwd: workdir,
+      timeoutMs: 500,
+      killGraceMs: 200,
+    });
+    expect(outcome.timedOut).toBe(true);
+    const pid = await escapedPid("timed.pid");
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it("a setsid daemon does not survive Stop (abort)", async () => {
+    const controller = new AbortController();
+    const running = runProcess({
+      shellCommand:
+        "setsid sh -c 'echo $$ > stopped.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
+      cwd: workdir,
+      timeoutMs: 60_000,
+      killGraceMs: 200,
+      signal: controller.signal,
+    });
+    const pid = await escapedPid("stopped.pid");
+    controller.abort();
+    const outcome = await running;
+    expect(outcome.canceled).toBe(true);
+    expect(isRunning(pid)).toBe(false);
+  });
+});
