@@ -1,7 +1,8 @@
 // The approval card: the exact command or path, cwd and stdin, and the three answers. Keys a / s / d
-// answer the oldest pending approval while focus is not in a text field.
+// answer the oldest pending approval while focus is not in a text field; the card takes the focus when it
+// appears (unless the user is typing elsewhere), so the keys work right after sending from the composer.
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
@@ -21,6 +22,19 @@ export function ApprovalCard({
   onAnswer: (answer: ApprovalAnswer) => void;
 }) {
   const [reason, setReason] = useState("");
+  const card = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!primary || !card.current) return;
+    const active = document.activeElement;
+    const idle =
+      !active ||
+      active === document.body ||
+      (active instanceof HTMLTextAreaElement && active.dataset.testid === "composer-input" && !active.value);
+    if (idle) card.current.focus({ preventScroll: true });
+    // Align the bottom: the answer buttons are what must be on screen.
+    card.current.scrollIntoView({ block: "end" });
+  }, [primary]);
   const deny = () => onAnswer(reason.trim() ? { kind: "deny", reason: reason.trim() } : { kind: "deny" });
 
   useEffect(() => {
@@ -40,7 +54,9 @@ export function ApprovalCard({
 
   return (
     <div
-      className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs"
+      ref={card}
+      tabIndex={-1}
+      className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs focus:ring-2 focus:ring-amber-500 focus:outline-none"
       data-testid="approval-card"
       data-call-id={request.callId}
       role="dialog"
@@ -99,20 +115,29 @@ export function ApprovalCard({
         >
           Allow for session <kbd className="opacity-75">s</kbd>
         </Button>
-        <input
-          data-testid="approval-deny-reason"
-          className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5"
-          placeholder="reason for denying (optional)"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter") deny();
-          }}
-        />
-        <Button kind="danger" testId="approval-deny" onClick={deny} title="Key: d">
-          Deny <kbd className="opacity-75">d</kbd>
-        </Button>
+        {/* The reason and Deny stay together and wrap to their own row when the column is narrow. */}
+        <div className="flex min-w-[16rem] flex-1 items-center gap-1.5">
+          <input
+            data-testid="approval-deny-reason"
+            className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5"
+            placeholder="reason for denying (optional, the model sees it)"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") deny();
+            }}
+          />
+          <Button kind="danger" testId="approval-deny" onClick={deny} title="Key: d">
+            Deny <kbd className="opacity-75">d</kbd>
+          </Button>
+        </div>
       </div>
+      {primary && (
+        <p className="mt-1 text-[0.7rem] text-slate-600" data-testid="approval-keys">
+          Keys: <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (type a reason
+          first, then Enter) · <kbd>Esc</kbd> stops the run
+        </p>
+      )}
     </div>
   );
 }

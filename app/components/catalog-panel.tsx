@@ -46,6 +46,22 @@ const stageTones: Record<SkillStage, Tone> = {
   tools_visible: "green",
 };
 
+/** What each stage means, for newcomers (the stage badge's tooltip). */
+export const stageHelp: Record<SkillStage, string> = {
+  listed: "listed: the model sees only this skill's name and description, in the stable system's index",
+  loaded: "loaded (active): the model called load_skill; the full SOP is now in every request's Environment",
+  tools_registered:
+    "tools registered: the skill's tools exist on the server but are not in the model's tool list until the next run",
+  tools_visible:
+    "tools visible to the model: the skill's tools are in this run's Tools pane and can be called",
+};
+const sourceHelp: Record<SkillSource, string> = {
+  builtin: "builtin: shipped with the playground",
+  user: "user: from ~/.PseudoClaude/skills, available in every project",
+  project:
+    "project: from this workdir's .PseudoClaude/skills; overrides a builtin or user skill of the same name",
+};
+
 export function CatalogPanel({
   catalog,
   workdir,
@@ -98,10 +114,18 @@ export function CatalogPanel({
                   >
                     <div className="flex flex-wrap items-center gap-1">
                       <span className="font-mono text-sm font-semibold">{skill.name}</span>
-                      <Badge tone={sourceTones[skill.source]} testId={`skill-source-${skill.name}`}>
+                      <Badge
+                        tone={sourceTones[skill.source]}
+                        testId={`skill-source-${skill.name}`}
+                        title={sourceHelp[skill.source]}
+                      >
                         {skill.source}
                       </Badge>
-                      <Badge tone={stageTones[stage]} testId={`skill-stage-${skill.name}`}>
+                      <Badge
+                        tone={stageTones[stage]}
+                        testId={`skill-stage-${skill.name}`}
+                        title={stageHelp[stage]}
+                      >
                         {skillStageLabels[stage]}
                       </Badge>
                     </div>

@@ -1,7 +1,7 @@
 // The message box: Enter sends, Shift+Enter is a new line, `/` at the start completes skill names
 // from the catalog (Tab or click to accept), Stop cancels the running turn.
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SkillView } from "../../server/protocol/index.ts";
 import { Button } from "./ui.tsx";
 
@@ -27,6 +27,14 @@ export function Composer({
 }) {
   const [text, setText] = useState("");
   const [highlight, setHighlight] = useState(0);
+  const input = useRef<HTMLTextAreaElement>(null);
+  // When a run ends and nothing else holds the focus (an approval card that went away), the next message
+  // can be typed right away: a presenter keeps to the keyboard.
+  useEffect(() => {
+    if (running || disabled) return;
+    const active = document.activeElement;
+    if (!active || active === document.body) input.current?.focus();
+  }, [running, disabled]);
   const completions = slashCompletions(text, skills);
   const accept = (skill: SkillView) => setText(`/${skill.name} `);
   const send = () => {
@@ -59,6 +67,7 @@ export function Composer({
       )}
       <div className="flex items-end gap-2">
         <textarea
+          ref={input}
           data-testid="composer-input"
           aria-label="Message"
           rows={2}
@@ -91,8 +100,13 @@ export function Composer({
           }}
         />
         {running ? (
-          <Button kind="danger" testId="chat-stop" onClick={onStop} title="Cancel the run and kill its tools">
-            Stop
+          <Button
+            kind="danger"
+            testId="chat-stop"
+            onClick={onStop}
+            title="Cancel the run and kill its tools (key: Esc)"
+          >
+            Stop <kbd className="text-[0.7rem] opacity-75">Esc</kbd>
           </Button>
         ) : (
           <Button kind="primary" testId="chat-send" onClick={send} disabled={disabled || !text.trim()}>

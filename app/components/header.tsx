@@ -22,6 +22,12 @@ const connectionLabels: Record<ConnectionStatus, string> = {
   no_token: "no token",
 };
 
+/** The last two folders of a path: the part that tells projects apart in a narrow header. */
+export function shortPath(fullPath: string): string {
+  const parts = fullPath.split("/").filter(Boolean);
+  return parts.length <= 2 ? fullPath : `…/${parts.slice(-2).join("/")}`;
+}
+
 function SessionPicker({
   sessions,
   currentId,
@@ -29,6 +35,7 @@ function SessionPicker({
   onNew,
   onExport,
   onRefresh,
+  onDelete,
 }: {
   sessions: SessionSummary[];
   currentId?: string;
@@ -36,8 +43,11 @@ function SessionPicker({
   onNew: () => void;
   onExport: () => void;
   onRefresh: () => void;
+  onDelete: (id: string) => void;
 }) {
   const [open, setOpen] = useState(false);
+  // The session waiting for "really delete?" (deleting removes its log for good, so it asks first).
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
   const container = useRef<HTMLDivElement>(null);
   const current = sessions.find((session) => session.id === currentId);
   // Close on a click elsewhere or on Escape, like any menu.
@@ -47,7 +57,11 @@ function SessionPicker({
       if (!container.current?.contains(event.target as Node)) setOpen(false);
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setOpen(false);
+      if (event.key !== "Escape") return;
+      // Handled here: the Escape-stops-the-run shortcut must not also fire.
+      event.preventDefault();
+      setOpen(false);
+      setConfirming(undefined);
     };
     document.addEventListener("mousedown", onPointer);
     document.addEventListener("keydown", onKey);
@@ -104,7 +118,7 @@ function SessionPicker({
           <ul className="mt-1 max-h-80 overflow-y-auto">
             {sessions.length === 0 && <li className="p-1 text-xs text-slate-500">No sessions yet.</li>}
             {sessions.map((session) => (
-              <li key={session.id}>
+              <li key={session.id} className="group relative">
                 <button
                   type="button"
                   data-testid={`session-item-${session.id}`}
@@ -114,7 +128,7 @@ function SessionPicker({
                   }}
                   className={`w-full rounded p-1 text-left text-xs hover:bg-slate-100 ${session.id === currentId ? "bg-blue-50" : ""}`}
                 >
-                  <div className="font-semibold">
+                  <div className="pr-12 font-semibold">
                     {session.title || "(untitled)"} {session.running && <Badge tone="blue">running</Badge>}
                   </div>
                   <div className="text-slate-500">
@@ -123,6 +137,46 @@ function SessionPicker({
                   </div>
                   <div className="font-mono break-all text-slate-500">{session.settings.workdir}</div>
                 </button>
+                {confirming === session.id ? (
+                  <div
+                    className="flex flex-wrap items-center gap-1 rounded border border-red-300 bg-red-50 p-1 text-xs"
+                    data-testid={`session-delete-confirm-${session.id}`}
+                    role="alertdialog"
+                    aria-label="Confirm delete"
+                  >
+                    <span className="flex-1">
+                      Delete “{session.title || "(untitled)"}” and its log? This cannot be undone.
+                    </span>
+                    <Button
+                      small
+                      kind="danger"
+                      testId="session-delete-yes"
+                      onClick={() => {
+                        setConfirming(undefined);
+                        onDelete(session.id);
+                      }}
+                    >
+                      Delete
+                    </Button>
+                    <Button small testId="session-delete-no" onClick={() => setConfirming(undefined)}>
+                      Keep
+                    </Button>
+                  </div>
+                ) : (
+                  <button
+                    type="button"
+                    data-testid={`session-delete-${session.id}`}
+                    className="absolute top-1 right-1 rounded border border-slate-300 bg-white px-1 text-[0.7rem] text-red-800 hover:bg-red-50 disabled:opacity-40"
+                    disabled={session.running}
+                    title={
+                      session.running ? "Stop its run before deleting it" : "Delete this session and its log"
+                    }
+                    aria-label={`Delete session ${session.title || session.id}`}
+                    onClick={() => setConfirming(session.id)}
+                  >
+                    Delete
+                  </button>
+                )}
               </li>
             ))}
           </ul>
@@ -143,6 +197,7 @@ export function Header({
   onNewSession,
   onExport,
   onRefreshSessions,
+  onDeleteSession,
   onChangeSettings,
   onTogglePresenter,
   onTogglePanel,
@@ -157,6 +212,7 @@ export function Header({
   onNewSession: () => void;
   onExport: () => void;
   onRefreshSessions: () => void;
+  onDeleteSession: (id: string) => void;
   onChangeSettings: (change: { permissionMode?: PermissionMode; disclosure?: DisclosureMode }) => void;
   onTogglePresenter: () => void;
   onTogglePanel: (panel: "catalog" | "inspector") => void;
@@ -176,15 +232,16 @@ export function Header({
         onNew={onNewSession}
         onExport={onExport}
         onRefresh={onRefreshSessions}
+        onDelete={onDeleteSession}
       />
       {settings && (
         <>
           <span
             className="max-w-[10rem] truncate font-mono text-xs text-slate-700"
             data-testid="header-workdir"
-            title={settings.workdir}
+            title={`Working directory: ${settings.workdir}`}
           >
-            {settings.workdir}
+            {shortPath(settings.workdir)}
           </span>
           {(settings.provider !== "scripted" || settings.model !== "scripted") && (
             <Badge tone="blue" testId="header-provider" title="provider / model">
@@ -215,7 +272,10 @@ export function Header({
               you are the model
             </Badge>
           )}
-          <label className="flex items-center gap-1 text-xs">
+          <label
+            className="flex items-center gap-1 text-xs"
+            title="Which tool calls wait for your approval. strict: every call. default: reads run, writes and commands ask. acceptEdits: reads and writes run, commands ask. bypassPermissions: nothing asks (the dangerous-command list and protected paths still apply)."
+          >
             permissions
             <select
               data-testid="header-permission-mode"
@@ -228,7 +288,10 @@ export function Header({
               ))}
             </select>
           </label>
-          <label className="flex items-center gap-1 text-xs">
+          <label
+            className="flex items-center gap-1 text-xs"
+            title="progressive: the model sees skill names and descriptions, and loads a body with load_skill. eager: every skill body is inlined in the stable system (for comparison)"
+          >
             disclosure
             <select
               data-testid="header-disclosure-mode"

@@ -7,8 +7,21 @@ import type { SkillView } from "../../server/protocol/index.ts";
 import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import { compareStable, diffRequests, eagerStableText, messagesText, toolsText } from "../state/derive.ts";
 import type { RequestView } from "../state/types.ts";
-import { RequestPane, paneLabels, type PaneName } from "./request-panes.tsx";
+import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
 import { Badge, CopyButton } from "./ui.tsx";
+
+// Dotted underline: "hover me for what this means".
+const laneHeading = "w-fit cursor-help font-semibold underline decoration-slate-400 decoration-dotted";
+/** One line per lane of the progressive-disclosure lane, for newcomers (tooltips). */
+export const laneHelp = {
+  listed: "Listed: skills whose name and description are in the stable system's index. The body is not sent.",
+  active:
+    "Loaded (active): skills the model loaded with load_skill; their full SOP is in this request's Environment pane.",
+  notVisible:
+    "Registered, not visible: tools of a skill loaded during this run. They exist on the server, but the model only sees them in the Tools pane from the next run, so the tool list stays stable within a run.",
+};
+const stableHelp =
+  "A hash of the stable system block. It should stay the same for the whole session: loading skills changes the Environment, never this prefix, so the provider's prompt cache keeps working.";
 
 const barColors = {
   stable: "bg-slate-500",
@@ -154,15 +167,15 @@ export function InspectorPanel({
             {snapshot.stableHash.slice(0, 12)}
           </code>
           {stable.firstIndex === selected.requestIndex ? (
-            <Badge tone="slate" testId="stable-baseline">
+            <Badge tone="slate" testId="stable-baseline" title={stableHelp}>
               first request: the baseline
             </Badge>
           ) : stable.unchangedSinceFirst ? (
-            <Badge tone="green" testId="stable-unchanged">
+            <Badge tone="green" testId="stable-unchanged" title={stableHelp}>
               unchanged since request #{stable.firstIndex}
             </Badge>
           ) : (
-            <Badge tone="red" testId="stable-changed">
+            <Badge tone="red" testId="stable-changed" title={stableHelp}>
               changed since request #{stable.firstIndex}
             </Badge>
           )}
@@ -240,9 +253,11 @@ export function InspectorPanel({
         </div>
         <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">
           <div>
-            <div className="font-semibold">Listed ({snapshot.listedSkills.length})</div>
+            <div className={laneHeading} title={laneHelp.listed} data-testid="lane-help-listed">
+              Listed ({snapshot.listedSkills.length})
+            </div>
             <div
-              className="line-clamp-3 font-mono break-words text-slate-600"
+              className="max-h-[4.5em] overflow-y-auto font-mono break-words text-slate-600"
               data-testid="lane-listed"
               title={snapshot.listedSkills.join(", ")}
             >
@@ -250,13 +265,17 @@ export function InspectorPanel({
             </div>
           </div>
           <div>
-            <div className="font-semibold">Loaded (active)</div>
+            <div className={laneHeading} title={laneHelp.active} data-testid="lane-help-active">
+              Loaded (active)
+            </div>
             <div className="font-mono break-words text-amber-900" data-testid="lane-active">
               {snapshot.activeSkills.join(", ") || "—"}
             </div>
           </div>
           <div>
-            <div className="font-semibold">Registered, not visible</div>
+            <div className={laneHeading} title={laneHelp.notVisible} data-testid="lane-help-not-visible">
+              Registered, not visible
+            </div>
             <div className="font-mono break-words text-violet-900" data-testid="lane-not-visible">
               {snapshot.registeredNotVisible.join(", ") || "—"}
             </div>
@@ -276,7 +295,7 @@ export function InspectorPanel({
           </p>
         )}
       </div>
-      <div className="flex gap-0.5 border-b border-slate-200 px-2 pt-1" role="tablist">
+      <div className="flex gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pt-1" role="tablist">
         {(Object.keys(paneLabels) as PaneName[]).map((name) => (
           <button
             key={name}
@@ -284,8 +303,9 @@ export function InspectorPanel({
             role="tab"
             aria-selected={pane === name}
             data-testid={`pane-tab-${name}`}
+            title={paneHelp[name]}
             onClick={() => setPane(name)}
-            className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
+            className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
           >
             {paneLabels[name]}
             {counts && name !== "raw" && <span className="ml-0.5 text-slate-500">{counts[name]}</span>}

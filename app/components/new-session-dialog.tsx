@@ -31,6 +31,7 @@ export function NewSessionDialog({
   const [scenario, setScenario] = useState("");
   const [refreshTools, setRefreshTools] = useState(defaults.refreshToolsEachIteration ?? false);
   const chosen = providers.find((info) => info.name === provider);
+  const unconfigured = chosen !== undefined && !chosen.configured;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onCancel();
@@ -50,6 +51,7 @@ export function NewSessionDialog({
         className="w-[32rem] space-y-2 rounded bg-white p-4 shadow-xl"
         onSubmit={(event) => {
           event.preventDefault();
+          if (unconfigured) return;
           onCreate({
             ...(workdir.trim() ? { workdir: workdir.trim() } : {}),
             provider,
@@ -84,21 +86,32 @@ export function NewSessionDialog({
             }}
           >
             {providers.map((info) => (
-              <option key={info.name} value={info.name} disabled={!info.configured}>
+              <option key={info.name} value={info.name}>
                 {info.name}
                 {info.offline ? " (offline)" : ""}
-                {!info.configured ? ` — not configured${info.hint ? `: ${info.hint}` : ""}` : ""}
+                {!info.configured ? " — not configured" : ""}
               </option>
             ))}
           </select>
         </label>
-        {chosen?.hint && (
-          <p
-            className={`text-xs ${chosen.configured ? "text-slate-600" : "text-red-800"}`}
+        {unconfigured ? (
+          // Selectable on purpose: choosing it is how a newcomer finds out what to set.
+          <div
+            className="rounded border border-red-300 bg-red-50 p-2 text-xs text-red-900"
             data-testid="new-session-provider-hint"
+            role="alert"
           >
-            {chosen.hint}
-          </p>
+            <strong>{chosen.name} is not configured on the server.</strong> To use it:{" "}
+            {chosen.hint ?? "configure its key or endpoint"}, then restart the playground. Keys stay on the
+            server; the browser never sees them. Until then, pick <em>scripted</em> (offline demo) or{" "}
+            <em>manual</em> (you are the model).
+          </div>
+        ) : (
+          chosen?.hint && (
+            <p className="text-xs text-slate-600" data-testid="new-session-provider-hint">
+              {chosen.hint}
+            </p>
+          )
         )}
         <label className="block text-xs">
           Model
@@ -166,7 +179,13 @@ export function NewSessionDialog({
           <Button testId="new-session-cancel" onClick={onCancel}>
             Cancel
           </Button>
-          <Button kind="primary" type="submit" testId="new-session-create">
+          <Button
+            kind="primary"
+            type="submit"
+            testId="new-session-create"
+            disabled={unconfigured}
+            title={unconfigured ? `${provider} is not configured on the server` : undefined}
+          >
             Create session
           </Button>
         </div>

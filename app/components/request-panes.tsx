@@ -13,6 +13,17 @@ export const paneLabels: Record<PaneName, string> = {
   tools: "Tools",
   raw: "Raw",
 };
+/** One line per pane for newcomers (shown as the tab's tooltip). */
+export const paneHelp: Record<PaneName, string> = {
+  stable:
+    "Stable system: the identity, rules and the skills index (names and descriptions only). It stays byte-identical across requests, so the provider can cache it.",
+  environment:
+    "Environment: the second system block, rebuilt every request (workdir, date, and the full SOP of every loaded skill). Loading a skill changes this, not the stable system.",
+  messages: "Messages: the conversation so far — user turns, assistant turns, tool calls and their results.",
+  tools:
+    "Tools: the tool definitions the model can call in this request (built-ins, load_skill, and the tools of skills loaded in an earlier run).",
+  raw: "Raw: the exact payload sent to the provider, API keys redacted.",
+};
 
 function MessageView({ message, added }: { message: ChatMessage; added: boolean }) {
   const tone = message.role === "user" ? "blue" : message.role === "assistant" ? "slate" : "violet";

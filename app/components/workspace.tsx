@@ -65,6 +65,20 @@ export function Workspace() {
     document.documentElement.style.fontSize = presenter ? "20px" : "";
   }, [presenter]);
 
+  // Escape stops the running turn from anywhere, so a presenter never needs the mouse for it. Menus and
+  // dialogs that close on Escape call preventDefault first, and window listeners run after theirs.
+  useEffect(() => {
+    if (!running || dialogOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      event.preventDefault();
+      const id = stateRef.current.session?.id;
+      if (id) send({ type: "cancel", sessionId: id });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [running, dialogOpen, send]);
+
   const sessionCommand = useCallback(
     (build: (sessionId: string) => ClientCommand) => {
       const id = stateRef.current.session?.id;
@@ -115,11 +129,13 @@ export function Workspace() {
 
   const catalog = session?.catalog;
   const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
-  // The detail view (SOP, schemas, tool console) gets a wider column than the list.
+  // The detail view (SOP, schemas, tool console) gets a wider column than the list. Widths are in px, not
+  // rem, so presenter mode's larger type does not squeeze the chat: at 1280 px the side columns get at most
+  // a fifth and a third of the screen.
   const columns = [
-    panels.catalog ? (skillDetail ? "26rem" : "19rem") : null,
+    panels.catalog ? `min(${skillDetail ? 416 : 304}px, ${skillDetail ? 30 : 22}vw)` : null,
     "minmax(0,1fr)",
-    panels.inspector ? "29rem" : null,
+    panels.inspector ? "min(464px, 36vw)" : null,
   ]
     .filter(Boolean)
     .join(" ");
@@ -143,6 +159,15 @@ export function Workspace() {
         }}
         onNewSession={() => setDialogOpen(true)}
         onRefreshSessions={() => send({ type: "list_sessions" })}
+        onDeleteSession={(id) => {
+          // Deleting the open session: once the server confirms, open the newest remaining one (or a new one).
+          if (id === session?.id) {
+            openRequested.current = false;
+            window.sessionStorage.removeItem(sessionKey);
+            setSelectedRequest(undefined);
+          }
+          send({ type: "delete_session", sessionId: id });
+        }}
         onExport={() => sessionCommand((sessionId) => ({ type: "export_session", sessionId }))}
         onChangeSettings={(change) =>
           sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))

@@ -40,6 +40,11 @@ export class ChatPanel {
     await this.page.getByTestId("composer-input").fill(text);
     await this.page.getByTestId("chat-send").click();
   }
+  /** Sends with the Enter key, leaving the focus where a keyboard user's would be. */
+  async sendWithEnter(text: string) {
+    await this.page.getByTestId("composer-input").fill(text);
+    await this.page.getByTestId("composer-input").press("Enter");
+  }
   approvalCard(): Locator {
     return this.page.getByTestId("approval-card");
   }
@@ -100,14 +105,59 @@ export class InspectorPanel {
   }
 }
 
+export class SessionPicker {
+  constructor(private readonly page: Page) {}
+  button(): Locator {
+    return this.page.getByTestId("session-picker");
+  }
+  list(): Locator {
+    return this.page.getByTestId("session-list");
+  }
+  async open() {
+    if (!(await this.list().isVisible())) await this.button().click();
+    await expect(this.list()).toBeVisible();
+  }
+  items(): Locator {
+    return this.list().locator('[data-testid^="session-item-"]');
+  }
+  item(id: string): Locator {
+    return this.page.getByTestId(`session-item-${id}`);
+  }
+  /** Ids of the listed sessions, in list order. */
+  async ids(): Promise<string[]> {
+    await this.open();
+    const testIds = await this.items().evaluateAll((nodes) => nodes.map((node) => node.dataset.testid ?? ""));
+    return testIds.map((testId) => testId.replace("session-item-", ""));
+  }
+  /** Asks to delete; the confirmation is returned, not answered. */
+  async askDelete(id: string): Promise<Locator> {
+    await this.open();
+    await this.page.getByTestId(`session-delete-${id}`).click();
+    const confirmation = this.page.getByTestId(`session-delete-confirm-${id}`);
+    await expect(confirmation).toBeVisible();
+    return confirmation;
+  }
+  async newSession(settings: { provider?: string } = {}): Promise<Locator> {
+    await this.open();
+    await this.page.getByTestId("session-new").click();
+    const dialog = this.page.getByTestId("new-session-dialog");
+    await expect(dialog).toBeVisible();
+    if (settings.provider)
+      await this.page.getByTestId("new-session-provider").selectOption(settings.provider);
+    return dialog;
+  }
+}
+
 export class WorkspacePage {
   readonly catalog: CatalogPanel;
   readonly chat: ChatPanel;
   readonly inspector: InspectorPanel;
+  readonly sessions: SessionPicker;
   constructor(readonly page: Page) {
     this.catalog = new CatalogPanel(page);
     this.chat = new ChatPanel(page);
     this.inspector = new InspectorPanel(page);
+    this.sessions = new SessionPicker(page);
   }
 
   async open(url: string) {
