@@ -237,7 +237,7 @@ export function Header({
       {settings && (
         <>
           <span
-            className="max-w-[10rem] truncate font-mono text-xs text-slate-700"
+            className="max-w-[13rem] truncate font-mono text-xs text-slate-700"
             data-testid="header-workdir"
             title={`Working directory: ${settings.workdir}`}
           >

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { skill } from "../state/test-builders.ts";
 import { displayPath } from "./catalog-panel.tsx";
 import { slashCompletions } from "./composer.tsx";
+import { shortPath } from "./header.tsx";
 import { buildInput } from "./schema-form.tsx";
 
 describe("buildInput", () => {
@@ -62,5 +63,13 @@ describe("truncationNotes", () => {
     ).toEqual(["stdout truncated (2000000 bytes produced)", "model's copy capped (51000 chars omitted)"]);
     expect(truncationNotes({ exitCode: 0 })).toEqual([]);
     expect(truncationNotes(undefined)).toEqual([]);
+  });
+});
+
+describe("shortPath", () => {
+  it("keeps the last two folders of a long path and short paths whole", () => {
+    expect(shortPath("/home/ada/projects/acme-orders")).toBe("…/projects/acme-orders");
+    expect(shortPath("/srv/app")).toBe("/srv/app");
+    expect(shortPath("/")).toBe("/");
   });
 });
