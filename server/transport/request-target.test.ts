@@ -63,3 +63,26 @@ describe("request target and duplicated Host", () => {
     expect(served).not.toMatch(/ 403 /);
   });
 });
+
+describe("slow and partial requests", () => {
+  it("a request whose headers never finish is cut off after the headers timeout", async () => {
+    const slow = await startTestServer(TEST_SCENARIOS, { watch: false, headersTimeoutMs: 500 });
+    try {
+      const started = Date.now();
+      const closed = await new Promise<string>((resolve, reject) => {
+        const socket = connect(slow.port, "127.0.0.1");
+        let received = "";
+        socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+        socket.on("close", () => resolve(received));
+        socket.on("error", reject);
+        // One header line, then silence: a slowloris client.
+        socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
+      });
+      expect(closed).toMatch(/^HTTP\/1\.1 408 /);
+      // headersTimeout plus Node's check interval (kept short by the server) and a margin for a busy machine.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await slow.dispose();
+    }
+  });
+});

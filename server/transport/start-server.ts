@@ -40,6 +40,8 @@ export interface StartServerOptions {
   logFileSystem?: LogFileSystem;
   /** Idle sessions beyond this many are closed (their logs stay; opening restores them). */
   maxOpenSessions?: number;
+  /** A request whose headers are not complete by then gets 408 (slowloris). Default 10 s. */
+  headersTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -118,7 +120,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     });
   };
 
-  const server = createServer(handleRequest);
+  // Node's defaults let a half-sent request hold a socket for 60 s, checked every 30 s; a local page needs
+  // neither. The WebSocket lives on after its upgrade request completed, so these do not touch it.
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(headersTimeout, 30_000),
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    handleRequest,
+  );
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const serverVersion = options.serverVersion ?? "0.1.0";
 
@@ -139,8 +151,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       void connection.start();
     });
   });
-  server.on("clientError", (error, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "408 Request Timeout"
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? "431 Request Header Fields Too Large"
+          : "400 Bad Request";
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     log(`client error: ${error.message}`);
   });
 
