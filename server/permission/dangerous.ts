@@ -60,6 +60,11 @@ export function findDangerous(
     return { entry: "nested shells", reason: "shells nested this deep cannot be checked" };
   }
   const inner = (text: string) => findDangerous(text, splitShellCommand(text), nesting + 1);
+  // `rm${IFS}-rf${IFS}/` is one word to the splitter but three to sh (IFS is unset in its environment).
+  if (/\$\{?IFS\}?/.test(command)) {
+    const found = inner(command.replace(/\$\{IFS\}|\$IFS/g, " "));
+    if (found) return found;
+  }
   if (isForkBomb(command))
     return { entry: "fork bomb", reason: "a fork bomb exhausts the machine's processes" };
   for (const redirect of analysis.redirects) {
