@@ -22,6 +22,7 @@ import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
+import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { RUN_IN_PROGRESS, TurnGate } from "./turn-gate.ts";
 
@@ -62,6 +63,7 @@ export class Session {
   private lastSnapshot: RequestSnapshot | undefined;
   private pendingManualIndex: number | undefined;
   private reloading: Promise<void> = Promise.resolve();
+  private readonly agentWrites = new AgentWriteGuard();
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -98,7 +100,7 @@ export class Session {
       const { builtin, user, project } = session.workspace.layers;
       session.watcher = new SkillWatcher(
         [builtin, user, project],
-        () => void session.reloadCatalog("watch"),
+        () => session.onSkillFilesChanged(),
         init.log,
       );
     }
@@ -167,7 +169,16 @@ export class Session {
   private emit(event: SessionEvent): void {
     if (this.closed) return;
     this.updatedAt = new Date().toISOString();
+    this.agentWrites.observe(event);
     this.stream.emit(event);
+  }
+
+  /** The watcher saw a change: reload live, unless this session's own tool calls may have made it (P10). */
+  private onSkillFilesChanged(): void {
+    const verdict = this.agentWrites.onWatchChange();
+    if (verdict === "reload") void this.reloadCatalog("watch");
+    else if (verdict === "hold_and_tell")
+      this.emitError("catalog_reload_held", HELD_RELOAD_MESSAGE, { replay: true });
   }
 
   /**
@@ -340,6 +351,7 @@ export class Session {
 
   /** Rescans the three layers; pushes the diff (with warnings new since the last scan) and a snapshot. */
   reloadCatalog(trigger: "watch" | "manual"): Promise<void> {
+    if (trigger === "manual") this.agentWrites.userReloaded();
     const next = this.reloading.then(async () => {
       if (this.closed) return;
       try {
