@@ -100,3 +100,18 @@ describe("processes that escape the process group", () => {
     expect(isRunning(pid)).toBe(false);
   });
 });
+
+describe("processes that also clear their environment", () => {
+  it("an `env -i setsid` child is found through its parent while the call still runs", async () => {
+    const outcome = await runProcess({
+      shellCommand:
+        "env -i /usr/bin/setsid /bin/sh -c 'echo $$ > cleared.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
+      cwd: workdir,
+      timeoutMs: 800,
+      killGraceMs: 200,
+    });
+    expect(outcome.timedOut).toBe(true);
+    const pid = await escapedPid("cleared.pid");
+    expect(isRunning(pid)).toBe(false);
+  });
+});

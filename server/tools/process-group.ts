@@ -75,11 +75,13 @@ export function processStartTime(pid: number): number | undefined {
 }
 
 /**
- * Living processes (other than this one) whose environment carries `marker`, started no earlier than
- * `notBefore` (the call's own start time: only its descendants can carry the marker, and the filter
- * spares reading the environment of everything older). Empty where there is no /proc.
+ * Living processes (other than this one) that belong to a call: those whose environment carries `marker`,
+ * members of the call's group `leaderPid`, and every descendant of either by parent pid (which also finds
+ * an `env -i setsid` child while its parent lives). Only processes started no earlier than `notBefore`
+ * (the leader's start time) can qualify, which spares reading the environment of everything older.
+ * Empty where there is no /proc.
  */
-export function processesCarryingMarker(marker: string, notBefore: number): number[] {
+export function processesOfCall(marker: string, notBefore: number, leaderPid: number): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -87,11 +89,22 @@ export function processesCarryingMarker(marker: string, notBefore: number): numb
     return [];
   }
   const needle = Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`);
-  const found: number[] = [];
+  // A pid is not reused while a group carries it as id, but the leader's own pid is once it exited and
+  // its group emptied: a process with that pid and another start time is someone else's.
+  const leaderFields = readProcStatFields(String(leaderPid));
+  const groupIsOurs = !leaderFields || Number(leaderFields[19]) === notBefore;
+  const parentOf = new Map<number, number>();
+  const found = new Set<number>();
   for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    const pid = Number(entry);
+    if (!/^\d+$/.test(entry) || pid === process.pid) continue;
     const fields = readProcStatFields(entry);
     if (!fields || fields[0] === "Z" || fields[0] === "X" || Number(fields[19]) < notBefore) continue;
+    parentOf.set(pid, Number(fields[1]));
+    if (groupIsOurs && (pid === leaderPid || Number(fields[2]) === leaderPid)) {
+      found.add(pid);
+      continue;
+    }
     let environment: Buffer;
     try {
       environment = readFileSync(`/proc/${entry}/environ`);
@@ -99,9 +112,19 @@ export function processesCarryingMarker(marker: string, notBefore: number): numb
       // Gone meanwhile, or another user's process (EACCES): not one of ours either way.
       continue;
     }
-    if (environment.includes(needle)) found.push(Number(entry));
+    if (environment.includes(needle)) found.add(pid);
   }
-  return found;
+  // Descendants, to a fixed point (a chain may be listed in any order).
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, parent] of parentOf) {
+      if (!found.has(pid) && found.has(parent)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found];
 }
 
 /** Sends `signal` to each pid; returns how many still existed. */
@@ -119,7 +142,7 @@ export function signalProcesses(pids: number[], signal: NodeJS.Signals): number 
   return reached;
 }
 
-/** Fields of /proc/<pid>/stat after `(comm)`: [0] state, [2] pgrp, [19] starttime. */
+/** Fields of /proc/<pid>/stat after `(comm)`: [0] state, [1] ppid, [2] pgrp, [19] starttime. */
 function readProcStatFields(pid: string): string[] | undefined {
   let text: string;
   try {

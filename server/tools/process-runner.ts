@@ -9,7 +9,7 @@ import {
   RUN_MARKER_VARIABLE,
   isGroupAlive,
   processStartTime,
-  processesCarryingMarker,
+  processesOfCall,
   signalGroup,
   signalProcesses,
   waitForGroupExit,
@@ -133,7 +133,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
 
   // Descendants start no earlier than the leader; 0 (leader already gone) just widens the search.
   const leaderStart = processStartTime(pid) ?? 0;
-  const escaped = (): number[] => processesCarryingMarker(marker, leaderStart);
+  const escaped = (): number[] => processesOfCall(marker, leaderStart, pid);
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -144,11 +144,14 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   const stop = (reason: StopReason): void => {
     if (stopReason !== undefined) return;
     stopReason = reason;
+    // Looked up before the group is signalled: once a parent dies its children are re-parented and the
+    // parent-pid link that finds an `env -i setsid` child is gone.
+    const outsiders = escaped();
     signalGroup(pid, "SIGTERM");
-    signalProcesses(escaped(), "SIGTERM");
+    signalProcesses(outsiders, "SIGTERM");
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
-      signalProcesses(escaped(), "SIGKILL");
+      signalProcesses([...new Set([...outsiders, ...escaped()])], "SIGKILL");
     }, killGraceMs);
     // A grandchild that escaped the group may still hold the pipes: stop waiting for them after drainMs.
     drainTimer = setTimeout(resolveDrainDeadline, drainMs);
