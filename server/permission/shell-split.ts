@@ -38,9 +38,17 @@ interface Word {
   plain: string;
 }
 
-export function splitShellCommand(command: string): ShellAnalysis {
+/** `$( $( $( … ) ) )` deeper than this is not split further (it would overflow the stack); it asks. */
+const MAX_SUBSTITUTION_DEPTH = 32;
+
+export function splitShellCommand(command: string, depth = 0): ShellAnalysis {
   const analysis: ShellAnalysis = { commands: [], redirects: [], hasSubstitution: false };
-  new Splitter(command, analysis).run();
+  if (depth > MAX_SUBSTITUTION_DEPTH) {
+    analysis.problem = `substitutions nested deeper than ${MAX_SUBSTITUTION_DEPTH} levels`;
+    analysis.commands.push({ text: command, words: [command], pipedFromPrevious: false });
+    return analysis;
+  }
+  new Splitter(command, analysis, depth).run();
   return analysis;
 }
 
@@ -52,10 +60,13 @@ class Splitter {
   private inWord = false;
   private pipedFromPrevious = false;
   private pendingRedirect: { operator: string } | undefined;
+  /** Here-documents opened on the current line; their bodies start after its newline. */
+  private pendingHeredocs: { delimiter: string; stripTabs: boolean }[] = [];
 
   constructor(
     private readonly text: string,
     private readonly analysis: ShellAnalysis,
+    private readonly depth: number,
   ) {}
 
   run(): void {
@@ -71,7 +82,12 @@ class Splitter {
         // `rm x` + `'` runs rm). The newline itself still ends the command.
         const newline = text.indexOf("\n", this.index);
         this.index = newline < 0 ? text.length : newline;
-      } else if (char === "\n" || char === ";") {
+      } else if (char === "\n") {
+        // Ending the command ends the delimiter word too, so the bodies are known before they start.
+        this.endCommand(false);
+        this.index++;
+        this.heredocBodies();
+      } else if (char === ";") {
         this.endCommand(false);
         this.index++;
       } else if (char === "|") {
@@ -112,6 +128,31 @@ class Splitter {
     }
     this.endCommand(false);
     if (this.pendingRedirect) this.problem(`redirection ${this.pendingRedirect.operator} has no target`);
+  }
+
+  /**
+   * Consumes the bodies of the here-documents opened on the line just ended, each up to its delimiter
+   * line, so a quote inside a body cannot swallow the commands after it. A body is analysed as a script
+   * of its own (it is one when it feeds a shell), which may only make the call ask, never allow more.
+   */
+  private heredocBodies(): void {
+    for (const { delimiter, stripTabs } of this.pendingHeredocs.splice(0)) {
+      const lines: string[] = [];
+      let closed = false;
+      while (this.index < this.text.length) {
+        const newline = this.text.indexOf("\n", this.index);
+        const end = newline < 0 ? this.text.length : newline;
+        const line = this.text.slice(this.index, end);
+        this.index = newline < 0 ? this.text.length : newline + 1;
+        if ((stripTabs ? line.replace(/^\t+/, "") : line) === delimiter) {
+          closed = true;
+          break;
+        }
+        lines.push(line);
+      }
+      if (!closed) this.problem(`here-document ${delimiter} has no end line`);
+      if (lines.length > 0) this.addInner(lines.join("\n"));
+    }
   }
 
   private redirectOperator(char: string, next: string | undefined): void {
@@ -191,7 +232,7 @@ class Splitter {
   }
 
   private addInner(inner: string): void {
-    const nested = splitShellCommand(inner);
+    const nested = splitShellCommand(inner, this.depth + 1);
     this.analysis.commands.push(...nested.commands);
     this.analysis.redirects.push(...nested.redirects);
     if (nested.problem) this.problem(nested.problem);
@@ -220,6 +261,10 @@ class Splitter {
         (operator.endsWith("&") && /^(\d+|-)$/.test(word.plain)) || operator === "<<" || operator === "<<<";
       const isOutput = operator.includes(">");
       this.analysis.redirects.push({ operator, target: word.plain, isDescriptor, isOutput });
+      if (operator === "<<") {
+        const stripTabs = word.plain.startsWith("-");
+        this.pendingHeredocs.push({ delimiter: stripTabs ? word.plain.slice(1) : word.plain, stripTabs });
+      }
       return;
     }
     // `{ a; b; }` grouping braces carry no command of their own.
