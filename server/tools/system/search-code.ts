@@ -66,7 +66,12 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
         return failure(name, "invalid_arguments", `invalid regular expression: ${(error as Error).message}`);
       }
       const fileGlob = stringField(input, "glob");
-      const fileMatcher = fileGlob ? { text: fileGlob, matcher: globToRegExp(fileGlob) } : undefined;
+      let fileMatcher: { text: string; matcher: RegExp } | undefined;
+      try {
+        fileMatcher = fileGlob ? { text: fileGlob, matcher: globToRegExp(fileGlob) } : undefined;
+      } catch (error) {
+        return failure(name, "invalid_arguments", `invalid glob "${fileGlob}": ${(error as Error).message}`);
+      }
       const confined = confinePathArgument(name, input, context.workdir, ".");
       if (isExecution(confined)) return confined;
       const info = await statWalkStart(name, confined);

@@ -186,6 +186,10 @@ describe("list_files and search_code", () => {
     });
     expect(filtered.result.content).toBe("src/nested/c.md:2: TODO: fix");
     expect((await call("search_code", { pattern: "(" })).result.errorType).toBe("invalid_arguments");
+    // A glob whose class is not a valid range is the caller's mistake, told as such, like list_files does.
+    const badGlob = await call("search_code", { pattern: "TODO", glob: "[z-a]" });
+    expect(badGlob.result.errorType).toBe("invalid_arguments");
+    expect(badGlob.result.content).toMatch(/invalid glob "\[z-a\]"/);
   });
 
   it("caps matches", async () => {
