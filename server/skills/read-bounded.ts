@@ -1,7 +1,7 @@
 // Reads a skill file with a size limit in as few file-system calls as a plain readFile (open, fstat, read,
 // close): the size check uses the open handle's fstat instead of a separate stat of the path, and a
 // missing file surfaces as the open's ENOENT, so callers need no exists-check first.
-import { close, fstat, open, read } from "node:fs";
+import { close, constants, fstat, open, read } from "node:fs";
 
 /** A SKILL.md larger than this is refused: a skill body is meant to be read by a model in one go. */
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
@@ -17,11 +17,17 @@ function closeThen(descriptor: number, settle: () => void, reject: (error: unkno
  */
 export function readBounded(filePath: string, limit: number = MAX_SKILL_FILE_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
-    open(filePath, "r", (openError, descriptor) => {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever (and hold a
+    // libuv thread); for regular files and folders it changes nothing.
+    open(filePath, constants.O_RDONLY | constants.O_NONBLOCK, (openError, descriptor) => {
       if (openError) return reject(openError);
       const fail = (error: unknown) => closeThen(descriptor, () => reject(error), reject);
       fstat(descriptor, (statError, info) => {
         if (statError) return fail(statError);
+        // Folders go on to the read's EISDIR, which callers know; a FIFO, socket or device is no skill file.
+        if (!info.isFile() && !info.isDirectory()) {
+          return fail(new Error("not a regular file (a FIFO, socket or device)"));
+        }
         if (info.size > limit) return fail(new Error(`file is ${info.size} bytes; the limit is ${limit}`));
         // Size 0 may be a real empty file or a file that does not report its size; read in chunks until
         // end of file either way, up to the limit (one read suffices for an ordinary file).
