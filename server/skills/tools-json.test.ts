@@ -46,6 +46,33 @@ describe("parseToolsJsonText", () => {
     }
   });
 
+  it("points a schema problem at the file line of the bad field and says what is allowed", () => {
+    const text = [
+      "{",
+      '  "tools": [',
+      "    {",
+      '      "name": "a",',
+      '      "description": "d",',
+      '      "command": ["node"],',
+      '      "input_schema": { "type": "array" },',
+      '      "shell": true',
+      "    }",
+      "  ]",
+      "}",
+    ].join("\n");
+    const problemOf = (source: string) => {
+      const result = parseToolsJsonText(source);
+      if (result.ok) throw new Error("expected a problem");
+      return result.problem;
+    };
+    const badType = problemOf(text.replace(',\n      "shell": true', ""));
+    expect(badType.line).toBe(7);
+    expect(badType.reason).toMatch(/\/tools\/0\/input_schema\/type must be "object"/);
+    const unknownField = problemOf(text.replace('"array"', '"object"'));
+    expect(unknownField.line).toBe(8);
+    expect(unknownField.reason).toMatch(/\/tools\/0 has an unknown field "shell"/);
+  });
+
   it.each([
     ["missing tools", {}],
     ["empty command", { tools: [{ name: "a", description: "d", command: [] }] }],

@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { access, constants, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { LineCounter, parseDocument } from "yaml";
 import type { SkillToolSpec } from "./types.ts";
 import type { ParseProblem } from "./parse-skill.ts";
 
@@ -57,6 +58,40 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
   return { line, column };
 }
 
+/** ajv's message plus what it leaves in params (the allowed value, the unknown key), so the fix is clear. */
+function schemaErrorText(error: ErrorObject): string {
+  const at = error.instancePath || "(root)";
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "const") return `${at} must be ${JSON.stringify(params.allowedValue)}`;
+  if (error.keyword === "enum") {
+    return `${at} must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  if (error.keyword === "additionalProperties") {
+    return `${at} has an unknown field ${JSON.stringify(params.additionalProperty)}`;
+  }
+  return `${at} ${error.message ?? "is invalid"}`;
+}
+
+/**
+ * File line/column of the value at a JSON pointer (`/tools/0/command`). JSON is YAML, so the yaml
+ * parser's node ranges give positions that JSON.parse does not; undefined when it cannot say.
+ */
+function pointerPosition(text: string, pointer: string): { line: number; column: number } | undefined {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false });
+  if (document.errors.length > 0) return undefined;
+  const segments = pointer
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment));
+  const node = document.getIn(segments, true) as { range?: [number, number, number] } | undefined;
+  const offset = node?.range?.[0];
+  if (offset === undefined) return undefined;
+  const position = lineCounter.linePos(offset);
+  return { line: position.line, column: position.col };
+}
+
 function usesSchemaId(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(usesSchemaId);
   if (typeof value !== "object" || value === null) return false;
@@ -75,11 +110,22 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
     return { ok: false, problem: { reason: `tools.json is not valid JSON: ${message}`, ...where } };
   }
   if (!validateToolsJson(data)) {
-    const problems = (validateToolsJson.errors ?? [])
-      .slice(0, 3)
-      .map((error) => `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}`)
-      .join("; ");
-    return { ok: false, problem: { reason: `tools.json does not match its schema: ${problems}` } };
+    const errors = validateToolsJson.errors ?? [];
+    const problems = errors.slice(0, 3).map(schemaErrorText).join("; ");
+    const first = errors[0];
+    // An unknown field is best shown at the field itself, not at the object holding it.
+    const pointer =
+      first?.keyword === "additionalProperties"
+        ? `${first.instancePath}/${String((first.params as { additionalProperty: unknown }).additionalProperty)}`
+        : first?.instancePath;
+    const where =
+      pointer !== undefined
+        ? pointerPosition(text.startsWith("\uFEFF") ? text.slice(1) : text, pointer)
+        : undefined;
+    return {
+      ok: false,
+      problem: { reason: `tools.json does not match its schema: ${problems}`, ...(where ?? {}) },
+    };
   }
   const raw = (data as { tools: SkillToolSpec[] }).tools;
   const seen = new Set<string>();
