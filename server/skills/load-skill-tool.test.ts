@@ -55,6 +55,13 @@ describe("load_skill", () => {
     expect(loadSkill.definition.inputSchema).toMatchObject({ type: "object", required: ["name"] });
   });
 
+  it("describes skill tools as installed now and visible from the next run (registered is not visible)", async () => {
+    const { loadSkill } = await setup();
+    expect(loadSkill.definition.description).toMatch(/installed at once/);
+    expect(loadSkill.definition.description).toMatch(/visible to you from the user's next message on/);
+    expect(loadSkill.definition.description).not.toMatch(/callable from the next run/);
+  });
+
   it("activates a skill, renders its arguments and registers its tools", async () => {
     await writeSkill(
       temp.layers.builtin,

@@ -54,8 +54,8 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
       name: LOAD_SKILL_TOOL_NAME,
       description:
         "Load a skill from the skills index by name: its full instructions (SOP) are added to the " +
-        "environment and its specialized tools are installed (callable from the next run). Call it when a " +
-        "listed skill fits the task, before doing the task.",
+        "environment, and its specialized tools are installed at once but become visible to you from the " +
+        "user's next message on. Call it when a listed skill fits the task, before doing the task.",
       inputSchema: {
         type: "object",
         properties: {
