@@ -1,9 +1,11 @@
 // Every scenario in scenarios/ plays to a completed stop on the demo workdir (in-process, same code as `cli run`).
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { Catalog, defaultLayers } from "../skills/catalog.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { createWorkspace } from "../session/workspace.ts";
 import { runConversation } from "./run-command.ts";
@@ -54,4 +56,30 @@ describe("scenarios/ on examples/demo-workdir", async () => {
       if (file !== "default.yaml") expect(activated.length).toBeGreaterThan(0);
     },
   );
+});
+
+describe("scenarios/ follow their skills", () => {
+  it("after load_skill, every call is to a tool in that skill's tools list or its own tools.json", async () => {
+    const catalog = await Catalog.create(defaultLayers(demo, home));
+    const files = (await readdir(scenariosDir)).filter((file) => file.endsWith(".yaml"));
+    const offList: string[] = [];
+    for (const file of files) {
+      const scenario = parse(await readFile(path.join(scenariosDir, file), "utf8")) as {
+        turns: { tool_calls?: { name: string; input: { name?: string } }[] }[];
+      };
+      let skill: string | undefined;
+      let allowed = new Set<string>();
+      for (const call of scenario.turns.flatMap((turn) => turn.tool_calls ?? [])) {
+        if (call.name === "load_skill") {
+          const loaded = catalog.get(String(call.input.name));
+          expect(loaded, `${file}: load_skill ${call.input.name}`).toBeDefined();
+          skill = loaded!.meta.name;
+          allowed = new Set([...loaded!.meta.tools, ...loaded!.tools.map((tool) => tool.name)]);
+        } else if (skill && allowed.size > 0 && !allowed.has(call.name)) {
+          offList.push(`${file}: ${skill} does not list ${call.name}`);
+        }
+      }
+    }
+    expect(offList).toEqual([]);
+  });
 });
