@@ -1,6 +1,6 @@
 // Spawns the real CLI on the demo workdir with a temp home (no user skills, no user settings).
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,6 +147,35 @@ describe("cli prompt", () => {
       "### csv-report\n(loaded; its SOP is in the system prompt above)",
     );
     expect(eager.system.environment).toContain("Arguments: data/2026-q3.csv");
+  });
+
+  it("says why a --load skill that exists on disk is not in the catalog (removed, or a bad SKILL.md)", async () => {
+    const workdir = await mkdtemp(path.join(os.tmpdir(), "cli-test-work-"));
+    const skills = path.join(workdir, ".PseudoClaude", "skills");
+    await mkdir(path.join(skills, "needs"), { recursive: true });
+    await mkdir(path.join(skills, "broken"), { recursive: true });
+    await writeFile(
+      path.join(skills, "needs", "SKILL.md"),
+      "---\nname: needs\ndescription: d\ntools: [ghost_tool]\n---\nbody\n",
+    );
+    await writeFile(
+      path.join(skills, "broken", "SKILL.md"),
+      "---\nname: broken\ndescription: d\nmode: solo\n---\nbody\n",
+    );
+    try {
+      const removed = await cli(["prompt", "--workdir", workdir, "--home", home, "--load", "needs"]);
+      expect(removed.code).toBe(2);
+      expect(removed.stderr).toContain(
+        '--load needs: skill "needs" was removed from the catalog: it needs tools that do not exist (ghost_tool)',
+      );
+      const broken = await cli(["prompt", "--workdir", workdir, "--home", home, "--load", "broken"]);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain(
+        `--load broken: ${path.join(skills, "broken", "SKILL.md")}:4:1: "mode" must be one of shared, isolated`,
+      );
+    } finally {
+      await rm(workdir, { recursive: true, force: true });
+    }
   });
 
   it("names an unknown --load", async () => {

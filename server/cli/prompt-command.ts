@@ -1,5 +1,6 @@
 // `cli prompt`: the first model request exactly as the Runner builds it. It runs the real Runner against a
 // provider that only records the request, after calling load_skill for each --load as the model would have.
+import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
@@ -39,13 +40,41 @@ export interface PromptOptions {
   model?: string;
 }
 
+/** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
+function warnedName(warningPath: string): string {
+  const file = path.basename(warningPath);
+  if (file === "SKILL.md" || file === "tools.json") return path.basename(path.dirname(warningPath));
+  return file.replace(/\.md$/i, "");
+}
+
+/**
+ * Why `--load NAME` failed, in terms the user can act on: the skill exists but was removed for missing
+ * tools, or its files have a problem (file:line: reason) — else the plain unknown-skill message.
+ */
+function whyNotLoadable(workspace: Workspace, name: string, fallback: string): string {
+  const removed = workspace.catalog.removed().find((entry) => entry.name === name);
+  if (removed) {
+    return `skill "${name}" was removed from the catalog: it needs tools that do not exist (${removed.missing.join(", ")}) — ${removed.path}`;
+  }
+  const warning = workspace.catalog
+    .warnings()
+    .find((entry) => entry.skill === name || (entry.skill === undefined && warnedName(entry.path) === name));
+  if (warning) {
+    const where = warning.line ? `:${warning.line}${warning.column ? `:${warning.column}` : ""}` : "";
+    return `${warning.path}${where}: ${warning.reason}`;
+  }
+  return `${fallback} (skills: ${workspace.catalog.names().join(", ")})`;
+}
+
 export async function buildFirstRequest(workspace: Workspace, options: PromptOptions): Promise<PromptReport> {
   for (const flag of options.loads) {
     const { name, args } = parseLoadFlag(flag);
     const result = await workspace.loadSkill(name, args);
     if (!result.ok) {
-      const known = workspace.catalog.names().join(", ");
-      throw new PlaygroundError("unknown_skill", `--load ${flag}: ${result.content} (skills: ${known})`);
+      throw new PlaygroundError(
+        "unknown_skill",
+        `--load ${flag}: ${whyNotLoadable(workspace, name, result.content)}`,
+      );
     }
   }
   const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
