@@ -310,33 +310,27 @@ export class Session {
   runTool(requestId: string, tool: string, input: unknown): void {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
+    const call = async () => {
+      await runConsoleCall({
+        requestId,
+        tool,
+        input,
+        registry: this.workspace.registry,
+        permission: this.permissionHook(),
+        workdir: this.workspace.workdir,
+        signal: controller.signal,
+        emit: (event) => this.emit(event),
+        emitError: (code, message) => this.emitError(code, message),
+      });
+      await this.flushLog();
+    };
     // Detached from the frame that asked for it, so a failure here must end as a log line, not as an
     // unhandled rejection that would take the whole server down.
-    this.executeConsoleCall(requestId, tool, input, controller)
+    call()
       .catch((error: unknown) =>
         this.init.log(`tool console call ${tool} in session ${this.id} failed: ${errorMessage(error)}`),
       )
       .finally(() => this.consoleCalls.delete(controller));
-  }
-
-  private async executeConsoleCall(
-    requestId: string,
-    tool: string,
-    input: unknown,
-    controller: AbortController,
-  ) {
-    await runConsoleCall({
-      requestId,
-      tool,
-      input,
-      registry: this.workspace.registry,
-      permission: this.permissionHook(),
-      workdir: this.workspace.workdir,
-      signal: controller.signal,
-      emit: (event) => this.emit(event),
-      emitError: (code, message) => this.emitError(code, message),
-    });
-    await this.flushLog();
   }
 
   private emitCatalogSnapshot(): void {
