@@ -21,20 +21,3 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
     );
   });
 }
-
-/** Resolves with the promise's value, or with `fallback()` after `milliseconds`. */
-export function withDeadline<T>(promise: Promise<T>, milliseconds: number, fallback: () => T): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(fallback()), milliseconds);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}

@@ -9,10 +9,12 @@ import type {
   PermissionHook,
   PermissionTrace,
 } from "../permission/types.ts";
+import { buildApprovalRequest } from "../permission/approval.ts";
+import { evaluateFailClosed } from "../permission/fail-closed.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { Registry } from "../tools/registry.ts";
 import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
-import { ABORTED, unlessAborted, withDeadline } from "./abortable.ts";
+import { ABORTED, unlessAborted } from "./abortable.ts";
 
 export interface ToolCallContext {
   runId: string;
@@ -53,27 +55,6 @@ function describeSafely(tool: Tool, input: unknown, workdir: string): ToolTarget
   }
 }
 
-function hookFailure(check: PermissionCheck, reason: string): PermissionTrace {
-  return {
-    decision: "deny",
-    source: "hook",
-    category: check.tool.category,
-    target: check.target.command ?? check.target.path,
-    reason,
-  };
-}
-
-/** Fails closed: a hook that throws or stays silent past the deadline denies the call. */
-async function evaluateSafely(permission: PermissionHook, check: PermissionCheck, timeoutMs: number) {
-  try {
-    return await withDeadline(Promise.resolve(permission.evaluate(check)), timeoutMs, () =>
-      hookFailure(check, `permission hook did not answer within ${timeoutMs} ms; denied (fail closed)`),
-    );
-  } catch (error) {
-    return hookFailure(check, `permission hook failed: ${errorMessage(error)}; denied (fail closed)`);
-  }
-}
-
 function deniedResult(tool: string, trace: PermissionTrace): ToolResult {
   const by = trace.rule ? `${trace.source}: ${trace.rule}` : trace.source;
   const reason = trace.reason ? ` — ${trace.reason}` : "";
@@ -97,22 +78,17 @@ async function decide(
   context: ToolCallContext,
 ): Promise<PermissionTrace | "canceled"> {
   const { permission, emit, runId } = context;
-  const trace = await evaluateSafely(permission, check, context.permissionTimeoutMs);
+  // Fails closed: a hook that throws, answers nonsense or stays silent past the deadline denies the call.
+  const trace = await evaluateFailClosed(
+    (inner) => permission.evaluate(inner),
+    check,
+    context.permissionTimeoutMs,
+  );
   if (trace.decision !== "ask") {
     emit({ type: "permission_decision", runId, callId: check.callId, trace });
     return trace;
   }
-  const request = {
-    callId: check.callId,
-    tool: check.tool.name,
-    category: check.tool.category,
-    input: check.input,
-    ...(check.target.command !== undefined ? { command: check.target.command } : {}),
-    ...(check.target.path !== undefined ? { path: check.target.path } : {}),
-    cwd: check.target.cwd,
-    ...(check.target.stdin !== undefined ? { stdin: check.target.stdin } : {}),
-    trace,
-  };
+  const request = buildApprovalRequest(check, trace);
   emit({ type: "permission_request", runId, request });
   let answer: ApprovalAnswer | typeof ABORTED;
   try {
