@@ -10,7 +10,6 @@ export {
 export {
   TOOLS_JSON_SCHEMA,
   checkCommand,
-  isInside,
   isPathProgram,
   parseToolsJson,
   parseToolsJsonText,

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { checkCommand, isInside, parseToolsJson, parseToolsJsonText } from "./tools-json.ts";
+import { isInside } from "../tools/confine.ts";
+import { checkCommand, parseToolsJson, parseToolsJsonText } from "./tools-json.ts";
 
 let root: string;
 let skillDir: string;

@@ -5,6 +5,7 @@ import { access, constants, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
+import { isInside } from "../tools/confine.ts";
 import type { SkillToolSpec } from "./types.ts";
 import type { ParseProblem } from "./parse-skill.ts";
 
@@ -192,15 +193,9 @@ export function isPathProgram(program: string): boolean {
   );
 }
 
-/** Separator-aware containment: `/w/proj-evil` is not inside `/w/proj`. */
-export function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return (
-    relative !== "" &&
-    relative !== ".." &&
-    !relative.startsWith(`..${path.sep}`) &&
-    !path.isAbsolute(relative)
-  );
+/** Strictly below the skill root (the root folder itself is not a program). */
+function isBelow(root: string, target: string): boolean {
+  return path.relative(root, target) !== "" && isInside(root, target);
 }
 
 async function findOnPath(program: string): Promise<string | null> {
@@ -255,7 +250,7 @@ export async function checkCommand(
   }
   const target = path.resolve(rootDir, program);
   // Lexical check first so `../../bin/sh` is reported as an escape even when nothing exists there.
-  if (!isInside(path.resolve(rootDir), target)) {
+  if (!isBelow(path.resolve(rootDir), target)) {
     return {
       ok: false,
       reason: `command "${program}" resolves to ${target}, outside the skill folder ${path.resolve(rootDir)}`,
@@ -272,7 +267,7 @@ export async function checkCommand(
       kind: "missing",
     };
   }
-  if (!isInside(rootReal, targetReal)) {
+  if (!isBelow(rootReal, targetReal)) {
     return {
       ok: false,
       reason: `command "${program}" resolves to ${targetReal}, outside the skill folder ${rootReal}`,

@@ -5,6 +5,7 @@ import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
+import { isInside } from "../tools/confine.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -78,14 +79,6 @@ function candidates(urlPath: string): string[] {
   if (urlPath.endsWith("/")) return [`${urlPath}index.html`];
   if (path.posix.extname(urlPath)) return [urlPath];
   return [`${urlPath}.html`, `${urlPath}/index.html`];
-}
-
-function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return (
-    relative === "" ||
-    (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative))
-  );
 }
 
 async function resolveFile(root: string, urlPath: string): Promise<string | undefined> {
