@@ -101,6 +101,14 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       };
       return { ...state, session: { ...view, reloadFeed: [entry, ...view.reloadFeed].slice(0, 50) } };
     }
+    case "trust_state": {
+      const summary = { ...view.summary, trust: event.trust };
+      return {
+        ...state,
+        sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
+        session: { ...view, summary },
+      };
+    }
     case "settings_changed": {
       const summary = { ...view.summary, settings: event.settings };
       return {

@@ -3,3 +3,4 @@ export type * from "./permission.ts";
 export type * from "./catalog.ts";
 export type * from "./runner-events.ts";
 export type * from "./wire.ts";
+export type * from "./sandbox.ts";

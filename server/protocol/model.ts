@@ -49,4 +49,10 @@ export interface Usage {
 export type DisclosureMode = "progressive" | "eager";
 export type PermissionMode = "strict" | "default" | "acceptEdits" | "bypassPermissions";
 export type StopReason =
-  "completed" | "max_iterations" | "unknown_tool_limit" | "canceled" | "provider_error";
+  | "completed"
+  | "max_iterations"
+  | "unknown_tool_limit"
+  | "canceled"
+  | "provider_error"
+  /** The server ended (crash, kill -9) during the run; written by the next start, which found no stop. */
+  | "interrupted";

@@ -1,7 +1,19 @@
 import type { ToolCategory } from "./model.ts";
+import type { SandboxState } from "./sandbox.ts";
 
 export type PermissionDecisionKind = "allow" | "ask" | "deny";
-export type PermissionSource = "rule" | "mode" | "list" | "session" | "user" | "hook" | "protected_path";
+export type PermissionSource =
+  | "rule"
+  | "mode"
+  | "list"
+  | "session"
+  | "user"
+  | "hook"
+  | "protected_path"
+  /** The shell parser could not fully understand the command (substitution, eval, parse error, …). */
+  | "parser"
+  /** The OS sandbox is off, so every exec call asks. */
+  | "sandbox";
 
 /** Why a tool call was allowed, asked or denied. Attached to the tool result and shown in the inspector. */
 export interface PermissionTrace {
@@ -13,6 +25,10 @@ export interface PermissionTrace {
   /** The command or path the decision was about. */
   target?: string;
   reason?: string;
+  /** Exec calls: the sandbox the process runs in (or why it runs without one). */
+  sandbox?: SandboxState;
+  /** Characters in the command or path that are shown escaped (bidi, zero-width, control), e.g. `\\u202E`. */
+  hiddenCharacters?: string[];
 }
 
 /** What the user is shown when a tool call needs approval. */

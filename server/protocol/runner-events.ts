@@ -8,6 +8,7 @@ import type {
   Usage,
 } from "./model.ts";
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
+import type { SandboxState } from "./sandbox.ts";
 
 /** Everything the model was given for one request, captured before the provider is called. */
 export interface RequestSnapshot {
@@ -37,7 +38,14 @@ export interface RequestSnapshot {
 }
 
 export type RunnerEvent =
-  | { type: "run_started"; runId: string; userMessage: string; skill?: string }
+  | {
+      type: "run_started";
+      runId: string;
+      userMessage: string;
+      skill?: string;
+      /** The sandbox this run's processes use (absent in logs written before the sandbox existed). */
+      sandbox?: SandboxState;
+    }
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */
   | { type: "provider_payload"; runId: string; requestIndex: number; payload: unknown }

@@ -16,6 +16,14 @@ const settingsProperties: Record<string, Schema> = {
   disclosure,
   scenario: { type: "string", maxLength: 4096 },
   refreshToolsEachIteration: { type: "boolean" },
+  allowNetwork: { type: "boolean" },
+};
+
+const confirm: Schema = {
+  type: "array",
+  maxItems: 4,
+  uniqueItems: true,
+  items: { enum: ["broad_workdir", "bypass_permissions"] },
 };
 
 const createSettings: Schema = {
@@ -66,13 +74,13 @@ function command(type: string, properties: Record<string, Schema> = {}, required
 export const commandSchemas: Record<ClientCommand["type"], Schema> = {
   list_providers: command("list_providers"),
   list_sessions: command("list_sessions"),
-  create_session: command("create_session", { settings: createSettings }),
+  create_session: command("create_session", { settings: createSettings, confirm }),
   open_session: command("open_session", { sessionId, lastSeq: { type: "integer", minimum: 0 } }, [
     "sessionId",
   ]),
   delete_session: command("delete_session", { sessionId }, ["sessionId"]),
   export_session: command("export_session", { sessionId }, ["sessionId"]),
-  update_session: command("update_session", { sessionId, settings: updateSettings }, [
+  update_session: command("update_session", { sessionId, settings: updateSettings, confirm }, [
     "sessionId",
     "settings",
   ]),
@@ -88,6 +96,10 @@ export const commandSchemas: Record<ClientCommand["type"], Schema> = {
     ["sessionId", "callId", "answer"],
   ),
   reload_catalog: command("reload_catalog", { sessionId }, ["sessionId"]),
+  trust_folder: command("trust_folder", { sessionId, remember: { type: "boolean" } }, [
+    "sessionId",
+    "remember",
+  ]),
   run_tool: command(
     "run_tool",
     {

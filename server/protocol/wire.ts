@@ -19,6 +19,7 @@ import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
 import type { ChatMessage, DisclosureMode, PermissionMode, ToolCall, ToolResult } from "./model.ts";
 import type { ApprovalAnswer } from "./permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "./runner-events.ts";
+import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 
 export interface SessionSettings {
   workdir: string;
@@ -30,6 +31,8 @@ export interface SessionSettings {
   scenario?: string;
   /** Experiment: refresh tool definitions every iteration (a labelled deviation from the design). */
   refreshToolsEachIteration?: boolean;
+  /** Network inside the sandbox for this session's commands (default off). */
+  allowNetwork?: boolean;
 }
 
 export interface SessionSummary {
@@ -40,6 +43,10 @@ export interface SessionSummary {
   settings: SessionSettings;
   messageCount: number;
   running: boolean;
+  /** The sandbox this session's processes run in. */
+  sandbox?: SandboxState;
+  /** Whether the workdir's own settings take effect (absent: the folder grants nothing). */
+  trust?: FolderTrust;
 }
 
 export interface ProviderInfo {
@@ -54,12 +61,25 @@ export interface ProviderInfo {
 export type ClientCommand =
   | { type: "list_providers" }
   | { type: "list_sessions" }
-  | { type: "create_session"; settings?: Partial<SessionSettings> }
+  | {
+      type: "create_session";
+      settings?: Partial<SessionSettings>;
+      /** What the user confirmed (a broad workdir, bypassPermissions); refused with `confirmation_required` otherwise. */
+      confirm?: SessionConfirmation[];
+    }
   | { type: "open_session"; sessionId: string; lastSeq?: number }
   | { type: "delete_session"; sessionId: string }
   /** Answered with `session_export` carrying the session's JSONL log. */
   | { type: "export_session"; sessionId: string }
-  | { type: "update_session"; sessionId: string; settings: Partial<Omit<SessionSettings, "workdir">> }
+  | {
+      type: "update_session";
+      sessionId: string;
+      settings: Partial<Omit<SessionSettings, "workdir">>;
+      /** Switching to bypassPermissions needs `bypass_permissions` here. */
+      confirm?: SessionConfirmation[];
+    }
+  /** Trust the session's workdir: its own allow rules (and MCP servers) take effect. */
+  | { type: "trust_folder"; sessionId: string; remember: boolean }
   | { type: "send_message"; sessionId: string; text: string }
   | { type: "cancel"; sessionId: string }
   | { type: "approval_answer"; sessionId: string; callId: string; answer: ApprovalAnswer }
@@ -80,6 +100,8 @@ export type SessionEvent =
   | { type: "catalog_snapshot"; catalog: CatalogSnapshot; visibleTools: string[]; registeredTools: string[] }
   | { type: "catalog_diff"; diff: ReloadDiff; warnings: SkillWarning[]; trigger: "watch" | "manual" }
   | { type: "settings_changed"; settings: SessionSettings }
+  /** The workdir's trust, sent when a session opens on a folder whose settings grant something, and on change. */
+  | { type: "trust_state"; trust: FolderTrust }
   | { type: "manual_turn_requested"; runId: string; requestIndex: number; snapshot: RequestSnapshot }
   | {
       type: "tool_console_result";
@@ -93,7 +115,14 @@ export type SessionEvent =
   | { type: "session_error"; message: string; code: string };
 
 export type ServerMessage =
-  | { type: "hello"; serverVersion: string; providers: ProviderInfo[]; defaultWorkdir: string }
+  | {
+      type: "hello";
+      serverVersion: string;
+      providers: ProviderInfo[];
+      defaultWorkdir: string;
+      /** Whether this machine can sandbox tool processes (bubblewrap), and why not. */
+      sandbox?: { available: boolean; reason?: string };
+    }
   | { type: "session_list"; sessions: SessionSummary[] }
   | { type: "providers"; providers: ProviderInfo[] }
   | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
@@ -101,6 +130,14 @@ export type ServerMessage =
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
   /** A command could not be carried out, or a frame was invalid. */
-  | { type: "error"; code: string; message: string; command?: string; sessionId?: string };
+  | {
+      type: "error";
+      code: string;
+      message: string;
+      command?: string;
+      sessionId?: string;
+      /** With code `confirmation_required`: what the user must confirm before the command is resent. */
+      confirm?: SessionConfirmation[];
+    };
 
 export type { ToolCall };

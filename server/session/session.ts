@@ -359,6 +359,11 @@ export class Session {
     return next;
   }
 
+  /** Trusts the workdir: its own allow rules take effect (see server/permission/trust.ts). */
+  async trustFolder(_remember: boolean): Promise<void> {
+    throw new PlaygroundError("invalid_frame", "folder trust is not wired yet");
+  }
+
   async updateSettings(changes: Partial<Omit<SessionSettings, "workdir">>): Promise<void> {
     const previous = this.settings;
     const next = changedSettings(

@@ -209,6 +209,9 @@ export class ClientConnection {
       case "run_tool":
         session.runTool(command.requestId, command.tool, command.input);
         return;
+      case "trust_folder":
+        await session.trustFolder(command.remember);
+        return;
       case "manual_response":
         session.manualResponse(command.requestIndex, { text: command.text, toolCalls: command.toolCalls });
         return;
