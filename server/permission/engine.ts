@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
+import type { SandboxState } from "../protocol/sandbox.ts";
 import { isInside, protectedAreaOf } from "../tools/confine.ts";
 import { findDangerous } from "./dangerous.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
@@ -25,10 +26,22 @@ export class PermissionEngine {
   private rules: CompiledRule[];
   private readonly sessionRules: CompiledRule[] = [];
   private currentMode: PermissionMode;
+  /** The sandbox exec calls run in; when it is off, every exec call asks (absent: treated as off). */
+  private sandbox: SandboxState | undefined;
 
-  constructor(options: { mode?: PermissionMode; rules?: CompiledRule[] } = {}) {
+  constructor(options: { mode?: PermissionMode; rules?: CompiledRule[]; sandbox?: SandboxState } = {}) {
     this.currentMode = options.mode ?? "default";
     this.rules = [...(options.rules ?? [])];
+    this.sandbox = options.sandbox;
+  }
+
+  get sandboxState(): SandboxState | undefined {
+    return this.sandbox;
+  }
+
+  /** A session's network setting changed (or the sandbox was probed again). */
+  setSandbox(sandbox: SandboxState): void {
+    this.sandbox = sandbox;
   }
 
   get mode(): PermissionMode {
