@@ -4,7 +4,14 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const screenshotDir = fileURLToPath(new URL("../screenshots/", import.meta.url));
+// A test run writes its screenshots under the git-ignored test-results/; `UPDATE_SCREENSHOTS=1` refreshes
+// the tracked ones in e2e/screenshots/ (the README shows them) on purpose.
+const screenshotDir = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS === "1" ? "../screenshots/" : "../../test-results/screenshots/",
+    import.meta.url,
+  ),
+);
 
 export type PaneName = "stable" | "environment" | "messages" | "tools" | "raw";
 
