@@ -1,5 +1,5 @@
-// `npm test`: typecheck, then Vitest (unit + integration), then Playwright (browser), each with its own
-// JSON report, then one closing line "N passed, N failed" that CI can read. Exits non-zero on any failure.
+// `npm test`: typecheck, the layering lint, then Vitest (unit + integration), then Playwright (browser),
+// each with its own JSON report, then one closing line "N passed, N failed" that CI can read. Exits non-zero on any failure.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -33,6 +33,12 @@ const statuses = [];
 const typecheck = run("typecheck", "npx", ["tsc", "--noEmit"]);
 statuses.push(["typecheck", typecheck]);
 if (typecheck === 0) passed += 1;
+else failed += 1;
+
+// The layering of DESIGN.md §2 (eslint.config.mjs): a runner → session import or an app → server import fails.
+const lint = run("layering lint", "npx", ["eslint", "--max-warnings", "0", "server", "app"]);
+statuses.push(["lint", lint]);
+if (lint === 0) passed += 1;
 else failed += 1;
 
 const vitestReport = join(reports, "vitest.json");

@@ -36,7 +36,6 @@ export function useTokenCounts(texts: Record<string, string>): Record<string, nu
       current = false;
     };
     // The signature stands for the texts' contents; recomputing on every new object would waste work.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature]);
   return counts;
 }

@@ -1,0 +1,95 @@
+// `npm run lint`: the layering of shared/DESIGN.md §2, enforced with eslint-plugin-boundaries.
+// - a server module never imports a module above it (the table below, lowest first);
+// - the pages (app/) import server/protocol, as types only, and nothing else of the server;
+// - nothing imports the composition roots (server/index.ts, server/cli.ts, server/cli/).
+// Tests and their helpers may reach across layers to build real parts; production code may not.
+// TypeScript is parsed by @babel/eslint-parser: TypeScript 7 ships no JS compiler API, which
+// typescript-eslint's parser needs (it supports TypeScript < 6.1).
+import babelParser from "@babel/eslint-parser";
+import boundaries from "eslint-plugin-boundaries";
+
+/** Lowest first (DESIGN.md §2). */
+const LAYERS = [
+  "errors",
+  "protocol",
+  "providers",
+  "tools",
+  "mcp",
+  "skills",
+  "prompt",
+  "permission",
+  "runner",
+  "session",
+  "transport",
+];
+
+const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "server/**/testing/**", "server/**/fixtures/**"];
+
+const layerPolicies = LAYERS.slice(0, -1).map((layer, index) => ({
+  from: { element: { type: layer } },
+  disallow: { to: { element: { type: LAYERS.slice(index + 1) } } },
+  message: `server/${layer} is below ${LAYERS.slice(index + 1).join(", ")} and must not import them (DESIGN.md §2)`,
+}));
+
+export default [
+  { ignores: ["node_modules/**", "out/**", ".next/**", "test-results/**", "playwright-report/**"] },
+  {
+    files: ["server/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    ignores: TEST_FILES,
+    languageOptions: {
+      parser: babelParser,
+      parserOptions: {
+        requireConfigFile: false,
+        babelOptions: {
+          babelrc: false,
+          configFile: false,
+          presets: [["@babel/preset-typescript", { isTSX: true, allExtensions: true }]],
+        },
+      },
+    },
+    plugins: { boundaries },
+    settings: {
+      "boundaries/elements": [
+        ...LAYERS.map((layer) => ({ type: layer, pattern: `server/${layer}` })),
+        { type: "composition-root", pattern: "server/cli" },
+        { type: "app", pattern: "app" },
+        // Last, so the layer folders above win: what is left directly in server/ (index.ts, cli.ts).
+        { type: "composition-root", pattern: "server" },
+      ],
+      "boundaries/include": ["server/**/*", "app/**/*"],
+      "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".mjs"] } },
+    },
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "allow",
+          policies: [
+            ...layerPolicies,
+            {
+              from: { element: { type: "app" } },
+              disallow: {
+                to: {
+                  element: { type: [...LAYERS.filter((layer) => layer !== "protocol"), "composition-root"] },
+                },
+              },
+              message:
+                "the pages import server/protocol types only, never other server modules (DESIGN.md §2)",
+            },
+            {
+              from: { element: { type: "app" } },
+              disallow: { to: { element: { type: "protocol" } }, dependency: { kind: "value" } },
+              message: "the pages import server/protocol as types only: write `import type`",
+            },
+            {
+              from: { element: { type: LAYERS } },
+              disallow: { to: { element: { type: ["composition-root", "app"] } } },
+              message:
+                "no server module imports a composition root (server/index.ts, server/cli*) or the pages",
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
