@@ -60,6 +60,11 @@ export default [
       "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".mjs"] } },
     },
     rules: {
+      // One schema validator (issue: one ajv instance behind compileValidator).
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "ajv", message: "use compileValidator from server/protocol/validator.ts" }] },
+      ],
       "boundaries/dependencies": [
         "error",
         {
@@ -92,4 +97,5 @@ export default [
       ],
     },
   },
+  { files: ["server/protocol/validator.ts"], rules: { "no-restricted-imports": "off" } },
 ];

@@ -1,6 +1,6 @@
-// JSON Schemas mirroring ClientCommand in ./wire.ts, checked with ajv on every frame the server receives.
+// JSON Schemas mirroring ClientCommand in ./wire.ts, checked on every frame the server receives.
 // Keep the two in step: a field added to a command in wire.ts must be added here, or the server refuses it.
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { mustCompile, type Validator } from "./validator.ts";
 import type { ClientCommand } from "./wire.ts";
 
 type Schema = Record<string, unknown>;
@@ -131,24 +131,14 @@ export const commandSchemas: Record<ClientCommand["type"], Schema> = {
   ),
 };
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-const validators = new Map<string, ValidateFunction>(
-  Object.entries(commandSchemas).map(([type, schema]) => [type, ajv.compile(schema)]),
+const validators = new Map<string, Validator<ClientCommand>>(
+  Object.entries(commandSchemas).map(([type, schema]) => [
+    type,
+    mustCompile<ClientCommand>(schema, { root: "(command)" }),
+  ]),
 );
 
 export type CommandParse = { ok: true; command: ClientCommand } | { ok: false; message: string };
-
-function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .map((error) => {
-      const where = error.instancePath || "(command)";
-      if (error.keyword === "additionalProperties") {
-        return `${where} has unknown field "${String(error.params.additionalProperty)}"`;
-      }
-      return `${where} ${error.message ?? "is invalid"}`;
-    })
-    .join("; ");
-}
 
 /** Parses one text frame: JSON, then a known `type`, then that command's schema. */
 export function parseClientCommand(text: string): CommandParse {
@@ -170,6 +160,7 @@ export function parseClientCommand(text: string): CommandParse {
       message: `unknown command type "${type.slice(0, 64)}"; known: ${[...validators.keys()].join(", ")}`,
     };
   }
-  if (!validate(value)) return { ok: false, message: `invalid ${type}: ${describeErrors(validate.errors)}` };
-  return { ok: true, command: value as ClientCommand };
+  const checked = validate(value);
+  if (!checked.ok) return { ok: false, message: `invalid ${type}: ${checked.message}` };
+  return { ok: true, command: checked.value };
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { access, constants, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { compileValidator, formatIssues, mustCompile } from "../protocol/validator.ts";
 import { LineCounter, parseDocument } from "yaml";
 import { isInside } from "../tools/confine.ts";
 import type { SkillToolSpec } from "./types.ts";
@@ -13,37 +13,12 @@ export const TOOLS_JSON_SCHEMA: Record<string, unknown> = JSON.parse(
   readFileSync(new URL("./tools-json.schema.json", import.meta.url), "utf8"),
 );
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateToolsJson: ValidateFunction = ajv.compile(TOOLS_JSON_SCHEMA);
-// A separate instance compiles each input_schema the same way the Registry will, so a schema the
-// Registry would reject is caught at load instead of crashing load_skill later.
-const inputSchemaCompiler = new Ajv({ allErrors: true, strict: false });
-/**
- * Verdicts of earlier compiles by schema text: null = compiles, else ajv's message. Compiling is the
- * costly part of a catalog scan, and reloads (and skills sharing an argument shape) see the same schemas
- * again. The verdict depends only on the text: `$id` is refused before compiling and each compiled
- * schema is removed again, so the compiler's state never changes between calls. Bounded: cleared when full.
- */
-const inputSchemaVerdicts = new Map<string, string | null>();
-const MAX_INPUT_SCHEMA_VERDICTS = 2048;
+const validateToolsJson = mustCompile<{ tools: SkillToolSpec[] }>(TOOLS_JSON_SCHEMA);
 
-/** Null when ajv compiles `schema`, else ajv's message. */
+/** Null when `schema` compiles as the Registry will compile it, else the validator's message. */
 function inputSchemaProblem(schema: object): string | null {
-  const key = JSON.stringify(schema);
-  const known = inputSchemaVerdicts.get(key);
-  if (known !== undefined) return known;
-  let verdict: string | null = null;
-  try {
-    inputSchemaCompiler.compile(schema);
-  } catch (error) {
-    verdict = error instanceof Error ? error.message : String(error);
-  } finally {
-    // ajv keeps every compiled schema object in its cache; without this, each reload would grow it.
-    inputSchemaCompiler.removeSchema(schema);
-  }
-  if (inputSchemaVerdicts.size >= MAX_INPUT_SCHEMA_VERDICTS) inputSchemaVerdicts.clear();
-  inputSchemaVerdicts.set(key, verdict);
-  return verdict;
+  const compiled = compileValidator(schema);
+  return compiled.ok ? null : compiled.message;
 }
 
 /** PATH lookups by bare program name, shared within one catalog scan (PATH does not change mid-scan). */
@@ -57,20 +32,6 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
   const line = before.split("\n").length;
   const column = offset - before.lastIndexOf("\n");
   return { line, column };
-}
-
-/** ajv's message plus what it leaves in params (the allowed value, the unknown key), so the fix is clear. */
-function schemaErrorText(error: ErrorObject): string {
-  const at = error.instancePath || "(root)";
-  const params = error.params as Record<string, unknown>;
-  if (error.keyword === "const") return `${at} must be ${JSON.stringify(params.allowedValue)}`;
-  if (error.keyword === "enum") {
-    return `${at} must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
-  }
-  if (error.keyword === "additionalProperties") {
-    return `${at} has an unknown field ${JSON.stringify(params.additionalProperty)}`;
-  }
-  return `${at} ${error.message ?? "is invalid"}`;
 }
 
 /**
@@ -110,15 +71,12 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
     const where = offset ? positionOf(text, Number(offset[1])) : {};
     return { ok: false, problem: { reason: `tools.json is not valid JSON: ${message}`, ...where } };
   }
-  if (!validateToolsJson(data)) {
-    const errors = validateToolsJson.errors ?? [];
-    const problems = errors.slice(0, 3).map(schemaErrorText).join("; ");
-    const first = errors[0];
+  const checked = validateToolsJson(data);
+  if (!checked.ok) {
+    const problems = formatIssues(checked.issues, "(root)", 3);
+    const first = checked.issues[0];
     // An unknown field is best shown at the field itself, not at the object holding it.
-    const pointer =
-      first?.keyword === "additionalProperties"
-        ? `${first.instancePath}/${String((first.params as { additionalProperty: unknown }).additionalProperty)}`
-        : first?.instancePath;
+    const pointer = first?.field !== undefined ? `${first.path}/${first.field}` : first?.path;
     const where =
       pointer !== undefined
         ? pointerPosition(text.startsWith("\uFEFF") ? text.slice(1) : text, pointer)
@@ -128,7 +86,7 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
       problem: { reason: `tools.json does not match its schema: ${problems}`, ...(where ?? {}) },
     };
   }
-  const raw = (data as { tools: SkillToolSpec[] }).tools;
+  const raw = checked.value.tools;
   const seen = new Set<string>();
   const tools: SkillToolSpec[] = [];
   for (const [index, entry] of raw.entries()) {

@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from "ajv";
+import { compileValidator, type Validator } from "../protocol/validator.ts";
 import type { Tool, ToolDefinition, ToolResult } from "./types.ts";
 import { failResult } from "./types.ts";
 
@@ -14,8 +14,7 @@ export interface DefinitionFilter {
  * run, so a tool registered during a run is callable (isKnown) but not in that run's definitions.
  */
 export class Registry {
-  private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly tools = new Map<string, { tool: Tool; validate: Validator<unknown> }>();
   private readonly protectedNames = new Set<string>();
 
   /** Registers a tool; a name that is already taken is an error. */
@@ -71,15 +70,18 @@ export class Registry {
   validate(name: string, input: unknown): ToolResult | null {
     const entry = this.tools.get(name);
     if (!entry) return failResult(name, "unknown_tool", `unknown tool "${name}"`);
-    if (entry.validate(input)) return null;
-    const problems = (entry.validate.errors ?? [])
-      .map((error) => `${error.instancePath || "(input)"} ${error.message ?? "is invalid"}`)
-      .join("; ");
-    return failResult(name, "invalid_arguments", `invalid arguments for ${name}: ${problems}`);
+    const checked = entry.validate(input);
+    if (checked.ok) return null;
+    return failResult(name, "invalid_arguments", `invalid arguments for ${name}: ${checked.message}`);
   }
 
+  /** A schema that does not compile is refused here (tools.json problems are caught at load already). */
   private put(tool: Tool): void {
-    const validate = this.ajv.compile(tool.definition.inputSchema);
-    this.tools.set(tool.definition.name, { tool, validate });
+    const compiled = compileValidator(tool.definition.inputSchema, { root: "(input)" });
+    if (!compiled.ok)
+      throw new Error(
+        `tool "${tool.definition.name}" has an input schema that does not compile: ${compiled.message}`,
+      );
+    this.tools.set(tool.definition.name, { tool, validate: compiled.validator });
   }
 }
