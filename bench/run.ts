@@ -67,10 +67,7 @@ const FIGURES: FigureEntry[] = [
   },
 ];
 
-/**
- * Imports a figure module by a computed specifier, so a figure whose server modules do not exist yet
- * still typechecks and the run reports it as "not measured" instead of failing to start.
- */
+/** Imports a figure module only when that figure runs, so `--only NAME` loads just the one it measures. */
 async function importFigure(specifier: string, exportName: string): Promise<Figure> {
   const loaded = (await import(new URL(specifier, import.meta.url).href)) as Record<string, unknown>;
   const figure = loaded[exportName];

@@ -96,5 +96,3 @@ export type RunnerEvent =
   | { type: "tools_registered"; runId: string; skill: string; tools: string[] }
   | { type: "history_appended"; runId: string; message: ChatMessage }
   | { type: "stop"; runId: string; reason: StopReason; message?: string; iterations: number };
-
-export type RunnerEventType = RunnerEvent["type"];

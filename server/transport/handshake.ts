@@ -136,8 +136,3 @@ export function checkUpgrade(request: IncomingMessage, policy: HandshakePolicy):
   }
   return { ok: true };
 }
-
-/** Strips the token from a URL before it is logged. */
-export function redactToken(url: string): string {
-  return url.replace(/([?&#]token=)[^&#\s]*/gi, "$1[redacted]");
-}

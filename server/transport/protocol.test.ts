@@ -1,4 +1,5 @@
 // Protocol over the real socket: hello, invalid frames (N12), oversize frames, bursts, seq and replay.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_FRAME_BYTES } from "./start-server.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
@@ -19,6 +20,8 @@ describe("protocol", () => {
     expect(hello.type).toBe("hello");
     if (hello.type !== "hello") return;
     expect(hello.defaultWorkdir).toBe(server.workdir);
+    const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(hello.serverVersion).toBe(packageJson.version);
     expect(hello.providers.map((provider) => provider.name)).toContain("scripted");
     client.close();
   });

@@ -15,6 +15,7 @@ import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from
 import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
 import { defaultSessionParts } from "../session/default-parts.ts";
+import { PLAYGROUND_VERSION } from "../session/workspace.ts";
 
 export const MAX_FRAME_BYTES = 1024 * 1024;
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -132,7 +133,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     handleRequest,
   );
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  const serverVersion = options.serverVersion ?? "0.1.0";
+  const serverVersion = options.serverVersion ?? PLAYGROUND_VERSION;
 
   server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) => {
     // A client that goes away mid-handshake (ECONNRESET) is routine; anything else is worth a line.
