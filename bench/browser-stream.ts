@@ -13,7 +13,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { startBenchServer, type BenchServer } from "./bench-server.ts";
 import { DELTAS, marker, streamScenario } from "./stream-scenario.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
-import { PlaygroundClient } from "./playground-client.ts";
+import { ProtocolClient } from "../server/transport/protocol-client.ts";
 import { CHROMIUM_ARGS, chromiumPath } from "./plot.ts";
 import { topFrames } from "./profile-figure.ts";
 import type { CpuProfile } from "./profile-summary.ts";
@@ -84,7 +84,7 @@ interface RoundResult {
 async function streamRound(
   browser: Browser,
   bench: BenchServer,
-  client: PlaygroundClient,
+  client: ProtocolClient,
   round: number,
   expectedLength: number,
   profiling: boolean,
@@ -209,7 +209,11 @@ export const browserStreamFigure: Figure = {
       staticDir: path.join(REPO_ROOT, "out"),
     });
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
-    const client = await PlaygroundClient.connect(bench.server.port, bench.server.token);
+    const client = await ProtocolClient.connectTo({
+      address: `http://127.0.0.1:${bench.server.port}`,
+      token: bench.server.token,
+      maxPayload: 256 * 1024 * 1024,
+    });
     try {
       const results: RoundResult[] = [];
       // One untimed warm-up round: first page load compiles the bundle and warms the server's JIT.

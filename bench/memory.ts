@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import type { ChildMemory, ChildReady } from "./memory-child.ts";
 import { interleave, median, round, type Figure, type FigureRow } from "./harness.ts";
-import { PlaygroundClient } from "./playground-client.ts";
+import { ProtocolClient } from "../server/transport/protocol-client.ts";
 
 const CHILD = fileURLToPath(new URL("./memory-child.ts", import.meta.url));
 const MiB = 1024 * 1024;
@@ -56,7 +56,11 @@ export async function measureServer(workload: Workload): Promise<ChildMemory> {
   });
   try {
     const ready = await nextChildMessage<ChildReady>(child, "ready");
-    const client = await PlaygroundClient.connect(ready.port, ready.token);
+    const client = await ProtocolClient.connectTo({
+      address: `http://127.0.0.1:${ready.port}`,
+      token: ready.token,
+      maxPayload: 256 * 1024 * 1024,
+    });
     const sessionIds: string[] = [];
     // Created one at a time: each create is answered by the next session_opened on this connection.
     for (let session = 0; session < workload.sessions; session++) {

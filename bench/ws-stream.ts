@@ -14,7 +14,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import type { ServerMessage } from "../server/protocol/index.ts";
 import { startBenchServer } from "./bench-server.ts";
 import { interleave, median, ratioOf, round, type Figure, type FigureRow } from "./harness.ts";
-import { PlaygroundClient } from "./playground-client.ts";
+import { ProtocolClient } from "../server/transport/protocol-client.ts";
 import { DELTAS, streamScenario } from "./stream-scenario.ts";
 
 const WORDS = [
@@ -152,7 +152,11 @@ export async function openStreamPair(payloads: string[]): Promise<StreamPair> {
 /** Row 2: the real server streaming a 10,000-word scripted answer to a WebSocket client. */
 async function realServerRow(quick: boolean): Promise<FigureRow> {
   const bench = await startBenchServer({ scenarios: { "stream.yaml": streamScenario(1) } });
-  const client = await PlaygroundClient.connect(bench.server.port, bench.server.token);
+  const client = await ProtocolClient.connectTo({
+    address: `http://127.0.0.1:${bench.server.port}`,
+    token: bench.server.token,
+    maxPayload: 256 * 1024 * 1024,
+  });
   let raw: Awaited<ReturnType<typeof openRawSocketPair>> | undefined;
   try {
     let captured: string[] = [];

@@ -6,8 +6,7 @@ import { cp, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
-import type { ServerMessage } from "../server/protocol/wire.ts";
+import { ProtocolClient } from "../server/transport/protocol-client.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 // Messages that pick scenarios whose tools run in the demo workdir (load_skill, reads, searches, a skill tool).
@@ -33,28 +32,20 @@ interface ClientStats {
 
 async function playClient(url: URL, token: string, until: number, index: number): Promise<ClientStats> {
   const stats: ClientStats = { runs: 0, protocolErrors: [], stops: {}, durations: [] };
-  const socket = new WebSocket(`ws://${url.host}/ws?token=${token}`, { origin: `http://${url.host}` });
+  const client = await ProtocolClient.connectTo({ address: url.origin, token });
   let sessionId: string | undefined;
   let runStarted = 0;
   let resolveDone: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
   const sendNext = () => {
-    if (Date.now() >= until) {
-      socket.close();
+    if (Date.now() >= until || sessionId === undefined) {
+      void client.close().then(() => resolveDone());
       return;
     }
     runStarted = Date.now();
-    socket.send(
-      JSON.stringify({
-        type: "send_message",
-        sessionId,
-        text: MESSAGES[(index + stats.runs) % MESSAGES.length],
-      }),
-    );
+    client.send({ type: "send_message", sessionId, text: MESSAGES[(index + stats.runs) % MESSAGES.length]! });
   };
-  socket.on("open", () => socket.send(JSON.stringify({ type: "create_session", settings: {} })));
-  socket.on("message", (data) => {
-    const message = JSON.parse(data.toString()) as ServerMessage;
+  client.onMessage((message) => {
     if (message.type === "error") stats.protocolErrors.push(`${message.code}: ${message.message}`);
     if (message.type !== "event") return;
     const event = message.event;
@@ -63,15 +54,13 @@ async function playClient(url: URL, token: string, until: number, index: number)
       sendNext();
     } else if (event.type === "session_error") {
       stats.protocolErrors.push(`session_error ${event.code}: ${event.message}`);
-    } else if (event.type === "permission_request") {
-      socket.send(
-        JSON.stringify({
-          type: "approval_answer",
-          sessionId,
-          callId: event.request.callId,
-          answer: { kind: "allow_once" },
-        }),
-      );
+    } else if (event.type === "permission_request" && sessionId !== undefined) {
+      client.send({
+        type: "approval_answer",
+        sessionId,
+        callId: event.request.callId,
+        answer: { kind: "allow_once" },
+      });
     } else if (event.type === "stop") {
       stats.runs++;
       stats.stops[event.reason] = (stats.stops[event.reason] ?? 0) + 1;
@@ -79,8 +68,9 @@ async function playClient(url: URL, token: string, until: number, index: number)
       sendNext();
     }
   });
-  socket.on("close", () => resolveDone());
-  socket.on("error", (error) => stats.protocolErrors.push(`socket: ${error.message}`));
+  client.socket.on("close", () => resolveDone());
+  client.socket.on("error", (error) => stats.protocolErrors.push(`socket: ${error.message}`));
+  client.send({ type: "create_session", settings: {} });
   await done;
   return stats;
 }

@@ -15,6 +15,8 @@ export type ErrorType =
   | "command_failed"
   | "spawn_failed"
   | "canceled"
+  /** The session is running a turn; the command may be sent again once it stops. */
+  | "run_in_progress"
   | "provider_error"
   | "invalid_scenario"
   | "invalid_frame"

@@ -27,7 +27,7 @@ export class TurnGate {
   /** Starts `work` now, or after a finishing turn; throws RUN_IN_PROGRESS while a turn is really running. */
   start(work: (signal: AbortSignal) => Promise<void>): void {
     const finishing = this.running && this.turnStopped ? this.running : undefined;
-    if (this.running && !finishing) throw new PlaygroundError("invalid_arguments", RUN_IN_PROGRESS);
+    if (this.running && !finishing) throw new PlaygroundError("run_in_progress", RUN_IN_PROGRESS);
     const controller = new AbortController();
     const turn = (async () => {
       if (finishing) await finishing;

@@ -133,7 +133,7 @@ describe("sessions over the WebSocket", () => {
     const from = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "hello" });
     const busy = await client.waitFor((message) => message.type === "error", "busy error", { from });
-    if (busy.type === "error") expect(busy.message).toBe("a run is in progress; press Stop or wait");
+    expect(busy).toMatchObject({ code: "run_in_progress", message: "a run is in progress; press Stop or wait" });
     client.close();
 
     const deadline = Date.now() + 5_000;

@@ -1,11 +1,12 @@
-// Real server on port 0 with temp home/workdir/scenarios, and a real `ws` client that waits for messages
-// by predicate with a deadline (no fixed sleeps).
+// Real server on port 0 with temp home/workdir/scenarios, and the protocol client (every message kept,
+// waits by predicate with a deadline, no fixed sleeps).
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import WebSocket from "ws";
-import type { ClientCommand, ServerMessage, SessionEvent } from "../../protocol/wire.ts";
+import type { ClientCommand } from "../../protocol/wire.ts";
+import { ProtocolClient } from "../protocol-client.ts";
 import { startServer, type RunningServer, type StartServerOptions } from "../start-server.ts";
 
 export interface TestServer extends RunningServer {
@@ -114,107 +115,23 @@ export function tryUpgrade(
   });
 }
 
-export type EventMessage = Extract<ServerMessage, { type: "event" }>;
+export type { EventMessage } from "../protocol-client.ts";
 
-export class TestClient {
-  readonly messages: ServerMessage[] = [];
-  private waiters: (() => void)[] = [];
-  closeCode: number | undefined;
-
-  private constructor(readonly socket: WebSocket) {
-    socket.on("message", (data) => {
-      this.messages.push(JSON.parse(data.toString()) as ServerMessage);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    socket.on("close", (code) => {
-      this.closeCode = code;
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
+/** The protocol client with every message kept, connected to a test server. */
+export class TestClient extends ProtocolClient {
   static async connect(server: TestServer, origin = server.origin): Promise<TestClient> {
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, { origin });
-    const client = new TestClient(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("open", () => resolve());
-      socket.once("error", reject);
+    const socket = ProtocolClient.openSocket({
+      address: `http://127.0.0.1:${server.port}`,
+      token: server.token,
+      origin,
     });
-    await client.waitFor((message) => message.type === "hello", "hello");
+    const client = new TestClient(socket, true);
+    await client.ready();
     return client;
   }
 
-  send(command: ClientCommand | Record<string, unknown>): void {
+  /** Also takes frames that are not valid commands (the invalid-frame tests). */
+  override send(command: ClientCommand | Record<string, unknown>): void {
     this.socket.send(JSON.stringify(command));
-  }
-
-  sendRaw(text: string | Buffer): void {
-    this.socket.send(text);
-  }
-
-  /** Waits for the first message (from index `from`) matching the predicate. */
-  async waitFor<T extends ServerMessage = ServerMessage>(
-    predicate: (message: ServerMessage) => boolean,
-    what: string,
-    options: { from?: number; timeoutMs?: number } = {},
-  ): Promise<T> {
-    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-    for (;;) {
-      const found = this.messages.slice(options.from ?? 0).find(predicate);
-      if (found) return found as T;
-      if (this.closeCode !== undefined)
-        throw new Error(`socket closed (${this.closeCode}) while waiting for ${what}`);
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) {
-        const seen = this.messages.map((message) =>
-          message.type === "event" ? `event:${message.event.type}` : message.type,
-        );
-        throw new Error(`timed out waiting for ${what}; saw ${seen.slice(-30).join(", ")}`);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, remaining);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-
-  waitForEvent<K extends SessionEvent["type"]>(
-    type: K,
-    options: {
-      sessionId?: string;
-      from?: number;
-      timeoutMs?: number;
-      where?: (event: Extract<SessionEvent, { type: K }>) => boolean;
-    } = {},
-  ): Promise<EventMessage & { event: Extract<SessionEvent, { type: K }> }> {
-    return this.waitFor(
-      (message) =>
-        message.type === "event" &&
-        message.event.type === type &&
-        (options.sessionId === undefined || message.sessionId === options.sessionId) &&
-        (options.where === undefined || options.where(message.event as Extract<SessionEvent, { type: K }>)),
-      `event ${type}`,
-      options,
-    );
-  }
-
-  events(sessionId: string): EventMessage[] {
-    return this.messages.filter(
-      (message): message is EventMessage => message.type === "event" && message.sessionId === sessionId,
-    );
-  }
-
-  /** Creates a session and returns its id. */
-  async createSession(settings: Record<string, unknown> = {}): Promise<string> {
-    const from = this.messages.length;
-    this.send({ type: "create_session", settings });
-    const opened = await this.waitForEvent("session_opened", { from });
-    return opened.sessionId;
-  }
-
-  close(): void {
-    this.socket.close();
   }
 }

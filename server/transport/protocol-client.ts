@@ -1,0 +1,292 @@
+// The one Node client of the playground's WebSocket protocol: the transport tests, the benchmarks, the
+// soak script and the browser tests' helpers all drive a real server through it. It presents the
+// playground's own Origin (the server refuses upgrades without one, as browsers always send it).
+import { once } from "node:events";
+import { WebSocket } from "ws";
+import type {
+  ClientCommand,
+  ServerMessage,
+  SessionConfirmation,
+  SessionEvent,
+  SessionSettings,
+} from "../protocol/index.ts";
+
+export type EventMessage = Extract<ServerMessage, { type: "event" }>;
+export type HelloMessage = Extract<ServerMessage, { type: "hello" }>;
+export type EventOf<K extends SessionEvent["type"]> = EventMessage & {
+  event: Extract<SessionEvent, { type: K }>;
+};
+
+/** The server answered a command with `{type:"error"}`. */
+export class ServerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly confirm?: SessionConfirmation[],
+  ) {
+    super(`server answered ${code}: ${message}`);
+  }
+}
+
+export interface ConnectOptions {
+  /** `ws://host:port` or `http://host:port` of the server (the path and token are added). */
+  address: string;
+  token: string;
+  /** Default: the server's own origin. */
+  origin?: string;
+  /** Keep every message for `waitFor`/`events` (tests); off for long runs (soak, benchmarks). */
+  keepMessages?: boolean;
+  maxPayload?: number;
+}
+
+type Waiter = {
+  match: (message: ServerMessage) => boolean;
+  /** A waiter about one session is failed only by errors about that session (or about none). */
+  sessionId?: string;
+  rejectOnError: boolean;
+  resolve: (message: ServerMessage) => void;
+  reject: (error: Error) => void;
+};
+
+export function isEvent<K extends SessionEvent["type"]>(
+  message: ServerMessage,
+  type: K,
+  sessionId?: string,
+): message is EventOf<K> {
+  return (
+    message.type === "event" &&
+    message.event.type === type &&
+    (sessionId === undefined || message.sessionId === sessionId)
+  );
+}
+
+export class ProtocolClient {
+  /** Every message received, when `keepMessages` is on. */
+  readonly messages: ServerMessage[] = [];
+  closeCode: number | undefined;
+  private readonly waiters = new Set<Waiter>();
+  private readonly listeners = new Set<(message: ServerMessage, raw: string) => void>();
+  private wakeups: (() => void)[] = [];
+  private failure: Error | undefined;
+  private helloMessage: HelloMessage | undefined;
+
+  protected constructor(
+    readonly socket: WebSocket,
+    private readonly keepMessages: boolean,
+  ) {
+    socket.on("message", (data) => this.receive(String(data)));
+    socket.on("close", (code, reason) => {
+      this.closeCode = code;
+      this.fail(
+        new Error(`the server closed the WebSocket (${code}${reason.length ? ` ${String(reason)}` : ""})`),
+      );
+    });
+    socket.on("error", (error) => this.fail(error));
+  }
+
+  /** Opens the socket and waits for `hello`. */
+  static async connectTo(options: ConnectOptions): Promise<ProtocolClient> {
+    const client = new ProtocolClient(ProtocolClient.openSocket(options), options.keepMessages ?? false);
+    await client.ready();
+    return client;
+  }
+
+  protected static openSocket(options: ConnectOptions): WebSocket {
+    const base = new URL(options.address);
+    const host = base.host;
+    return new WebSocket(`ws://${host}/ws?token=${options.token}`, {
+      origin: options.origin ?? `http://${host}`,
+      ...(options.maxPayload !== undefined ? { maxPayload: options.maxPayload } : {}),
+    });
+  }
+
+  protected async ready(): Promise<void> {
+    const hello = this.next((message) => message.type === "hello", { timeoutMs: 10_000 });
+    await Promise.all([once(this.socket, "open"), hello]);
+    this.helloMessage = (await hello) as HelloMessage;
+  }
+
+  get hello(): HelloMessage {
+    if (!this.helloMessage) throw new Error("not connected yet");
+    return this.helloMessage;
+  }
+
+  private receive(raw: string): void {
+    const message = JSON.parse(raw) as ServerMessage;
+    if (this.keepMessages) this.messages.push(message);
+    for (const listener of this.listeners) listener(message, raw);
+    for (const waiter of [...this.waiters]) {
+      if (message.type === "error" && waiter.rejectOnError) {
+        const other =
+          message.sessionId !== undefined &&
+          waiter.sessionId !== undefined &&
+          message.sessionId !== waiter.sessionId;
+        if (other) continue;
+        this.waiters.delete(waiter);
+        waiter.reject(new ServerError(message.code, message.message, message.confirm));
+        continue;
+      }
+      if (waiter.match(message)) {
+        this.waiters.delete(waiter);
+        waiter.resolve(message);
+      }
+    }
+    for (const wake of this.wakeups.splice(0)) wake();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const waiter of this.waiters) waiter.reject(error);
+    this.waiters.clear();
+    for (const wake of this.wakeups.splice(0)) wake();
+  }
+
+  send(command: ClientCommand): void {
+    this.socket.send(JSON.stringify(command));
+  }
+
+  /** A frame as given (tests of invalid and oversize frames). */
+  sendRaw(text: string | Buffer): void {
+    this.socket.send(text);
+  }
+
+  /** Sees every server message (parsed, and the frame text as received). Returns the unsubscribe. */
+  onMessage(listener: (message: ServerMessage, raw: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Resolves with the next message that matches (register it before sending the command that causes it).
+   * An error about the same session (or about none) rejects it with a ServerError, unless `rejectOnError`
+   * is false; so does the socket closing.
+   */
+  next(
+    match: (message: ServerMessage) => boolean,
+    options: { timeoutMs?: number; sessionId?: string; rejectOnError?: boolean } = {},
+  ): Promise<ServerMessage> {
+    if (this.failure) return Promise.reject(this.failure);
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`no matching server message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        match,
+        ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+        rejectOnError: options.rejectOnError ?? true,
+        resolve: (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** The first kept message from index `from` that matches, waiting for it if needed (needs keepMessages). */
+  async waitFor<T extends ServerMessage = ServerMessage>(
+    predicate: (message: ServerMessage) => boolean,
+    what: string,
+    options: { from?: number; timeoutMs?: number } = {},
+  ): Promise<T> {
+    if (!this.keepMessages) throw new Error("waitFor needs a client made with keepMessages");
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+    for (;;) {
+      const found = this.messages.slice(options.from ?? 0).find(predicate);
+      if (found) return found as T;
+      if (this.closeCode !== undefined)
+        throw new Error(`socket closed (${this.closeCode}) while waiting for ${what}`);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        const seen = this.messages.map((message) =>
+          message.type === "event" ? `event:${message.event.type}` : message.type,
+        );
+        throw new Error(`timed out waiting for ${what}; saw ${seen.slice(-30).join(", ")}`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.wakeups.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  waitForEvent<K extends SessionEvent["type"]>(
+    type: K,
+    options: {
+      sessionId?: string;
+      from?: number;
+      timeoutMs?: number;
+      where?: (event: Extract<SessionEvent, { type: K }>) => boolean;
+    } = {},
+  ): Promise<EventOf<K>> {
+    return this.waitFor(
+      (message) =>
+        isEvent(message, type, options.sessionId) &&
+        (options.where === undefined || options.where(message.event as Extract<SessionEvent, { type: K }>)),
+      `event ${type}`,
+      options,
+    );
+  }
+
+  /** Kept events of one session, in order. */
+  events(sessionId: string): EventMessage[] {
+    return this.messages.filter(
+      (message): message is EventMessage => message.type === "event" && message.sessionId === sessionId,
+    );
+  }
+
+  /** Creates a session and returns its id; a refusal (e.g. confirmation_required) is a ServerError. */
+  async createSession(
+    settings: Partial<SessionSettings> = {},
+    confirm?: SessionConfirmation[],
+  ): Promise<string> {
+    const opened = this.next((message) => isEvent(message, "session_opened"));
+    this.send({ type: "create_session", settings, ...(confirm ? { confirm } : {}) });
+    return ((await opened) as EventMessage).sessionId;
+  }
+
+  /**
+   * Sends one user message and resolves with the run's stop event. The previous run's `stop` arrives just
+   * before the session accepts a new message, so a `run_in_progress` answer is retried (with a deadline).
+   */
+  async sendMessage(sessionId: string, text: string, timeoutMs = 120_000): Promise<EventOf<"stop">["event"]> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const stopped = this.next(
+        (candidate) =>
+          isEvent(candidate, "stop", sessionId) || isEvent(candidate, "session_error", sessionId),
+        { timeoutMs, sessionId },
+      );
+      this.send({ type: "send_message", sessionId, text });
+      let message: ServerMessage;
+      try {
+        message = await stopped;
+      } catch (error) {
+        if (!(error instanceof ServerError) || error.code !== "run_in_progress" || Date.now() > deadline)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
+      }
+      const event = (message as EventMessage).event;
+      if (event.type === "session_error")
+        throw new Error(`session ${sessionId}: ${event.code}: ${event.message}`);
+      return event as EventOf<"stop">["event"];
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return;
+    const closed = once(this.socket, "close");
+    this.socket.close();
+    await closed;
+  }
+}
