@@ -206,10 +206,10 @@ export class TestClient {
     );
   }
 
-  /** Creates a session and returns its id. */
-  async createSession(settings: Record<string, unknown> = {}): Promise<string> {
+  /** Creates a session (with the confirmations given, if any) and returns its id. */
+  async createSession(settings: Record<string, unknown> = {}, confirm?: string[]): Promise<string> {
     const from = this.messages.length;
-    this.send({ type: "create_session", settings });
+    this.send({ type: "create_session", settings, ...(confirm ? { confirm } : {}) });
     const opened = await this.waitForEvent("session_opened", { from });
     return opened.sessionId;
   }
