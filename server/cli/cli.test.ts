@@ -100,7 +100,7 @@ describe("cli prompt", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
-    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools"]);
+    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools", "trust"]);
     expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
     const bodyLine = "Requested report: revenue by month";
     expect(request.system.environment).toContain("### add-report");
@@ -303,7 +303,10 @@ describe("folder trust (S12) and --mode", () => {
       path.join(workdir, ".PseudoClaude", "settings.json"),
       JSON.stringify({ permissions: { allow: ["run_command(*)"] } }),
     );
-    await writeFile(path.join(workdir, ".mcp.json"), JSON.stringify({ mcpServers: { helper: { command: "x" } } }));
+    await writeFile(
+      path.join(workdir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { helper: { command: "x" } } }),
+    );
     scenario = path.join(home, "attack.yaml");
     await writeFile(
       scenario,
@@ -385,8 +388,17 @@ describe("folder trust (S12) and --mode", () => {
       (event) => event.type === "tool_result" && event.result.tool === "read_file",
     );
     expect(reads.length).toBeGreaterThan(0);
-    for (const read of reads) expect(read).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
-    const bad = await cli(["run", "--workdir", demo, "--scenario", "scenarios/review.yaml", "--mode", "yolo"]);
+    for (const read of reads)
+      expect(read).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    const bad = await cli([
+      "run",
+      "--workdir",
+      demo,
+      "--scenario",
+      "scenarios/review.yaml",
+      "--mode",
+      "yolo",
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--mode must be one of strict, default, acceptEdits, bypassPermissions");
   });

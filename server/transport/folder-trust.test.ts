@@ -23,7 +23,11 @@ turns:
 
 let server: TestServer;
 beforeEach(async () => {
-  server = await startTestServer({ "grant.yaml": GRANT_SCENARIO }, { watch: false });
+  // Two scenarios: the scripted provider then picks by `match` per message (and replays "grant").
+  server = await startTestServer(
+    { "grant.yaml": GRANT_SCENARIO, "hello.yaml": 'name: hello\nmatch: "hello"\nturns:\n  - text: "hi"\n' },
+    { watch: false },
+  );
   await mkdir(path.join(server.workdir, ".PseudoClaude"), { recursive: true });
   await writeFile(
     path.join(server.workdir, ".PseudoClaude", "settings.json"),
@@ -93,9 +97,12 @@ describe("an untrusted workdir (S12)", () => {
     client.send({ type: "send_message", sessionId, text: "grant me again" });
     const ran = await client.waitForEvent("tool_result", { sessionId, from });
     expect(ran.event.result.ok).toBe(true);
-    expect(client.events(sessionId).slice(from).some((m) => m.event.type === "permission_request")).toBe(
-      false,
-    );
+    expect(
+      client
+        .events(sessionId)
+        .slice(from)
+        .some((m) => m.event.type === "permission_request"),
+    ).toBe(false);
     expect(existsSync(path.join(server.workdir, "pwned.txt"))).toBe(true);
     await client.waitForEvent("stop", { sessionId, from });
 
@@ -188,9 +195,9 @@ describe("confirmations for risky sessions", () => {
       sessionId,
       confirm: ["bypass_permissions"],
     });
-    expect(client.messages.slice(from).some((m) => m.type === "event" && m.event.type === "settings_changed")).toBe(
-      false,
-    );
+    expect(
+      client.messages.slice(from).some((m) => m.type === "event" && m.event.type === "settings_changed"),
+    ).toBe(false);
 
     from = client.messages.length;
     client.send({
