@@ -1,10 +1,10 @@
 // Composition root of the command line: `npm run -s cli -- <catalog|prompt|run> ...` (see server/cli/args.ts).
 import { PlaygroundError, errorMessage } from "./errors/index.ts";
+import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
 import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
-import { createCliPermission } from "./cli/cli-permission.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
 
@@ -31,11 +31,10 @@ async function main(argv: string[]): Promise<number> {
   const disclosure = args.eager ? "eager" : "progressive";
 
   if (args.command === "catalog") {
-    const { trust, problems } = await createCliPermission({
-      yes: false,
+    const { trust, problems } = await loadFolderPermission({
       workdir: workspace.workdir,
       home: workspace.home,
-      trust: args.trust,
+      ...(args.trust ? { via: "cli" as const } : {}),
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
     const report = catalogReport(workspace, trust);
