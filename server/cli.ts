@@ -1,5 +1,6 @@
 // Composition root of the command line: `npm run -s cli -- <catalog|prompt|run> ...` (see server/cli/args.ts).
 import { PlaygroundError, errorMessage } from "./errors/index.ts";
+import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
 import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
@@ -30,8 +31,14 @@ async function main(argv: string[]): Promise<number> {
   const disclosure = args.eager ? "eager" : "progressive";
 
   if (args.command === "catalog") {
-    const report = catalogReport(workspace);
-    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report)}\n`);
+    const { trust, problems } = await loadFolderPermission({
+      workdir: workspace.workdir,
+      home: workspace.home,
+      ...(args.trust ? { via: "cli" as const } : {}),
+    });
+    for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+    const report = catalogReport(workspace, trust);
+    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report, workspace.home)}\n`);
     return 0;
   }
   if (args.command === "prompt") {
@@ -41,11 +48,12 @@ async function main(argv: string[]): Promise<number> {
       provider: args.provider,
       ...(args.model ? { model: args.model } : {}),
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
+      trust: args.trust,
     });
     write(
       args.json
         ? `${JSON.stringify(report, null, 2)}\n`
-        : `${formatPrompt(report, sha256Hex(report.system.stable))}\n`,
+        : `${formatPrompt(report, sha256Hex(report.system.stable), workspace.home)}\n`,
     );
     return 0;
   }
@@ -60,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
     disclosure,
     planMode: args.plan,
     refreshTools: args.refreshTools,
+    mode: args.mode,
+    trust: args.trust,
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

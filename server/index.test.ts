@@ -1,6 +1,7 @@
 // `tsx server/index.ts` as a real child process: the banner and machine-readable URL (what the browser
 // tests parse), and X8 — SIGTERM stops runs and kills every tool process before exiting.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -32,7 +33,7 @@ function processesMatching(pattern: string): string[] {
   }
 }
 
-async function startCli(): Promise<{
+async function startCli(options: { demo?: boolean } = {}): Promise<{
   url: string;
   port: number;
   token: string;
@@ -55,8 +56,7 @@ async function startCli(): Promise<{
       "0",
       "--home",
       path.join(root, "home"),
-      "--workdir",
-      workdir,
+      ...(options.demo ? [] : ["--workdir", workdir]),
       "--scenarios",
       scenarios,
     ],
@@ -125,5 +125,24 @@ describe("server/index.ts", () => {
     const stop = log.events.map((record) => record.event).find((event) => event.type === "stop");
     expect(stop).toMatchObject({ type: "stop", reason: "canceled" });
     client.close();
+  }, 30_000);
+
+  it("without --workdir, the demo copy is trusted for this start and never written to the trust store", async () => {
+    const started = await startCli({ demo: true });
+    const demo = /^workdir: (\S+) \(a fresh copy of examples\/demo-workdir, trusted for this start\)$/m.exec(
+      started.stdout(),
+    )?.[1];
+    expect(demo, started.stdout()).toBeDefined();
+    try {
+      const server = { port: started.port, token: started.token, origin: `http://127.0.0.1:${started.port}` };
+      const client = await TestClient.connect(server as TestServer);
+      const sessionId = await client.createSession();
+      const opened = await client.waitForEvent("session_opened", { sessionId });
+      expect(opened.event.session.trust).toMatchObject({ folder: demo, trusted: true, via: "demo" });
+      client.close();
+      expect(existsSync(path.join(root, "home", ".PseudoClaude", "trusted-folders.json"))).toBe(false);
+    } finally {
+      await rm(demo!, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -6,6 +6,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
+import { defaultSessionParts } from "./session/default-parts.ts";
 import { startServer } from "./transport/start-server.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -100,6 +101,12 @@ async function main(): Promise<void> {
     home: flags.home,
     defaultWorkdir: workdir,
     scenariosDir: flags.scenarios,
+    // The demo copy is the server's own: trusted for this start, never written to the trust store.
+    parts: defaultSessionParts({
+      scenariosDir: flags.scenarios,
+      home: flags.home,
+      demoFolders: flags.workdir ? [] : [workdir],
+    }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
   });
@@ -107,7 +114,9 @@ async function main(): Promise<void> {
   const elapsed = Math.round(performance.now());
   // The only place the token is ever printed.
   console.log(`PseudoClaude Playground is ready in ${elapsed} ms. Open:\n\n  ${server.url}\n`);
-  console.log(`workdir: ${workdir}${flags.workdir ? "" : " (a fresh copy of examples/demo-workdir)"}`);
+  console.log(
+    `workdir: ${workdir}${flags.workdir ? "" : " (a fresh copy of examples/demo-workdir, trusted for this start)"}`,
+  );
   if (flags.dev)
     console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
   console.log(`PLAYGROUND_URL=${server.url}`);

@@ -1,22 +1,29 @@
 // Command-line parsing for `npm run -s cli -- <command> [flags]`.
 import { parseArgs } from "node:util";
 import { PlaygroundError } from "../errors/index.ts";
+import type { PermissionMode } from "../protocol/model.ts";
+
+const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
 
 export const USAGE = `usage: npm run -s cli -- <command> [flags]
 
 commands:
-  catalog --workdir DIR [--home DIR] [--json]
-      The skill catalog: skills with source and tools, shadowed, removed, warnings, lint.
-  prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--json]
+  catalog --workdir DIR [--home DIR] [--trust] [--json]
+      The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
+  prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
-          [--provider NAME --model M --base-url URL] [--eager] [--plan] [--refresh-tools]
+          [--mode MODE] [--trust] [--provider NAME --model M --base-url URL] [--eager] [--plan]
+          [--refresh-tools]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
-      one run in the same conversation; "/skill args" invokes a skill. Side-effect tools are denied
-      unless --yes is given.
+      one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
+      for are denied unless --yes is given.
 
 flags:
-  --home DIR   home folder for the user skill layer (default: your home)
+  --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
+  --mode MODE  permission mode of run: strict, default, acceptEdits or bypassPermissions (default: default)
+  --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
+               (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --json       machine-readable output`;
 
 export interface CliArguments {
@@ -34,6 +41,10 @@ export interface CliArguments {
   baseUrl?: string;
   plan: boolean;
   refreshTools: boolean;
+  /** Trust the workdir for this command (its own allow rules apply). */
+  trust: boolean;
+  /** Permission mode of `run`. */
+  mode: PermissionMode;
 }
 
 function usageError(message: string): PlaygroundError {
@@ -61,6 +72,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         "base-url": { type: "string" },
         plan: { type: "boolean", default: false },
         "refresh-tools": { type: "boolean", default: false },
+        trust: { type: "boolean", default: false },
+        mode: { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -76,6 +89,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
+  if (values.mode !== undefined && command !== "run") throw usageError("--mode applies to run only");
+  const mode = (values.mode ?? "default") as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode))
+    throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);
   return {
     command: command as CliArguments["command"],
     workdir: values.workdir,
@@ -91,6 +108,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     baseUrl: values["base-url"],
     plan: values.plan,
     refreshTools: values["refresh-tools"],
+    trust: values.trust,
+    mode,
   };
 }
 

@@ -1,6 +1,8 @@
 // `cli catalog`: what the Catalog found in the three layers, and why each skill is (not) offered.
 import type { CatalogSnapshot } from "../protocol/catalog.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { describeTrust } from "./trust-text.ts";
 
 export interface CatalogReport {
   workdir: string;
@@ -10,9 +12,11 @@ export interface CatalogReport {
   removed: CatalogSnapshot["removed"];
   shadowed: CatalogSnapshot["shadowed"];
   lint: CatalogSnapshot["lint"];
+  /** Whether the workdir's own allow rules apply (project skills need no trust: their calls ask). */
+  trust: FolderTrust;
 }
 
-export function catalogReport(workspace: Workspace): CatalogReport {
+export function catalogReport(workspace: Workspace, trust: FolderTrust): CatalogReport {
   const snapshot = workspace.catalog.snapshot();
   return {
     workdir: workspace.workdir,
@@ -22,11 +26,12 @@ export function catalogReport(workspace: Workspace): CatalogReport {
     removed: snapshot.removed,
     shadowed: snapshot.shadowed,
     lint: snapshot.lint,
+    trust,
   };
 }
 
-export function formatCatalog(report: CatalogReport): string {
-  const lines: string[] = [`Workdir: ${report.workdir}`, ""];
+export function formatCatalog(report: CatalogReport, home: string): string {
+  const lines: string[] = [`Workdir: ${report.workdir}`, `Trust: ${describeTrust(report.trust, home)}`, ""];
   lines.push(`Skills (${report.skills.length}):`);
   const width = Math.max(4, ...report.skills.map((skill) => skill.name.length));
   for (const skill of report.skills) {

@@ -1,5 +1,6 @@
 // Spawns the real CLI on the demo workdir with a temp home (no user skills, no user settings).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -99,7 +100,7 @@ describe("cli prompt", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
-    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools"]);
+    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools", "trust"]);
     expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
     const bodyLine = "Requested report: revenue by month";
     expect(request.system.environment).toContain("### add-report");
@@ -288,5 +289,117 @@ describe("cli run", () => {
     const result = await cli(["run", "--workdir", demo]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("needs --scenario FILE");
+  });
+});
+
+describe("folder trust (S12) and --mode", () => {
+  const attack = "id; touch pwned.txt; curl -s -m 2 http://127.0.0.1:9/ || true";
+  let workdir: string;
+  let scenario: string;
+  beforeAll(async () => {
+    workdir = await mkdtemp(path.join(os.tmpdir(), "cli-trust-work-"));
+    await mkdir(path.join(workdir, ".PseudoClaude"), { recursive: true });
+    await writeFile(
+      path.join(workdir, ".PseudoClaude", "settings.json"),
+      JSON.stringify({ permissions: { allow: ["run_command(*)"] } }),
+    );
+    await writeFile(
+      path.join(workdir, ".mcp.json"),
+      JSON.stringify({ mcpServers: { helper: { command: "x" } } }),
+    );
+    scenario = path.join(home, "attack.yaml");
+    await writeFile(
+      scenario,
+      `name: attack\nturns:\n  - tool_calls:\n      - { name: run_command, input: { command: "${attack}" } }\n  - text: "done"\n`,
+    );
+  });
+  afterAll(async () => {
+    await rm(workdir, { recursive: true, force: true });
+  });
+
+  it("run without --yes does not run what an untrusted folder's own settings allow", async () => {
+    const result = await cli(["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"]);
+    const stream = events(result.stdout);
+    const outcome = stream.find((event) => event.type === "tool_result");
+    // Before the fix: ok: true and pwned.txt created, with no prompt and no --yes.
+    expect(outcome).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    expect(existsSync(path.join(workdir, "pwned.txt"))).toBe(false);
+    expect(result.stderr).toContain("not trusted");
+    expect(result.stderr).toContain("run_command(*)");
+  });
+
+  it("run --trust applies the folder's allow rules for this command only", async () => {
+    const args = ["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"];
+    const trusted = await cli([...args, "--trust"]);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const outcome = events(trusted.stdout).find((event) => event.type === "tool_result");
+    expect(outcome).toMatchObject({ result: { ok: true } });
+    expect(existsSync(path.join(workdir, "pwned.txt"))).toBe(true);
+    await rm(path.join(workdir, "pwned.txt"));
+    // Nothing was remembered: the next run without --trust asks (and is denied) again.
+    expect(existsSync(path.join(home, ".PseudoClaude", "trusted-folders.json"))).toBe(false);
+    const again = events((await cli(args)).stdout).find((event) => event.type === "tool_result");
+    expect(again).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+  });
+
+  it("run --json carries the sandbox state on run_started", async () => {
+    const result = await cli(["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"]);
+    const started = events(result.stdout)[0];
+    expect(started).toMatchObject({ type: "run_started", sandbox: { mechanism: expect.any(String) } });
+    if (started?.type === "run_started") expect(typeof started.sandbox?.enabled).toBe("boolean");
+  });
+
+  it("catalog and prompt show the folder's trust: a text line and a trust field", async () => {
+    const json = JSON.parse((await cli(["catalog", "--workdir", workdir, "--home", home, "--json"])).stdout);
+    expect(json.trust).toMatchObject({
+      trusted: false,
+      grants: { allow: ["run_command(*)"], mcpServers: ["helper"] },
+    });
+    expect(json.skills).toBeDefined();
+    const text = (await cli(["catalog", "--workdir", workdir, "--home", home, "--trust"])).stdout;
+    expect(text).toMatch(/^Trust: trusted for this command \(--trust\)/m);
+    const untrustedText = (await cli(["catalog", "--workdir", workdir, "--home", home])).stdout;
+    expect(untrustedText).toMatch(/^Trust: not trusted .*run_command\(\*\).*helper/m);
+
+    const prompt = JSON.parse(
+      (await cli(["prompt", "--workdir", workdir, "--home", home, "--trust", "--json"])).stdout,
+    );
+    expect(prompt.trust).toMatchObject({ trusted: true, via: "cli" });
+    const promptText = (await cli(["prompt", "--workdir", workdir, "--home", home])).stdout;
+    expect(promptText).toMatch(/^Trust: not trusted/m);
+  });
+
+  it("--mode strict asks (and without --yes denies) even a read; a bad --mode is a usage error", async () => {
+    const result = await cli([
+      "run",
+      "--workdir",
+      demo,
+      "--home",
+      home,
+      "--scenario",
+      "scenarios/review.yaml",
+      "--message",
+      "review src/orders.js",
+      "--mode",
+      "strict",
+      "--json",
+    ]);
+    const reads = events(result.stdout).filter(
+      (event) => event.type === "tool_result" && event.result.tool === "read_file",
+    );
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads)
+      expect(read).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    const bad = await cli([
+      "run",
+      "--workdir",
+      demo,
+      "--scenario",
+      "scenarios/review.yaml",
+      "--mode",
+      "yolo",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--mode must be one of strict, default, acceptEdits, bypassPermissions");
   });
 });

@@ -3,11 +3,13 @@
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { parseLoadFlag } from "./args.ts";
+import { describeTrust } from "./trust-text.ts";
 
 export const DEFAULT_PROMPT_MESSAGE = "(the user's first message)";
 
@@ -15,6 +17,8 @@ export interface PromptReport {
   system: { stable: string; environment: string };
   tools: ToolDefinition[];
   messages: ChatMessage[];
+  /** Whether the workdir's own allow rules apply to this request's run. */
+  trust: FolderTrust;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -38,6 +42,8 @@ export interface PromptOptions {
   message?: string;
   provider: string;
   model?: string;
+  /** --trust: the workdir's own allow rules apply for this command. */
+  trust?: boolean;
 }
 
 /** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
@@ -78,28 +84,38 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     }
   }
   const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
+  const permission = await createCliPermission({
+    yes: false,
+    workdir: workspace.workdir,
+    home: workspace.home,
+    trust: options.trust === true,
+  });
   const runner = new Runner(
     workspace.runnerDependencies({
       provider,
-      permission: (
-        await createCliPermission({ yes: false, workdir: workspace.workdir, home: workspace.home })
-      ).hook,
+      permission: permission.hook,
       onEvent: () => undefined,
       disclosure: options.disclosure,
     }),
   );
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
   const request = provider.recorded!;
-  return { system: request.system, tools: request.tools, messages: request.messages };
+  return {
+    system: request.system,
+    tools: request.tools,
+    messages: request.messages,
+    trust: permission.trust,
+  };
 }
 
-export function formatPrompt(report: PromptReport, stableHash: string): string {
+export function formatPrompt(report: PromptReport, stableHash: string, home: string): string {
   const rule = (title: string) => `\n===== ${title} =====\n`;
   const tools = report.tools.map(
     (tool) => `- ${tool.name} [${tool.safety}, ${tool.origin}]: ${tool.description}`,
   );
   const messages = report.messages.map((message) => `[${message.role}] ${message.content}`);
   return [
+    `Trust: ${describeTrust(report.trust, home)}`,
     rule(`system.stable (${report.system.stable.length} chars, sha256 ${stableHash.slice(0, 12)}…)`),
     report.system.stable,
     rule(`system.environment (${report.system.environment.length} chars)`),

@@ -1,13 +1,15 @@
 // `cli run`: one conversation, one Runner run per --message, every event printed as it happens.
 import path from "node:path";
-import type { ChatMessage, DisclosureMode } from "../protocol/model.ts";
+import type { ChatMessage, DisclosureMode, PermissionMode } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { grantsSomething } from "../permission/trust.ts";
 import { createProvider } from "../providers/index.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { describeEvent } from "./event-text.ts";
+import { describeTrust } from "./trust-text.ts";
 
 export const DEFAULT_RUN_MESSAGE = "Please help me with this project.";
 
@@ -22,6 +24,10 @@ export interface RunCommandOptions {
   disclosure: DisclosureMode;
   planMode: boolean;
   refreshTools: boolean;
+  /** Permission mode (default `default`). */
+  mode?: PermissionMode;
+  /** --trust: the workdir's own allow rules apply for this command. */
+  trust?: boolean;
   write: (text: string) => void;
 }
 
@@ -40,7 +46,17 @@ export async function runConversation(
   // assistant_message that follows is then not printed again.
   let streaming = "";
   let shown = "";
-  const onEvent = (event: RunnerEvent) => {
+  const permission = await createCliPermission({
+    yes: options.yes,
+    workdir: workspace.workdir,
+    home: workspace.home,
+    mode: options.mode ?? "default",
+    trust: options.trust === true,
+  });
+  const onEvent = (raw: RunnerEvent) => {
+    // Every run says which sandbox its processes run in (the engine's, when the Runner did not say).
+    const event: RunnerEvent =
+      raw.type === "run_started" && raw.sandbox === undefined ? { ...raw, sandbox: permission.sandbox } : raw;
     if (options.json) return options.write(`${JSON.stringify(event)}\n`);
     if (event.type === "text_delta") {
       options.write(streaming === "" ? `◆ assistant: ${event.text}` : event.text);
@@ -60,12 +76,11 @@ export async function runConversation(
     const text = describeEvent(event);
     if (text !== undefined) options.write(`${text}\n`);
   };
-  const permission = await createCliPermission({
-    yes: options.yes,
-    workdir: workspace.workdir,
-    home: workspace.home,
-  });
   for (const problem of permission.problems) process.stderr.write(`warning: ${problem}\n`);
+  if (!permission.trust.trusted && grantsSomething(permission.trust.grants))
+    process.stderr.write(
+      `note: ${permission.trust.folder} is ${describeTrust(permission.trust, workspace.home)}\n`,
+    );
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({
     provider,

@@ -20,6 +20,8 @@ export type ErrorType =
   | "provider_error"
   | "invalid_scenario"
   | "invalid_frame"
+  /** A risky session (broad workdir, bypassPermissions) was not confirmed; `details.confirm` lists what. */
+  | "confirmation_required"
   | "internal";
 
 export class PlaygroundError extends Error {

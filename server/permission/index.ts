@@ -8,7 +8,25 @@ export type {
 export { PermissionEngine } from "./engine.ts";
 export { buildApprovalRequest } from "./approval.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, evaluateFailClosed, hookDenial, withFailClosed } from "./fail-closed.ts";
-export { loadPermissionRules, parseSettingsText, settingsPaths, type LoadedRules } from "./settings.ts";
+export {
+  loadPermissionRules,
+  loadSettings,
+  parseSettingsText,
+  settingsPaths,
+  type LoadedRules,
+  type LoadedSettings,
+} from "./settings.ts";
+export {
+  folderRealpath,
+  grantsSomething,
+  loadFolderPermission,
+  readTrustStore,
+  rememberTrustedFolder,
+  trustStorePath,
+  trustWorthShowing,
+  type FolderPermission,
+  type TrustVia,
+} from "./trust.ts";
 export { exactRule, parseRule, type CompiledRule, type PermissionRule, type RuleEffect } from "./rules.ts";
 export { splitShellCommand, type ShellAnalysis } from "./shell-split.ts";
 export { findDangerous } from "./dangerous.ts";

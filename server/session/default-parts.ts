@@ -1,20 +1,46 @@
 // The concrete parts a session is built from in the real server: the workspace (catalog + registry +
 // active skills + prompt sources), the permission engine, and the provider named in the settings.
 import path from "node:path";
-import { PermissionEngine, loadPermissionRules } from "../permission/index.ts";
+import { PermissionEngine, loadFolderPermission, rememberTrustedFolder } from "../permission/index.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import { createProvider, loadProvidersConfig } from "../providers/index.ts";
-import type { SessionParts } from "./session-types.ts";
+import { sandboxState } from "../tools/sandbox.ts";
+import type { PermissionEvaluator, SessionParts } from "./session-types.ts";
 import { createWorkspace } from "./workspace.ts";
 
-export function defaultSessionParts(options: { scenariosDir: string; home: string }): SessionParts {
+export function defaultSessionParts(options: {
+  scenariosDir: string;
+  home: string;
+  /** Realpaths trusted for this start only, never written to the trust store (the server's demo copy). */
+  demoFolders?: string[];
+}): SessionParts {
   return {
     createWorkspace: (workspaceOptions) => createWorkspace(workspaceOptions),
-    createPermission: async ({ mode, workdir, home }) => {
-      // Rules from $HOME/.PseudoClaude/settings.json and <workdir>/.PseudoClaude/settings.json; problems are
-      // reported to the user, never fatal.
-      const loaded = await loadPermissionRules({ workdir, homeDir: home });
-      const engine = new PermissionEngine({ mode, rules: loaded.rules });
-      return Object.assign(engine, { loadProblems: loaded.problems });
+    createPermission: async ({ mode, workdir, home, allowNetwork }) => {
+      // Rules from $HOME/.PseudoClaude/settings.json and <workdir>/.PseudoClaude/settings.json (its allow
+      // rules only once the folder is trusted); problems are reported to the user, never fatal.
+      const isDemo = options.demoFolders?.includes(workdir) === true;
+      const load = (via?: "session") =>
+        loadFolderPermission({ workdir, home, ...(isDemo ? { via: "demo" } : via ? { via } : {}) });
+      const loaded = await load();
+      const engine = new PermissionEngine({
+        mode,
+        rules: loaded.rules,
+        sandbox: sandboxState(allowNetwork ?? false),
+      });
+      const evaluator: PermissionEngine & PermissionEvaluator = Object.assign(engine, {
+        loadProblems: loaded.problems,
+        trust: loaded.trust,
+        async trustFolder(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }> {
+          const stored = remember && !isDemo ? await rememberTrustedFolder(home, workdir) : {};
+          const reloaded = await load("session");
+          // Session rules ("allow for this session") and the mode are kept; only the file rules change.
+          engine.setRules(reloaded.rules);
+          evaluator.trust = reloaded.trust;
+          return { trust: reloaded.trust, problems: stored.problem ? [stored.problem] : [] };
+        },
+      });
+      return evaluator;
     },
     createProvider: ({ settings, onManualRequest }) =>
       createProvider({

@@ -2,10 +2,16 @@
 // Logs live in <home>/.PseudoClaude/playground/sessions/<id>.jsonl; ids are checked against a strict
 // pattern before any path is built from them.
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, realpath, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import {
+  confirmationsForCreate,
+  confirmationsForModeSwitch,
+  requireConfirmations,
+} from "./session-confirmations.ts";
 import {
   LOG_FORMAT_VERSION,
   SessionLogWriter,
@@ -101,13 +107,42 @@ export class SessionHub {
     }
   }
 
-  async create(requested: Partial<SessionSettings>): Promise<Session> {
+  /**
+   * update_session: switching to bypassPermissions needs `bypass_permissions` in `confirm`
+   * (refused with `confirmation_required` otherwise).
+   */
+  checkUpdate(
+    session: Session,
+    changes: Partial<SessionSettings>,
+    confirm: readonly SessionConfirmation[] | undefined,
+  ): void {
+    this.checkSettings(changes);
+    const current = session.summary().settings.permissionMode;
+    requireConfirmations(
+      confirmationsForModeSwitch(current, changes.permissionMode),
+      confirm,
+      "update_session",
+    );
+  }
+
+  /** A workdir that is / or contains the home, and bypassPermissions, need their confirmation in `confirm`. */
+  async create(
+    requested: Partial<SessionSettings>,
+    confirm?: readonly SessionConfirmation[],
+  ): Promise<Session> {
     this.checkSettings(requested);
     const providers = this.providers();
     const providerName = requested.provider ?? "scripted";
     const provider = providers.find((info) => info.name === providerName);
+    const workdir = await this.checkWorkdir(requested.workdir ?? this.options.defaultWorkdir);
+    const needed = await confirmationsForCreate({
+      workdir: await realpath(workdir),
+      permissionMode: requested.permissionMode ?? "default",
+      homes: [this.options.home],
+    });
+    requireConfirmations(needed, confirm, "create_session");
     const settings: SessionSettings = {
-      workdir: await this.checkWorkdir(requested.workdir ?? this.options.defaultWorkdir),
+      workdir,
       provider: providerName,
       model: requested.model ?? provider?.defaultModel ?? "",
       permissionMode: requested.permissionMode ?? "default",
@@ -261,6 +296,7 @@ export class SessionHub {
     let settings = loaded.header.settings;
     let title = loaded.header.title;
     let messageCount = 0;
+    let trust: SessionSummary["trust"];
     for (const { event } of loaded.events) {
       if (event.type === "history_appended") {
         messageCount++;
@@ -268,6 +304,7 @@ export class SessionHub {
           title = event.message.content.slice(0, 80);
       }
       if (event.type === "settings_changed") settings = event.settings;
+      if (event.type === "trust_state") trust = event.trust;
     }
     const last = loaded.events.at(-1);
     return {
@@ -278,6 +315,7 @@ export class SessionHub {
       settings,
       messageCount,
       running: false,
+      ...(trust ? { trust } : {}),
     };
   }
 

@@ -9,6 +9,7 @@ import type { Catalog } from "../skills/catalog.ts";
 import type { CatalogLayers, ReloadDiff } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 
 /** One session's skills and tools: its own catalog (the project layer depends on the workdir). */
 export interface SessionWorkspace {
@@ -31,6 +32,13 @@ export interface PermissionEvaluator {
   setMode?(mode: PermissionMode): void;
   /** Problems loading permission settings files, shown to the user. */
   loadProblems?: string[];
+  /** Whether the workdir's own allow rules apply, and what they grant (absent: no folder trust here). */
+  trust?: FolderTrust;
+  /**
+   * Trusts the workdir: its allow rules apply from the next call; `remember` writes the trust store.
+   * `problems`: what the user should know (a corrupt store that was replaced).
+   */
+  trustFolder?(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }>;
 }
 
 export interface SessionParts {
@@ -39,6 +47,8 @@ export interface SessionParts {
     mode: PermissionMode;
     workdir: string;
     home: string;
+    /** The session's network setting, for the sandbox state the engine reports. */
+    allowNetwork?: boolean;
   }): Promise<PermissionEvaluator>;
   createProvider(options: {
     settings: SessionSettings;

@@ -7,6 +7,7 @@ import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import type { PermissionHook } from "../permission/types.ts";
+import { grantsSomething, trustWorthShowing } from "../permission/trust.ts";
 import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
@@ -20,6 +21,7 @@ import {
 } from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
+import { sameJson } from "./same-json.ts";
 import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
@@ -89,9 +91,19 @@ export class Session {
       mode: init.settings.permissionMode,
       workdir: session.workspace.workdir,
       home: init.home,
+      allowNetwork: session.settings.allowNetwork === true,
     });
     for (const problem of session.permission.loadProblems ?? [])
       session.emitError("permission_settings", problem, { replay: true });
+    // The trust prompt's input: sent when the folder grants something, or when it differs from the log's.
+    const trust = session.permission.trust;
+    const logged = init.restored?.findLast((entry) => entry.event.type === "trust_state")?.event;
+    if (
+      trust &&
+      (grantsSomething(trust.grants) || logged) &&
+      !sameJson(logged, { type: "trust_state", trust })
+    )
+      session.emit({ type: "trust_state", trust });
     await restoreActiveSkills(session.workspace, init.restored ?? [], (problem) =>
       session.emitError("restore_failed", problem, { replay: true }),
     );
@@ -139,6 +151,7 @@ export class Session {
       settings: { ...this.settings },
       messageCount: this.history.length,
       running: this.isRunning,
+      ...(trustWorthShowing(this.permission?.trust) ? { trust: this.permission.trust } : {}),
     };
   }
 
@@ -359,9 +372,14 @@ export class Session {
     return next;
   }
 
-  /** Trusts the workdir: its own allow rules take effect (see server/permission/trust.ts). */
-  async trustFolder(_remember: boolean): Promise<void> {
-    throw new PlaygroundError("invalid_frame", "folder trust is not wired yet");
+  /** Trusts the workdir: its own allow rules apply from the next tool call (server/permission/trust.ts). */
+  async trustFolder(remember: boolean): Promise<void> {
+    if (!this.permission.trustFolder)
+      throw new PlaygroundError("invalid_arguments", "this session's permission engine has no folder trust");
+    const { trust, problems } = await this.permission.trustFolder(remember);
+    for (const problem of problems) this.emitError("permission_settings", problem);
+    this.emit({ type: "trust_state", trust });
+    await this.flushLog();
   }
 
   async updateSettings(changes: Partial<Omit<SessionSettings, "workdir">>): Promise<void> {

@@ -29,7 +29,9 @@ afterEach(async () => {
 describe("a skill written by the agent", () => {
   it("is held back from live reload until the user reloads the catalog", async () => {
     const client = await TestClient.connect(server);
-    const sessionId = await client.createSession({ permissionMode: "bypassPermissions" });
+    const sessionId = await client.createSession({ permissionMode: "bypassPermissions" }, [
+      "bypass_permissions",
+    ]);
     await client.waitForEvent("catalog_snapshot", { sessionId });
     const from = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "make a skill" });

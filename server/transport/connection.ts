@@ -4,6 +4,7 @@
 import type { WebSocket } from "ws";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { parseClientCommand } from "../protocol/schemas.ts";
+import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
 import type { Session } from "../session/session.ts";
@@ -94,12 +95,14 @@ export class ClientConnection {
     } catch (error) {
       const code = error instanceof PlaygroundError ? error.code : "internal";
       if (code === "internal") this.options.log(`command ${command.type} failed: ${errorMessage(error)}`);
+      const confirm = error instanceof PlaygroundError ? error.details?.confirm : undefined;
       this.send({
         type: "error",
         code,
         message: errorMessage(error),
         command: command.type,
         ...("sessionId" in command ? { sessionId: command.sessionId } : {}),
+        ...(Array.isArray(confirm) ? { confirm: confirm as SessionConfirmation[] } : {}),
       });
     }
   }
@@ -148,7 +151,7 @@ export class ClientConnection {
         this.send({ type: "session_list", sessions: await this.hub.list() });
         return;
       case "create_session": {
-        const session = await this.hub.create(command.settings ?? {});
+        const session = await this.hub.create(command.settings ?? {}, command.confirm);
         await this.attach(session, undefined);
         return;
       }
@@ -191,7 +194,7 @@ export class ClientConnection {
     if (!this.subscriptions.has(session.id)) await this.attach(session, session.lastSeq);
     switch (command.type) {
       case "update_session":
-        this.hub.checkSettings(command.settings);
+        this.hub.checkUpdate(session, command.settings, command.confirm);
         await session.updateSettings(command.settings);
         return;
       case "send_message":
