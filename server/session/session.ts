@@ -395,7 +395,7 @@ export class Session {
       next.scenario !== previous.scenario
     ) {
       if (this.isRunning)
-        throw new PlaygroundError("invalid_arguments", `${RUN_IN_PROGRESS} before changing the model`);
+        throw new PlaygroundError("run_in_progress", `${RUN_IN_PROGRESS} before changing the model`);
       this.provider = undefined;
     }
     if (next.permissionMode !== previous.permissionMode && this.permission.setMode) {
