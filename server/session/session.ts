@@ -28,7 +28,6 @@ import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { RUN_IN_PROGRESS, TurnGate } from "./turn-gate.ts";
 
-export { RUN_IN_PROGRESS } from "./turn-gate.ts";
 
 export interface SessionInit {
   id: string;
