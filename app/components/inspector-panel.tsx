@@ -5,6 +5,7 @@
 import { useState } from "react";
 import type { SkillView } from "../../server/protocol/index.ts";
 import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
+import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests, eagerStableText, messagesText, toolsText } from "../state/derive.ts";
 import type { RequestView } from "../state/types.ts";
 import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
@@ -219,16 +220,7 @@ export function InspectorPanel({
             {tokenizerName}
             {usage && (
               <span data-testid="provider-usage" className="ml-1 text-slate-800">
-                · provider reports{" "}
-                {[
-                  usage.inputTokens !== undefined && `input ${usage.inputTokens}`,
-                  usage.outputTokens !== undefined && `output ${usage.outputTokens}`,
-                  usage.cacheReadInputTokens !== undefined && `cache read ${usage.cacheReadInputTokens}`,
-                  usage.cacheCreationInputTokens !== undefined &&
-                    `cache write ${usage.cacheCreationInputTokens}`,
-                ]
-                  .filter(Boolean)
-                  .join(", ")}
+                · {usageText(usage)}
               </span>
             )}
           </div>

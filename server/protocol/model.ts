@@ -44,6 +44,13 @@ export interface Usage {
   outputTokens?: number;
   cacheCreationInputTokens?: number;
   cacheReadInputTokens?: number;
+  /**
+   * Where the numbers come from: the provider's own report (absent means the same, for older logs), or
+   * an estimate made here (the scripted model counts the chunks it streamed; it has no tokenizer).
+   */
+  source?: "provider" | "estimate";
+  /** How an estimate was made, shown next to it. */
+  estimate?: string;
 }
 
 export type DisclosureMode = "progressive" | "eager";

@@ -119,6 +119,13 @@ describe("ScriptedProvider", () => {
       name: "load_skill",
       input: { name: "review" },
     });
+    // It has no tokenizer: its output count is labelled an estimate, never passed off as a provider report.
+    const usage = events.find((event) => event.type === "usage");
+    expect(usage && usage.type === "usage" && usage.usage).toEqual({
+      outputTokens: deltas.length,
+      source: "estimate",
+      estimate: "scripted model: streamed chunks, not tokens",
+    });
   });
 
   it("plays turns in order across runs and then says it has no more turns", async () => {

@@ -164,8 +164,12 @@ export class ScriptedProvider implements Provider {
       yield { type: "error", message: "request canceled" };
       return;
     }
+    // Not a measurement: the scripted model has no tokenizer, it counts the chunks it streamed.
     const outputTokens = text ? splitIntoChunks(text).length : 0;
-    yield { type: "usage", usage: { outputTokens } };
+    yield {
+      type: "usage",
+      usage: { outputTokens, source: "estimate", estimate: "scripted model: streamed chunks, not tokens" },
+    };
     yield { type: "done" };
   }
 }
