@@ -3,6 +3,8 @@ import path from "node:path";
 import type { ChatMessage, DisclosureMode } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { createProvider } from "../providers/index.ts";
+import { registerConfiguredSecrets } from "../providers/config.ts";
+import { redactKnownSecrets } from "../providers/redact.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
@@ -40,7 +42,10 @@ export async function runConversation(
   // assistant_message that follows is then not printed again.
   let streaming = "";
   let shown = "";
-  const onEvent = (event: RunnerEvent) => {
+  // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
+  registerConfiguredSecrets({ home: workspace.home });
+  const onEvent = (unredacted: RunnerEvent) => {
+    const event = redactKnownSecrets(unredacted);
     if (options.json) return options.write(`${JSON.stringify(event)}\n`);
     if (event.type === "text_delta") {
       options.write(streaming === "" ? `◆ assistant: ${event.text}` : event.text);
