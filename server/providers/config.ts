@@ -7,7 +7,7 @@ import path from "node:path";
 import type { ProviderInfo } from "../protocol/wire.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from "./anthropic.ts";
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from "./openai.ts";
-import { isSecretFieldName, registerSecret } from "./redact.ts";
+import { isSecretFieldName, refreshKnownSecrets, registerSecret } from "./redact.ts";
 
 export { redactSecrets, registerSecret } from "./redact.ts";
 
@@ -136,6 +136,7 @@ export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersC
   registerSecret(file.anthropic.apiKey);
   registerSecret(file.openai.apiKey);
   for (const variable of KEY_ENV_VARIABLES) registerSecret(env[variable]?.trim());
+  refreshKnownSecrets();
   return config;
 }
 

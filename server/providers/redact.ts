@@ -42,13 +42,19 @@ export function registerSecret(secret: string | undefined): void {
 
 let cached: { version: number; environment: string; secrets: string[] } | undefined;
 
+function environmentSignature(): string {
+  return SECRET_ENV_VARIABLES.map((variable) => process.env[variable] ?? "").join("\0");
+}
+
 /**
  * Every key value to replace, longest first (so a key that contains another is replaced whole), each
  * also in its JSON-escaped form (how `cat providers.json` or a JSON log line shows a key with `"` or `\`).
- * Cached: this runs for every session event.
+ * Cached, because it runs for every session event: the environment is read again when a secret is
+ * registered, on refreshKnownSecrets(), and by the provider path (`fresh`), which is rare.
  */
-function knownSecrets(): string[] {
-  const environment = SECRET_ENV_VARIABLES.map((variable) => process.env[variable] ?? "").join("\0");
+function knownSecrets(fresh = false): string[] {
+  if (cached && cached.version === registeredVersion && !fresh) return cached.secrets;
+  const environment = environmentSignature();
   if (cached && cached.version === registeredVersion && cached.environment === environment) {
     return cached.secrets;
   }
@@ -63,6 +69,11 @@ function knownSecrets(): string[] {
   const sorted = [...secrets].sort((a, b) => b.length - a.length);
   cached = { version: registeredVersion, environment, secrets: sorted };
   return sorted;
+}
+
+/** Reads the key variables of the environment again (loading the providers configuration does this). */
+export function refreshKnownSecrets(): void {
+  knownSecrets(true);
 }
 
 function mayBeKeyShaped(text: string): boolean {
@@ -101,7 +112,7 @@ function redactValue(value: unknown, secrets: string[], seen: WeakSet<object>): 
  * every secret-named field (apiKey, authorization, x-api-key, …) replaced by "[redacted]".
  */
 export function redactSecrets<T>(value: T): T {
-  return redactValue(value, knownSecrets(), new WeakSet()) as T;
+  return redactValue(value, knownSecrets(true), new WeakSet()) as T;
 }
 
 /** Copy-on-write: returns `value` itself when nothing inside it changes. */
