@@ -84,7 +84,9 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
     };
   } catch (error) {
     const message =
-      error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message;
+      error instanceof SyntaxError
+        ? `${file}: not valid JSON (${describeJsonError(error.message)})`
+        : (error as Error).message;
     return { anthropic: {}, openai: {}, error: message };
   }
 }
@@ -101,6 +103,15 @@ function registerSecretFields(value: unknown, depth = 0): void {
       registerSecret(field.trim());
     } else registerSecretFields(field, depth + 1);
   }
+}
+
+/**
+ * V8's "Unexpected token 'l', ..."apiKey": local-key-"... is not valid JSON" quotes the file, and the
+ * quoted part may be a piece of an unquoted key. The message shown to the browser keeps only the kind of
+ * error (V8's position messages quote nothing and are kept whole).
+ */
+function describeJsonError(message: string): string {
+  return message.includes(" is not valid JSON") ? "unexpected text where JSON was expected" : message;
 }
 
 function firstSet(...values: (string | undefined)[]): string | undefined {

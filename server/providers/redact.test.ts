@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadProvidersConfig, registerConfiguredSecrets, settingsFilePath } from "./config.ts";
+import { listProviders, loadProvidersConfig, registerConfiguredSecrets, settingsFilePath } from "./config.ts";
 import { REDACTED, mayContainSecret, redactJsonLines, redactKnownSecrets, registerSecret } from "./redact.ts";
 
 let home: string;
@@ -40,6 +40,15 @@ describe("registering configured keys", () => {
     expect(redactKnownSecrets("half-valid-key-5d2e8a proxy-token-value-91c4")).toBe(
       `${REDACTED} ${REDACTED}`,
     );
+  });
+
+  it("a broken settings file's error names the file but quotes none of it (an unquoted key)", async () => {
+    await mkdir(path.dirname(settingsFilePath(home)), { recursive: true });
+    await writeFile(settingsFilePath(home), '{"openai": {"apiKey": unquoted-key-4c7a9e1b2d}}');
+    const hints = JSON.stringify(listProviders(loadProvidersConfig({ env: {}, home })));
+    expect(hints).toContain("not valid JSON");
+    expect(hints).toContain(settingsFilePath(home));
+    expect(hints).not.toMatch(/unquoted|key-4c7a/);
   });
 });
 
