@@ -4,7 +4,7 @@
 // buffer is bounded in bytes so a long conversation does not grow the server without limit. Only the log
 // gets request snapshots in a compact form (see log-compaction.ts); the buffer and sockets get them whole.
 // No configured key ever leaves through here: an event whose JSON may hold one is redacted before it is
-// logged, buffered or sent (one substring scan of text we serialize anyway; no copy of a clean event).
+// logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event).
 import type { SessionEvent } from "../protocol/wire.ts";
 import { mayContainSecret, redactKnownSecrets } from "../providers/redact.ts";
 import { SnapshotCompactor } from "./log-compaction.ts";

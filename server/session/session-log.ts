@@ -57,7 +57,7 @@ export async function narrowLogDirectoryMode(directory: string): Promise<void> {
   await narrowMode(directory, LOG_DIRECTORY_MODE);
 }
 
-/** Narrows an existing log file to 0600 (its folder is handled by ensurePrivateLogDirectory). */
+/** Narrows an existing log file to 0600. */
 export async function narrowLogFileMode(file: string): Promise<void> {
   await narrowMode(file, LOG_FILE_MODE);
 }
