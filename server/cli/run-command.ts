@@ -4,6 +4,8 @@ import type { ChatMessage, DisclosureMode, PermissionMode } from "../protocol/mo
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import { createProvider } from "../providers/index.ts";
+import { registerConfiguredSecrets } from "../providers/config.ts";
+import { redactKnownSecrets } from "../providers/redact.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
@@ -53,8 +55,11 @@ export async function runConversation(
     mode: options.mode ?? "default",
     trust: options.trust === true,
   });
-  const onEvent = (raw: RunnerEvent) => {
+  // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
+  registerConfiguredSecrets({ home: workspace.home });
+  const onEvent = (unredacted: RunnerEvent) => {
     // Every run says which sandbox its processes run in (the engine's, when the Runner did not say).
+    const raw = redactKnownSecrets(unredacted);
     const event: RunnerEvent =
       raw.type === "run_started" && raw.sandbox === undefined ? { ...raw, sandbox: permission.sandbox } : raw;
     if (options.json) return options.write(`${JSON.stringify(event)}\n`);

@@ -7,9 +7,12 @@ import path from "node:path";
 import type { ProviderInfo } from "../protocol/wire.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from "./anthropic.ts";
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from "./openai.ts";
-import { registerSecret } from "./redact.ts";
+import { isSecretFieldName, refreshKnownSecrets, registerSecret } from "./redact.ts";
 
 export { redactSecrets, registerSecret } from "./redact.ts";
+
+/** Environment variables that hold keys (redact.ts also reads them from process.env itself). */
+const KEY_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const;
 
 export interface EndpointConfig {
   apiKey?: string;
@@ -70,6 +73,7 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
   }
   try {
     const parsed: unknown = JSON.parse(text);
+    registerSecretFields(parsed);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new Error(`${file}: must be a JSON object with "anthropic" and/or "openai" sections`);
     }
@@ -80,9 +84,34 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
     };
   } catch (error) {
     const message =
-      error instanceof SyntaxError ? `${file}: not valid JSON (${error.message})` : (error as Error).message;
+      error instanceof SyntaxError
+        ? `${file}: not valid JSON (${describeJsonError(error.message)})`
+        : (error as Error).message;
     return { anthropic: {}, openai: {}, error: message };
   }
+}
+
+/**
+ * Every secret-named string in the settings file (apiKey, authToken, …, in any section, used or not,
+ * valid file or not) is a key value to redact: a tool that prints the file must not show it.
+ */
+function registerSecretFields(value: unknown, depth = 0): void {
+  if (value === null || typeof value !== "object" || depth > 8) return;
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === "string" && isSecretFieldName(key)) {
+      registerSecret(field);
+      registerSecret(field.trim());
+    } else registerSecretFields(field, depth + 1);
+  }
+}
+
+/**
+ * V8's "Unexpected token 'l', ..."apiKey": local-key-"... is not valid JSON" quotes the file, and the
+ * quoted part may be a piece of an unquoted key. The message shown to the browser keeps only the kind of
+ * error (V8's position messages quote nothing and are kept whole).
+ */
+function describeJsonError(message: string): string {
+  return message.includes(" is not valid JSON") ? "unexpected text where JSON was expected" : message;
 }
 
 function firstSet(...values: (string | undefined)[]): string | undefined {
@@ -111,9 +140,23 @@ export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersC
     settingsPath,
     settingsError: file.error,
   };
+  // Every configured key, not only the one in use: the environment wins over the file, but a tool that
+  // prints the file would still show the file's key.
   registerSecret(config.anthropic.apiKey);
   registerSecret(config.openai.apiKey);
+  registerSecret(file.anthropic.apiKey);
+  registerSecret(file.openai.apiKey);
+  for (const variable of KEY_ENV_VARIABLES) registerSecret(env[variable]?.trim());
+  refreshKnownSecrets();
   return config;
+}
+
+/**
+ * Registers every configured key value (environment and providers.json) for redaction without building
+ * a provider: for entry points that may never create one (the scripted CLI, a server that only replays).
+ */
+export function registerConfiguredSecrets(options: LoadConfigOptions = {}): void {
+  loadProvidersConfig(options);
 }
 
 /** 127.0.0.1, ::1 or localhost: a server on this machine, so no data leaves it. */

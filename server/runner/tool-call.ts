@@ -11,6 +11,7 @@ import type {
 } from "../permission/types.ts";
 import { buildApprovalRequest } from "../permission/approval.ts";
 import { evaluateFailClosed } from "../permission/fail-closed.ts";
+import { redactKnownSecrets } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { Registry } from "../tools/registry.ts";
 import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
@@ -150,7 +151,10 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
     known,
     visible: context.visibleNames.has(call.name),
   });
-  const finish = (result: ToolResult, durationMs: number, trace?: PermissionTrace, fullOutput?: string) => {
+  const finish = (output: ToolResult, durationMs: number, trace?: PermissionTrace, full?: string) => {
+    // Whatever a tool printed, no configured key reaches the model's history or an event (S11).
+    const result = redactKnownSecrets(output);
+    const fullOutput = full === undefined ? undefined : redactKnownSecrets(full);
     emit({
       type: "tool_result",
       runId,

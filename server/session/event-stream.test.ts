@@ -1,7 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionEvent } from "../protocol/wire.ts";
+import { REDACTED, registerSecret } from "../providers/redact.ts";
 import { EventStream, MEMORY_REPLAY_CHARS } from "./event-stream.ts";
 import { SessionLogWriter, readSessionLog } from "./session-log.ts";
 
@@ -48,5 +50,55 @@ describe("EventStream", () => {
     await writer.close();
     const logged = await readSessionLog(writer.path);
     expect(logged.events).toHaveLength(count);
+  });
+});
+
+describe("EventStream redaction (S11)", () => {
+  const KEY = "stream-registered-key-6b0e2d";
+
+  it("redacts a configured key from the log, the replay buffer and every subscriber; copies nothing else", async () => {
+    registerSecret(KEY);
+    const writer = new SessionLogWriter(path.join(dir, "s.jsonl"));
+    const stream = new EventStream(writer);
+    const delivered: { event: SessionEvent; json: string }[] = [];
+    stream.subscribe((_seq, event, json) => delivered.push({ event, json }));
+    const clean: SessionEvent = { type: "session_error", code: "x", message: "nothing secret here" };
+    const leaking: SessionEvent = { type: "session_error", code: "x", message: `saw ${KEY} in a skill file` };
+    stream.emit(clean);
+    stream.emit(leaking);
+
+    expect(delivered[0].event).toBe(clean); // no copy of an event without a secret
+    expect(delivered[1].event).toEqual({
+      type: "session_error",
+      code: "x",
+      message: `saw ${REDACTED} in a skill file`,
+    });
+    expect(leaking.message).toContain(KEY); // the emitter's object is left alone
+    await writer.close();
+    const logText = await readFile(writer.path, "utf8");
+    const everything = [
+      logText,
+      ...delivered.map((entry) => entry.json),
+      ...stream.after(0).map((e) => e.json),
+    ];
+    for (const text of everything) expect(text).not.toContain(KEY);
+    expect(logText).toContain(REDACTED);
+  });
+
+  it("redacts events replayed from a log written before the key was known", async () => {
+    const file = path.join(dir, "old.jsonl");
+    const old = "old-log-key-value-1d9c3a";
+    const oldWriter = new SessionLogWriter(file);
+    const oldStream = new EventStream(oldWriter);
+    // Enough filler that the first event is no longer in memory and must come back from the log.
+    oldStream.emit({ type: "session_error", code: "x", message: `old ${old}` });
+    const big = "z".repeat(100_000);
+    for (let index = 0; index < Math.ceil((MEMORY_REPLAY_CHARS * 2) / big.length); index++)
+      oldStream.emit({ type: "session_error", code: "filler", message: big });
+    registerSecret(old);
+    const replayed = await oldStream.replay(0);
+    expect(replayed[0].json).toContain(`old ${REDACTED}`);
+    expect(replayed.map((entry) => entry.json).join("\n")).not.toContain(old);
+    await oldWriter.close();
   });
 });

@@ -3,7 +3,10 @@
 // serialized once: the same JSON text goes to the log, to the replay buffer and to every socket, and the
 // buffer is bounded in bytes so a long conversation does not grow the server without limit. Only the log
 // gets request snapshots in a compact form (see log-compaction.ts); the buffer and sockets get them whole.
+// No configured key ever leaves through here: an event whose JSON may hold one is redacted before it is
+// logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event).
 import type { SessionEvent } from "../protocol/wire.ts";
+import { mayContainSecret, redactKnownSecrets } from "../providers/redact.ts";
 import { SnapshotCompactor } from "./log-compaction.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
@@ -19,6 +22,14 @@ export interface SerializedEvent {
 }
 
 export type EventListener = (seq: number, event: SessionEvent, json: string) => void;
+
+/** The event and its JSON text, both free of configured keys and key-shaped strings. */
+function serializeRedacted(event: SessionEvent): { event: SessionEvent; json: string } {
+  const json = JSON.stringify(event);
+  if (!mayContainSecret(json)) return { event, json };
+  const redacted = redactKnownSecrets(event);
+  return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
+}
 
 /** Streamed text is re-sent whole in assistant_message, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
@@ -51,7 +62,7 @@ export class EventStream {
     const newest: SerializedEvent[] = [];
     let chars = 0;
     for (let index = restored.length - 1; index >= 0; index--) {
-      const json = JSON.stringify(restored[index].event);
+      const json = serializeRedacted(restored[index].event).json;
       if (newest.length > 0 && chars + json.length > MEMORY_REPLAY_CHARS) break;
       newest.push({ seq: restored[index].seq, json });
       chars += json.length;
@@ -84,9 +95,9 @@ export class EventStream {
    * replay in this server process (e.g. problems found while reopening); "none" delivers it live only
    * (e.g. a log-write failure).
    */
-  emit(event: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
+  emit(original: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
-    const json = JSON.stringify(event);
+    const { event, json } = serializeRedacted(original);
     const keep = options.keep ?? "log";
     if (keep !== "none") {
       this.remember({ seq: this.seq, json });
@@ -127,7 +138,7 @@ export class EventStream {
     const logged = await readSessionLog(this.writer.path);
     const archived = logged.events
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
-      .map((record) => ({ seq: record.seq, json: JSON.stringify(record.event) }));
+      .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event).json }));
     return [...archived, ...this.after(afterSeq)];
   }
 }

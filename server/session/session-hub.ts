@@ -1,12 +1,17 @@
 // All sessions of one server: creates them, reopens them from their logs, lists, exports and deletes.
 // Logs live in <home>/.PseudoClaude/playground/sessions/<id>.jsonl; ids are checked against a strict
-// pattern before any path is built from them.
+// pattern before any path is built from them. At start the hub closes runs a crash cut off
+// (interrupted-runs.ts) and narrows log modes (D7); every open, list, export and delete waits for that.
+// Keys: server log lines, reopened events and exports are redacted like live events (S11).
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, realpath, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import { registerConfiguredSecrets } from "../providers/config.ts";
+import { redactJsonLines, redactKnownSecrets } from "../providers/redact.ts";
+import { closeInterruptedRuns } from "./interrupted-runs.ts";
 import {
   confirmationsForCreate,
   confirmationsForModeSwitch,
@@ -53,9 +58,35 @@ export class SessionHub {
   private readonly sessions = new Map<string, Session>();
   private readonly opening = new Map<string, Promise<Session>>();
   readonly directory: string;
+  /** Settles once interrupted runs are closed; never rejects (a failure is logged). */
+  private readonly started: Promise<void>;
 
   constructor(private readonly options: SessionHubOptions) {
     this.directory = sessionsDirectory(options.home);
+    // Server log lines may quote tool output or file contents: no key in them either.
+    this.options = { ...options, log: (line) => options.log(redactKnownSecrets(line)) };
+    this.started = this.startUp();
+  }
+
+  private async startUp(): Promise<void> {
+    try {
+      // Keys in providers.json are redacted from the first event on, even before any provider is built.
+      registerConfiguredSecrets({ home: this.options.home });
+      await closeInterruptedRuns({
+        directory: this.directory,
+        isSessionId: (id) => SESSION_ID.test(id),
+        isLive: (id) => this.sessions.has(id),
+        log: this.options.log,
+        fileSystem: this.options.logFileSystem,
+      });
+    } catch (error) {
+      this.options.log(`checking session logs for interrupted runs failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Resolves once the start-up work on the session logs is done (tests wait for it). */
+  ready(): Promise<void> {
+    return this.started;
   }
 
   get defaultWorkdir(): string {
@@ -212,6 +243,7 @@ export class SessionHub {
   }
 
   private async reopen(id: string): Promise<Session> {
+    await this.started;
     const loaded = await this.readLog(id);
     if (!loaded.header)
       throw new PlaygroundError("io_error", `${this.logPath(id)} has no readable header record`);
@@ -224,7 +256,8 @@ export class SessionHub {
       home: this.options.home,
       parts: this.options.parts,
       writer: this.writerFor(id, ref),
-      restored: loaded.events.map((record) => ({ seq: record.seq, event: record.event })),
+      // A log written before a key was configured may hold it: not in the history, not in a replay.
+      restored: loaded.events.map((record) => ({ seq: record.seq, event: redactKnownSecrets(record.event) })),
       watch: this.options.watch,
       providers: this.options.providers,
       log: this.options.log,
@@ -253,6 +286,7 @@ export class SessionHub {
   }
 
   async list(): Promise<SessionSummary[]> {
+    await this.started;
     const summaries = new Map<string, SessionSummary>();
     for (const session of this.sessions.values()) summaries.set(session.id, session.summary());
     let files: string[] = [];
@@ -320,17 +354,20 @@ export class SessionHub {
   }
 
   async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {
+    await this.started;
     const file = this.logPath(id);
     const live = this.sessions.get(id);
     if (live) await live.flushForExport();
     try {
-      return { fileName: `${id}.jsonl`, jsonl: await readSessionLogForExport(file) };
+      // Redacted again: the log may predate the key, or come from a version that did not redact.
+      return { fileName: `${id}.jsonl`, jsonl: redactJsonLines(await readSessionLogForExport(file)) };
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }
   }
 
   async delete(id: string): Promise<void> {
+    await this.started;
     const file = this.logPath(id);
     const live = this.sessions.get(id);
     this.diskSummaries.delete(id);
@@ -352,6 +389,7 @@ export class SessionHub {
 
   /** Cancels every run (killing its tools) and writes out every log. */
   async shutdown(): Promise<void> {
+    await this.started;
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(

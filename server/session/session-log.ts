@@ -2,7 +2,8 @@
 // One writer per session (a promise queue), one `write` call per record, fsync when a turn ends.
 // Reading splits on LF bytes only: JSON.stringify leaves U+2028/U+2029 unescaped, and line readers that
 // treat them as line breaks would cut records in half.
-import { open, readFile } from "node:fs/promises";
+import { chmod, open, readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
 
@@ -42,9 +43,31 @@ export interface LogFileHandle {
   close(): Promise<void>;
 }
 
+/** D7: a session log is readable by its owner only, in a folder only its owner can list. */
+export const LOG_FILE_MODE = 0o600;
+export const LOG_DIRECTORY_MODE = 0o700;
+
+/** Narrows the permission bits of `target` to `mode` when they are wider (a log from an older version). */
+async function narrowMode(target: string, mode: number): Promise<void> {
+  if (((await stat(target)).mode & 0o777 & ~mode) !== 0) await chmod(target, mode);
+}
+
+/** Narrows an existing log folder to 0700. */
+export async function narrowLogDirectoryMode(directory: string): Promise<void> {
+  await narrowMode(directory, LOG_DIRECTORY_MODE);
+}
+
+/** Narrows an existing log file to 0600. */
+export async function narrowLogFileMode(file: string): Promise<void> {
+  await narrowMode(file, LOG_FILE_MODE);
+}
+
 export const nodeLogFileSystem: LogFileSystem = {
   async openForAppend(path) {
-    const handle = await open(path, "a+");
+    // Whoever created the folder, and whatever mode an older version left on the file: fixed on open.
+    await narrowMode(dirname(path), LOG_DIRECTORY_MODE);
+    const handle = await open(path, "a+", LOG_FILE_MODE);
+    if (((await handle.stat()).mode & 0o777 & ~LOG_FILE_MODE) !== 0) await handle.chmod(LOG_FILE_MODE);
     return {
       async tail() {
         const { size } = await handle.stat();
