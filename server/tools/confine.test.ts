@@ -142,4 +142,33 @@ describe("workdir confinement", () => {
     const plain = resolveInWorkdir(workdir, "src/.gitignore");
     expect(plain.ok && plain.protectedArea).toBeFalsy();
   });
+
+  it("P10: a symlinked .PseudoClaude or .git protects both its own name and its target's", async () => {
+    const linked = path.join(base, "linked-areas");
+    await mkdir(path.join(linked, "pc", "skills"), { recursive: true });
+    await mkdir(path.join(linked, "gitdir", "hooks"), { recursive: true });
+    await mkdir(path.join(linked, "pcx"));
+    await writeFile(path.join(linked, "pc", "settings.json"), "{}\n");
+    await symlink("pc", path.join(linked, ".PseudoClaude"));
+    await symlink(path.join(linked, "gitdir"), path.join(linked, ".git"));
+    for (const given of [".PseudoClaude/settings.json", "pc/settings.json", "pc/skills/new/SKILL.md", "pc"]) {
+      expect(resolveInWorkdir(linked, given), given).toMatchObject({
+        ok: true,
+        protectedArea: ".PseudoClaude",
+      });
+    }
+    expect(resolveInWorkdir(linked, ".PseudoClaude/settings.json")).toMatchObject({
+      relative: "pc/settings.json",
+      root: linked,
+      exists: true,
+      missingParts: 0,
+    });
+    for (const given of [".git/hooks/pre-commit", "gitdir/hooks/pre-commit", "gitdir/config"]) {
+      expect(resolveInWorkdir(linked, given), given).toMatchObject({ ok: true, protectedArea: ".git" });
+    }
+    // Separator-aware: a sibling sharing the prefix is not the protected folder.
+    const sibling = resolveInWorkdir(linked, "pcx/file.txt");
+    expect(sibling.ok && sibling.protectedArea).toBeFalsy();
+    expect(resolveInWorkdir(linked, "pcx/new/deep.txt")).toMatchObject({ ok: true, missingParts: 2 });
+  });
 });

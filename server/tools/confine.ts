@@ -14,12 +14,19 @@ export type ProtectedArea = (typeof PROTECTED_AREAS)[number];
 
 export interface ConfinedPath {
   ok: true;
+  /** Realpath of the working directory. */
+  root: string;
   /** Real absolute path: realpath of the nearest existing ancestor plus the parts that do not exist yet. */
   absolute: string;
   /** Relative to the workdir's realpath, with `/` separators; "." for the workdir itself. */
   relative: string;
   exists: boolean;
-  /** Set when the path lies in `.git/` or `.PseudoClaude/` (at any depth). */
+  /** How many trailing parts of `relative` did not exist (0 when `exists`). */
+  missingParts: number;
+  /**
+   * Set when the path lies in `.git/` or `.PseudoClaude/` (at any depth), judged on the path as written and
+   * on its real path, so `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`.
+   */
   protectedArea?: ProtectedArea;
 }
 
@@ -72,6 +79,10 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ELOOP") return refuse(userPath, "it goes through a symlink loop");
+      // realpath lstat()s a component, then readlink()s it: EINVAL means it stopped being a symlink between.
+      if (code === "EINVAL") {
+        return refuse(userPath, "it changed while it was being resolved (a symlink was swapped in or out)");
+      }
       if (code !== "ENOENT" && code !== "ENOTDIR") {
         return refuse(userPath, `it cannot be resolved (${code ?? "unknown error"})`);
       }
@@ -95,15 +106,46 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
       : "it is outside the working directory";
     return refuse(userPath, how);
   }
-  const relative = path.relative(root, absolute).split(path.sep).join("/") || ".";
-  const area = protectedAreaOf(relative);
+  const relative = toRelative(root, absolute);
+  // The path as written (relative to the workdir, whichever way it was named) and the real path.
+  const givenRoot = path.resolve(workdir);
+  const lexicalBase = isInside(root, lexical) ? root : isInside(givenRoot, lexical) ? givenRoot : undefined;
+  const area =
+    protectedAreaOf(relative) ??
+    (lexicalBase !== undefined ? protectedAreaOf(toRelative(lexicalBase, lexical)) : undefined) ??
+    protectedAreaByRealPath(root, absolute);
   return {
     ok: true,
+    root,
     absolute,
     relative,
     exists: missingParts.length === 0,
+    missingParts: missingParts.length,
     ...(area ? { protectedArea: area } : {}),
   };
+}
+
+function toRelative(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join("/") || ".";
+}
+
+/**
+ * The protected area whose real folder contains `absolute`: `<workdir>/.git` or `<workdir>/.PseudoClaude`
+ * may be symlinks to another folder of the workdir, and writing there by that folder's name must ask too.
+ */
+function protectedAreaByRealPath(root: string, absolute: string): ProtectedArea | undefined {
+  return PROTECTED_AREAS.find((area) => {
+    const areaReal = realpathOrUndefined(path.join(root, area));
+    return areaReal !== undefined && isInside(areaReal, absolute);
+  });
+}
+
+function realpathOrUndefined(candidate: string): string | undefined {
+  try {
+    return realpathSync(candidate);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `.git` or `.PseudoClaude` when any segment of a workdir-relative path is one of them. */

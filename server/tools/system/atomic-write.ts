@@ -1,52 +1,27 @@
-import { randomBytes } from "node:crypto";
-import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../confine.ts";
+import { PathRefused, writeConfined } from "./confined-fs.ts";
 
-export class WriteRefused extends Error {}
+/** A write refused because its path changed after the check (kept under its older name). */
+export { PathRefused as WriteRefused };
 
 /**
- * Writes `content` to `absolutePath` atomically: a temp file created with O_EXCL in the target folder,
- * then rename() over the target. rename replaces a final-component symlink instead of following it, so a
- * link swapped in after the confinement check can never redirect the write outside (SECURITY P6). The
- * folder is re-checked after mkdir, so a folder swapped for a symlink is caught too.
+ * Writes `content` to `absolutePath` (a real path inside the real `root`) atomically and without following
+ * any symlink on the way (confined-fs.writeConfined): a final-component symlink swapped in after the
+ * confinement check is replaced, not followed, and a folder swapped for a symlink is refused (SECURITY P6,
+ * X12). `createFolders` is how many trailing folders may be created (default: every missing one).
  */
 export async function writeFileAtomic(
   root: string,
   absolutePath: string,
   content: string,
+  createFolders = Number.MAX_SAFE_INTEGER,
 ): Promise<{ created: boolean }> {
-  const folder = path.dirname(absolutePath);
-  await mkdir(folder, { recursive: true });
-  const realFolder = await realpath(folder);
-  if (!isInside(root, realFolder)) {
-    throw new WriteRefused(
-      `the folder of ${path.basename(absolutePath)} now resolves outside the working directory`,
-    );
+  const realRoot = await realpath(root);
+  if (!isInside(realRoot, absolutePath) || realRoot === path.resolve(absolutePath)) {
+    throw new PathRefused(`${absolutePath} is not a file inside the working directory ${realRoot}`);
   }
-  const target = path.join(realFolder, path.basename(absolutePath));
-  const existing = await lstat(target).catch((error: NodeJS.ErrnoException) => error);
-  const created = existing instanceof Error;
-  // Keep the permission bits of a file being replaced (an executable script stays executable).
-  const keptMode = !created && existing.isFile() ? existing.mode & 0o7777 : undefined;
-
-  const temp = path.join(realFolder, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
-  // "wx" is O_CREAT|O_EXCL: it never opens an existing file or follows a symlink planted at the temp name.
-  const handle = await open(temp, "wx", 0o666);
-  try {
-    await handle.writeFile(content, "utf8");
-    if (keptMode !== undefined) await handle.chmod(keptMode);
-  } catch (error) {
-    await handle.close();
-    await unlink(temp);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp);
-    throw error;
-  }
-  return { created };
+  const relative = path.relative(realRoot, absolutePath).split(path.sep).join("/");
+  return writeConfined({ root: realRoot, relative }, content, createFolders);
 }

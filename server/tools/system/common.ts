@@ -1,5 +1,3 @@
-import type { Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
 import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
 import {
@@ -11,11 +9,8 @@ import {
   type ToolExecution,
   type ToolTarget,
 } from "../types.ts";
-import { WriteRefused } from "./atomic-write.ts";
+import { openConfined, PathRefused, type OpenedEntry, type Purpose } from "./confined-fs.ts";
 import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
-
-/** Folders never walked by list_files and search_code: huge, generated, or version-control internals. */
-export const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 
 /** Reads a string field from unvalidated input (describe() runs before schema validation). */
 export function stringField(input: unknown, field: string): string | undefined {
@@ -99,23 +94,32 @@ export function pathTool(options: {
   };
 }
 
-/** Tells a failure from the value a step produced (a confined path, a stat, match indexes). */
+/** Tells a failure from the value a step produced (a confined path, an opened entry, match indexes). */
 export function isExecution<T extends object>(value: T | ToolExecution): value is ToolExecution {
   return "result" in value;
 }
 
-/** The failure a file operation ends in: a refused write, or the filesystem error in words. */
+/** The failure a file operation ends in: a path that changed under the call, or the filesystem error. */
 export function fileFailure(tool: string, error: unknown, relative: string): ToolExecution {
-  if (error instanceof WriteRefused) return failure(tool, "path_refused", error.message);
+  if (error instanceof PathRefused) return failure(tool, "path_refused", error.message);
   const problem = fsErrorMessage(error, relative);
   return failure(tool, problem.errorType, problem.message);
 }
 
-/** The stat of the folder or file a walking tool starts from, or "does not exist" for any stat error. */
-export async function statWalkStart(tool: string, confined: ConfinedPath): Promise<Stats | ToolExecution> {
-  const info = await stat(confined.absolute).catch((error: NodeJS.ErrnoException) => error);
-  if (info instanceof Error) return failure(tool, "not_found", `${confined.relative} does not exist`);
-  return info;
+/**
+ * Opens a confined path (confined-fs: no symlink followed, the descriptor verified) or produces the
+ * failure the model reads. The caller closes the handle.
+ */
+export async function openForTool(
+  tool: string,
+  confined: ConfinedPath,
+  purpose: Purpose,
+): Promise<OpenedEntry | ToolExecution> {
+  try {
+    return await openConfined(confined, purpose);
+  } catch (error) {
+    return fileFailure(tool, error, confined.relative);
+  }
 }
 
 /** What walked paths (relative to the start) are prefixed with to be relative to the working directory. */
@@ -175,15 +179,10 @@ export function cappedFailure(
 /** Bytes sniffed to tell text from binary: a NUL byte in the first 8 KiB means binary, as git decides. */
 const SNIFF_BYTES = 8192;
 
-export async function looksBinary(absolutePath: string): Promise<boolean> {
-  const handle = await open(absolutePath, "r");
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
-  } finally {
-    await handle.close();
-  }
+export async function looksBinary(opened: OpenedEntry): Promise<boolean> {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await opened.handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead).includes(0);
 }
 
 export function fsErrorMessage(error: unknown, relative: string): { errorType: string; message: string } {

@@ -1,7 +1,15 @@
-import { readFile, stat } from "node:fs/promises";
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { booleanField, failure, fileFailure, looksBinary, pathTool, stringField } from "./common.ts";
+import {
+  booleanField,
+  failure,
+  fileFailure,
+  isExecution,
+  looksBinary,
+  openForTool,
+  pathTool,
+  stringField,
+} from "./common.ts";
+import { readWhole, writeConfined } from "./confined-fs.ts";
 
 export function createEditFileTool(): Tool {
   const name = "edit_file";
@@ -26,22 +34,31 @@ export function createEditFileTool(): Tool {
       category: "write",
       origin: "system",
     },
-    async execute({ absolute, relative }, input, context): Promise<ToolExecution> {
+    async execute(confined, input): Promise<ToolExecution> {
+      const { relative } = confined;
       const oldText = stringField(input, "old_string") ?? "";
       const newText = stringField(input, "new_string") ?? "";
       const replaceAll = booleanField(input, "replace_all") ?? false;
       if (oldText.length === 0) return failure(name, "invalid_arguments", "old_string must not be empty");
       if (oldText === newText)
         return failure(name, "invalid_arguments", "old_string and new_string are identical");
+      const opened = await openForTool(name, confined, "reading");
+      if (isExecution(opened)) return opened;
+      let original: string;
       try {
-        const info = await stat(absolute);
-        if (!info.isFile()) {
+        if (!opened.stats.isFile()) {
           return failure(name, "not_a_file", `${relative} is not a regular file`);
         }
-        if (await looksBinary(absolute)) {
+        if (await looksBinary(opened)) {
           return failure(name, "binary_file", `${relative} is a binary file; edit_file only edits text`);
         }
-        const original = await readFile(absolute, "utf8");
+        original = (await readWhole(opened)).toString("utf8");
+      } catch (error) {
+        return fileFailure(name, error, relative);
+      } finally {
+        await opened.handle.close();
+      }
+      try {
         const occurrences = countOccurrences(original, oldText);
         if (occurrences === 0) {
           return failure(
@@ -60,7 +77,8 @@ export function createEditFileTool(): Tool {
         const updated = replaceAll
           ? original.split(oldText).join(newText)
           : replaceOnce(original, oldText, newText);
-        await writeFileAtomic(context.workdir, absolute, updated);
+        // The same real path, opened again without following symlinks: a swap since the read is refused.
+        await writeConfined(confined, updated);
         return {
           result: okResult(name, `edited ${relative}: ${replaceAll ? occurrences : 1} replacement(s)`, {
             path: relative,

@@ -5,12 +5,12 @@ import {
   failure,
   isExecution,
   matchGlob,
+  openForTool,
   pathTool,
-  statWalkStart,
   stringField,
   walkPrefix,
 } from "./common.ts";
-import { walkFiles, type WalkEntry } from "./walk.ts";
+import { changedPathsNote, collectWalk, walkFiles, type WalkEntry, type WalkSummary } from "./walk.ts";
 
 /** Time one glob may spend matching the walked paths. */
 const GLOB_TIME_BUDGET_MS = 5_000;
@@ -50,19 +50,19 @@ export function createListFilesTool(): Tool {
       } catch (error) {
         return failure(name, "invalid_arguments", `invalid glob "${pattern}": ${(error as Error).message}`);
       }
-      const folderInfo = await statWalkStart(name, confined);
-      if (isExecution(folderInfo)) return folderInfo;
-      if (!folderInfo.isDirectory()) {
-        return failure(name, "not_a_directory", `${confined.relative} is a file, not a folder`);
+      const folder = await openForTool(name, confined, "listing");
+      if (isExecution(folder)) return folder;
+      let collected: { entries: WalkEntry[]; summary: WalkSummary };
+      try {
+        if (!folder.stats.isDirectory()) {
+          return failure(name, "not_a_directory", `${confined.relative} is a file, not a folder`);
+        }
+        collected = await collectWalk(walkFiles(folder, confined, "listing", context.signal));
+      } finally {
+        await folder.handle.close();
       }
+      const { entries, summary: walked } = collected;
       const prefix = walkPrefix(confined);
-      const entries: WalkEntry[] = [];
-      const walk = walkFiles(confined.absolute, context.signal);
-      let step = await walk.next();
-      while (!step.done) {
-        entries.push(step.value);
-        step = await walk.next();
-      }
       const hits = matchGlob(
         name,
         entries.map((entry) => entry.relative),
@@ -79,14 +79,15 @@ export function createListFilesTool(): Tool {
       const notes: string[] = [];
       if (matched > shown.length)
         notes.push(`[${matched - shown.length} more matching paths not shown; narrow the pattern]`);
-      if (!step.value.exhausted)
-        notes.push("[the folder is too large to walk completely; results are partial]");
+      if (!walked.exhausted) notes.push("[the folder is too large to walk completely; results are partial]");
+      const changedNote = changedPathsNote(walked.changedFolders);
+      if (changedNote) notes.push(changedNote);
       const body =
         shown.length > 0 ? shown.join("\n") : `no files match "${pattern}" in ${confined.relative}`;
       return cappedSuccess(name, [body, ...notes].join("\n"), {
         matched,
         shown: shown.length,
-        complete: step.value.exhausted,
+        complete: walked.exhausted && walked.changedFolders.length === 0,
       });
     },
   });

@@ -1,16 +1,16 @@
-import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
   failure,
   fileFailure,
+  isExecution,
   looksBinary,
   numberField,
+  openForTool,
   pathTool,
-  stringField,
 } from "./common.ts";
+import type { OpenedEntry } from "./confined-fs.ts";
 
 /** Bytes of a file read_file returns in one call; beyond it the model is told to ask for a line range. */
 export const READ_FILE_CAP_BYTES = 256 * 1024;
@@ -37,14 +37,17 @@ export function createReadFileTool(): Tool {
       category: "read",
       origin: "system",
     },
-    async execute({ absolute, relative }, input): Promise<ToolExecution> {
+    async execute(confined, input): Promise<ToolExecution> {
+      const { relative } = confined;
       const startLine = numberField(input, "start_line");
       const endLine = numberField(input, "end_line");
       if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
         return failure(name, "invalid_arguments", `end_line ${endLine} is before start_line ${startLine}`);
       }
+      const opened = await openForTool(name, confined, "reading");
+      if (isExecution(opened)) return opened;
       try {
-        const info = await stat(absolute);
+        const info = opened.stats;
         if (info.isDirectory()) {
           return failure(name, "is_directory", `${relative} is a directory; use list_files to see its files`);
         }
@@ -52,7 +55,7 @@ export function createReadFileTool(): Tool {
           // A FIFO or device would block the read (and a thread of the pool) forever.
           return failure(name, "not_a_file", `${relative} is not a regular file`);
         }
-        if (await looksBinary(absolute)) {
+        if (await looksBinary(opened)) {
           return failure(
             name,
             "binary_file",
@@ -60,32 +63,23 @@ export function createReadFileTool(): Tool {
           );
         }
         if (startLine !== undefined || endLine !== undefined) {
-          return await readLineRange(name, absolute, relative, startLine ?? 1, endLine);
+          return await readLineRange(name, opened, startLine ?? 1, endLine);
         }
-        return await readHead(name, absolute, relative, info.size);
+        return await readHead(name, opened, info.size);
       } catch (error) {
         return fileFailure(name, error, relative);
+      } finally {
+        await opened.handle.close();
       }
     },
   });
 }
 
-async function readHead(
-  name: string,
-  absolute: string,
-  relative: string,
-  size: number,
-): Promise<ToolExecution> {
-  const handle = await open(absolute, "r");
-  let text: string;
-  let bytesRead: number;
-  try {
-    const buffer = Buffer.alloc(Math.min(size, READ_FILE_CAP_BYTES));
-    ({ bytesRead } = await handle.read(buffer, 0, buffer.length, 0));
-    text = buffer.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await handle.close();
-  }
+async function readHead(name: string, opened: OpenedEntry, size: number): Promise<ToolExecution> {
+  const { relative } = opened;
+  const buffer = Buffer.alloc(Math.min(size, READ_FILE_CAP_BYTES));
+  const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
+  const text = buffer.subarray(0, bytesRead).toString("utf8");
   if (size <= READ_FILE_CAP_BYTES) return cappedSuccess(name, text, { path: relative, bytes: size });
   const shownLines = text.split("\n").length;
   const note =
@@ -96,16 +90,17 @@ async function readHead(
 
 async function readLineRange(
   name: string,
-  absolute: string,
-  relative: string,
+  opened: OpenedEntry,
   startLine: number,
   endLine: number | undefined,
 ): Promise<ToolExecution> {
+  const { relative } = opened;
   const lines: string[] = [];
   let bytes = 0;
   let lineNumber = 0;
   let cut = false;
-  const stream = createReadStream(absolute, { encoding: "utf8" });
+  // From the verified descriptor; the caller closes it.
+  const stream = opened.handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false });
   const reader = createInterface({ input: stream, crlfDelay: Infinity });
   try {
     for await (const line of reader) {

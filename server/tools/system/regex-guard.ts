@@ -49,6 +49,8 @@ export function matchingLineIndexes(
  * regex that can backtrack too). Paths containing a newline cannot be joined safely and never match.
  */
 export function matchingPathIndexes(paths: readonly string[], regex: RegExp, timeoutMs: number): number[] {
+  // No paths: "".split("\n") would still be one empty line, which a glob like **/* matches.
+  if (paths.length === 0) return [];
   const joinable = paths.map((entry) => (entry.includes("\n") ? "" : entry));
   const hits = matchingLineIndexes(joinable.join("\n"), regex, timeoutMs, Number.MAX_SAFE_INTEGER);
   return hits.filter((index) => !paths[index]!.includes("\n"));

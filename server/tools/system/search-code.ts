@@ -1,4 +1,3 @@
-import { readFile, stat } from "node:fs/promises";
 import { globToRegExp } from "../glob.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
@@ -10,12 +9,19 @@ import {
   isExecution,
   looksBinary,
   matchGlob,
-  statWalkStart,
+  openForTool,
   stringField,
   walkPrefix,
 } from "./common.ts";
+import { ConfinedOpener, PathRefused, readWhole } from "./confined-fs.ts";
 import { matchingLineIndexes, RegexTimeout } from "./regex-guard.ts";
-import { walkFiles } from "./walk.ts";
+import { changedPathsNote, collectWalk, walkFiles, type WalkSummary } from "./walk.ts";
+
+/** A file to search: its real path relative to the working directory, and how results name it. */
+interface SearchedFile {
+  fromRoot: string;
+  shown: string;
+}
 
 export const SEARCH_MATCH_CAP = 200;
 /** Files above this size are skipped (generated bundles, data dumps). */
@@ -74,37 +80,48 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       }
       const confined = confinePathArgument(name, input, context.workdir, ".");
       if (isExecution(confined)) return confined;
-      const info = await statWalkStart(name, confined);
-      if (isExecution(info)) return info;
+      const start = await openForTool(name, confined, "searching");
+      if (isExecution(start)) return start;
 
       const prefix = walkPrefix(confined);
-      let files: { absolute: string; shown: string }[] = [];
-      if (info.isFile()) {
-        files.push({ absolute: confined.absolute, shown: confined.relative });
-      } else {
-        for await (const entry of walkFiles(confined.absolute, context.signal)) {
-          if (!entry.isSymlink) files.push({ absolute: entry.absolute, shown: prefix + entry.relative });
+      let files: SearchedFile[] = [];
+      let walked: WalkSummary | undefined;
+      try {
+        if (!start.stats.isDirectory()) {
+          files.push({ fromRoot: confined.relative, shown: confined.relative });
+        } else {
+          const collected = await collectWalk(walkFiles(start, confined, "searching", context.signal));
+          walked = collected.summary;
+          for (const entry of collected.entries) {
+            if (!entry.isSymlink) files.push({ fromRoot: entry.fromRoot, shown: prefix + entry.relative });
+          }
         }
-        if (fileMatcher) {
-          const relatives = files.map((file) => file.shown.slice(prefix.length));
-          const hits = matchGlob(name, relatives, fileMatcher, timeBudgetMs);
-          if (isExecution(hits)) return hits;
-          files = hits.map((index) => files[index]!);
-        }
+      } finally {
+        await start.handle.close();
+      }
+      if (fileMatcher && walked) {
+        const relatives = files.map((file) => file.shown.slice(prefix.length));
+        const hits = matchGlob(name, relatives, fileMatcher, timeBudgetMs);
+        if (isExecution(hits)) return hits;
+        files = hits.map((index) => files[index]!);
       }
 
       const matches: string[] = [];
       let total = 0;
       let filesSearched = 0;
       const deadline = Date.now() + timeBudgetMs;
-      for (const file of files) {
-        if (context.signal.aborted) break;
-        if (!(await isSearchable(file.absolute))) continue;
-        filesSearched++;
-        try {
-          total += await searchFile(file, regex, matches, deadline - Date.now());
-        } catch (error) {
-          if (error instanceof RegexTimeout) {
+      const changedPaths = walked ? [...walked.changedFolders] : [];
+      const opener = new ConfinedOpener(confined.root, "searching");
+      try {
+        for (const file of files) {
+          if (context.signal.aborted) break;
+          const text = await readSearchable(opener, file.fromRoot, changedPaths);
+          if (text === undefined) continue;
+          filesSearched++;
+          try {
+            total += searchText(text, file.shown, regex, matches, deadline - Date.now());
+          } catch (error) {
+            if (!(error instanceof RegexTimeout)) throw error;
             return failure(
               name,
               "search_timeout",
@@ -112,13 +129,15 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
                 "Simplify the pattern: nested quantifiers like (a+)+ backtrack exponentially.",
             );
           }
-          // Unreadable since the walk (deleted, permissions): skip it like grep -s.
-          continue;
+          if (total >= SEARCH_MATCH_CAP * 5) break;
         }
-        if (total >= SEARCH_MATCH_CAP * 5) break;
+      } finally {
+        await opener.close();
       }
+      const changedNote = changedPathsNote(changedPaths);
+      const changedSuffix = changedNote ? `\n${changedNote}` : "";
       if (total === 0) {
-        return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files`, {
+        return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files${changedSuffix}`, {
           matches: 0,
           filesSearched,
         });
@@ -127,7 +146,7 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
         total > matches.length
           ? `\n[${total - matches.length}+ more matches not shown; narrow the pattern or path]`
           : "";
-      return cappedSuccess(name, matches.join("\n") + note, {
+      return cappedSuccess(name, matches.join("\n") + note + changedSuffix, {
         matches: total,
         shown: matches.length,
         filesSearched,
@@ -136,32 +155,49 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
   };
 }
 
-async function isSearchable(absolute: string): Promise<boolean> {
+/**
+ * The text of a file worth searching (a regular text file of at most 2 MiB), opened through confined-fs.
+ * Vanished or unreadable since the walk: skipped like grep -s. Changed under the call (a symlink swapped in,
+ * a folder moved): skipped and recorded in `changedPaths`, so the result says so.
+ */
+async function readSearchable(
+  opener: ConfinedOpener,
+  relative: string,
+  changedPaths: string[],
+): Promise<string | undefined> {
+  let opened;
   try {
-    const info = await stat(absolute);
-    if (!info.isFile() || info.size > MAX_SEARCHED_FILE_BYTES) return false;
-    return !(await looksBinary(absolute));
+    opened = await opener.open(relative);
+  } catch (error) {
+    if (error instanceof PathRefused) changedPaths.push(relative);
+    return undefined;
+  }
+  try {
+    if (!opened.stats.isFile() || opened.stats.size > MAX_SEARCHED_FILE_BYTES) return undefined;
+    if (await looksBinary(opened)) return undefined;
+    return (await readWhole(opened, MAX_SEARCHED_FILE_BYTES)).toString("utf8");
   } catch {
-    // Vanished or unreadable since the walk: nothing to search.
-    return false;
+    return undefined;
+  } finally {
+    await opened.handle.close();
   }
 }
 
 /** Adds `file:line: text` rows to `matches` (up to the cap) and returns how many lines matched. */
-async function searchFile(
-  file: { absolute: string; shown: string },
+function searchText(
+  text: string,
+  shown: string,
   regex: RegExp,
   matches: string[],
   timeoutMs: number,
-): Promise<number> {
-  const text = await readFile(file.absolute, "utf8");
+): number {
   const lines = text.split("\n");
   const hits = matchingLineIndexes(text, regex, timeoutMs, MAX_TESTED_LINE_CHARS);
   for (const index of hits) {
     if (matches.length >= SEARCH_MATCH_CAP) break;
     const line = lines[index]!.replace(/\r$/, "");
     const shownLine = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
-    matches.push(`${file.shown}:${index + 1}: ${shownLine}`);
+    matches.push(`${shown}:${index + 1}: ${shownLine}`);
   }
   return hits.length;
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   lstat,
   mkdir,
@@ -19,6 +20,7 @@ import { runProcess } from "../process-runner.ts";
 import { Registry } from "../registry.ts";
 import type { Tool, ToolContext, ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
+import { openConfined, writeConfined } from "./confined-fs.ts";
 import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES } from "./index.ts";
 import { READ_FILE_CAP_BYTES } from "./read-file.ts";
 import { createSearchCodeTool } from "./search-code.ts";
@@ -281,6 +283,75 @@ describe("write_file and edit_file", () => {
       "outside the working directory",
     );
     expect(tool("write_file").describe("not an object", { workdir })).toEqual({ cwd: workdir });
+  });
+});
+
+describe("P10 with symlinked protected folders", () => {
+  it("write_file and edit_file report .PseudoClaude and .git by either name, so the engine asks", async () => {
+    await mkdir(path.join(workdir, "pc", "skills"), { recursive: true });
+    await mkdir(path.join(workdir, "gitdir", "hooks"), { recursive: true });
+    await symlink("pc", path.join(workdir, ".PseudoClaude"));
+    await symlink("gitdir", path.join(workdir, ".git"));
+    for (const name of ["write_file", "edit_file"]) {
+      for (const given of [".PseudoClaude/settings.json", "pc/settings.json", "pc/skills/x/SKILL.md"]) {
+        expect(tool(name).describe({ path: given }, { workdir }), `${name} ${given}`).toMatchObject({
+          protectedArea: ".PseudoClaude",
+        });
+      }
+      for (const given of [".git/hooks/pre-commit", "gitdir/hooks/pre-commit"]) {
+        expect(tool(name).describe({ path: given }, { workdir }), `${name} ${given}`).toMatchObject({
+          protectedArea: ".git",
+        });
+      }
+      expect(tool(name).describe({ path: "src/a.ts" }, { workdir }).protectedArea).toBeUndefined();
+    }
+  });
+});
+
+describe("confined-fs: every open is checked where it is used", () => {
+  it("a write does not recreate a folder that existed at the check and vanished since", async () => {
+    await expect(writeConfined({ root: workdir, relative: "vanished/file.txt" }, "x", 0)).rejects.toThrow(
+      /vanished changed while writing \(the folder was removed or moved\)/,
+    );
+    await expect(readdir(workdir)).resolves.not.toContain("vanished");
+    // The folders confinement saw missing are created.
+    await writeConfined({ root: workdir, relative: "fresh/deep/file.txt" }, "x", 2);
+    expect(await readFile(path.join(workdir, "fresh/deep/file.txt"), "utf8")).toBe("x");
+  });
+
+  it("a symlink on the way is never followed once the path was checked, even one pointing inside", async () => {
+    await symlink("src", path.join(workdir, "src-link"));
+    await expect(openConfined({ root: workdir, relative: "src-link/a.ts" }, "reading")).rejects.toThrow(
+      /src-link changed while reading \(a symlink was swapped in\)/,
+    );
+    await expect(writeConfined({ root: workdir, relative: "src-link/new.txt" }, "x", 0)).rejects.toThrow(
+      /a symlink was swapped in/,
+    );
+    expect(await readdir(path.join(workdir, "src"))).toEqual(["a.ts", "nested"]);
+    // The final component too: a file swapped for a symlink is refused, not read through.
+    await symlink(path.join(outside, "secret.txt"), path.join(workdir, "src", "b.ts"));
+    await expect(openConfined({ root: workdir, relative: "src/b.ts" }, "reading")).rejects.toThrow(
+      /src\/b.ts changed while reading/,
+    );
+  });
+
+  it("read_file of a FIFO returns at once (opened non-blocking, refused from its type)", async () => {
+    const fifo = path.join(workdir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const started = Date.now();
+    expect((await call("read_file", { path: "pipe" })).result).toMatchObject({
+      ok: false,
+      errorType: "not_a_file",
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("list_files of an empty folder says nothing matches (it used to throw)", async () => {
+    await mkdir(path.join(workdir, "empty"));
+    expect((await call("list_files", { path: "empty" })).result).toMatchObject({
+      ok: true,
+      content: 'no files match "**/*" in empty',
+    });
   });
 });
 

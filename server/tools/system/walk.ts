@@ -1,60 +1,144 @@
 import { opendir } from "node:fs/promises";
-import path from "node:path";
-import { SKIPPED_FOLDERS } from "./common.ts";
+import {
+  openChild,
+  PathRefused,
+  selfPath,
+  type ConfinedTarget,
+  type OpenedEntry,
+  type Purpose,
+} from "./confined-fs.ts";
+
+/** Folders never walked by list_files and search_code: huge, generated, or version-control internals. */
+export const SKIPPED_FOLDERS = new Set([".git", "node_modules"]);
 
 export interface WalkEntry {
-  absolute: string;
+  /** Relative to the working directory, `/` separators. */
+  fromRoot: string;
   /** Relative to the walk's base folder, `/` separators. */
   relative: string;
   isSymlink: boolean;
+}
+
+export interface WalkSummary {
+  visited: number;
+  exhausted: boolean;
+  /** Folders (relative to the working directory) that changed during the walk and were not entered. */
+  changedFolders: string[];
 }
 
 /** Directory entries visited at most per walk, so a huge tree cannot stall a call. */
 export const MAX_VISITED_ENTRIES = 100_000;
 
 /**
- * Files below `base`, depth first in name order. Symlinked folders are not followed (no escape, no loops);
- * symlinks are reported as entries. `.git` and `node_modules` are skipped.
+ * Files below an open, verified folder, depth first in name order (a folder's files before its
+ * subfolders). Each subfolder is opened from its parent's descriptor without following symlinks and
+ * verified (confined-fs), so a folder swapped for a symlink mid-walk is skipped and reported, never entered.
+ * Symlinks are reported as entries, not followed. `.git` and `node_modules` are skipped.
  */
 export async function* walkFiles(
-  base: string,
+  base: OpenedEntry,
+  target: ConfinedTarget,
+  purpose: Purpose,
   signal?: AbortSignal,
-): AsyncGenerator<WalkEntry, { visited: number; exhausted: boolean }> {
-  let visited = 0;
-  const pending: string[] = [""];
-  while (pending.length > 0) {
-    if (signal?.aborted) return { visited, exhausted: false };
-    const folder = pending.pop()!;
-    let names: { name: string; isDirectory: boolean; isSymlink: boolean; isFile: boolean }[];
+): AsyncGenerator<WalkEntry, WalkSummary> {
+  const summary: WalkSummary = { visited: 0, exhausted: true, changedFolders: [] };
+  yield* walkFolder(base, "", target, purpose, summary, signal);
+  return summary;
+}
+
+async function* walkFolder(
+  folder: OpenedEntry,
+  relative: string,
+  target: ConfinedTarget,
+  purpose: Purpose,
+  summary: WalkSummary,
+  signal?: AbortSignal,
+): AsyncGenerator<WalkEntry, void> {
+  if (signal?.aborted) {
+    summary.exhausted = false;
+    return;
+  }
+  let names: { name: string; isDirectory: boolean; isSymlink: boolean; isFile: boolean }[];
+  try {
+    names = [];
+    for await (const entry of await opendir(selfPath(folder))) {
+      names.push({
+        name: entry.name,
+        isDirectory: entry.isDirectory(),
+        isSymlink: entry.isSymbolicLink(),
+        isFile: entry.isFile(),
+      });
+    }
+  } catch {
+    // An unreadable folder is skipped, like `find` does; the walk goes on.
+    return;
+  }
+  names.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  const subfolders: string[] = [];
+  for (const entry of names) {
+    summary.visited++;
+    if (summary.visited > MAX_VISITED_ENTRIES) {
+      summary.exhausted = false;
+      return;
+    }
+    const entryRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory) {
+      if (!SKIPPED_FOLDERS.has(entry.name)) subfolders.push(entry.name);
+    } else if (entry.isFile || entry.isSymlink) {
+      yield {
+        fromRoot: join(folder.relative, entry.name),
+        relative: entryRelative,
+        isSymlink: entry.isSymlink,
+      };
+    }
+  }
+  for (const name of subfolders) {
+    if (summary.visited > MAX_VISITED_ENTRIES || signal?.aborted) {
+      summary.exhausted = false;
+      return;
+    }
+    let child: OpenedEntry;
     try {
-      const handle = await opendir(path.join(base, folder));
-      names = [];
-      for await (const entry of handle) {
-        names.push({
-          name: entry.name,
-          isDirectory: entry.isDirectory(),
-          isSymlink: entry.isSymbolicLink(),
-          isFile: entry.isFile(),
-        });
-      }
-    } catch {
-      // An unreadable folder is skipped, like `find` does; the walk goes on.
+      child = await openChild(folder, name, target, purpose, "folder");
+    } catch (error) {
+      // Swapped for a symlink or moved since it was listed: not entered, and said so.
+      if (error instanceof PathRefused) summary.changedFolders.push(join(folder.relative, name));
       continue;
     }
-    names.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
-    const subfolders: string[] = [];
-    for (const entry of names) {
-      visited++;
-      if (visited > MAX_VISITED_ENTRIES) return { visited, exhausted: false };
-      const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory) {
-        if (!SKIPPED_FOLDERS.has(entry.name)) subfolders.push(relative);
-      } else if (entry.isFile || entry.isSymlink) {
-        yield { absolute: path.join(base, relative), relative, isSymlink: entry.isSymlink };
-      }
+    try {
+      yield* walkFolder(
+        child,
+        relative === "" ? name : `${relative}/${name}`,
+        target,
+        purpose,
+        summary,
+        signal,
+      );
+    } finally {
+      await child.handle.close();
     }
-    // Reverse so pop() visits subfolders in name order.
-    for (let index = subfolders.length - 1; index >= 0; index--) pending.push(subfolders[index]!);
   }
-  return { visited, exhausted: true };
+}
+
+function join(folderRelative: string, name: string): string {
+  return folderRelative === "." ? name : `${folderRelative}/${name}`;
+}
+
+/** The note a file tool adds when paths changed under it and were skipped (so the model knows why). */
+export function changedPathsNote(changed: readonly string[]): string | undefined {
+  if (changed.length === 0) return undefined;
+  const shown = changed.slice(0, 5).join(", ");
+  const more = changed.length > 5 ? ", …" : "";
+  return `[${changed.length} path(s) changed during the call (a symlink was swapped in, or a folder moved) and were skipped: ${shown}${more}]`;
+}
+
+/** Runs a walk to its end: every entry, and the summary it returned. */
+export async function collectWalk(
+  walk: AsyncGenerator<WalkEntry, WalkSummary>,
+): Promise<{ entries: WalkEntry[]; summary: WalkSummary }> {
+  const entries: WalkEntry[] = [];
+  for (let step = await walk.next(); ; step = await walk.next()) {
+    if (step.done) return { entries, summary: step.value };
+    entries.push(step.value);
+  }
 }

@@ -1,6 +1,6 @@
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
 import { failure, fileFailure, pathTool, stringField } from "./common.ts";
+import { writeConfined } from "./confined-fs.ts";
 
 export function createWriteFileTool(): Tool {
   const name = "write_file";
@@ -23,13 +23,15 @@ export function createWriteFileTool(): Tool {
       category: "write",
       origin: "system",
     },
-    async execute(confined, input, context): Promise<ToolExecution> {
+    async execute(confined, input): Promise<ToolExecution> {
       const content = stringField(input, "content") ?? "";
       if (confined.relative === ".") {
         return failure(name, "is_directory", "the working directory itself cannot be written as a file");
       }
       try {
-        const { created } = await writeFileAtomic(context.workdir, confined.absolute, content);
+        // Only the folders confinement saw missing are created; one that vanished since is a changed path.
+        const createFolders = Math.max(0, confined.missingParts - 1);
+        const { created } = await writeConfined(confined, content, createFolders);
         const bytes = Buffer.byteLength(content, "utf8");
         return {
           result: okResult(
