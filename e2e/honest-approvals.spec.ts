@@ -6,7 +6,8 @@ import path from "node:path";
 import { expect, test } from "./fixtures.ts";
 
 /** Raw characters that change how a command reads; none of them may reach the page unescaped. */
-const hiddenCharacter = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+const hiddenCharacter =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 test("S14: typing in the composer when an approval appears never answers it", async ({
   page,
