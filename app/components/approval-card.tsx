@@ -198,27 +198,25 @@ export function ApprovalCard({
           </Button>
         </div>
       </div>
-      {earlyKey && !armed && (
+      {earlyKey && (
         <p className="mt-1 font-semibold text-amber-900" data-testid="approval-not-armed">
           Not answered: the keys work {armDelayMs / 1000} s after the card gets the focus, so a keystroke
           meant for somewhere else never answers it.
         </p>
       )}
       {primary && (
+        // One text in every state (only the fixed-width status changes), so the card never changes height
+        // while a click on it is under way.
         <p className="mt-1 text-[0.7rem] text-slate-600" data-testid="approval-keys">
-          {armed ? (
-            <>
-              Keys: <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (type a
-              reason first, then Enter) · <kbd>Esc</kbd> stops the run
-            </>
-          ) : focused ? (
-            <>Keys arm in a moment…</>
-          ) : (
-            <>
-              Keys <kbd>a</kbd> / <kbd>s</kbd> / <kbd>d</kbd> answer only while this card has the focus: click
-              the card or press Shift+Tab from the message box. <kbd>Esc</kbd> stops the run.
-            </>
-          )}
+          <span
+            className={`mr-1 inline-block w-[5.5rem] rounded px-1 text-center font-semibold ${armed ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
+            data-testid="approval-keys-state"
+          >
+            {armed ? "keys on" : focused ? "keys arming…" : "keys off"}
+          </span>
+          <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (type a reason first,
+          then Enter) · <kbd>Esc</kbd> stops the run. The keys answer only while this card has the focus:
+          click the card or press Shift+Tab from the message box.
         </p>
       )}
     </div>

@@ -76,9 +76,16 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
           ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
           : { ...view, turnsFromHistory: false };
       }
+      const runSandbox = event.sandbox ?? base.runSandbox;
       if (base.turns.some((turn) => turn.id === userTurn.id))
-        return { ...base, running: true, currentRunId: event.runId };
-      return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
+        return { ...base, running: true, currentRunId: event.runId, runSandbox };
+      return {
+        ...base,
+        turns: [...base.turns, userTurn],
+        running: true,
+        currentRunId: event.runId,
+        runSandbox,
+      };
     }
     case "request": {
       const snapshot = event.snapshot;
