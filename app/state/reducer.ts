@@ -61,6 +61,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
           summary: event.session,
           settings: event.session.settings,
           running: event.session.running,
+          // The snapshot's sandbox is the newest word on it.
+          runSandbox: undefined,
         },
       };
     }

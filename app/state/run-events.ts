@@ -76,7 +76,8 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
           ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
           : { ...view, turnsFromHistory: false };
       }
-      const runSandbox = event.sandbox ?? base.runSandbox;
+      // A replayed run (seq before session_opened) is history: the snapshot's summary is newer than it.
+      const runSandbox = seq > view.openedSeq ? (event.sandbox ?? base.runSandbox) : base.runSandbox;
       if (base.turns.some((turn) => turn.id === userTurn.id))
         return { ...base, running: true, currentRunId: event.runId, runSandbox };
       return {
