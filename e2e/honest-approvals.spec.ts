@@ -50,7 +50,9 @@ test("single-key answers work only on the focused card, after its arming delay",
   await page.getByTestId("chat-turns").click();
   await page.keyboard.press("a");
   await page.keyboard.press("d");
-  await expect(card.getByTestId("approval-keys")).toContainText("click the card or press Shift+Tab");
+  await expect(card.getByTestId("approval-keys")).toContainText(
+    "click it, or Shift+Tab from the message box",
+  );
   // A key pressed the moment the card gets focus is ignored (the arming delay), and says so.
   const focused = Date.now();
   await card.focus();

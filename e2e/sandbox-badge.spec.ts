@@ -48,7 +48,8 @@ test("sandbox on: network off by default, allowed per session from the next run"
 
   const toggle = page.getByTestId("header-allow-network");
   await expect(toggle.locator("xpath=..")).toHaveAttribute("title", /from the next run/);
-  await toggle.check();
+  // The switch shows the server's setting: it turns on once settings_changed comes back.
+  await toggle.click();
   await expect(toggle).toBeChecked();
   await expect(badge).toContainText("network on");
   // The next run uses it: its approval card and the header say network on.

@@ -214,9 +214,9 @@ export function ApprovalCard({
           >
             {armed ? "keys on" : focused ? "keys arming…" : "keys off"}
           </span>
-          <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (type a reason first,
-          then Enter) · <kbd>Esc</kbd> stops the run. The keys answer only while this card has the focus:
-          click the card or press Shift+Tab from the message box.
+          <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (reason first, then
+          Enter) · <kbd>Esc</kbd> stops the run. Only while this card has the focus: click it, or Shift+Tab
+          from the message box.
         </p>
       )}
     </div>

@@ -57,7 +57,28 @@ function isDenial(errorType: string | undefined): boolean {
   return errorType === "permission_denied" || errorType === "denied";
 }
 
+/**
+ * The newest sandbox the server reported for this session's processes: a run's start, or an exec call's
+ * permission trace. Replayed events (seq before session_opened) are history; the snapshot is newer.
+ */
+function observedSandbox(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+  if (seq <= view.openedSeq) return view;
+  const sandbox =
+    event.type === "run_started"
+      ? event.sandbox
+      : event.type === "permission_request"
+        ? event.request.trace.sandbox
+        : event.type === "permission_decision" || event.type === "tool_result"
+          ? event.trace?.sandbox
+          : undefined;
+  return sandbox ? { ...view, runSandbox: sandbox } : view;
+}
+
 export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+  return observedSandbox(applyRunnerEventToView(view, event, seq), event, seq);
+}
+
+function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: number): SessionView {
   switch (event.type) {
     case "run_started": {
       const userTurn: ChatTurn = {
@@ -76,17 +97,9 @@ export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: num
           ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
           : { ...view, turnsFromHistory: false };
       }
-      // A replayed run (seq before session_opened) is history: the snapshot's summary is newer than it.
-      const runSandbox = seq > view.openedSeq ? (event.sandbox ?? base.runSandbox) : base.runSandbox;
       if (base.turns.some((turn) => turn.id === userTurn.id))
-        return { ...base, running: true, currentRunId: event.runId, runSandbox };
-      return {
-        ...base,
-        turns: [...base.turns, userTurn],
-        running: true,
-        currentRunId: event.runId,
-        runSandbox,
-      };
+        return { ...base, running: true, currentRunId: event.runId };
+      return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
     }
     case "request": {
       const snapshot = event.snapshot;

@@ -48,6 +48,29 @@ describe("sandbox state", () => {
     expect(older.session!.runSandbox).toEqual(sandbox);
   });
 
+  it("takes the newest sandbox from an exec call's permission trace", () => {
+    const off = { enabled: true, mechanism: "bubblewrap" as const, network: false };
+    const on = { ...off, network: true };
+    const state = run([
+      opened,
+      envelope(2, { type: "run_started", runId: "r1", userMessage: "go", sandbox: off }),
+      envelope(3, {
+        type: "permission_request",
+        runId: "r1",
+        request: {
+          callId: "c1",
+          tool: "run_command",
+          category: "exec",
+          input: { command: "curl x" },
+          command: "curl x",
+          cwd: "/tmp/demo",
+          trace: { decision: "ask", source: "mode", category: "exec", sandbox: on },
+        },
+      }),
+    ]);
+    expect(state.session!.runSandbox).toEqual(on);
+  });
+
   it("does not take the sandbox of a replayed run (the snapshot's summary is newer)", () => {
     const now = {
       enabled: false,

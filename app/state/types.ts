@@ -111,7 +111,7 @@ export interface SessionView {
   manualTurn?: ManualTurnRequest;
   running: boolean;
   currentRunId?: string;
-  /** The sandbox the latest run's processes use (from run_started; absent from older servers). */
+  /** The newest sandbox reported for this session's processes (run_started or an exec call's trace). */
   runSandbox?: SandboxState;
   /** The user chose "Keep untrusted" for the folder's current trust prompt. */
   trustPromptDismissed: boolean;
