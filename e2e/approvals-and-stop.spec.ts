@@ -20,12 +20,16 @@ test("Deny with a reason: the card shows the denial and the model is told", asyn
   await workspace.screenshot("denied");
 });
 
-test("keyboard: a allows once while focus is outside text fields", async ({ page, workspace }) => {
+test("keyboard: a allows once when the card has the focus and is armed", async ({ page, workspace }) => {
   const { chat } = workspace;
   await chat.send("Please clean up the logs folder");
   await expect(chat.approvalCard()).toBeVisible();
+  // Focus outside the card: the key does nothing (the card never answers keys meant elsewhere).
   await page.getByTestId("chat-turns").click();
   await page.keyboard.press("a");
+  await expect(chat.approvalCard()).not.toBeFocused();
+  await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "awaiting_approval");
+  await chat.answerWithKey("a");
   await expect(chat.approvalCard()).toHaveCount(0);
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", /done|error/);
 });

@@ -43,13 +43,17 @@ test("delete a session from the picker: asks first, Keep keeps it, Delete remove
   expect(await sessions.ids()).toEqual([first]);
 });
 
-test("keyboard only: a answers the approval card right after Enter, Esc stops a long tool", async ({
+test("keyboard only: Shift+Tab after Enter reaches the approval card, a answers it, Esc stops a long tool", async ({
   page,
   workspace,
 }) => {
   const { chat } = workspace;
   await chat.sendWithEnter("Please clean up the logs folder");
+  await expect(chat.approvalCard()).toBeVisible();
+  // The focus stays in the composer; Shift+Tab moves it to the card, whose keys arm a moment later.
+  await page.keyboard.press("Shift+Tab");
   await expect(chat.approvalCard()).toBeFocused();
+  await expect(chat.approvalCard()).toHaveAttribute("data-armed", "true");
   await expect(chat.approvalCard().getByTestId("approval-keys")).toBeVisible();
   await page.keyboard.press("a");
   await expect(chat.approvalCard()).toHaveCount(0);
@@ -60,7 +64,10 @@ test("keyboard only: a answers the approval card right after Enter, Esc stops a 
   await expect(page.getByTestId("composer-input")).toBeFocused();
 
   await chat.sendWithEnter("slow: please wait for the long job");
+  await expect(chat.approvalCard()).toBeVisible();
+  await page.keyboard.press("Shift+Tab");
   await expect(chat.approvalCard()).toBeFocused();
+  await expect(chat.approvalCard()).toHaveAttribute("data-armed", "true");
   await page.keyboard.press("a");
   await expect(chat.toolCall("run_command").last()).toHaveAttribute("data-state", "running");
   await page.keyboard.press("Escape");
@@ -83,7 +90,7 @@ test("presenter mode at 1280×720: the chat keeps its room and the approval answ
   const chatBox = await page.getByRole("main", { name: "Chat" }).boundingBox();
   expect(chatBox!.width).toBeGreaterThanOrEqual(480);
   await workspace.screenshot("presenter-approval-1280");
-  await page.keyboard.press("d");
+  await chat.answerWithKey("d");
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
 });
 

@@ -1,109 +1,168 @@
-// The approval card: the exact command or path, cwd and stdin, and the three answers. Keys a / s / d
-// answer the oldest pending approval while focus is not in a text field; the card takes the focus when it
-// appears (unless the user is typing elsewhere), so the keys work right after sending from the composer.
+// The approval card: the exact command or path, cwd and stdin (hidden characters shown escaped, with a
+// warning), the sandbox the call runs in, and the three answers. The card never takes the focus by itself,
+// so keystrokes meant for the composer never answer it; its keys a / s / d work only while the card (or a
+// button on it) has the focus, and only after it has held the focus for a short arming delay. Its buttons
+// become clickable the same delay after it appears, so a click aimed at something else cannot land on them.
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
-import { Badge, Button, Pre, formatJson } from "./ui.tsx";
+import { escapeHidden, hiddenCharactersIn } from "../lib/hidden-characters.ts";
+import { sandboxCallLine } from "../lib/sandbox-text.ts";
+import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
+import { Badge, Button, formatJson } from "./ui.tsx";
+
+/** How long the card must hold the focus before a key answers, and how long after appearing it ignores clicks. */
+export const armDelayMs = 500;
 
 function typingInField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
 }
 
+/** True once `active` has held for `delayMs`; false again as soon as it drops. */
+function useArmed(active: boolean, delayMs: number): boolean {
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    if (!active) {
+      setArmed(false);
+      return;
+    }
+    const timer = setTimeout(() => setArmed(true), delayMs);
+    return () => clearTimeout(timer);
+  }, [active, delayMs]);
+  return armed;
+}
+
 export function ApprovalCard({
   request,
   primary,
   onAnswer,
+  focusTarget,
 }: {
   request: ApprovalRequest;
-  /** Only the oldest pending approval listens to the keyboard. */
+  /** Only the oldest pending approval shows the keyboard help and is scrolled into view. */
   primary: boolean;
   onAnswer: (answer: ApprovalAnswer) => void;
+  /** Set on the oldest card so the composer's Shift+Tab can move the focus to it. */
+  focusTarget?: RefObject<HTMLDivElement | null>;
 }) {
   const [reason, setReason] = useState("");
-  const card = useRef<HTMLDivElement>(null);
+  const [focused, setFocused] = useState(false);
+  const [earlyKey, setEarlyKey] = useState(false);
+  const ownCard = useRef<HTMLDivElement>(null);
+  const card = focusTarget ?? ownCard;
+  const armed = useArmed(focused, armDelayMs);
+  const clickable = useArmed(true, armDelayMs);
 
   useEffect(() => {
-    if (!primary || !card.current) return;
-    const active = document.activeElement;
-    const idle =
-      !active ||
-      active === document.body ||
-      (active instanceof HTMLTextAreaElement && active.dataset.testid === "composer-input" && !active.value);
-    if (idle) card.current.focus({ preventScroll: true });
-    // Align the bottom: the answer buttons are what must be on screen.
-    card.current.scrollIntoView({ block: "end" });
-  }, [primary]);
+    // Align the bottom: the answer buttons are what must be on screen. The focus stays where it is.
+    if (primary) card.current?.scrollIntoView({ block: "end" });
+  }, [primary, card]);
+
   const deny = () => onAnswer(reason.trim() ? { kind: "deny", reason: reason.trim() } : { kind: "deny" });
-
-  useEffect(() => {
-    if (!primary) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event.target)) return;
-      if (event.key === "a") onAnswer({ kind: "allow_once" });
-      else if (event.key === "s") onAnswer({ kind: "allow_session" });
-      else if (event.key === "d")
-        onAnswer(reason.trim() ? { kind: "deny", reason: reason.trim() } : { kind: "deny" });
-      else return;
-      event.preventDefault();
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event.target)) return;
+    const answer: Record<string, () => void> = {
+      a: () => onAnswer({ kind: "allow_once" }),
+      s: () => onAnswer({ kind: "allow_session" }),
+      d: deny,
     };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [primary, onAnswer, reason]);
+    const handler = answer[event.key];
+    if (!handler) return;
+    event.preventDefault();
+    if (!armed) {
+      setEarlyKey(true);
+      return;
+    }
+    handler();
+  };
+
+  const hidden = hiddenCharactersIn(
+    [request.command, request.path, request.cwd, request.stdin],
+    request.trace.hiddenCharacters,
+  );
+  const subject = request.command !== undefined ? "command" : request.path !== undefined ? "path" : "call";
+  const sandbox = request.trace.sandbox;
+  const waitTitle = clickable ? undefined : "The answers become clickable a moment after the card appears";
 
   return (
     <div
       ref={card}
-      tabIndex={-1}
-      className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs focus:ring-2 focus:ring-amber-500 focus:outline-none"
+      tabIndex={0}
+      className="rounded border-2 border-amber-400 bg-amber-50 p-2 text-xs focus-within:ring-2 focus-within:ring-amber-500 focus:outline-none"
       data-testid="approval-card"
       data-call-id={request.callId}
+      data-armed={armed}
       role="dialog"
       aria-label={`Approve ${request.tool}?`}
+      onKeyDown={onKeyDown}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)) return;
+        setFocused(false);
+        setEarlyKey(false);
+      }}
     >
       <div className="flex flex-wrap items-center gap-1">
-        <strong className="text-sm">Approve {request.tool}?</strong>
+        <strong className="text-sm" data-testid="approval-title">
+          Approve {request.tool}?
+        </strong>
         <Badge tone="amber">{request.category}</Badge>
         <span className="text-slate-600">
           asked by {request.trace.source}
-          {request.trace.rule ? ` (${request.trace.rule})` : ""}
-          {request.trace.reason ? `: ${request.trace.reason}` : ""}
+          {request.trace.rule ? ` (${escapeHidden(request.trace.rule)})` : ""}
+          {request.trace.reason ? `: ${escapeHidden(request.trace.reason)}` : ""}
         </span>
       </div>
       {request.command !== undefined && (
         <>
           <div className="mt-1 font-semibold">Command</div>
-          <Pre testId="approval-command" text={request.command} className="bg-white" />
+          <EscapedPre testId="approval-command" text={request.command} className="bg-white" />
         </>
       )}
       {request.path !== undefined && (
         <>
           <div className="mt-1 font-semibold">Path</div>
-          <Pre testId="approval-path" text={request.path} className="bg-white" />
+          <EscapedPre testId="approval-path" text={request.path} className="bg-white" />
         </>
       )}
+      <HiddenCharactersWarning characters={hidden} subject={subject} testId="approval-hidden-warning" />
       <div className="mt-1">
         <span className="font-semibold">cwd</span>{" "}
         <span className="font-mono break-all" data-testid="approval-cwd">
-          {request.cwd}
+          <EscapedText text={request.cwd} />
         </span>
       </div>
+      {sandbox && (
+        <p
+          className={`mt-1 ${sandbox.enabled ? "text-emerald-800" : "font-semibold text-red-800"}`}
+          data-testid="approval-sandbox"
+          data-enabled={sandbox.enabled}
+          title={
+            sandbox.enabled
+              ? "bubblewrap: read-only filesystem except the workdir; .git/config, .git/hooks/ and .PseudoClaude/ stay read-only; network only if this session allows it"
+              : "Without bubblewrap the process runs with your user's full rights"
+          }
+        >
+          {sandboxCallLine(sandbox)}
+        </p>
+      )}
       {request.stdin !== undefined && (
         <>
           <div className="mt-1 font-semibold">stdin</div>
-          <Pre testId="approval-stdin" text={request.stdin} className="bg-white" />
+          <EscapedPre testId="approval-stdin" text={request.stdin} className="bg-white" />
         </>
       )}
       {request.command === undefined && request.stdin === undefined && (
-        <Pre text={formatJson(request.input)} className="mt-1 bg-white" />
+        <EscapedPre text={formatJson(request.input)} className="mt-1 bg-white" />
       )}
       <div className="mt-2 flex flex-wrap items-center gap-1.5">
         <Button
           kind="good"
           testId="approval-allow-once"
           onClick={() => onAnswer({ kind: "allow_once" })}
-          title="Key: a"
+          disabled={!clickable}
+          title={waitTitle ?? "Key: a (when the card has the focus)"}
         >
           Allow once <kbd className="opacity-75">a</kbd>
         </Button>
@@ -111,7 +170,8 @@ export function ApprovalCard({
           kind="primary"
           testId="approval-allow-session"
           onClick={() => onAnswer({ kind: "allow_session" })}
-          title="Key: s"
+          disabled={!clickable}
+          title={waitTitle ?? "Key: s (when the card has the focus)"}
         >
           Allow for session <kbd className="opacity-75">s</kbd>
         </Button>
@@ -124,18 +184,39 @@ export function ApprovalCard({
             value={reason}
             onChange={(event) => setReason(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === "Enter") deny();
+              if (event.key === "Enter" && clickable) deny();
             }}
           />
-          <Button kind="danger" testId="approval-deny" onClick={deny} title="Key: d">
+          <Button
+            kind="danger"
+            testId="approval-deny"
+            onClick={deny}
+            disabled={!clickable}
+            title={waitTitle ?? "Key: d (when the card has the focus)"}
+          >
             Deny <kbd className="opacity-75">d</kbd>
           </Button>
         </div>
       </div>
+      {earlyKey && (
+        <p className="mt-1 font-semibold text-amber-900" data-testid="approval-not-armed">
+          Not answered: the keys work {armDelayMs / 1000} s after the card gets the focus, so a keystroke
+          meant for somewhere else never answers it.
+        </p>
+      )}
       {primary && (
+        // One text in every state (only the fixed-width status changes), so the card never changes height
+        // while a click on it is under way.
         <p className="mt-1 text-[0.7rem] text-slate-600" data-testid="approval-keys">
-          Keys: <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (type a reason
-          first, then Enter) · <kbd>Esc</kbd> stops the run
+          <span
+            className={`mr-1 inline-block w-[5.5rem] rounded px-1 text-center font-semibold ${armed ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-700"}`}
+            data-testid="approval-keys-state"
+          >
+            {armed ? "keys on" : focused ? "keys arming…" : "keys off"}
+          </span>
+          <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (reason first, then
+          Enter) · <kbd>Esc</kbd> stops the run. Only while this card has the focus: click it, or Shift+Tab
+          from the message box.
         </p>
       )}
     </div>

@@ -17,6 +17,7 @@ const stopText: Record<string, string> = {
   unknown_tool_limit: "Stopped: the model called unknown tools twice in a row",
   canceled: "Stopped by the user; its tools were killed",
   provider_error: "Stopped: the provider failed",
+  interrupted: "Interrupted: the server stopped during this run",
 };
 
 // Memoized: while text streams, only the turn that grows re-renders, not the whole conversation.
@@ -186,6 +187,7 @@ export function ChatPanel({
   onSelectRequest: (requestIndex: number) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const primaryApproval = useRef<HTMLDivElement>(null);
   const lastTurn = turns[turns.length - 1];
   const lastLength = lastTurn?.kind === "assistant" ? lastTurn.text.length + lastTurn.toolCallIds.length : 0;
   useEffect(() => {
@@ -257,6 +259,7 @@ export function ChatPanel({
                 key={callId}
                 request={approval}
                 primary={index === 0}
+                focusTarget={index === 0 ? primaryApproval : undefined}
                 onAnswer={(answer) => onAnswer(callId, answer)}
               />
             ) : null;
@@ -271,7 +274,15 @@ export function ChatPanel({
           )}
         </div>
       )}
-      <Composer skills={skills} running={running} disabled={!connected} onSend={onSend} onStop={onStop} />
+      <Composer
+        skills={skills}
+        running={running}
+        disabled={!connected}
+        onSend={onSend}
+        onStop={onStop}
+        approvalWaiting={pendingApprovals.length > 0}
+        onFocusApproval={() => primaryApproval.current?.focus({ preventScroll: true })}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The message box: Enter sends, Shift+Enter is a new line, `/` at the start completes skill names
-// from the catalog (Tab or click to accept), Stop cancels the running turn.
+// from the catalog (Tab or click to accept), Stop cancels the running turn. While an approval waits,
+// Shift+Tab moves the focus to its card: keystrokes typed here never answer it.
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { SkillView } from "../../server/protocol/index.ts";
@@ -18,12 +19,17 @@ export function Composer({
   disabled,
   onSend,
   onStop,
+  approvalWaiting = false,
+  onFocusApproval,
 }: {
   skills: SkillView[];
   running: boolean;
   disabled: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  /** An approval card is waiting for an answer. */
+  approvalWaiting?: boolean;
+  onFocusApproval?: () => void;
 }) {
   const [text, setText] = useState("");
   const [highlight, setHighlight] = useState(0);
@@ -65,6 +71,12 @@ export function Composer({
           ))}
         </ul>
       )}
+      {approvalWaiting && (
+        <p className="mb-1 text-[0.7rem] text-amber-900" data-testid="composer-approval-hint">
+          An approval is waiting above. What you type here never answers it: press <kbd>Shift+Tab</kbd> (or
+          click the card) to answer it from the keyboard.
+        </p>
+      )}
       <div className="flex items-end gap-2">
         <textarea
           ref={input}
@@ -93,6 +105,9 @@ export function Composer({
             } else if (completions.length > 0 && event.key === "ArrowUp") {
               event.preventDefault();
               setHighlight((highlight - 1 + completions.length) % completions.length);
+            } else if (approvalWaiting && onFocusApproval && event.key === "Tab" && event.shiftKey) {
+              event.preventDefault();
+              onFocusApproval();
             } else if (event.key === "Enter" && !event.shiftKey) {
               event.preventDefault();
               send();

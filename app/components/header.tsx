@@ -1,13 +1,17 @@
 // The header: session picker (list, reopen, new), the session's workdir, provider and model,
-// permission and disclosure modes, the offline-demo badge, connection state and view toggles.
+// permission and disclosure modes, the sandbox (and the session's network switch), the folder's trust,
+// the offline-demo badge, connection state and view toggles.
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type {
   DisclosureMode,
+  FolderTrust,
   PermissionMode,
   SessionSettings,
   SessionSummary,
 } from "../../server/protocol/index.ts";
+import type { SandboxBadge } from "../lib/sandbox-text.ts";
+import { folderGrantsSomething } from "../state/derive.ts";
 import type { ConnectionStatus } from "../state/types.ts";
 import { Badge, Button } from "./ui.tsx";
 
@@ -186,11 +190,84 @@ function SessionPicker({
   );
 }
 
+export type SettingsChange = {
+  permissionMode?: PermissionMode;
+  disclosure?: DisclosureMode;
+  allowNetwork?: boolean;
+};
+
+const trustVia: Record<NonNullable<FolderTrust["via"]>, string> = {
+  remembered: "remembered in ~/.PseudoClaude/trusted-folders.json",
+  demo: "the playground's own demo copy",
+  cli: "--trust on the command line",
+  session: "for this session only (not remembered)",
+};
+
+/** The session's sandbox, and the network switch that only means something inside it. */
+function SandboxControls({
+  badge,
+  allowNetwork,
+  onChange,
+}: {
+  badge: SandboxBadge;
+  allowNetwork: boolean;
+  onChange: (allowNetwork: boolean) => void;
+}) {
+  return (
+    <>
+      <Badge tone={badge.tone} testId="header-sandbox" title={badge.title}>
+        {badge.tone === "red" ? "⚠ " : ""}
+        {badge.label}
+      </Badge>
+      {badge.tone === "green" && (
+        <label
+          className="flex items-center gap-1 text-xs"
+          title="Network access for this session's commands and skill tools inside the sandbox. Off by default. A change takes effect from the next run."
+        >
+          <input
+            type="checkbox"
+            data-testid="header-allow-network"
+            checked={allowNetwork}
+            onChange={(event) => onChange(event.target.checked)}
+          />
+          allow network
+        </label>
+      )}
+    </>
+  );
+}
+
+function TrustBadge({ trust, onShow }: { trust: FolderTrust; onShow: () => void }) {
+  if (trust.trusted)
+    return (
+      <Badge
+        tone="green"
+        testId="header-trust"
+        title={`This folder's own settings apply: trusted ${trust.via ? trustVia[trust.via] : ""}`}
+      >
+        trusted folder
+      </Badge>
+    );
+  return (
+    <button
+      type="button"
+      data-testid="header-trust"
+      className="rounded border border-amber-300 bg-amber-50 px-1.5 py-px text-[0.7rem] font-medium whitespace-nowrap text-amber-900 hover:bg-amber-100"
+      title="This folder's own allow rules, MCP servers and default mode are ignored until you trust it (its deny and ask rules apply). Click to see what it would grant."
+      onClick={onShow}
+    >
+      untrusted folder
+    </button>
+  );
+}
+
 export function Header({
   connection,
   sessions,
   currentId,
   settings,
+  sandbox,
+  trust,
   presenter,
   panels,
   onOpenSession,
@@ -199,6 +276,7 @@ export function Header({
   onRefreshSessions,
   onDeleteSession,
   onChangeSettings,
+  onShowTrust,
   onTogglePresenter,
   onTogglePanel,
 }: {
@@ -206,6 +284,9 @@ export function Header({
   sessions: SessionSummary[];
   currentId?: string;
   settings?: SessionSettings;
+  /** The sandbox as the header shows it; absent when the server reported nothing. */
+  sandbox?: SandboxBadge;
+  trust?: FolderTrust;
   presenter: boolean;
   panels: { catalog: boolean; inspector: boolean };
   onOpenSession: (id: string) => void;
@@ -213,7 +294,8 @@ export function Header({
   onExport: () => void;
   onRefreshSessions: () => void;
   onDeleteSession: (id: string) => void;
-  onChangeSettings: (change: { permissionMode?: PermissionMode; disclosure?: DisclosureMode }) => void;
+  onChangeSettings: (change: SettingsChange) => void;
+  onShowTrust: () => void;
   onTogglePresenter: () => void;
   onTogglePanel: (panel: "catalog" | "inspector") => void;
 }) {
@@ -267,6 +349,14 @@ export function Header({
               experiment: tools refreshed each iteration
             </Badge>
           )}
+          {sandbox && (
+            <SandboxControls
+              badge={sandbox}
+              allowNetwork={settings.allowNetwork ?? false}
+              onChange={(allowNetwork) => onChangeSettings({ allowNetwork })}
+            />
+          )}
+          {trust && folderGrantsSomething(trust) && <TrustBadge trust={trust} onShow={onShowTrust} />}
           {settings.provider === "manual" && (
             <Badge tone="violet" testId="manual-badge">
               you are the model

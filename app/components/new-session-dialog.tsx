@@ -1,11 +1,13 @@
 // New session: workdir, provider (with which ones are configured), model, permission and disclosure modes,
-// and the scenario for the scripted provider.
+// and the scenario for the scripted provider. Picking bypassPermissions warns up front and needs a tick
+// before the session can be created (the server asks for that confirmation too).
 "use client";
 import { useEffect, useState } from "react";
 import type {
   DisclosureMode,
   PermissionMode,
   ProviderInfo,
+  SessionConfirmation,
   SessionSettings,
 } from "../../server/protocol/index.ts";
 import { disclosureModes, permissionModes } from "./header.tsx";
@@ -19,7 +21,8 @@ export function NewSessionDialog({
 }: {
   providers: ProviderInfo[];
   defaults: Partial<SessionSettings>;
-  onCreate: (settings: Partial<SessionSettings>) => void;
+  /** `confirm` lists what the user already confirmed here (bypassPermissions). */
+  onCreate: (settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => void;
   onCancel: () => void;
 }) {
   const firstProvider = providers.find((provider) => provider.name === defaults.provider) ?? providers[0];
@@ -30,8 +33,11 @@ export function NewSessionDialog({
   const [disclosure, setDisclosure] = useState<DisclosureMode>(defaults.disclosure ?? "progressive");
   const [scenario, setScenario] = useState("");
   const [refreshTools, setRefreshTools] = useState(defaults.refreshToolsEachIteration ?? false);
+  const [bypassConfirmed, setBypassConfirmed] = useState(false);
   const chosen = providers.find((info) => info.name === provider);
   const unconfigured = chosen !== undefined && !chosen.configured;
+  const bypass = permissionMode === "bypassPermissions";
+  const blocked = unconfigured || (bypass && !bypassConfirmed);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onCancel();
@@ -51,16 +57,19 @@ export function NewSessionDialog({
         className="w-[32rem] space-y-2 rounded bg-white p-4 shadow-xl"
         onSubmit={(event) => {
           event.preventDefault();
-          if (unconfigured) return;
-          onCreate({
-            ...(workdir.trim() ? { workdir: workdir.trim() } : {}),
-            provider,
-            ...(model.trim() ? { model: model.trim() } : {}),
-            permissionMode,
-            disclosure,
-            ...(scenario.trim() ? { scenario: scenario.trim() } : {}),
-            ...(refreshTools ? { refreshToolsEachIteration: true } : {}),
-          });
+          if (blocked) return;
+          onCreate(
+            {
+              ...(workdir.trim() ? { workdir: workdir.trim() } : {}),
+              provider,
+              ...(model.trim() ? { model: model.trim() } : {}),
+              permissionMode,
+              disclosure,
+              ...(scenario.trim() ? { scenario: scenario.trim() } : {}),
+              ...(refreshTools ? { refreshToolsEachIteration: true } : {}),
+            },
+            bypass ? ["bypass_permissions"] : [],
+          );
         }}
       >
         <h2 className="text-base font-semibold">New session</h2>
@@ -162,6 +171,26 @@ export function NewSessionDialog({
             </select>
           </label>
         </div>
+        {bypass && (
+          <div
+            className="rounded border border-red-300 bg-red-50 p-2 text-xs text-red-900"
+            data-testid="new-session-bypass-warning"
+            role="alert"
+          >
+            <strong>bypassPermissions: nothing asks.</strong> Every tool call (writes, commands, skill tools)
+            runs without your approval; only the dangerous-command list and protected paths still stop it.
+            <label className="mt-1 flex items-start gap-1.5">
+              <input
+                type="checkbox"
+                data-testid="new-session-bypass-confirm"
+                className="mt-0.5"
+                checked={bypassConfirmed}
+                onChange={(event) => setBypassConfirmed(event.target.checked)}
+              />
+              <span>I understand: run every tool call in this session without asking me.</span>
+            </label>
+          </div>
+        )}
         <label className="flex items-start gap-1.5 text-xs">
           <input
             type="checkbox"
@@ -183,8 +212,14 @@ export function NewSessionDialog({
             kind="primary"
             type="submit"
             testId="new-session-create"
-            disabled={unconfigured}
-            title={unconfigured ? `${provider} is not configured on the server` : undefined}
+            disabled={blocked}
+            title={
+              unconfigured
+                ? `${provider} is not configured on the server`
+                : blocked
+                  ? "Tick the bypassPermissions confirmation first"
+                  : undefined
+            }
           >
             Create session
           </Button>

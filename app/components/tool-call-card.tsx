@@ -1,7 +1,11 @@
-// One tool call as a card: state, arguments, result (collapsed when long), time, permission trace.
+// One tool call as a card: state, arguments (hidden characters escaped), result (collapsed when long),
+// time, permission trace and, for exec calls, the sandbox the process ran in.
 "use client";
 import { memo, useEffect, useState } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
+import { hiddenCharactersIn, hiddenWarning } from "../lib/hidden-characters.ts";
+import { sandboxCallLine } from "../lib/sandbox-text.ts";
+import { EscapedPre } from "./escaped-text.tsx";
 import { truncationNotes } from "./tool-console.tsx";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
 
@@ -30,6 +34,13 @@ function compactJson(value: unknown): string {
   return line.length <= 100 ? line : formatJson(value);
 }
 
+/** Every string inside a tool input (JSON already escapes control characters, but the raw ones count). */
+function stringsIn(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (depth > 8 || value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap((item) => stringsIn(item, depth + 1));
+}
+
 /** Seconds since the card entered the running state, ticking once a second (so Stop has something to stop). */
 function useRunningSeconds(running: boolean): number {
   const [seconds, setSeconds] = useState(0);
@@ -47,6 +58,9 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
   const content = call.fullOutput ?? call.result?.content ?? "";
   const metadata = call.result?.metadata;
   const runningSeconds = useRunningSeconds(call.state === "running");
+  const inputText = compactJson(call.input);
+  const hidden = hiddenCharactersIn([inputText, ...stringsIn(call.input)], call.trace?.hiddenCharacters);
+  const sandbox = call.trace?.sandbox ?? call.approval?.trace.sandbox;
   return (
     <div
       className="rounded border border-slate-300 bg-white p-1.5 text-xs"
@@ -78,7 +92,21 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
           </span>
         )}
       </div>
-      <Pre text={compactJson(call.input)} testId="tool-call-input" className="mt-1 max-h-24" />
+      {hidden.length > 0 && (
+        <Badge tone="red" testId="tool-call-hidden" title={hiddenWarning(hidden, "call")}>
+          ⚠ {hidden.length} hidden character{hidden.length === 1 ? "" : "s"}, shown escaped
+        </Badge>
+      )}
+      <EscapedPre text={inputText} testId="tool-call-input" className="mt-1 max-h-24" />
+      {sandbox && (
+        <p
+          className={`mt-1 ${sandbox.enabled ? "text-emerald-800" : "font-semibold text-red-800"}`}
+          data-testid="tool-call-sandbox"
+          data-enabled={sandbox.enabled}
+        >
+          {sandboxCallLine(sandbox)}
+        </p>
+      )}
       {call.state === "denied" && (
         <p className="mt-1 text-red-800" data-testid="tool-call-denial">
           Denied{call.denialReason ? `: ${call.denialReason}` : ""}. The model is told the call was denied.

@@ -28,6 +28,7 @@ export function Badge({
     <span
       className={`inline-flex items-center rounded border px-1.5 py-px text-[0.7rem] font-medium whitespace-nowrap ${badgeTones[tone]}`}
       data-testid={testId}
+      data-tone={tone}
       title={title}
     >
       {children}

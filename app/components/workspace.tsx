@@ -2,16 +2,19 @@
 // columns. Everything below it is presentational (props in, callbacks out).
 "use client";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type { ClientCommand, SessionSettings } from "../../server/protocol/index.ts";
+import type { ClientCommand, SessionConfirmation, SessionSettings } from "../../server/protocol/index.ts";
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
-import { skillStage } from "../state/derive.ts";
+import { sandboxBadge } from "../lib/sandbox-text.ts";
+import { skillStage, trustPromptOpen } from "../state/derive.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { CatalogPanel } from "./catalog-panel.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
+import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
 import { InspectorPanel } from "./inspector-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
+import { TrustPrompt } from "./trust-prompt.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 
 export function Workspace() {
@@ -22,7 +25,15 @@ export function Workspace() {
     () => ({ sessionId: stateRef.current.session?.id, lastSeq: stateRef.current.session?.lastSeq ?? 0 }),
     [],
   );
-  const send = usePlaygroundSocket(dispatch, resume);
+  const socketSend = usePlaygroundSocket(dispatch, resume);
+  const send = useCallback(
+    (command: ClientCommand) => {
+      if (command.type === "create_session" || command.type === "update_session")
+        confirmable.current[command.type] = command;
+      socketSend(command);
+    },
+    [socketSend],
+  );
   const [presenter, setPresenter] = useState(false);
   const [panels, setPanels] = useState({ catalog: true, inspector: true });
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -30,6 +41,8 @@ export function Workspace() {
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
   const openRequested = useRef(false);
+  // The last create_session / update_session sent: resent with `confirm` when the server asks for it.
+  const confirmable = useRef<Partial<Record<string, ClientCommand>>>({});
   const consoleCounter = useRef(0);
   const session = state.session;
 
@@ -68,7 +81,7 @@ export function Workspace() {
   // Escape stops the running turn from anywhere, so a presenter never needs the mouse for it. Menus and
   // dialogs that close on Escape call preventDefault first, and window listeners run after theirs.
   useEffect(() => {
-    if (!running || dialogOpen) return;
+    if (!running || dialogOpen || state.confirmation) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.defaultPrevented) return;
       event.preventDefault();
@@ -77,7 +90,7 @@ export function Workspace() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [running, dialogOpen, send]);
+  }, [running, dialogOpen, state.confirmation, send]);
 
   const sessionCommand = useCallback(
     (build: (sessionId: string) => ClientCommand) => {
@@ -112,6 +125,24 @@ export function Workspace() {
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
     dispatch({ type: "export_done" });
   }, [state.pendingExport]);
+
+  // The user confirmed what the server asked about: the same command again, with `confirm`.
+  const confirmPending = useCallback(() => {
+    const pending = stateRef.current.confirmation;
+    dispatch({ type: "confirmation_done" });
+    if (!pending) return;
+    const original = confirmable.current[pending.command];
+    if (original?.type !== "create_session" && original?.type !== "update_session") {
+      dispatch({
+        type: "local_error",
+        code: "confirmation_lost",
+        message: `The page no longer has the ${pending.command} command to resend; please do it again.`,
+      });
+      return;
+    }
+    const confirm: SessionConfirmation[] = [...new Set([...(original.confirm ?? []), ...pending.confirm])];
+    send({ ...original, confirm });
+  }, [send]);
 
   if (state.connection === "no_token") {
     return (
@@ -151,6 +182,17 @@ export function Workspace() {
         sessions={state.sessions}
         currentId={session?.id}
         settings={session?.settings}
+        sandbox={
+          session
+            ? sandboxBadge(
+                session.runSandbox ?? session.summary.sandbox,
+                state.machineSandbox,
+                session.settings.allowNetwork,
+              )
+            : undefined
+        }
+        trust={session?.summary.trust}
+        onShowTrust={() => dispatch({ type: "trust_prompt", dismissed: false })}
         presenter={presenter}
         panels={panels}
         onOpenSession={(id) => {
@@ -175,6 +217,15 @@ export function Workspace() {
         onTogglePresenter={() => setPresenter(!presenter)}
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
       />
+      {session && trustPromptOpen(session) && session.summary.trust && (
+        <TrustPrompt
+          trust={session.summary.trust}
+          onTrust={(remember) =>
+            sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, remember }))
+          }
+          onKeepUntrusted={() => dispatch({ type: "trust_prompt", dismissed: true })}
+        />
+      )}
       {state.errors.length > 0 && (
         <div className="space-y-1 border-b border-red-200 p-1" data-testid="error-list">
           {state.errors.map((error) => (
@@ -270,11 +321,18 @@ export function Workspace() {
           providers={state.providers}
           defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
           onCancel={() => setDialogOpen(false)}
-          onCreate={(settings: Partial<SessionSettings>) => {
+          onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
             setDialogOpen(false);
             setSelectedRequest(undefined);
-            send({ type: "create_session", settings });
+            send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
           }}
+        />
+      )}
+      {state.confirmation && (
+        <ConfirmationDialog
+          confirmation={state.confirmation}
+          onConfirm={confirmPending}
+          onCancel={() => dispatch({ type: "confirmation_done" })}
         />
       )}
     </div>

@@ -1,5 +1,5 @@
 // Derived views over UiState: per-skill disclosure state and request-to-request diffs. Pure functions.
-import type { ChatMessage, RequestSnapshot, SkillView } from "../../server/protocol/index.ts";
+import type { ChatMessage, FolderTrust, RequestSnapshot, SkillView } from "../../server/protocol/index.ts";
 import type { RequestView, SessionView } from "./types.ts";
 
 /** How far a skill has come on the road to the model: the four states of DESIGN.md §1. */
@@ -170,4 +170,17 @@ export function toolsText(snapshot: RequestSnapshot): string {
 export function eagerStableText(stable: string, skills: SkillView[]): string {
   const bodies = skills.map((skill) => `### ${skill.name}\n\n${skill.body}`).join("\n\n");
   return `${stable}\n\n## Skills (eager: every body inlined)\n\n${bodies}`;
+}
+
+/** True when the folder's own settings would grant something (allow rules, MCP servers, a default mode). */
+export function folderGrantsSomething(trust: FolderTrust | undefined): boolean {
+  if (!trust) return false;
+  const grants = trust.grants;
+  return grants.allow.length > 0 || grants.mcpServers.length > 0 || !!grants.defaultMode;
+}
+
+/** The trust prompt shows while the folder is untrusted, grants something, and the user has not set it aside. */
+export function trustPromptOpen(session: SessionView | undefined): boolean {
+  const trust = session?.summary.trust;
+  return !!trust && !trust.trusted && folderGrantsSomething(trust) && !session.trustPromptDismissed;
 }

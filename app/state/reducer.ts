@@ -38,6 +38,7 @@ function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
     consoleResults: {},
     running: summary.running,
     turnsFromHistory: false,
+    trustPromptDismissed: false,
   };
 }
 
@@ -60,6 +61,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
           summary: event.session,
           settings: event.session.settings,
           running: event.session.running,
+          // The snapshot's sandbox is the newest word on it.
+          runSandbox: undefined,
         },
       };
     }
@@ -103,10 +106,12 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     }
     case "trust_state": {
       const summary = { ...view.summary, trust: event.trust };
+      // A "Keep untrusted" answers one prompt: new grants (or a change of trust) ask again.
+      const unchanged = JSON.stringify(view.summary.trust) === JSON.stringify(event.trust);
       return {
         ...state,
         sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
-        session: { ...view, summary },
+        session: { ...view, summary, trustPromptDismissed: unchanged && view.trustPromptDismissed },
       };
     }
     case "settings_changed": {
@@ -166,6 +171,7 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         serverVersion: message.serverVersion,
         providers: message.providers,
         defaultWorkdir: message.defaultWorkdir,
+        machineSandbox: message.sandbox,
       };
     case "providers":
       return { ...state, providers: message.providers };
@@ -177,6 +183,17 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
       return { ...state, sessions, session };
     }
     case "error": {
+      // A risky session (a broad workdir, bypassPermissions) is not an error: the user is asked to confirm.
+      if (message.code === "confirmation_required" && message.command && message.confirm?.length)
+        return {
+          ...state,
+          confirmation: {
+            command: message.command,
+            sessionId: message.sessionId,
+            message: message.message,
+            confirm: message.confirm,
+          },
+        };
       const text = message.command ? `${message.message} (command: ${message.command})` : message.message;
       return addError(state, message.code, text, message.command);
     }
@@ -209,6 +226,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return addError(state, action.code, action.message);
     case "export_done":
       return { ...state, pendingExport: undefined };
+    case "confirmation_done":
+      return { ...state, confirmation: undefined };
+    case "trust_prompt":
+      return state.session
+        ? { ...state, session: { ...state.session, trustPromptDismissed: action.dismissed } }
+        : state;
     case "dismiss_error":
       return { ...state, errors: state.errors.filter((error) => error.id !== action.id) };
     case "console_started": {

@@ -57,7 +57,28 @@ function isDenial(errorType: string | undefined): boolean {
   return errorType === "permission_denied" || errorType === "denied";
 }
 
+/**
+ * The newest sandbox the server reported for this session's processes: a run's start, or an exec call's
+ * permission trace. Replayed events (seq before session_opened) are history; the snapshot is newer.
+ */
+function observedSandbox(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+  if (seq <= view.openedSeq) return view;
+  const sandbox =
+    event.type === "run_started"
+      ? event.sandbox
+      : event.type === "permission_request"
+        ? event.request.trace.sandbox
+        : event.type === "permission_decision" || event.type === "tool_result"
+          ? event.trace?.sandbox
+          : undefined;
+  return sandbox ? { ...view, runSandbox: sandbox } : view;
+}
+
 export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+  return observedSandbox(applyRunnerEventToView(view, event, seq), event, seq);
+}
+
+function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: number): SessionView {
   switch (event.type) {
     case "run_started": {
       const userTurn: ChatTurn = {

@@ -8,7 +8,9 @@ import type {
   ProviderInfo,
   ReloadDiff,
   RequestSnapshot,
+  SandboxState,
   ServerMessage,
+  SessionConfirmation,
   SessionSettings,
   SessionSummary,
   SkillWarning,
@@ -109,6 +111,10 @@ export interface SessionView {
   manualTurn?: ManualTurnRequest;
   running: boolean;
   currentRunId?: string;
+  /** The newest sandbox reported for this session's processes (run_started or an exec call's trace). */
+  runSandbox?: SandboxState;
+  /** The user chose "Keep untrusted" for the folder's current trust prompt. */
+  trustPromptDismissed: boolean;
   /** Sequence number of the session_opened event that (re)started this view. */
   openedSeq: number;
   /** Turns came from session_opened history only (no live events seen yet). */
@@ -122,11 +128,22 @@ export interface UiError {
   command?: string;
 }
 
+/** A command the server refused with `confirmation_required`, waiting for the user's answer. */
+export interface PendingConfirmation {
+  /** The refused command's type, e.g. `create_session`. */
+  command: string;
+  sessionId?: string;
+  message: string;
+  confirm: SessionConfirmation[];
+}
+
 export interface UiState {
   connection: ConnectionStatus;
   serverVersion?: string;
   providers: ProviderInfo[];
   defaultWorkdir?: string;
+  /** Whether this machine can sandbox tool processes (from hello; absent from older servers). */
+  machineSandbox?: { available: boolean; reason?: string };
   sessions: SessionSummary[];
   /** True once the server has answered list_sessions on this connection. */
   sessionListLoaded: boolean;
@@ -134,6 +151,8 @@ export interface UiState {
   errors: UiError[];
   /** A session log the server sent for download; cleared once the browser has it. */
   pendingExport?: { sessionId: string; fileName: string; jsonl: string };
+  /** A risky create_session / update_session waiting for the user to confirm it. */
+  confirmation?: PendingConfirmation;
   /** Counter for stable ids of items created by the reducer. */
   nextLocalId: number;
 }
@@ -145,6 +164,9 @@ export type UiAction =
   | { type: "local_error"; code: string; message: string }
   | { type: "dismiss_error"; id: string }
   | { type: "export_done" }
+  | { type: "confirmation_done" }
+  /** Hide ("Keep untrusted") or show again the folder's trust prompt. */
+  | { type: "trust_prompt"; dismissed: boolean }
   | { type: "console_started"; requestId: string; tool: string; input: unknown };
 
 export type { ChatMessage };

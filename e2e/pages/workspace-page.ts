@@ -12,6 +12,8 @@ const screenshotDir = fileURLToPath(
     import.meta.url,
   ),
 );
+/** Screenshots taken to look at, not to track (git-ignored). */
+const scratchDir = fileURLToPath(new URL("../../test-results/screenshots/", import.meta.url));
 
 export type PaneName = "stable" | "environment" | "messages" | "tools" | "raw";
 
@@ -54,6 +56,20 @@ export class ChatPanel {
   }
   approvalCard(): Locator {
     return this.page.getByTestId("approval-card");
+  }
+  /**
+   * Gives the oldest approval card the focus (a click on its heading, as a user would) and waits until its
+   * single-key answers are armed.
+   */
+  async focusApproval() {
+    await this.approvalCard().first().getByTestId("approval-title").click();
+    await expect(this.approvalCard().first()).toBeFocused();
+    await expect(this.approvalCard().first()).toHaveAttribute("data-armed", "true");
+  }
+  /** Answers the oldest approval with its single key: focus the card, wait for it to arm, press. */
+  async answerWithKey(key: "a" | "s" | "d") {
+    await this.focusApproval();
+    await this.page.keyboard.press(key);
   }
   async allowOnce() {
     await this.approvalCard().getByTestId("approval-allow-once").click();
@@ -184,5 +200,10 @@ export class WorkspacePage {
 
   async screenshot(name: string) {
     await this.page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+  }
+
+  /** A screenshot under test-results/screenshots/ (git-ignored), for looking at a new view. */
+  async scratchScreenshot(name: string) {
+    await this.page.screenshot({ path: path.join(scratchDir, `${name}.png`) });
   }
 }

@@ -1,0 +1,113 @@
+// Characters that change how a command or path reads without showing themselves: control characters
+// (C0 and C1 except newline and tab, plus DEL), bidirectional controls (a right-to-left override can make
+// `echo safe; touch X` look like a comment) and zero-width characters. Pages show each as a visible
+// `\u202E` marker and warn, so what the user approves is what runs.
+
+export type HiddenKind = "control" | "bidi" | "zero-width";
+
+export interface HiddenCharacter {
+  /** The marker shown in place of the character, e.g. `\u202E` (the same spelling the server uses). */
+  code: string;
+  name: string;
+  kind: HiddenKind;
+}
+
+export type EscapedPart = { kind: "text"; text: string } | { kind: "hidden"; character: HiddenCharacter };
+
+const hiddenPattern =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+
+const names: Record<number, [string, HiddenKind]> = {
+  0x0000: ["null", "control"],
+  0x0007: ["bell", "control"],
+  0x0008: ["backspace", "control"],
+  0x000b: ["vertical tab", "control"],
+  0x000c: ["form feed", "control"],
+  0x000d: ["carriage return", "control"],
+  0x001b: ["escape", "control"],
+  0x007f: ["delete", "control"],
+  0x061c: ["arabic letter mark", "bidi"],
+  0x200b: ["zero-width space", "zero-width"],
+  0x200c: ["zero-width non-joiner", "zero-width"],
+  0x200d: ["zero-width joiner", "zero-width"],
+  0x200e: ["left-to-right mark", "bidi"],
+  0x200f: ["right-to-left mark", "bidi"],
+  0x202a: ["left-to-right embedding", "bidi"],
+  0x202b: ["right-to-left embedding", "bidi"],
+  0x202c: ["pop directional formatting", "bidi"],
+  0x202d: ["left-to-right override", "bidi"],
+  0x202e: ["right-to-left override", "bidi"],
+  0x2060: ["word joiner", "zero-width"],
+  0x2066: ["left-to-right isolate", "bidi"],
+  0x2067: ["right-to-left isolate", "bidi"],
+  0x2068: ["first strong isolate", "bidi"],
+  0x2069: ["pop directional isolate", "bidi"],
+  0xfeff: ["zero-width no-break space", "zero-width"],
+};
+
+/** `\u202E` for U+202E: four upper-case hex digits, as in a JavaScript string literal. */
+export function markerFor(codePoint: number): string {
+  return `\\u${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+function characterFor(codePoint: number): HiddenCharacter {
+  const known = names[codePoint];
+  const code = markerFor(codePoint);
+  if (known) return { code, name: known[0], kind: known[1] };
+  return { code, name: codePoint >= 0x80 ? "C1 control character" : "control character", kind: "control" };
+}
+
+/** The text as plain runs and hidden characters, in order (for rendering the markers distinctly). */
+export function splitHidden(text: string): EscapedPart[] {
+  const parts: EscapedPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(hiddenPattern)) {
+    const index = match.index;
+    if (index > last) parts.push({ kind: "text", text: text.slice(last, index) });
+    parts.push({ kind: "hidden", character: characterFor(match[0].charCodeAt(0)) });
+    last = index + match[0].length;
+  }
+  if (last < text.length) parts.push({ kind: "text", text: text.slice(last) });
+  return parts;
+}
+
+/** The text with every hidden character replaced by its marker. */
+export function escapeHidden(text: string): string {
+  return text.replace(hiddenPattern, (character) => markerFor(character.charCodeAt(0)));
+}
+
+/**
+ * The distinct hidden characters in the given texts, in order of first appearance, plus any the server
+ * reported (`PermissionTrace.hiddenCharacters`, spelled `\u202E`) that the page did not find itself.
+ */
+export function hiddenCharactersIn(
+  texts: readonly (string | undefined)[],
+  reported: readonly string[] = [],
+): HiddenCharacter[] {
+  const found = new Map<string, HiddenCharacter>();
+  for (const text of texts) {
+    if (!text) continue;
+    for (const match of text.matchAll(hiddenPattern)) {
+      const character = characterFor(match[0].charCodeAt(0));
+      if (!found.has(character.code)) found.set(character.code, character);
+    }
+  }
+  for (const code of reported) {
+    const parsed = /^\\u([0-9a-fA-F]{4,6})$/.exec(code);
+    const character = parsed
+      ? characterFor(Number.parseInt(parsed[1], 16))
+      : { code, name: "reported by the server", kind: "control" as const };
+    if (!found.has(character.code)) found.set(character.code, character);
+  }
+  return [...found.values()];
+}
+
+/** One warning line: how many, which, and what to do about it. */
+export function hiddenWarning(characters: readonly HiddenCharacter[], subject = "command"): string {
+  const count = characters.length;
+  const list = characters.map((character) => `${character.code} ${character.name}`).join(", ");
+  return (
+    `This ${subject} contains ${count} hidden character${count === 1 ? "" : "s"} (${list}). ` +
+    `They are shown as \\u… markers: read the escaped text, it is what runs.`
+  );
+}

@@ -1,0 +1,63 @@
+// How the pages put the OS sandbox into words: the header badge (for the session) and the line on an
+// approval or tool card (for one exec call). Pure, so the wording is unit-tested.
+import type { SandboxState } from "../../server/protocol/index.ts";
+
+export interface SandboxBadge {
+  tone: "green" | "red";
+  label: string;
+  title: string;
+}
+
+const onTitle =
+  "Commands and skill tools run under bubblewrap: the filesystem is read-only except the workdir " +
+  "(its .git/config, .git/hooks/ and .PseudoClaude/ stay read-only), /tmp is private, secrets folders are " +
+  "hidden, and the process tree dies with the call. Network is off unless this session allows it.";
+const offTitle =
+  "Commands and skill tools run directly on this machine, without bubblewrap, so every command and skill " +
+  "tool asks for your approval, whatever the permission mode or rules say.";
+
+function networkWord(on: boolean): string {
+  return on ? "on" : "off";
+}
+
+/**
+ * The session's sandbox as the header shows it. `session` is what the server reported for the session (or
+ * its current run); `machine` is the hello's probe; `allowNetwork` the session setting, which takes effect
+ * from the next run. Undefined when the server reported nothing (an older server).
+ */
+export function sandboxBadge(
+  session: SandboxState | undefined,
+  machine: { available: boolean; reason?: string } | undefined,
+  allowNetwork: boolean | undefined,
+): SandboxBadge | undefined {
+  const state: SandboxState | undefined =
+    session ??
+    (machine
+      ? {
+          enabled: machine.available,
+          mechanism: machine.available ? "bubblewrap" : "none",
+          network: allowNetwork ?? false,
+          reason: machine.reason,
+        }
+      : undefined);
+  if (!state) return undefined;
+  if (!state.enabled)
+    return {
+      tone: "red",
+      label: `sandbox off: ${state.reason ?? "bubblewrap is not available"}`,
+      title: offTitle,
+    };
+  const pending = allowNetwork !== undefined && allowNetwork !== state.network;
+  return {
+    tone: "green",
+    label: `sandbox on · network ${networkWord(state.network)}${pending ? ` · next run: network ${networkWord(allowNetwork)}` : ""}`,
+    title: onTitle,
+  };
+}
+
+/** One exec call's sandbox, e.g. "runs in the sandbox: workdir writable, network off". */
+export function sandboxCallLine(state: SandboxState): string {
+  if (!state.enabled)
+    return `runs without a sandbox: ${state.reason ?? "bubblewrap is not available"} (so it asks every time)`;
+  return `runs in the sandbox: workdir writable, network ${networkWord(state.network)}`;
+}

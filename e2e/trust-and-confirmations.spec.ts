@@ -1,0 +1,143 @@
+// Folder trust and risky sessions: a session on a folder whose own settings grant something shows what it
+// would grant and asks; a workdir that contains the home folder, and bypassPermissions, need a confirmation.
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { expect, test, type Playground } from "./fixtures.ts";
+import type { WorkspacePage } from "./pages/workspace-page.ts";
+
+async function grantingSettings(playground: Playground): Promise<string> {
+  const file = path.join(playground.workdir, ".PseudoClaude", "settings.json");
+  await mkdir(path.dirname(file), { recursive: true });
+  const settings = {
+    permissions: {
+      allow: ["run_command(*)"],
+      deny: ["run_command(rm *)"],
+      defaultMode: "acceptEdits",
+    },
+    mcpServers: { files: { command: "node", args: ["files-server.js"] } },
+  };
+  await writeFile(file, JSON.stringify(settings, null, 2));
+  return file;
+}
+
+/** A new session on the same workdir, from the picker (the folder's settings are read when it opens). */
+async function newSession(workspace: WorkspacePage, workdir?: string) {
+  const dialog = await workspace.sessions.newSession();
+  if (workdir !== undefined) await dialog.getByTestId("new-session-workdir").fill(workdir);
+  await dialog.getByTestId("new-session-create").click();
+}
+
+test("an untrusted folder that grants something: the prompt lists it, Keep untrusted keeps its deny rules", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  await expect(page.getByTestId("trust-prompt")).toHaveCount(0);
+  const settingsFile = await grantingSettings(playground);
+  await newSession(workspace);
+  const prompt = page.getByTestId("trust-prompt");
+  await expect(prompt).toBeVisible();
+  await expect(prompt.getByTestId("trust-folder")).toHaveText(playground.workdir);
+  await expect(prompt.getByTestId("trust-settings-file")).toHaveText(settingsFile);
+  await expect(prompt.getByTestId("trust-grant-allow")).toHaveText([
+    "runs without asking: allow run_command(*)",
+  ]);
+  await expect(prompt.getByTestId("trust-grant-mcp")).toContainText("files");
+  await expect(prompt.getByTestId("trust-grant-mode")).toContainText("acceptEdits");
+  await expect(page.getByTestId("header-trust")).toHaveText("untrusted folder");
+  await workspace.scratchScreenshot("trust-prompt");
+
+  await prompt.getByTestId("trust-folder-keep").click();
+  await expect(prompt).toHaveCount(0);
+  // Untrusted: the folder's deny rule still refuses `rm`, without asking.
+  const { chat } = workspace;
+  await chat.send("Please clean up the logs folder");
+  await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
+  await expect(chat.approvalCard()).toHaveCount(0);
+  expect(existsSync(path.join(playground.workdir, "logs", "app.log"))).toBe(true);
+
+  // The header badge brings the prompt back; trusting for this session is not remembered.
+  await page.getByTestId("header-trust").click();
+  await expect(prompt).toBeVisible();
+  await prompt.getByTestId("trust-folder-session").click();
+  await expect(prompt).toHaveCount(0);
+  await expect(page.getByTestId("header-trust")).toHaveText("trusted folder");
+  await expect(page.getByTestId("header-trust")).toHaveAttribute("title", /this session only/);
+  expect(existsSync(path.join(playground.home, ".PseudoClaude", "trusted-folders.json"))).toBe(false);
+});
+
+test("Trust this folder remembers it: the next session on it does not ask", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  await grantingSettings(playground);
+  await newSession(workspace);
+  const prompt = page.getByTestId("trust-prompt");
+  await prompt.getByTestId("trust-folder-remember").click();
+  await expect(page.getByTestId("header-trust")).toHaveText("trusted folder");
+  const store = await readFile(path.join(playground.home, ".PseudoClaude", "trusted-folders.json"), "utf8");
+  expect(store).toContain(playground.workdir);
+  await newSession(workspace);
+  await expect(page.getByTestId("header-trust")).toHaveText("trusted folder");
+  await expect(prompt).toHaveCount(0);
+});
+
+test("a workdir that contains the home folder asks first; Cancel creates nothing, Confirm creates it", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  const broad = path.dirname(playground.home);
+  const before = await workspace.sessions.ids();
+  await page.keyboard.press("Escape");
+  await newSession(workspace, broad);
+  const dialog = page.getByTestId("confirmation-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("confirmation-message")).toContainText("contains the home folder");
+  await expect(dialog.getByTestId("confirmation-item-broad_workdir")).toBeVisible();
+  await workspace.scratchScreenshot("confirmation-broad-workdir");
+  await dialog.getByTestId("confirmation-cancel").click();
+  await expect(dialog).toHaveCount(0);
+  expect(await workspace.sessions.ids()).toHaveLength(before.length);
+  await page.keyboard.press("Escape");
+
+  await newSession(workspace, broad);
+  await dialog.getByTestId("confirmation-confirm").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("header-workdir")).toHaveAttribute("title", `Working directory: ${broad}`);
+  expect(await workspace.sessions.ids()).toHaveLength(before.length + 1);
+  await expect(workspace.errorCards()).toHaveCount(0);
+});
+
+test("bypassPermissions: the new-session dialog warns and needs a tick; the header switch asks", async ({
+  page,
+  workspace,
+}) => {
+  const dialog = await workspace.sessions.newSession();
+  await expect(dialog.getByTestId("new-session-bypass-warning")).toHaveCount(0);
+  await dialog.getByTestId("new-session-permission-mode").selectOption("bypassPermissions");
+  await expect(dialog.getByTestId("new-session-bypass-warning")).toContainText("nothing asks");
+  await expect(dialog.getByTestId("new-session-create")).toBeDisabled();
+  await dialog.getByTestId("new-session-bypass-confirm").check();
+  await dialog.getByTestId("new-session-create").click();
+  // Confirmed up front: no second dialog.
+  await expect(page.getByTestId("header-permission-mode")).toHaveValue("bypassPermissions");
+  await expect(page.getByTestId("confirmation-dialog")).toHaveCount(0);
+  await expect(workspace.errorCards()).toHaveCount(0);
+
+  // Switching an existing session: back to default (no question), then to bypass (asks).
+  const mode = page.getByTestId("header-permission-mode");
+  await mode.selectOption("default");
+  await expect(mode).toHaveValue("default");
+  await mode.selectOption("bypassPermissions");
+  const confirmation = page.getByTestId("confirmation-dialog");
+  await expect(confirmation.getByTestId("confirmation-item-bypass_permissions")).toBeVisible();
+  await expect(confirmation.getByTestId("confirmation-message")).toContainText("bypassPermissions");
+  await confirmation.getByTestId("confirmation-cancel").click();
+  await expect(mode).toHaveValue("default");
+  await mode.selectOption("bypassPermissions");
+  await confirmation.getByTestId("confirmation-confirm").click();
+  await expect(mode).toHaveValue("bypassPermissions");
+});
