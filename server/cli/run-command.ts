@@ -6,6 +6,7 @@ import { createProvider } from "../providers/index.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { sandboxState } from "../tools/sandbox.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { describeEvent } from "./event-text.ts";
 
@@ -22,7 +23,17 @@ export interface RunCommandOptions {
   disclosure: DisclosureMode;
   planMode: boolean;
   refreshTools: boolean;
+  /** Network inside the sandbox for the run's commands (default off). */
+  allowNetwork?: boolean;
   write: (text: string) => void;
+}
+
+/** The one line the CLI prints about the sandbox (red when it is off and stderr is a terminal). */
+export function sandboxLine(allowNetwork: boolean, colour = process.stderr.isTTY === true): string {
+  const state = sandboxState(allowNetwork);
+  if (state.enabled) return `sandbox: on (bubblewrap, network ${state.network ? "on" : "off"})\n`;
+  const text = `sandbox off: ${state.reason ?? "unavailable"}`;
+  return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }
 
 export async function runConversation(
@@ -66,6 +77,7 @@ export async function runConversation(
     home: workspace.home,
   });
   for (const problem of permission.problems) process.stderr.write(`warning: ${problem}\n`);
+  if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({
     provider,
@@ -74,6 +86,7 @@ export async function runConversation(
     history,
     disclosure: options.disclosure,
     requestCounter: new RequestCounter(),
+    allowNetwork: options.allowNetwork === true,
   });
   // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
   const controller = new AbortController();

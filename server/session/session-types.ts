@@ -8,6 +8,7 @@ import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
 import type { CatalogLayers, ReloadDiff } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { SandboxState } from "../protocol/sandbox.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
 
 /** One session's skills and tools: its own catalog (the project layer depends on the workdir). */
@@ -31,6 +32,8 @@ export interface PermissionEvaluator {
   setMode?(mode: PermissionMode): void;
   /** Problems loading permission settings files, shown to the user. */
   loadProblems?: string[];
+  /** The sandbox exec calls run in (the engine asks for every exec call when it is off). */
+  setSandbox?(sandbox: SandboxState): void;
 }
 
 export interface SessionParts {

@@ -10,6 +10,7 @@ import type { PermissionHook } from "../permission/types.ts";
 import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
+import { sandboxState, type SandboxSettings } from "../tools/sandbox.ts";
 import { Approvals } from "./approvals.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
 import {
@@ -90,6 +91,7 @@ export class Session {
       workdir: session.workspace.workdir,
       home: init.home,
     });
+    session.applySandbox();
     for (const problem of session.permission.loadProblems ?? [])
       session.emitError("permission_settings", problem, { replay: true });
     await restoreActiveSkills(session.workspace, init.restored ?? [], (problem) =>
@@ -139,7 +141,18 @@ export class Session {
       settings: { ...this.settings },
       messageCount: this.history.length,
       running: this.isRunning,
+      sandbox: sandboxState(this.settings.allowNetwork === true),
     };
+  }
+
+  /** The sandbox for this session's processes, from the settings as they are when a run (or call) starts. */
+  private sandboxSettings(): SandboxSettings {
+    return { network: this.settings.allowNetwork === true, homes: [this.init.home] };
+  }
+
+  /** Tells the permission engine the sandbox state (part of every exec trace). */
+  private applySandbox(): void {
+    this.permission.setSandbox?.(sandboxState(this.settings.allowNetwork === true));
   }
 
   openedSnapshot(): SequencedEvent {
@@ -241,6 +254,8 @@ export class Session {
     try {
       const provider = await this.currentProvider();
       const { workspace } = this;
+      // A changed "allow network" setting takes effect here, from the next run on.
+      this.applySandbox();
       await runUserMessage(
         text,
         {
@@ -254,6 +269,7 @@ export class Session {
           disclosure: this.settings.disclosure,
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          sandbox: this.sandboxSettings(),
         },
         { signal, refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true },
       );
@@ -311,6 +327,7 @@ export class Session {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
     const call = async () => {
+      if (!this.isRunning) this.applySandbox();
       await runConsoleCall({
         requestId,
         tool,
@@ -319,6 +336,7 @@ export class Session {
         permission: this.permissionHook(),
         workdir: this.workspace.workdir,
         signal: controller.signal,
+        sandbox: this.sandboxSettings(),
         emit: (event) => this.emit(event),
         emitError: (code, message) => this.emitError(code, message),
       });
@@ -388,6 +406,7 @@ export class Session {
         workdir: this.workspace.workdir,
         home: this.init.home,
       });
+      this.applySandbox();
     }
     this.settings = next;
     this.emit({ type: "settings_changed", settings: { ...next } });
