@@ -1,5 +1,8 @@
 // One module runs every child process (run_command and skill command tools): execa, a process group per
-// call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed.
+// call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed,
+// a minimal environment from an allowlist, and — when a sandbox policy is given — bubblewrap around the
+// program (sandbox.ts): its PID namespace with --die-with-parent ends every descendant with the call, on
+// Stop, and with the server even on kill -9.
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";

@@ -2,10 +2,10 @@
 // attack runs as an approved run_command call and must fail (or find nothing) inside the sandbox.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, rmdir, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -207,6 +207,31 @@ describe("S9: an approved command cannot write outside the workdir", () => {
     const removed = await run("rm -rf .PseudoClaude");
     expect(removed.ok).toBe(false);
     expect(existsSync(path.join(workdir, ".PseudoClaude", "skills"))).toBe(true);
+  });
+
+  it("a symlinked `.PseudoClaude` is refused with the reason (a bind would follow it)", async () => {
+    await symlink(outside, path.join(workdir, ".PseudoClaude"));
+    const result = await run("echo hi");
+    expect(result).toMatchObject({ ok: false, errorType: "spawn_failed" });
+    expect(result.content).toContain("is a symbolic link; the sandbox cannot keep it read-only");
+  });
+
+  it("the real home's secrets are hidden as well", async () => {
+    const realHome = homedir();
+    const present = [".ssh", ".npmrc", ".netrc", ".aws"].filter((entry) =>
+      existsSync(path.join(realHome, entry)),
+    );
+    // Hidden folders list nothing, hidden files read as empty: every line counts 0.
+    const probes = present.map((entry) => {
+      const target = path.join(realHome, entry);
+      return statSync(target).isDirectory() ? `ls -A ${target} | wc -l` : `wc -c < ${target}`;
+    });
+    const result = await run(probes.join("; ") || "true");
+    expect(result.ok, result.content).toBe(true);
+    const hidden = (result.metadata?.sandbox as { hidden: string[] }).hidden;
+    for (const entry of present) expect(hidden).toContain(path.join(realHome, entry));
+    for (const line of result.content.split("\n").filter((text) => /^\d+$/.test(text.trim())))
+      expect(line.trim()).toBe("0");
   });
 
   it("/tmp is private to the call", async () => {
