@@ -102,7 +102,8 @@ async function oneToolCall(
     signal,
     sandbox: { network: false, homes: [] },
   });
-  if (!execution.result.ok) throw new Error(`benchmark call failed: ${execution.result.content}`);
+  if (!execution.result.ok)
+    throw new Error(`benchmark call failed: ${execution.result.content.replace(/\n/g, " ")}`);
 }
 
 function bareSpawn(cwd: string): Promise<void> {

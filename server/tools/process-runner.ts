@@ -11,6 +11,7 @@ import { BoundedCapture } from "./bounded-capture.ts";
 import {
   RUN_MARKER_VARIABLE,
   isGroupAlive,
+  isProcessRunning,
   processStartTime,
   processesOfCall,
   signalGroup,
@@ -228,8 +229,11 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
         await waitForGroupExit(pid, killGraceMs);
       }
     }
-    // ...and anything that left the group (setsid, a daemon) but still carries the call's marker.
-    const endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
+    // ...and anything that left the group (setsid, a daemon) but still carries the call's marker. Under the
+    // sandbox nothing can leave the PID namespace, which dies with bwrap: only wait for its teardown.
+    let endedEscapees = false;
+    if (sandboxed) await endEscapedProcesses(escaped, killGraceMs, false);
+    else endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
 
     clearTimeout(timeoutTimer);
     clearTimeout(killTimer);
@@ -260,15 +264,27 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   }
 }
 
-/** SIGTERM to the call's escaped processes, SIGKILL to those still there after the grace. True if any. */
-async function endEscapedProcesses(escaped: () => number[], graceMs: number): Promise<boolean> {
+/**
+ * SIGTERM to the call's escaped processes, SIGKILL to those still there after the grace. True if any.
+ * `signalFirst: false` only waits (then SIGKILLs after the grace): a sandbox's PID namespace is already
+ * being torn down by the kernel once bwrap exited. Polls fast at first (a teardown takes a few ms).
+ */
+async function endEscapedProcesses(
+  escaped: () => number[],
+  graceMs: number,
+  signalFirst = true,
+): Promise<boolean> {
   let remaining = escaped();
   if (remaining.length === 0) return false;
-  signalProcesses(remaining, "SIGTERM");
+  if (signalFirst) signalProcesses(remaining, "SIGTERM");
   const deadline = Date.now() + graceMs;
+  let pollMs = 1;
   while (remaining.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    remaining = escaped();
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    pollMs = Math.min(pollMs * 2, 25);
+    remaining = remaining.filter(isProcessRunning);
+    // Checked one by one while some remain; a full scan before concluding catches any new child.
+    if (remaining.length === 0) remaining = escaped();
   }
   signalProcesses(remaining, "SIGKILL");
   return true;

@@ -477,6 +477,31 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
     expect(empty.exitCode).toBe(0);
   });
 
+  it("a clean call reports no killed leftovers (the namespace teardown is not a leftover)", async () => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const outcome = await runProcess({
+        shellCommand: "true",
+        cwd: workdir,
+        timeoutMs: 5000,
+        sandbox: policy(),
+      });
+      expect(outcome.exitCode).toBe(0);
+      expect(outcome.killedLeftovers).toBeUndefined();
+    }
+  });
+
+  it("a read-only root that holds the workdir leaves the workdir writable (and the call starts)", async () => {
+    const outcome = await runProcess({
+      shellCommand: "echo x > made.txt",
+      cwd: workdir,
+      timeoutMs: 5000,
+      sandbox: sandboxPolicy({ workdir, readOnlyRoots: [workdir], settings: { network: false, homes: [] } }),
+    });
+    expect(outcome.spawnError).toBeUndefined();
+    expect(outcome.exitCode, outcome.stderr).toBe(0);
+    expect(await readFile(path.join(workdir, "made.txt"), "utf8")).toBe("x\n");
+  });
+
   it("a program missing inside the sandbox is a spawn failure, a missing command exits 127", async () => {
     const missing = await runProcess({
       file: "pc-no-such-program",

@@ -1,7 +1,17 @@
 // The operating-system sandbox for every process the agent starts: bubblewrap (`bwrap`). This module
 // answers whether it can be used on this machine (probed once, by really starting a sandboxed `true`).
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
@@ -225,6 +235,15 @@ function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
 }
 
+function isWritable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function realOrSelf(target: string): string {
   try {
     return realpathSync(target);
@@ -259,7 +278,8 @@ export function sandboxPolicy(options: {
     };
   }
   const empty = emptySources();
-  const roots = (options.readOnlyRoots ?? []).map(realOrSelf);
+  // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
+  const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
   const writableRoots = [workdir];
   /** Paths the process can see at all: not under the private /tmp unless bound back. */
   const visible = (target: string): boolean =>
@@ -285,9 +305,11 @@ export function sandboxPolicy(options: {
         ];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
-  for (const rootDir of roots) mounts.push("--ro-bind", rootDir, rootDir);
 
-  const readOnly: string[] = [...roots];
+  const readOnly: string[] = [];
+  // Stand-ins for absent parts need a mount point created in the workdir; a workdir that is not writable
+  // anyway (a read-only file system) needs none.
+  const workdirWritable = isWritable(workdir);
   let refusal: string | undefined;
   const protect = (target: string, absentAs: "file" | "folder" | "skip"): void => {
     const entry = entryAt(target);
@@ -296,7 +318,7 @@ export function sandboxPolicy(options: {
       refusal ??= `${target} is a symbolic link; the sandbox cannot keep it read-only`;
       return;
     }
-    if (!entry && absentAs === "skip") return;
+    if (!entry && (absentAs === "skip" || !workdirWritable)) return;
     // An absent part gets an empty read-only stand-in; bwrap creates its mount point on disk.
     const source = entry ? target : absentAs === "file" ? empty.file : empty.folder;
     mounts.push("--ro-bind", source, target);
@@ -315,6 +337,11 @@ export function sandboxPolicy(options: {
     protect(gitDir, "skip");
   }
   protect(path.join(workdir, ".PseudoClaude"), "folder");
+  // After the workdir's protected parts (their mount points may have to be made in the writable workdir).
+  for (const rootDir of roots) {
+    mounts.push("--ro-bind", rootDir, rootDir);
+    readOnly.push(rootDir);
+  }
 
   const homes = [...new Set([os.homedir(), ...settings.homes].map(realOrSelf))];
   for (const home of homes) {
