@@ -216,6 +216,17 @@ describe("S9: an approved command cannot write outside the workdir", () => {
     expect(result.content).toContain("is a symbolic link; the sandbox cannot keep it read-only");
   });
 
+  it("the empty stand-in bound over secrets is checked on every call (content written into it is dropped)", async () => {
+    process.env.HOME = home;
+    const first = await run("cat ~/.netrc | wc -c");
+    expect(first.content.trim()).toBe("0");
+    const standIn = path.join(tmpdir(), `pseudoclaude-sandbox-${process.getuid?.() ?? 0}`, "empty-file");
+    await writeFile(standIn, "planted-content");
+    const second = await run("cat ~/.netrc");
+    expect(second.content).not.toContain("planted-content");
+    expect(second.content).not.toContain("netrc-secret");
+  });
+
   it("the real home's secrets are hidden as well", async () => {
     const realHome = homedir();
     const present = [".ssh", ".npmrc", ".netrc", ".aws"].filter((entry) =>

@@ -4,10 +4,9 @@ import { spawnSync } from "node:child_process";
 import {
   accessSync,
   constants,
-  existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
+  readdirSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -195,19 +194,68 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
   };
 }
 
-let emptyMountSources: { file: string; folder: string } | undefined;
-
-/** An empty file and an empty folder to bind read-only over secrets and absent protected parts. */
+/**
+ * An empty file and an empty folder to bind read-only over secrets and absent protected parts. They live
+ * in one folder per user (`$TMPDIR/pseudoclaude-sandbox-<uid>`, reused by every server start, so nothing
+ * piles up) and are checked on every call: still ours, still empty, else made again.
+ */
 function emptySources(): { file: string; folder: string } {
-  if (emptyMountSources && existsSync(emptyMountSources.folder)) return emptyMountSources;
-  const base = mkdtempSync(path.join(os.tmpdir(), "pseudoclaude-sandbox-"));
+  const uid = process.getuid?.() ?? 0;
+  const base = path.join(os.tmpdir(), `pseudoclaude-sandbox-${uid}`);
   const file = path.join(base, "empty-file");
   const folder = path.join(base, "empty-folder");
-  writeFileSync(file, "", { mode: 0o444 });
-  mkdirSync(folder, { mode: 0o555 });
-  emptyMountSources = { file, folder };
-  process.once("exit", () => rmSync(base, { recursive: true, force: true }));
-  return emptyMountSources;
+  // Another server of the same user may be making them at the same moment: EEXIST is fine, the check decides.
+  if (!isOwnFolder(base, uid)) {
+    rmSync(base, { recursive: true, force: true });
+    unlessExists(() => mkdirSync(base, { mode: 0o700 }));
+  }
+  if (!isEmptyFile(file, uid)) {
+    rmSync(file, { recursive: true, force: true });
+    unlessExists(() => writeFileSync(file, "", { mode: 0o444, flag: "wx" }));
+  }
+  if (!isEmptyFolder(folder, uid)) {
+    rmSync(folder, { recursive: true, force: true });
+    unlessExists(() => mkdirSync(folder, { mode: 0o555 }));
+  }
+  if (!isOwnFolder(base, uid) || !isEmptyFile(file, uid) || !isEmptyFolder(folder, uid)) {
+    throw new Error(`cannot prepare the sandbox's empty mount sources in ${base}`);
+  }
+  return { file, folder };
+}
+
+function unlessExists(make: () => void): void {
+  try {
+    make();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+function isOwnFolder(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isDirectory() && info.uid === uid && (info.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyFile(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isFile() && info.uid === uid && info.size === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyFolder(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isDirectory() && info.uid === uid && readdirSync(target).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 type Entry = { kind: "file" | "folder" | "symlink"; real: string } | undefined;
@@ -266,18 +314,23 @@ export function sandboxPolicy(options: {
   const settings = options.settings ?? { network: false, homes: [] };
   const availability = settings.availability ?? detectSandbox();
   const workdir = realOrSelf(options.workdir);
-  if (!availability.available) {
-    return {
-      enabled: false,
-      reason: availability.reason ?? "unavailable",
-      network: true,
-      writable: ["/"],
-      readOnly: [],
-      hidden: [],
-      mounts: [],
-    };
+  const off: SandboxPolicy = {
+    enabled: false,
+    reason: availability.reason ?? "unavailable",
+    network: true,
+    writable: ["/"],
+    readOnly: [],
+    hidden: [],
+    mounts: [],
+  };
+  if (!availability.available) return off;
+  let empty: { file: string; folder: string };
+  try {
+    empty = emptySources();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...off, enabled: true, network: settings.network, writable: [workdir], refusal: reason };
   }
-  const empty = emptySources();
   // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
   const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
   const writableRoots = [workdir];
