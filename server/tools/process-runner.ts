@@ -230,10 +230,12 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
       }
     }
     // ...and anything that left the group (setsid, a daemon) but still carries the call's marker. Under the
-    // sandbox nothing can leave the PID namespace, which dies with bwrap: only wait for its teardown.
+    // sandbox nothing can leave the PID namespace: once bwrap has exited, the kernel has already sent
+    // SIGKILL to all of it. A stopped call (timeout, Stop, shutdown) waits for that teardown, so whoever
+    // stopped it sees nothing left; a call that ended by itself does not pay for the wait.
     let endedEscapees = false;
-    if (sandboxed) await endEscapedProcesses(escaped, killGraceMs, false);
-    else endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
+    if (!sandboxed) endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
+    else if (stopReason !== undefined) await endEscapedProcesses(escaped, killGraceMs, false);
 
     clearTimeout(timeoutTimer);
     clearTimeout(killTimer);
