@@ -11,7 +11,12 @@ interface SkillToolCallResult {
   /** Median of (subject − baseline) per interleaved pair, when the module reports it. */
   medianOverheadMs?: number;
   /** The same call under bubblewrap (bench/skill-tool-call.ts), when available. */
-  sandboxed?: { medianMs: number; ratioToUnsandboxed: number; medianOverheadMs: number };
+  sandboxed?: {
+    medianMs: number;
+    ratioToUnsandboxed: number;
+    medianOverheadMs: number;
+    bareBwrapOverheadMs?: number;
+  };
 }
 
 type BenchSkillToolCall = (iterations: number) => Promise<SkillToolCallResult>;
@@ -68,7 +73,11 @@ export const skillToolCallFigure: Figure = {
               ratio: round(sandboxed.ratioToUnsandboxed),
               target: "≤ +10 ms per call",
               status: sandboxed.medianOverheadMs <= 10 ? ("pass" as const) : ("miss" as const),
-              note: `baseline: the unsandboxed call above, same run, interleaved; median paired overhead ${sandboxed.medianOverheadMs.toFixed(2)} ms per call`,
+              note: `baseline: the unsandboxed call above, same run, interleaved; median paired overhead ${sandboxed.medianOverheadMs.toFixed(2)} ms per call${
+                sandboxed.bareBwrapOverheadMs !== undefined
+                  ? ` (bare bwrap alone: ${sandboxed.bareBwrapOverheadMs.toFixed(2)} ms over a bare spawn)`
+                  : ""
+              }`,
               details: { ...sandboxed, iterations },
             },
           ]

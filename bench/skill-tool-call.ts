@@ -30,6 +30,8 @@ export interface SkillToolCallResult {
     ratioToUnsandboxed: number;
     /** Median of (sandboxed − unsandboxed) per interleaved pair: the sandbox's cost per call. */
     medianOverheadMs: number;
+    /** For scale: median of (bare bwrap spawn − bare spawn) per pair, what bubblewrap alone costs here. */
+    bareBwrapOverheadMs: number;
   };
 }
 
@@ -106,9 +108,36 @@ async function oneToolCall(
     throw new Error(`benchmark call failed: ${execution.result.content.replace(/\n/g, " ")}`);
 }
 
-function bareSpawn(cwd: string): Promise<void> {
+/** `bwrap` given explicitly: the same program under bare bubblewrap with the namespaces the sandbox uses. */
+function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
+  const [file, args] = bwrap
+    ? [
+        bwrap,
+        [
+          "--ro-bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--proc",
+          "/proc",
+          "--tmpfs",
+          "/tmp",
+          "--bind",
+          cwd,
+          cwd,
+          "--unshare-net",
+          "--unshare-pid",
+          "--die-with-parent",
+          "--new-session",
+          "--",
+          PROGRAM,
+          ...ARGS,
+        ],
+      ]
+    : [PROGRAM, ARGS];
   return new Promise((resolve, reject) => {
-    const child = spawn(PROGRAM, ARGS, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
     // `node -e ""` never reads stdin; EPIPE on this write is expected, as in runProcess.
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") reject(error);
@@ -137,7 +166,7 @@ export async function benchSkillToolCall(iterations: number, cwd?: string): Prom
   }
 }
 
-type Side = "subject" | "baseline" | "sandboxed";
+type Side = "subject" | "baseline" | "sandboxed" | "bareBwrap";
 
 async function measure(iterations: number, cwd: string): Promise<SkillToolCallResult> {
   const withSandbox = detectSandbox().available;
@@ -156,8 +185,10 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
   }
   const signal = new AbortController().signal;
 
-  const samples: Record<Side, number[]> = { subject: [], baseline: [], sandboxed: [] };
-  const sides: Side[] = withSandbox ? ["subject", "baseline", "sandboxed"] : ["subject", "baseline"];
+  const samples: Record<Side, number[]> = { subject: [], baseline: [], sandboxed: [], bareBwrap: [] };
+  const sides: Side[] = withSandbox
+    ? ["subject", "baseline", "sandboxed", "bareBwrap"]
+    : ["subject", "baseline"];
   for (let index = 0; index < WARMUP_ITERATIONS + iterations; index++) {
     // Rotate which side goes first so none always runs on a warmer machine.
     const order = sides.map((_, offset) => sides[(index + offset) % sides.length]!);
@@ -165,6 +196,7 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
       const started = performance.now();
       if (side === "subject") await oneToolCall(registry, engine, cwd, signal);
       else if (side === "sandboxed") await oneToolCall(registry, engine, cwd, signal, "bench_noop_sandboxed");
+      else if (side === "bareBwrap") await bareSpawn(cwd, detectSandbox().program);
       else await bareSpawn(cwd);
       const elapsed = performance.now() - started;
       if (index >= WARMUP_ITERATIONS) samples[side].push(elapsed);
@@ -187,6 +219,9 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
             ratioToUnsandboxed: sandboxedMedianMs / medianMs,
             medianOverheadMs: medianOf(
               samples.sandboxed.map((value, index) => value - samples.subject[index]!),
+            ),
+            bareBwrapOverheadMs: medianOf(
+              samples.bareBwrap.map((value, index) => value - samples.baseline[index]!),
             ),
           },
         }
