@@ -10,6 +10,13 @@ interface SkillToolCallResult {
   ratio: number;
   /** Median of (subject − baseline) per interleaved pair, when the module reports it. */
   medianOverheadMs?: number;
+  /** The same call under bubblewrap (bench/skill-tool-call.ts), when available. */
+  sandboxed?: {
+    medianMs: number;
+    ratioToUnsandboxed: number;
+    medianOverheadMs: number;
+    bareBwrapOverheadMs?: number;
+  };
 }
 
 type BenchSkillToolCall = (iterations: number) => Promise<SkillToolCallResult>;
@@ -33,7 +40,8 @@ export const skillToolCallFigure: Figure = {
     const bench = await loadBench();
     const iterations = quick ? 10 : 40;
     const result = await bench(iterations);
-    for (const [key, value] of Object.entries(result)) {
+    const { sandboxed, ...numbers } = result;
+    for (const [key, value] of Object.entries({ ...numbers, ...sandboxed })) {
       if (typeof value !== "number" || !Number.isFinite(value))
         throw new Error(`benchSkillToolCall returned ${key}=${String(value)}`);
     }
@@ -54,6 +62,26 @@ export const skillToolCallFigure: Figure = {
         }`,
         details: { ...result, iterations },
       },
+      ...(sandboxed
+        ? [
+            {
+              figure: "skill-tool-call",
+              workload: `same call under bubblewrap (network off), ${iterations} calls`,
+              unit: "ms",
+              median: round(sandboxed.medianMs),
+              baselineMedian: round(result.medianMs),
+              ratio: round(sandboxed.ratioToUnsandboxed),
+              target: "≤ +10 ms per call",
+              status: sandboxed.medianOverheadMs <= 10 ? ("pass" as const) : ("miss" as const),
+              note: `baseline: the unsandboxed call above, same run, interleaved; median paired overhead ${sandboxed.medianOverheadMs.toFixed(2)} ms per call${
+                sandboxed.bareBwrapOverheadMs !== undefined
+                  ? ` (bare bwrap alone: ${sandboxed.bareBwrapOverheadMs.toFixed(2)} ms over a bare spawn)`
+                  : ""
+              }`,
+              details: { ...sandboxed, iterations },
+            },
+          ]
+        : []),
     ];
   },
 };

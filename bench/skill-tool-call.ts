@@ -1,12 +1,18 @@
 // Overhead of one trivial skill tool call through the real seams — Registry.validate, PermissionEngine
 // .evaluate, runProcess (execa, process group, bounded capture, group-exit check) — against a bare
-// child_process.spawn of the same command. Both run interleaved, so they share the machine's noise.
+// child_process.spawn of the same command. A third side runs the same call under the OS sandbox
+// (bubblewrap, network off, the workdir writable, the tool folder read-only). All run interleaved, so they
+// share the machine's noise.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
 import { runProcess } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
+import { detectSandbox, sandboxPolicy } from "../server/tools/sandbox.ts";
 import { processExecution } from "../server/tools/system/process-result.ts";
 import type { Tool } from "../server/tools/types.ts";
 
@@ -17,6 +23,16 @@ export interface SkillToolCallResult {
   /** Median of (subject − baseline) per interleaved pair: steadier than the ratio on a busy machine. */
   medianOverheadMs: number;
   iterations: number;
+  /** The same call under bubblewrap, when it is available here. */
+  sandboxed?: {
+    medianMs: number;
+    /** Sandboxed median over the unsandboxed call's median. */
+    ratioToUnsandboxed: number;
+    /** Median of (sandboxed − unsandboxed) per interleaved pair: the sandbox's cost per call. */
+    medianOverheadMs: number;
+    /** For scale: median of (bare bwrap spawn − bare spawn) per pair, what bubblewrap alone costs here. */
+    bareBwrapOverheadMs: number;
+  };
 }
 
 /** The trivial command: starting node itself is what a typical skill script costs at least. */
@@ -26,8 +42,8 @@ const WARMUP_ITERATIONS = 3;
 /** The measured command, for reports (the result itself holds numbers only). */
 export const BENCH_COMMAND: readonly string[] = [PROGRAM, ...ARGS];
 
-function trivialSkillTool(cwd: string): Tool {
-  const name = "bench_noop";
+function trivialSkillTool(cwd: string, sandboxed = false): Tool {
+  const name = sandboxed ? "bench_noop_sandboxed" : "bench_noop";
   return {
     definition: {
       name,
@@ -47,6 +63,16 @@ function trivialSkillTool(cwd: string): Tool {
         input: JSON.stringify(input),
         timeoutMs: 30_000,
         signal: context.signal,
+        // Built per call, as the real tools do (it stats a fixed list of paths).
+        ...(sandboxed
+          ? {
+              sandbox: sandboxPolicy({
+                workdir: context.workdir,
+                readOnlyRoots: [cwd],
+                settings: context.sandbox ?? { network: false, homes: [] },
+              }),
+            }
+          : {}),
       });
       return processExecution(name, outcome, 30_000);
     },
@@ -58,11 +84,12 @@ async function oneToolCall(
   engine: PermissionEngine,
   cwd: string,
   signal: AbortSignal,
+  name = "bench_noop",
 ): Promise<void> {
   const input = { value: "x" };
-  const invalid = registry.validate("bench_noop", input);
+  const invalid = registry.validate(name, input);
   if (invalid) throw new Error(invalid.content);
-  const tool = registry.get("bench_noop")!;
+  const tool = registry.get(name)!;
   const check: PermissionCheck = {
     callId: "bench",
     tool: tool.definition,
@@ -71,13 +98,46 @@ async function oneToolCall(
   };
   const trace = engine.evaluate(check);
   if (trace.decision !== "allow") throw new Error(`benchmark call not allowed: ${JSON.stringify(trace)}`);
-  const execution = await tool.execute(input, { workdir: cwd, callId: "bench", signal });
-  if (!execution.result.ok) throw new Error(`benchmark call failed: ${execution.result.content}`);
+  const execution = await tool.execute(input, {
+    workdir: cwd,
+    callId: "bench",
+    signal,
+    sandbox: { network: false, homes: [] },
+  });
+  if (!execution.result.ok)
+    throw new Error(`benchmark call failed: ${execution.result.content.replace(/\n/g, " ")}`);
 }
 
-function bareSpawn(cwd: string): Promise<void> {
+/** `bwrap` given explicitly: the same program under bare bubblewrap with the namespaces the sandbox uses. */
+function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
+  const [file, args] = bwrap
+    ? [
+        bwrap,
+        [
+          "--ro-bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--proc",
+          "/proc",
+          "--tmpfs",
+          "/tmp",
+          "--bind",
+          cwd,
+          cwd,
+          "--unshare-net",
+          "--unshare-pid",
+          "--die-with-parent",
+          "--new-session",
+          "--",
+          PROGRAM,
+          ...ARGS,
+        ],
+      ]
+    : [PROGRAM, ARGS];
   return new Promise((resolve, reject) => {
-    const child = spawn(PROGRAM, ARGS, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
     // `node -e ""` never reads stdin; EPIPE on this write is expected, as in runProcess.
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") reject(error);
@@ -96,43 +156,75 @@ function medianOf(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-export async function benchSkillToolCall(
-  iterations: number,
-  cwd: string = process.cwd(),
-): Promise<SkillToolCallResult> {
+export async function benchSkillToolCall(iterations: number, cwd?: string): Promise<SkillToolCallResult> {
+  // A scratch workdir of its own: the sandbox leaves an empty read-only `.PseudoClaude` mount point in it.
+  const scratch = cwd ?? mkdtempSync(path.join(tmpdir(), "bench-skill-tool-"));
+  try {
+    return await measure(iterations, scratch);
+  } finally {
+    if (cwd === undefined) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+type Side = "subject" | "baseline" | "sandboxed" | "bareBwrap";
+
+async function measure(iterations: number, cwd: string): Promise<SkillToolCallResult> {
+  const withSandbox = detectSandbox().available;
   const registry = new Registry();
   registry.register(trivialSkillTool(cwd));
+  if (withSandbox) registry.register(trivialSkillTool(cwd, true));
   const engine = new PermissionEngine();
-  // The user allowed the tool for the session, so the measured call goes through evaluate to "allow".
-  engine.addSessionRule({
-    callId: "setup",
-    tool: registry.get("bench_noop")!.definition,
-    input: {},
-    target: { cwd },
-  });
+  // The user allowed the tools for the session, so the measured calls go through evaluate to "allow".
+  for (const name of registry.names()) {
+    engine.addSessionRule({
+      callId: "setup",
+      tool: registry.get(name)!.definition,
+      input: {},
+      target: { cwd },
+    });
+  }
   const signal = new AbortController().signal;
 
-  const subject: number[] = [];
-  const baseline: number[] = [];
+  const samples: Record<Side, number[]> = { subject: [], baseline: [], sandboxed: [], bareBwrap: [] };
+  const sides: Side[] = withSandbox
+    ? ["subject", "baseline", "sandboxed", "bareBwrap"]
+    : ["subject", "baseline"];
   for (let index = 0; index < WARMUP_ITERATIONS + iterations; index++) {
-    // Alternate which side goes first so neither always runs on a warmer machine.
-    const order = index % 2 === 0 ? ["subject", "baseline"] : ["baseline", "subject"];
+    // Rotate which side goes first so none always runs on a warmer machine.
+    const order = sides.map((_, offset) => sides[(index + offset) % sides.length]!);
     for (const side of order) {
       const started = performance.now();
       if (side === "subject") await oneToolCall(registry, engine, cwd, signal);
+      else if (side === "sandboxed") await oneToolCall(registry, engine, cwd, signal, "bench_noop_sandboxed");
+      else if (side === "bareBwrap") await bareSpawn(cwd, detectSandbox().program);
       else await bareSpawn(cwd);
       const elapsed = performance.now() - started;
-      if (index >= WARMUP_ITERATIONS) (side === "subject" ? subject : baseline).push(elapsed);
+      if (index >= WARMUP_ITERATIONS) samples[side].push(elapsed);
     }
   }
-  const medianMs = medianOf(subject);
-  const baselineMedianMs = medianOf(baseline);
-  const pairDifferences = subject.map((value, index) => value - baseline[index]!);
+  const medianMs = medianOf(samples.subject);
+  const baselineMedianMs = medianOf(samples.baseline);
+  const pairDifferences = samples.subject.map((value, index) => value - samples.baseline[index]!);
+  const sandboxedMedianMs = withSandbox ? medianOf(samples.sandboxed) : undefined;
   return {
     medianMs,
     baselineMedianMs,
     ratio: medianMs / baselineMedianMs,
     medianOverheadMs: medianOf(pairDifferences),
     iterations,
+    ...(sandboxedMedianMs !== undefined
+      ? {
+          sandboxed: {
+            medianMs: sandboxedMedianMs,
+            ratioToUnsandboxed: sandboxedMedianMs / medianMs,
+            medianOverheadMs: medianOf(
+              samples.sandboxed.map((value, index) => value - samples.subject[index]!),
+            ),
+            bareBwrapOverheadMs: medianOf(
+              samples.bareBwrap.map((value, index) => value - samples.baseline[index]!),
+            ),
+          },
+        }
+      : {}),
   };
 }

@@ -9,6 +9,7 @@ import { redactKnownSecrets } from "../providers/redact.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { sandboxState } from "../tools/sandbox.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { describeEvent } from "./event-text.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -30,7 +31,17 @@ export interface RunCommandOptions {
   mode?: PermissionMode;
   /** --trust: the workdir's own allow rules apply for this command. */
   trust?: boolean;
+  /** Network inside the sandbox for the run's commands (default off). */
+  allowNetwork?: boolean;
   write: (text: string) => void;
+}
+
+/** The one line the CLI prints about the sandbox (red when it is off and stderr is a terminal). */
+export function sandboxLine(allowNetwork: boolean, colour = process.stderr.isTTY === true): string {
+  const state = sandboxState(allowNetwork);
+  if (state.enabled) return `sandbox: on (bubblewrap, network ${state.network ? "on" : "off"})\n`;
+  const text = `sandbox off: ${state.reason ?? "unavailable"}`;
+  return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }
 
 export async function runConversation(
@@ -86,6 +97,7 @@ export async function runConversation(
     process.stderr.write(
       `note: ${permission.trust.folder} is ${describeTrust(permission.trust, workspace.home)}\n`,
     );
+  if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({
     provider,
@@ -94,6 +106,7 @@ export async function runConversation(
     history,
     disclosure: options.disclosure,
     requestCounter: new RequestCounter(),
+    allowNetwork: options.allowNetwork === true,
   });
   // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
   const controller = new AbortController();

@@ -8,6 +8,7 @@ import { buildEnvironment } from "../prompt/environment.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { buildStableSystem } from "../prompt/stable-system.ts";
 import type { ModelRequest } from "../providers/types.ts";
+import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { runToolCall } from "./tool-call.ts";
@@ -72,6 +73,7 @@ export class Runner {
       runId,
       userMessage: userText,
       ...(options.skill ? { skill: options.skill } : {}),
+      sandbox: sandboxState(this.deps.sandbox?.network ?? false, this.deps.sandbox?.availability),
     });
     options.onStarted?.();
     this.append(runId, { role: "user", content: userText });
@@ -178,6 +180,7 @@ export class Runner {
           permission: this.deps.permission,
           workdir: this.deps.workdir,
           signal,
+          ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
           visibleNames,
           permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
           readOnly: options.planMode === true,

@@ -14,6 +14,7 @@ import { evaluateFailClosed } from "../permission/fail-closed.ts";
 import { redactKnownSecrets } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { SandboxSettings } from "../tools/sandbox.ts";
 import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 
@@ -24,12 +25,28 @@ export interface ToolCallContext {
   permission: PermissionHook;
   workdir: string;
   signal: AbortSignal;
+  /** The OS sandbox for processes the tool starts; absent: the tools' default (network off). */
+  sandbox?: SandboxSettings;
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
   /** Plan mode: side_effect tools are refused, not only hidden (the model may still name one). */
   readOnly?: boolean;
   emit: (event: RunnerEvent) => void;
+}
+
+/** How long a stopped tool may take to end its processes before the run reports `canceled` anyway. */
+export const TOOL_STOP_SETTLE_MS = 3_000;
+
+function settledWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 export interface ToolCallOutcome {
@@ -215,11 +232,15 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   emit({ type: "tool_started", runId, callId: call.id, tool: call.name });
   const started = performance.now();
   let execution: ToolExecution | typeof ABORTED;
+  let running: Promise<ToolExecution> | undefined;
   try {
-    execution = await unlessAborted(
-      tool.execute(call.input, { workdir: context.workdir, callId: call.id, signal }),
+    running = tool.execute(call.input, {
+      workdir: context.workdir,
+      callId: call.id,
       signal,
-    );
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+    });
+    execution = await unlessAborted(running, signal);
   } catch (error) {
     execution = {
       result: failResult(call.name, "internal", `tool ${call.name} crashed: ${errorMessage(error)}`),
@@ -227,6 +248,8 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   }
   const durationMs = Math.round(performance.now() - started);
   if (execution === ABORTED) {
+    // The tool ends its processes on the same signal: a bounded wait, so `stop` comes after they are gone.
+    if (running) await settledWithin(running, TOOL_STOP_SETTLE_MS);
     const result = failResult(call.name, "canceled", "canceled by the user while the tool was running");
     return { message: finish(result, durationMs, trace), known: true, canceled: true };
   }

@@ -5,6 +5,7 @@ import type { SkillBody } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { SandboxSettings } from "../tools/sandbox.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 /** Unknown tool calls in a row that stop a run. */
@@ -64,6 +65,8 @@ export interface RunnerDependencies {
   now?: () => Date;
   /** Milliseconds before a silent permission `evaluate` fails closed; default 5 s. */
   permissionTimeoutMs?: number;
+  /** The OS sandbox for the processes tools start (network, homes); absent: network off, real home. */
+  sandbox?: SandboxSettings;
 }
 
 export interface RunOptions {

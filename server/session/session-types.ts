@@ -8,6 +8,7 @@ import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
 import type { CatalogLayers, ReloadDiff } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { SandboxState } from "../protocol/sandbox.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 
@@ -39,6 +40,8 @@ export interface PermissionEvaluator {
    * `problems`: what the user should know (a corrupt store that was replaced).
    */
   trustFolder?(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }>;
+  /** The sandbox exec calls run in (the engine asks for every exec call when it is off). */
+  setSandbox?(sandbox: SandboxState): void;
 }
 
 export interface SessionParts {

@@ -11,6 +11,7 @@ import { grantsSomething, trustWorthShowing } from "../permission/trust.ts";
 import { ManualProvider } from "../providers/manual.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
+import { sandboxState, type SandboxSettings } from "../tools/sandbox.ts";
 import { Approvals } from "./approvals.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
 import {
@@ -27,7 +28,6 @@ import { SkillWatcher } from "./skill-watcher.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { RUN_IN_PROGRESS, TurnGate } from "./turn-gate.ts";
-
 
 export interface SessionInit {
   id: string;
@@ -92,6 +92,7 @@ export class Session {
       home: init.home,
       allowNetwork: session.settings.allowNetwork === true,
     });
+    session.applySandbox();
     for (const problem of session.permission.loadProblems ?? [])
       session.emitError("permission_settings", problem, { replay: true });
     // The trust prompt's input: sent when the folder grants something, or when it differs from the log's.
@@ -151,7 +152,18 @@ export class Session {
       messageCount: this.history.length,
       running: this.isRunning,
       ...(trustWorthShowing(this.permission?.trust) ? { trust: this.permission.trust } : {}),
+      sandbox: sandboxState(this.settings.allowNetwork === true),
     };
+  }
+
+  /** The sandbox for this session's processes, from the settings as they are when a run (or call) starts. */
+  private sandboxSettings(): SandboxSettings {
+    return { network: this.settings.allowNetwork === true, homes: [this.init.home] };
+  }
+
+  /** Tells the permission engine the sandbox state (part of every exec trace). */
+  private applySandbox(): void {
+    this.permission.setSandbox?.(sandboxState(this.settings.allowNetwork === true));
   }
 
   openedSnapshot(): SequencedEvent {
@@ -253,6 +265,8 @@ export class Session {
     try {
       const provider = await this.currentProvider();
       const { workspace } = this;
+      // A changed "allow network" setting takes effect here, from the next run on.
+      this.applySandbox();
       await runUserMessage(
         text,
         {
@@ -266,6 +280,7 @@ export class Session {
           disclosure: this.settings.disclosure,
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          sandbox: this.sandboxSettings(),
         },
         { signal, refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true },
       );
@@ -323,6 +338,7 @@ export class Session {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
     const call = async () => {
+      if (!this.isRunning) this.applySandbox();
       await runConsoleCall({
         requestId,
         tool,
@@ -331,6 +347,7 @@ export class Session {
         permission: this.permissionHook(),
         workdir: this.workspace.workdir,
         signal: controller.signal,
+        sandbox: this.sandboxSettings(),
         emit: (event) => this.emit(event),
         emitError: (code, message) => this.emitError(code, message),
       });
@@ -405,6 +422,7 @@ export class Session {
         workdir: this.workspace.workdir,
         home: this.init.home,
       });
+      this.applySandbox();
     }
     this.settings = next;
     this.emit({ type: "settings_changed", settings: { ...next } });

@@ -9,6 +9,7 @@ import type { PermissionHook } from "../permission/types.ts";
 import { runToolCall } from "../runner/tool-call.ts";
 import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { SandboxSettings } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 
 export interface ConsoleCall {
@@ -19,6 +20,7 @@ export interface ConsoleCall {
   permission: PermissionHook;
   workdir: string;
   signal: AbortSignal;
+  sandbox?: SandboxSettings;
   emit: (event: SessionEvent) => void;
   emitError: (code: string, message: string) => void;
 }
@@ -38,6 +40,7 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         permission: call.permission,
         workdir: call.workdir,
         signal: call.signal,
+        ...(call.sandbox ? { sandbox: call.sandbox } : {}),
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),
         permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,

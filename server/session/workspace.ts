@@ -43,6 +43,8 @@ export interface ConversationOptions {
   disclosure?: DisclosureMode;
   maxIterations?: number;
   requestCounter?: RequestCounter;
+  /** Network inside the sandbox for this conversation's processes (default off). */
+  allowNetwork?: boolean;
 }
 
 export interface Workspace {
@@ -115,12 +117,18 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
       ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
       ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
+      sandbox: { network: conversation.allowNetwork === true, homes: [home] },
     }),
     loadSkill: async (name, args) => {
       const tool = registry.get(LOAD_SKILL_TOOL_NAME)!;
       const execution = await tool.execute(
         { name, ...(args ? { arguments: args } : {}) },
-        { workdir, callId: `manual_${name}`, signal: new AbortController().signal },
+        {
+          workdir,
+          callId: `manual_${name}`,
+          signal: new AbortController().signal,
+          sandbox: { network: false, homes: [home] },
+        },
       );
       return execution.result;
     },

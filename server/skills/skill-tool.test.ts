@@ -166,4 +166,26 @@ describe("skill command tool", () => {
     expect(execution.result.metadata?.modelTruncated).toBe(true);
     expect(execution.fullOutput).toHaveLength(MODEL_OUTPUT_CAP * 2);
   });
+
+  it("runs sandboxed: its own folder read-only, the session's workdir writable, no network", async () => {
+    await writeFile(
+      path.join(skillDir, "write.mjs"),
+      `import { writeFileSync } from "node:fs";
+const attempt = (target) => { try { writeFileSync(target, "x"); return "written"; } catch (error) { return error.code; } };
+process.stdout.write(JSON.stringify({
+  workdir: attempt(process.env.PSEUDOCLAUDE_WORKDIR + "/made.txt"),
+  own: attempt("own.txt"),
+}));`,
+    );
+    const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "write.mjs"]));
+    const { result } = await tool.execute({}, { ...context(), sandbox: { network: false, homes: [] } });
+    expect(result.ok, result.content).toBe(true);
+    expect(JSON.parse(result.content)).toEqual({ workdir: "written", own: "EROFS" });
+    expect(result.metadata?.sandbox).toMatchObject({
+      enabled: true,
+      network: false,
+      writable: [workdir],
+      readOnly: expect.arrayContaining([skillDir]),
+    });
+  });
 });

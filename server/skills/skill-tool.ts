@@ -2,6 +2,7 @@
 // arguments as JSON on stdin (then EOF), and stdout as the result the model sees.
 import { capForModel, UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
 import { runProcess } from "../tools/process-runner.ts";
+import { sandboxPolicy } from "../tools/sandbox.ts";
 import {
   failResult,
   okResult,
@@ -73,6 +74,12 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
         signal: context.signal,
         maxRetainedBytes: UI_OUTPUT_CAP_BYTES,
         env: { [WORKDIR_ENV_VAR]: context.workdir },
+        // The skill's own folder read-only, the session's workdir writable (same policy as run_command).
+        sandbox: sandboxPolicy({
+          workdir: context.workdir,
+          readOnlyRoots: [owner.rootDir],
+          ...(context.sandbox ? { settings: context.sandbox } : {}),
+        }),
       });
       const stderr = capForModel(outcome.stderr, STDERR_METADATA_CAP).text;
       const metadata: Record<string, unknown> = {
@@ -88,6 +95,7 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
         stderrTruncated: outcome.stderrTruncated,
         durationMs: outcome.durationMs,
         timeoutMs,
+        ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
       };
       if (outcome.spawnError !== undefined) {
         return {

@@ -42,6 +42,12 @@ export function livingGroupMembers(pgid: number): number[] {
   return living;
 }
 
+/** True while the process exists and is not a zombie. */
+export function isProcessRunning(pid: number): boolean {
+  const state = readProcStatFields(String(pid))?.[0];
+  return state !== undefined && state !== "Z" && state !== "X";
+}
+
 export function isGroupAlive(pgid: number): boolean {
   return livingGroupMembers(pgid).length > 0;
 }

@@ -1,5 +1,8 @@
 // One module runs every child process (run_command and skill command tools): execa, a process group per
-// call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed.
+// call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed,
+// a minimal environment from an allowlist, and — when a sandbox policy is given — bubblewrap around the
+// program (sandbox.ts): its PID namespace with --die-with-parent ends every descendant with the call, on
+// Stop, and with the server even on kill -9.
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
@@ -8,12 +11,14 @@ import { BoundedCapture } from "./bounded-capture.ts";
 import {
   RUN_MARKER_VARIABLE,
   isGroupAlive,
+  isProcessRunning,
   processStartTime,
   processesOfCall,
   signalGroup,
   signalProcesses,
   waitForGroupExit,
 } from "./process-group.ts";
+import { bwrapArguments, sandboxSummary, type SandboxPolicy, type SandboxSummary } from "./sandbox.ts";
 
 export interface ProcessOptions {
   /** Program and arguments (argv form). Mutually exclusive with `shellCommand`. */
@@ -35,6 +40,12 @@ export interface ProcessOptions {
   drainMs?: number;
   /** Called once the child is running, with its pid (= its process group id). */
   onStart?: (pid: number) => void;
+  /**
+   * The OS sandbox to run the program in (see sandbox.ts). Enabled: the program runs under bwrap, whose
+   * pid is the one tracked here; a kill of bwrap ends everything in its PID namespace. Disabled or
+   * absent: the program runs directly. Either way it gets the minimal environment.
+   */
+  sandbox?: SandboxPolicy;
 }
 
 export interface ProcessOutcome {
@@ -58,6 +69,8 @@ export interface ProcessOutcome {
   stdinClosedEarly?: boolean;
   /** The leader exited normally but group members were still running (e.g. `cmd &`); they were ended. */
   killedLeftovers?: boolean;
+  /** The sandbox policy the process ran under, when one was given (explains a refused write). */
+  sandbox?: SandboxSummary;
 }
 
 export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024;
@@ -98,20 +111,32 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     stdoutBytes: stdoutCapture.totalBytes,
     stderrBytes: stderrCapture.totalBytes,
     durationMs: performance.now() - startedAt,
+    ...(options.sandbox ? { sandbox: sandboxSummary(options.sandbox) } : {}),
     ...fields,
   });
 
-  const program = resolveProgram(options);
-  if ("error" in program) return outcome({ spawnError: program.error });
+  const requested = resolveProgram(options);
+  if ("error" in requested) return outcome({ spawnError: requested.error });
   if (options.signal?.aborted) return outcome({ canceled: true });
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
+  const sandboxed = options.sandbox?.enabled === true ? options.sandbox : undefined;
+  if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
+  const program = sandboxed
+    ? {
+        file: sandboxed.program ?? "bwrap",
+        args: bwrapArguments(sandboxed, { cwd: options.cwd, ...requested }),
+      }
+    : requested;
 
   const marker = randomBytes(8).toString("hex");
   const subprocess = execa(program.file, program.args, {
     cwd: options.cwd,
     // The marker goes last so a caller's env cannot replace it.
-    env: { ...childEnvironment(options.env), [RUN_MARKER_VARIABLE]: marker },
+    env: {
+      ...childEnvironment(options.env, sandboxed !== undefined),
+      [RUN_MARKER_VARIABLE]: marker,
+    },
     extendEnv: false,
     // Its own process group, so one signal to -pid reaches the whole tree.
     detached: true,
@@ -204,8 +229,13 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
         await waitForGroupExit(pid, killGraceMs);
       }
     }
-    // ...and anything that left the group (setsid, a daemon) but still carries the call's marker.
-    const endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
+    // ...and anything that left the group (setsid, a daemon) but still carries the call's marker. Under the
+    // sandbox nothing can leave the PID namespace: once bwrap has exited, the kernel has already sent
+    // SIGKILL to all of it. A stopped call (timeout, Stop, shutdown) waits for that teardown, so whoever
+    // stopped it sees nothing left; a call that ended by itself does not pay for the wait.
+    let endedEscapees = false;
+    if (!sandboxed) endedEscapees = await endEscapedProcesses(escaped, killGraceMs);
+    else if (stopReason !== undefined) await endEscapedProcesses(escaped, killGraceMs, false);
 
     clearTimeout(timeoutTimer);
     clearTimeout(killTimer);
@@ -213,9 +243,11 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     options.signal?.removeEventListener("abort", onAbort);
     // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
     await settleExeca(subprocess);
+    const sandboxFailure = sandboxed ? sandboxStartFailure(exit.code, stderrCapture.text()) : undefined;
     return outcome({
       exitCode: exit.code,
       signal: exit.signal,
+      ...(sandboxFailure ? { spawnError: sandboxFailure } : {}),
       timedOut: stopReason === "timeout",
       canceled: stopReason === "cancel" || stopReason === "shutdown",
       pid,
@@ -234,15 +266,27 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
   }
 }
 
-/** SIGTERM to the call's escaped processes, SIGKILL to those still there after the grace. True if any. */
-async function endEscapedProcesses(escaped: () => number[], graceMs: number): Promise<boolean> {
+/**
+ * SIGTERM to the call's escaped processes, SIGKILL to those still there after the grace. True if any.
+ * `signalFirst: false` only waits (then SIGKILLs after the grace): a sandbox's PID namespace is already
+ * being torn down by the kernel once bwrap exited. Polls fast at first (a teardown takes a few ms).
+ */
+async function endEscapedProcesses(
+  escaped: () => number[],
+  graceMs: number,
+  signalFirst = true,
+): Promise<boolean> {
   let remaining = escaped();
   if (remaining.length === 0) return false;
-  signalProcesses(remaining, "SIGTERM");
+  if (signalFirst) signalProcesses(remaining, "SIGTERM");
   const deadline = Date.now() + graceMs;
+  let pollMs = 1;
   while (remaining.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    remaining = escaped();
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    pollMs = Math.min(pollMs * 2, 25);
+    remaining = remaining.filter(isProcessRunning);
+    // Checked one by one while some remain; a full scan before concluding catches any new child.
+    if (remaining.length === 0) remaining = escaped();
   }
   signalProcesses(remaining, "SIGKILL");
   return true;
@@ -256,17 +300,47 @@ export async function killAllProcesses(): Promise<void> {
 }
 
 /**
- * Provider API keys live in the server's environment; a child (`env`, `printenv`, a skill script) must not
- * be able to print them into the model's context. Everything else is inherited.
+ * The child's environment, built from an allowlist (never from the server's environment minus a denylist):
+ * provider keys and every other secret of the server stay out, sandbox or not.
  */
-export const WITHHELD_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"];
+export const CHILD_ENV_ALLOWLIST: readonly string[] = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+];
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-function childEnvironment(extra: Record<string, string> | undefined): Record<string, string> {
+function childEnvironment(
+  extra: Record<string, string> | undefined,
+  sandboxed: boolean,
+): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !WITHHELD_ENV_VARIABLES.includes(key)) environment[key] = value;
+    if (value === undefined) continue;
+    if (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")) environment[key] = value;
   }
+  environment.PATH ??= DEFAULT_PATH;
+  // The sandbox's /tmp is private to the call; the server's TMPDIR may not exist inside it.
+  if (sandboxed) environment.TMPDIR = "/tmp";
   return { ...environment, ...extra };
+}
+
+/**
+ * bwrap reports its own failures (a mount it could not make, a program it could not start) on stderr as
+ * `bwrap: …` with exit code 1, before the program runs: those are start failures, not the program's.
+ */
+function sandboxStartFailure(exitCode: number | null, stderr: string): string | undefined {
+  if (exitCode !== 1 || !stderr.startsWith("bwrap: ")) return undefined;
+  const line = stderr.split("\n")[0]!.slice("bwrap: ".length);
+  const missing = /^execvp (.+): No such file or directory$/.exec(line);
+  if (missing) return `program not found inside the sandbox: ${missing[1]}`;
+  return `the sandbox could not start the program: ${line}`;
 }
 
 function resolveProgram(options: ProcessOptions): { file: string; args: string[] } | { error: string } {

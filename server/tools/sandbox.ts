@@ -1,6 +1,18 @@
 // The operating-system sandbox for every process the agent starts: bubblewrap (`bwrap`). This module
 // answers whether it can be used on this machine (probed once, by really starting a sandboxed `true`).
 import { spawnSync } from "node:child_process";
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
 
 export type { SandboxState };
@@ -76,4 +88,366 @@ export function sandboxState(
   return availability.available
     ? { enabled: true, mechanism: "bubblewrap", network }
     : { enabled: false, mechanism: "none", network: true, reason: availability.reason ?? "unavailable" };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The policy for one process and the bwrap argv that enforces it.
+
+/** What a tool call needs to know to sandbox its process; from the session (ToolContext.sandbox). */
+export interface SandboxSettings {
+  /** Network inside the sandbox: the session's "allow network" setting (off by default). */
+  network: boolean;
+  /** Home folders whose secrets are hidden (the real home is always added). */
+  homes: readonly string[];
+  /** Whether bwrap can be used; default `detectSandbox()`. Tests pass it in to exercise "sandbox off". */
+  availability?: SandboxAvailability;
+}
+
+/** Secrets under a home folder, hidden (an empty read-only file or folder in their place) when present. */
+export const HIDDEN_HOME_ENTRIES: readonly string[] = [
+  ".PseudoClaude/providers.json",
+  ".PseudoClaude/playground",
+  ".PseudoClaude/trusted-folders.json",
+  ".ssh",
+  ".aws",
+  ".azure",
+  ".gnupg",
+  ".kube",
+  ".docker/config.json",
+  ".config/gh",
+  ".config/hub",
+  ".config/gcloud",
+  ".config/anthropic",
+  ".config/openai",
+  ".claude/.credentials.json",
+  ".netrc",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".terraformrc",
+  ".bash_history",
+  ".zsh_history",
+  ".python_history",
+  ".node_repl_history",
+];
+
+/**
+ * Files under a home that run code or grant permissions later, kept read-only when the home lies inside a
+ * writable folder (a workdir of `/` or of the home itself). Elsewhere the whole home is read-only anyway.
+ */
+export const PROTECTED_HOME_ENTRIES: readonly string[] = [
+  ".PseudoClaude",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zprofile",
+  ".zshenv",
+  ".gitconfig",
+  ".config/git",
+  ".config/autostart",
+  ".config/systemd",
+];
+
+/** Everything bwrap needs for one process, computed per call from a fixed list of paths (no scanning). */
+export interface SandboxPolicy {
+  enabled: boolean;
+  /** The bwrap program (absent when the sandbox is off). */
+  program?: string;
+  /** Why the sandbox is off. */
+  reason?: string;
+  network: boolean;
+  /** Realpath of the workdir: the only writable folder (besides a private /tmp). */
+  writable: string[];
+  /** Read-only inside the writable folder, or extra read-only roots (a skill's folder). */
+  readOnly: string[];
+  /** Secrets replaced by an empty read-only file or folder. */
+  hidden: string[];
+  /** Set when the policy cannot be enforced for this workdir; the call fails with this message. */
+  refusal?: string;
+  /** The mount part of the bwrap argv (without namespaces, cwd and command). */
+  mounts: string[];
+}
+
+/** What the result metadata records about the sandbox a call ran in (explains a refused write). */
+export interface SandboxSummary {
+  enabled: boolean;
+  network: boolean;
+  reason?: string;
+  writable: string[];
+  readOnly: string[];
+  hidden: string[];
+}
+
+export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
+  return {
+    enabled: policy.enabled,
+    network: policy.network,
+    ...(policy.reason ? { reason: policy.reason } : {}),
+    writable: policy.writable,
+    readOnly: policy.readOnly,
+    hidden: policy.hidden,
+  };
+}
+
+/**
+ * An empty file and an empty folder to bind read-only over secrets and absent protected parts. They live
+ * in one folder per user (`$TMPDIR/pseudoclaude-sandbox-<uid>`, reused by every server start, so nothing
+ * piles up) and are checked on every call: still ours, still empty, else made again.
+ */
+function emptySources(): { file: string; folder: string } {
+  const uid = process.getuid?.() ?? 0;
+  const base = path.join(os.tmpdir(), `pseudoclaude-sandbox-${uid}`);
+  const file = path.join(base, "empty-file");
+  const folder = path.join(base, "empty-folder");
+  // Another server of the same user may be making them at the same moment: EEXIST is fine, the check decides.
+  if (!isOwnFolder(base, uid)) {
+    rmSync(base, { recursive: true, force: true });
+    unlessExists(() => mkdirSync(base, { mode: 0o700 }));
+  }
+  if (!isEmptyFile(file, uid)) {
+    rmSync(file, { recursive: true, force: true });
+    unlessExists(() => writeFileSync(file, "", { mode: 0o444, flag: "wx" }));
+  }
+  if (!isEmptyFolder(folder, uid)) {
+    rmSync(folder, { recursive: true, force: true });
+    unlessExists(() => mkdirSync(folder, { mode: 0o555 }));
+  }
+  if (!isOwnFolder(base, uid) || !isEmptyFile(file, uid) || !isEmptyFolder(folder, uid)) {
+    throw new Error(`cannot prepare the sandbox's empty mount sources in ${base}`);
+  }
+  return { file, folder };
+}
+
+function unlessExists(make: () => void): void {
+  try {
+    make();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
+function isOwnFolder(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isDirectory() && info.uid === uid && (info.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyFile(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isFile() && info.uid === uid && info.size === 0;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyFolder(target: string, uid: number): boolean {
+  try {
+    const info = lstatSync(target);
+    return info.isDirectory() && info.uid === uid && readdirSync(target).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+type Entry = { kind: "file" | "folder" | "symlink"; real: string } | undefined;
+
+function entryAt(target: string): Entry {
+  let info;
+  try {
+    info = lstatSync(target);
+  } catch {
+    return undefined;
+  }
+  if (info.isSymbolicLink()) {
+    try {
+      const real = realpathSync(target);
+      return { kind: "symlink", real };
+    } catch {
+      return { kind: "symlink", real: target };
+    }
+  }
+  return { kind: info.isDirectory() ? "folder" : "file", real: target };
+}
+
+function within(child: string, parent: string): boolean {
+  if (parent === "/") return true;
+  return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+}
+
+function isWritable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realOrSelf(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return path.resolve(target);
+  }
+}
+
+/**
+ * The policy for a process whose writable folder is `workdir` (run_command; skill tools add their folder
+ * as `readOnlyRoots`): the whole filesystem read-only, a private /tmp, the workdir writable except
+ * `.git` (kept in place), `.git/config`, `.git/hooks/` and `.PseudoClaude/`, secrets of every home hidden,
+ * no network unless allowed, and (in the argv) a PID namespace that dies with its parent.
+ */
+export function sandboxPolicy(options: {
+  workdir: string;
+  readOnlyRoots?: readonly string[];
+  settings?: SandboxSettings;
+}): SandboxPolicy {
+  const settings = options.settings ?? { network: false, homes: [] };
+  const availability = settings.availability ?? detectSandbox();
+  const workdir = realOrSelf(options.workdir);
+  const off: SandboxPolicy = {
+    enabled: false,
+    reason: availability.reason ?? "unavailable",
+    network: true,
+    writable: ["/"],
+    readOnly: [],
+    hidden: [],
+    mounts: [],
+  };
+  if (!availability.available) return off;
+  let empty: { file: string; folder: string };
+  try {
+    empty = emptySources();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...off, enabled: true, network: settings.network, writable: [workdir], refusal: reason };
+  }
+  // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
+  const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
+  const writableRoots = [workdir];
+  /** Paths the process can see at all: not under the private /tmp unless bound back. */
+  const visible = (target: string): boolean =>
+    within(target, workdir) || roots.some((rootDir) => within(target, rootDir)) || !within(target, "/tmp");
+  const insideWritable = (target: string): boolean => writableRoots.some((dir) => within(target, dir));
+
+  const mounts: string[] =
+    workdir === "/"
+      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+      : [
+          "--ro-bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--proc",
+          "/proc",
+          "--tmpfs",
+          "/tmp",
+          "--bind",
+          workdir,
+          workdir,
+        ];
+  // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
+  // is the base bind itself, so the private /tmp, /dev and /proc go over it.
+
+  const readOnly: string[] = [];
+  // Stand-ins for absent parts need a mount point created in the workdir; a workdir that is not writable
+  // anyway (a read-only file system) needs none.
+  const workdirWritable = isWritable(workdir);
+  let refusal: string | undefined;
+  const protect = (target: string, absentAs: "file" | "folder" | "skip"): void => {
+    const entry = entryAt(target);
+    if (entry?.kind === "symlink") {
+      // A symlink in a writable folder can be replaced by the process; a bind over it would follow it.
+      refusal ??= `${target} is a symbolic link; the sandbox cannot keep it read-only`;
+      return;
+    }
+    if (!entry && (absentAs === "skip" || !workdirWritable)) return;
+    // An absent part gets an empty read-only stand-in; bwrap creates its mount point on disk.
+    const source = entry ? target : absentAs === "file" ? empty.file : empty.folder;
+    mounts.push("--ro-bind", source, target);
+    readOnly.push(target);
+  };
+
+  const gitDir = path.join(workdir, ".git");
+  const git = entryAt(gitDir);
+  if (git?.kind === "folder") {
+    // `.git` itself becomes a mount point, so it cannot be renamed aside and replaced by a new one.
+    mounts.push("--bind", gitDir, gitDir);
+    protect(path.join(gitDir, "config"), "file");
+    protect(path.join(gitDir, "hooks"), "folder");
+  } else if (git) {
+    // A `.git` file (worktree, submodule) names the git folder: rewriting it would redirect git.
+    protect(gitDir, "skip");
+  }
+  protect(path.join(workdir, ".PseudoClaude"), "folder");
+  // After the workdir's protected parts (their mount points may have to be made in the writable workdir).
+  for (const rootDir of roots) {
+    mounts.push("--ro-bind", rootDir, rootDir);
+    readOnly.push(rootDir);
+  }
+
+  const homes = [...new Set([os.homedir(), ...settings.homes].map(realOrSelf))];
+  for (const home of homes) {
+    for (const relative of PROTECTED_HOME_ENTRIES) {
+      const target = path.join(home, relative);
+      if (!insideWritable(target) || target === path.join(workdir, ".PseudoClaude")) continue;
+      if (entryAt(target)?.kind === "symlink") continue;
+      protect(target, "skip");
+    }
+  }
+
+  const hidden: string[] = [];
+  for (const home of homes) {
+    for (const relative of HIDDEN_HOME_ENTRIES) {
+      const entry = entryAt(path.join(home, relative));
+      if (!entry) continue;
+      const target = entry.real;
+      // Not visible anyway (under the private /tmp), or the user chose to work inside it.
+      if (!visible(target) || within(workdir, target)) continue;
+      const kind = entry.kind === "symlink" ? entryAt(target)?.kind : entry.kind;
+      if (kind === undefined || kind === "symlink") continue;
+      mounts.push("--ro-bind", kind === "folder" ? empty.folder : empty.file, target);
+      hidden.push(target);
+    }
+  }
+
+  return {
+    enabled: true,
+    program: availability.program,
+    network: settings.network,
+    writable: writableRoots,
+    readOnly,
+    hidden,
+    ...(refusal ? { refusal } : {}),
+    mounts,
+  };
+}
+
+/** The full bwrap argv for a program under `policy`, run in `cwd`. */
+export function bwrapArguments(
+  policy: SandboxPolicy,
+  command: { cwd: string; file: string; args: readonly string[] },
+): string[] {
+  return [
+    ...policy.mounts,
+    ...(policy.network ? [] : ["--unshare-net"]),
+    "--unshare-pid",
+    "--die-with-parent",
+    "--new-session",
+    "--chdir",
+    command.cwd,
+    "--",
+    command.file,
+    ...command.args,
+  ];
 }

@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolResult } from "../protocol/model.ts";
+import type { SandboxSettings } from "./sandbox.ts";
 
 export type { ToolDefinition, ToolResult };
 
@@ -8,6 +9,11 @@ export interface ToolContext {
   workdir: string;
   callId: string;
   signal: AbortSignal;
+  /**
+   * The OS sandbox for processes this call starts: the session's network setting and the home folders
+   * whose secrets are hidden. Absent: sandboxed with network off, hiding the real home's secrets.
+   */
+  sandbox?: SandboxSettings;
 }
 
 /** What a permission check and an approval card need to know about a call, computed before it runs. */

@@ -116,20 +116,18 @@ async function startSwapper(longShare: number): Promise<void> {
         settle();
       }
     }`;
-  swapper = spawn(
+  const child = spawn(
     process.execPath,
     ["-e", script, swap, parked, spare, outside, String(HOLD_CALLS), String(longShare)],
-    {
-      stdio: "ignore",
-      env: {},
-    },
+    { stdio: "ignore" },
   );
+  swapper = child;
   // Wait until the swap is really happening: the folder is seen as a symlink at least once.
   const deadline = Date.now() + 5_000;
   for (;;) {
     const info = await lstat(swap).catch(() => undefined);
     if (info?.isSymbolicLink()) return;
-    if (swapper.exitCode !== null) throw new Error(`the swapper exited with ${swapper.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the swapper exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error("the swapper never swapped the folder for a symlink");
   }
 }

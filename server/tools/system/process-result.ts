@@ -21,6 +21,7 @@ export function processExecution(tool: string, outcome: ProcessOutcome, timeoutM
     timedOut: outcome.timedOut,
     canceled: outcome.canceled,
     ...(outcome.killedLeftovers ? { killedLeftovers: true } : {}),
+    ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
   };
 
   let errorType: string | undefined;

@@ -1,4 +1,5 @@
 import { runProcess } from "../process-runner.ts";
+import { sandboxPolicy } from "../sandbox.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import { numberField, stringField } from "./common.ts";
 import { processExecution } from "./process-result.ts";
@@ -7,8 +8,10 @@ export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
 
 /**
- * Runs a shell command line in the working directory. Not sandboxed by the operating system: the
- * permission check and the user's approval are the boundary.
+ * Runs a shell command line in the working directory, under the OS sandbox (sandbox.ts): only the workdir
+ * is writable (not its `.git/config`, `.git/hooks/`, `.PseudoClaude/`), secrets are hidden, no network
+ * unless the session allows it. Where bubblewrap is unavailable it runs unsandboxed, and the permission
+ * engine asks for every call.
  */
 export function createRunCommandTool(): Tool {
   const name = "run_command";
@@ -46,6 +49,10 @@ export function createRunCommandTool(): Tool {
         cwd: context.workdir,
         timeoutMs,
         signal: context.signal,
+        sandbox: sandboxPolicy({
+          workdir: context.workdir,
+          ...(context.sandbox ? { settings: context.sandbox } : {}),
+        }),
       });
       return processExecution(name, outcome, timeoutMs);
     },
