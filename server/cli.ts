@@ -70,6 +70,7 @@ async function main(argv: string[]): Promise<number> {
     refreshTools: args.refreshTools,
     mode: args.mode,
     trust: args.trust,
+    allowNetwork: args.allowNetwork,
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

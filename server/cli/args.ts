@@ -13,8 +13,8 @@ commands:
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
-          [--mode MODE] [--trust] [--provider NAME --model M --base-url URL] [--eager] [--plan]
-          [--refresh-tools]
+          [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
+          [--eager] [--plan] [--refresh-tools]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given.
@@ -24,6 +24,7 @@ flags:
   --mode MODE  permission mode of run: strict, default, acceptEdits or bypassPermissions (default: default)
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
+  --allow-network  network inside the sandbox for run's commands (default off)
   --json       machine-readable output`;
 
 export interface CliArguments {
@@ -45,6 +46,8 @@ export interface CliArguments {
   trust: boolean;
   /** Permission mode of `run`. */
   mode: PermissionMode;
+  /** Network inside the sandbox for `run`'s commands. */
+  allowNetwork: boolean;
 }
 
 function usageError(message: string): PlaygroundError {
@@ -74,6 +77,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         "refresh-tools": { type: "boolean", default: false },
         trust: { type: "boolean", default: false },
         mode: { type: "string" },
+        "allow-network": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
     });
@@ -90,6 +94,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
   if (values.mode !== undefined && command !== "run") throw usageError("--mode applies to run only");
+  if (values["allow-network"] && command !== "run") throw usageError("--allow-network applies to run only");
   const mode = (values.mode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(mode))
     throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);
@@ -110,6 +115,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     refreshTools: values["refresh-tools"],
     trust: values.trust,
     mode,
+    allowNetwork: values["allow-network"],
   };
 }
 

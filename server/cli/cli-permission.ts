@@ -27,13 +27,15 @@ export async function createCliPermission(options: {
   mode?: PermissionMode;
   /** --trust: the workdir's own allow rules apply for this command (nothing is remembered). */
   trust?: boolean;
+  /** --allow-network: the sandbox gives the run's commands a network. */
+  allowNetwork?: boolean;
 }): Promise<CliPermission> {
   const loaded = await loadFolderPermission({
     workdir: options.workdir,
     home: options.home,
     ...(options.trust ? { via: "cli" as const } : {}),
   });
-  const sandbox = sandboxState(false);
+  const sandbox = sandboxState(options.allowNetwork === true);
   const engine = new PermissionEngine({ mode: options.mode ?? "default", rules: loaded.rules, sandbox });
   const hook: PermissionHook = {
     evaluate: (check) => engine.evaluate(check),

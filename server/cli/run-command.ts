@@ -65,6 +65,7 @@ export async function runConversation(
     home: workspace.home,
     mode: options.mode ?? "default",
     trust: options.trust === true,
+    allowNetwork: options.allowNetwork === true,
   });
   // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
   registerConfiguredSecrets({ home: workspace.home });

@@ -62,6 +62,15 @@ describe("cli run: the sandbox line", () => {
     });
   });
 
+  it("--allow-network gives the run's commands a network, and says so", async () => {
+    const json = await cli([...runArgs(), "--allow-network", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const started = JSON.parse(json.stdout.split("\n")[0]!) as RunnerEvent;
+    expect(started).toMatchObject({ type: "run_started", sandbox: { enabled: true, network: true } });
+    const text = await cli([...runArgs(), "--allow-network"]);
+    expect(text.stderr).toContain("sandbox: on (bubblewrap, network on)\n");
+  });
+
   it("says `sandbox off: <reason>` when bubblewrap is missing", async () => {
     const result = await cli(runArgs(), { ...process.env, PSEUDOCLAUDE_BWRAP: "/nonexistent/bwrap" });
     expect(result.code, result.stderr).toBe(0);

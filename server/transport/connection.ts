@@ -1,6 +1,7 @@
 // One browser tab's WebSocket: parses and validates every frame, dispatches commands to the session hub,
 // and forwards the events of the sessions this tab has opened. Frames of one connection are handled in
 // order (a promise chain), but nothing here waits for a run to finish, so a busy tab never stalls others.
+import { detectSandbox } from "../tools/sandbox.ts";
 import type { WebSocket } from "ws";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { parseClientCommand } from "../protocol/schemas.ts";
@@ -65,6 +66,7 @@ export class ClientConnection {
       serverVersion: this.options.serverVersion,
       providers: this.hub.providers(),
       defaultWorkdir: this.hub.defaultWorkdir,
+      sandbox: machineSandbox(),
     });
   }
 
@@ -227,4 +229,10 @@ export class ClientConnection {
       }
     }
   }
+}
+
+/** Whether this machine can sandbox tool processes (probed once), for the header before any session. */
+function machineSandbox(): { available: boolean; reason?: string } {
+  const probe = detectSandbox();
+  return probe.available ? { available: true } : { available: false, reason: probe.reason ?? "unavailable" };
 }

@@ -22,6 +22,8 @@ describe("protocol", () => {
     expect(hello.defaultWorkdir).toBe(server.workdir);
     const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
     expect(hello.serverVersion).toBe(packageJson.version);
+    // bubblewrap is installed wherever the tests run (.ci/run installs it).
+    expect(hello.sandbox).toEqual({ available: true });
     expect(hello.providers.map((provider) => provider.name)).toContain("scripted");
     client.close();
   });
