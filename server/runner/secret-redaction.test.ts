@@ -50,7 +50,9 @@ describe("tool output redaction (S11)", () => {
 
     // Output far over the model's cap, with the keys at both ends: the capped copy keeps head and
     // tail, and fullOutput (for the UI) keeps everything.
-    const command = `cat leak.txt; seq 1 40000; cat ${JSON.stringify(settingsFilePath(home))}; cat leak.txt`;
+    // (The sandbox hides providers.json from the command — the first wall — so the keys come from a
+    // workdir file here: this test is about the second wall, the redaction of whatever a tool prints.)
+    const command = `cat leak.txt; seq 1 40000; cat leak.txt`;
     const scenario = parseScenario(
       `name: leak\nturns:\n  - tool_calls:\n      - { name: run_command, input: { command: ${JSON.stringify(command)} } }\n  - text: "done"\n`,
       "inline.yaml",
@@ -79,7 +81,10 @@ describe("tool output redaction (S11)", () => {
     expect(result.result.content).toContain(`stray=sk-${REDACTED}`);
     expect(result.result.content).toContain("sk-learn is a word, so is task-list");
     expect(result.fullOutput).toContain("\n40000\n");
-    expect(result.fullOutput).toContain(`"apiKey":"${REDACTED}"`);
+    // The second copy of the keys, after the 40,000 lines, is redacted in the UI's full output too.
+    const tail = result.fullOutput?.slice(result.fullOutput.indexOf("\n40000\n")) ?? "";
+    expect(tail).toContain(`file=${REDACTED}`);
+    expect(tail).toContain(`env=${REDACTED}`);
 
     // ...and no copy of any key is left anywhere the model or the UI could see.
     const everything = JSON.stringify({ events, history });

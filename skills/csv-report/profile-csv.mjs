@@ -2,7 +2,7 @@
 // profile_csv: reads {"path": "<workdir-relative CSV>", "sample_rows"?: n} on stdin and prints a Markdown
 // profile: row count, and per column the inferred type, empty cells, distinct values, min/max/mean or the
 // most common values. Refuses paths outside the session workdir (PSEUDOCLAUDE_WORKDIR).
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -28,16 +28,34 @@ function resolveInWorkdir(relative) {
   if (typeof relative !== "string" || relative === "" || relative.includes("\0"))
     fail('"path" must be a non-empty string');
   const root = realpathSync(workdir);
+  const outside = (candidate) => {
+    const rel = path.relative(root, candidate);
+    return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  };
+  const lexical = path.resolve(root, relative);
+  if (outside(lexical)) fail(`refused: ${relative} is outside the workdir`);
   let target;
   try {
-    target = realpathSync(path.resolve(root, relative));
+    target = realpathSync(lexical);
   } catch {
+    // In the sandbox a symlink to a place outside may dangle (that place is hidden): say where it points.
+    const link = symlinkTarget(lexical);
+    if (link !== undefined && outside(link))
+      fail(`refused: ${relative} is outside the workdir (a symlink to ${link})`);
     fail(`no such file in the workdir: ${relative}`);
   }
-  const rel = path.relative(root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
-    fail(`refused: ${relative} is outside the workdir`);
+  if (outside(target)) fail(`refused: ${relative} is outside the workdir`);
   return target;
+}
+
+/** Where a symlink points (resolved against its folder), or undefined when the path is not a symlink. */
+function symlinkTarget(candidate) {
+  try {
+    if (!lstatSync(candidate).isSymbolicLink()) return undefined;
+    return path.resolve(path.dirname(candidate), readlinkSync(candidate));
+  } catch {
+    return undefined;
+  }
 }
 
 /** RFC 4180-style parsing: quoted fields, doubled quotes, newlines inside quotes. */

@@ -3,7 +3,7 @@
 // "max_lines"?: n} on stdin and prints an incident timeline: time span, counts per level, per-bucket
 // counts of the chosen levels, the most repeated messages (numbers and ids normalised) and the first/last
 // matching lines. Refuses paths outside the session workdir.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 const MAX_BYTES = 50 * 1024 * 1024;
@@ -30,16 +30,34 @@ function resolveInWorkdir(relative) {
   if (typeof relative !== "string" || relative === "" || relative.includes("\0"))
     fail('"path" must be a non-empty string');
   const root = realpathSync(workdir);
+  const outside = (candidate) => {
+    const rel = path.relative(root, candidate);
+    return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  };
+  const lexical = path.resolve(root, relative);
+  if (outside(lexical)) fail(`refused: ${relative} is outside the workdir`);
   let target;
   try {
-    target = realpathSync(path.resolve(root, relative));
+    target = realpathSync(lexical);
   } catch {
+    // In the sandbox a symlink to a place outside may dangle (that place is hidden): say where it points.
+    const link = symlinkTarget(lexical);
+    if (link !== undefined && outside(link))
+      fail(`refused: ${relative} is outside the workdir (a symlink to ${link})`);
     fail(`no such file in the workdir: ${relative}`);
   }
-  const rel = path.relative(root, target);
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
-    fail(`refused: ${relative} is outside the workdir`);
+  if (outside(target)) fail(`refused: ${relative} is outside the workdir`);
   return target;
+}
+
+/** Where a symlink points (resolved against its folder), or undefined when the path is not a symlink. */
+function symlinkTarget(candidate) {
+  try {
+    if (!lstatSync(candidate).isSymbolicLink()) return undefined;
+    return path.resolve(path.dirname(candidate), readlinkSync(candidate));
+  } catch {
+    return undefined;
+  }
 }
 
 function normalizeLevel(level) {
