@@ -10,5 +10,6 @@ export { buildApprovalRequest } from "./approval.ts";
 export { DEFAULT_HOOK_TIMEOUT_MS, evaluateFailClosed, hookDenial, withFailClosed } from "./fail-closed.ts";
 export { loadPermissionRules, parseSettingsText, settingsPaths, type LoadedRules } from "./settings.ts";
 export { exactRule, parseRule, type CompiledRule, type PermissionRule, type RuleEffect } from "./rules.ts";
-export { splitShellCommand, type ShellAnalysis } from "./shell-split.ts";
+export { analyzeShell, type ShellAnalysis, type SimpleCommand, type ParserFinding } from "./shell-parse.ts";
 export { findDangerous } from "./dangerous.ts";
+export { escapeHiddenCharacters, findHiddenCharacters } from "./hidden-characters.ts";
