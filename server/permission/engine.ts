@@ -292,9 +292,14 @@ function unknownProgram(shell: ShellAnalysis): string | undefined {
     return `the program \`${word.raw}\` at ${command.at} is only known when the line runs`;
   }
   const unreadable = shell.findings.find(
-    (finding) => finding.kind === "unreadable script" || finding.kind === "nesting",
+    (finding) =>
+      finding.kind === "unreadable script" ||
+      finding.kind === "nesting" ||
+      finding.kind === "function definition",
   );
-  return unreadable ? `${unreadable.detail} (${unreadable.at}) cannot be read` : undefined;
+  return unreadable
+    ? `the ${unreadable.kind} \`${unreadable.detail}\` at ${unreadable.at} hides which programs run`
+    : undefined;
 }
 
 /** Reasons a rule may not allow the line: parser findings, and environment assignments (`X=1 cmd`). */

@@ -75,6 +75,11 @@ declare module "mvdan-sh" {
     Hdoc: Word | null;
   }
 
+  export interface Comment {
+    Hash: Pos;
+    Text: string;
+  }
+
   export interface ParseError {
     Error(): string;
     Pos: Pos;

@@ -87,6 +87,19 @@ describe("reproduced attacks: allow rules are never stretched (default mode)", (
     });
   });
 
+  it("a comment ending in a backslash ends at the newline, as in sh (found by the differential test)", async () => {
+    const line = "echo hi #\\\ntouch PWN";
+    const folder = await runInShell(line);
+    expect(existsSync(path.join(folder, "PWN"))).toBe(true);
+    const trace = engine.evaluate(command(line));
+    expect(trace).toMatchObject({ decision: "ask", source: "parser" });
+    expect(trace.reason).toContain("line continuation in a comment");
+    expect(engineFor("bypassPermissions").evaluate(command("echo #\\\nrm -rf /"))).toMatchObject({
+      decision: "deny",
+      source: "list",
+    });
+  });
+
   it("S7: newlines, sh -c, eval, ANSI-C quoting, expansions and dialect tricks ask", () => {
     for (const line of [
       "echo hi\ntouch x",
@@ -149,6 +162,9 @@ describe("5 / S8: deny rules match the resolved program", () => {
     "echo $(rm x)",
     "bash -c 'rm x'",
     "echo ok && r\\\nm x",
+    "f() { rm x; }; f",
+    "bash /dev/stdin <<< 'rm x'",
+    "toybox rm x",
   ];
   for (const mode of ["default", "bypassPermissions"] as const) {
     for (const line of lines) {
@@ -163,7 +179,16 @@ describe("5 / S8: deny rules match the resolved program", () => {
   }
 
   it("a program only known when the line runs cannot pass a deny rule", () => {
-    for (const line of ["$X x", "$(echo rm) x", 'eval "$CMD"', 'sh -c "$CMD"', "env -S 'rm x'"]) {
+    for (const line of [
+      "$X x",
+      "$(echo rm) x",
+      'eval "$CMD"',
+      'sh -c "$CMD"',
+      "env -S 'rm x'",
+      "echo 'rm x' | sh",
+      "alias r=rm\nr x",
+      "/bin/r? x",
+    ]) {
       expect(engineFor("bypassPermissions").evaluate(command(line)), line).toMatchObject({
         decision: "ask",
         source: "parser",
@@ -234,6 +259,9 @@ describe("4: bypassPermissions, the dangerous list and the write checks on the p
       "cd /etc && cp x passwd",
       "curl -o ~/.bashrc https://x.example",
       "find . -name x | xargs rm",
+      "perl -pi -e s/a/b/ .git/config",
+      "cd .git && echo x > config",
+      "rsync -a x/ .git/hooks/",
     ]) {
       expect(engine.evaluate(command(line)).decision, line).toBe("ask");
     }

@@ -18,6 +18,8 @@ import type {
   Stmt,
   Word,
   CmdSubst,
+  Comment,
+  File,
 } from "mvdan-sh";
 import { baseName, locateProgram, SHELLS, shellReadsStdin, shellScriptIndex } from "./shell-programs.ts";
 import type {
@@ -44,6 +46,8 @@ export const MAX_SYNTAX_NODES = 3_000;
 export const MAX_NESTED_SCRIPTS = 4;
 /** How often a parse error is retried on the text before it (what the shell runs before failing). */
 const PREFIX_RETRIES = 3;
+/** Comments ending in `\` that are re-read the way sh reads them, per line. */
+const MAX_COMMENT_FIXES = 16;
 const DETAIL_LENGTH = 60;
 
 const REDIRECT_OPERATORS = learnOperators(": >a >>b <c <>d >&e <&f >|g <<h <<-i <<<j &>k &>>l\nh\n\ti\n", [
@@ -181,7 +185,20 @@ function readDialect(source: string, language: number, scope: Scope): DialectRea
   for (let attempt = 0; attempt <= PREFIX_RETRIES; attempt++) {
     const reader = new Reader(text, scope);
     try {
-      const file = syntax.NewParser(syntax.KeepComments(true), syntax.Variant(language)).Parse(text, "");
+      const parser = syntax.NewParser(syntax.KeepComments(true), syntax.Variant(language));
+      let file = parser.Parse(text, "");
+      for (let fixes = 0; ; fixes++) {
+        const continued = continuedComment(file, text);
+        if (continued === undefined) break;
+        if (fixes >= MAX_COMMENT_FIXES) throw new TooComplex("too many comments that end in a backslash");
+        // sh ends a comment at the newline; mvdan-sh lets `\` + newline continue it into the next line's
+        // command. Blanking that backslash gives the parser the line sh reads.
+        reader.noteContinuedComment(continued.at);
+        const bytes = Buffer.from(text, "utf8");
+        bytes[continued.backslash] = 0x20;
+        text = bytes.toString("utf8");
+        file = parser.Parse(text, "");
+      }
       reader.statements(reader.list(file, "Stmts"), []);
       return { ...reader.result(), ...(error !== undefined ? { error } : {}) };
     } catch (thrown) {
@@ -203,6 +220,24 @@ function readDialect(source: string, language: number, scope: Scope): DialectRea
   return { commands: [], redirects: [], findings: [], error: error ?? "unparsable" };
 }
 
+/** A comment whose text runs over `\` + newline: where it is and the byte offset of that backslash. */
+function continuedComment(file: File, text: string): { at: string; backslash: number } | undefined {
+  if (!text.includes("#") || !text.includes("\\\n")) return undefined;
+  let found: { at: string; backslash: number } | undefined;
+  syntax.Walk(file, (node) => {
+    if (found || !node) return !found;
+    if (syntax.NodeType(node) !== "Comment") return true;
+    const comment = node as unknown as Comment;
+    const continuation = comment.Text.indexOf("\\\n");
+    if (continuation >= 0) {
+      const before = Buffer.byteLength(comment.Text.slice(0, continuation), "utf8");
+      found = { at: comment.Hash.String(), backslash: comment.Hash.Offset() + 1 + before };
+    }
+    return false;
+  });
+  return found;
+}
+
 interface HereInput {
   /** The text a here-document or here-string feeds, when it is literal. */
   body?: string;
@@ -222,6 +257,10 @@ class Reader {
   ) {
     this.bytes = Buffer.from(source, "utf8");
     this.origin = scope.origin;
+  }
+
+  noteContinuedComment(at: string): void {
+    this.findAt("line continuation in a comment", at, "sh ends the comment at the newline");
   }
 
   result(): DialectReading {
@@ -358,8 +397,10 @@ class Reader {
           if (input.body !== undefined) this.nested(input.body, `${program} here-document`, input.at);
           else this.findAt("unreadable script", input.at, `${program} reads an expanded here-document`);
         }
-        if (command.upstream.length > 0)
+        if (command.upstream.length > 0) {
           this.findAt("shell script", at, `${program} reads its script from a pipe`);
+          this.findAt("unreadable script", at, `the script ${program} reads from a pipe`);
+        }
       }
     } else if (program === "trap") {
       this.findAt("trap", at, clip(command.text));
@@ -367,6 +408,8 @@ class Reader {
       if (args.length >= 2 && action?.value !== undefined) this.nested(action.value, "trap action", at);
     } else if (program === "alias") {
       this.findAt("alias", at, clip(command.text));
+      // An alias joins with the words after it where it is used: its commands cannot be matched alone.
+      this.findAt("unreadable script", at, `the alias ${clip(command.text)}`);
       for (const word of args) {
         const equals = word.value?.indexOf("=") ?? -1;
         if (equals > 0) this.nested(word.value!.slice(equals + 1), "alias", at);

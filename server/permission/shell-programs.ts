@@ -43,6 +43,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   chroot: { valueOptions: ["--userspec", "--groups"], positional: 1 },
   taskset: { valueOptions: [], positional: 1 },
   busybox: { valueOptions: [], positional: 0 },
+  toybox: { valueOptions: [], positional: 0 },
   unbuffer: { valueOptions: [], positional: 0 },
   xargs: {
     valueOptions: [
@@ -139,7 +140,7 @@ export function shellReadsStdin(words: ShellWord[], programIndex: number): boole
   for (let index = programIndex + 1; index < words.length; index++) {
     const value = words[index]!.value;
     if (value === undefined) return false;
-    if (value === "-s" || value === "-") return true;
+    if (value === "-s" || value === "-" || value === "/dev/stdin" || value === "/proc/self/fd/0") return true;
     if (!value.startsWith("-")) return false;
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) return false;
   }

@@ -71,6 +71,7 @@ export type FindingKind =
   | "environment change"
   | "bash-only syntax"
   | "dialects disagree"
+  | "line continuation in a comment"
   | "unreadable script"
   | "nesting";
 

@@ -131,6 +131,8 @@ const ALL_OPERANDS = new Set([
   "mknod",
   "mv",
 ]);
+/** With `-i` they rewrite every file operand (the script operand resolves inside and is harmless). */
+const IN_PLACE_EDITORS = new Set(["sed", "perl", "ruby"]);
 const LAST_OPERAND = new Set(["cp", "install", "ln", "rsync"]);
 const OPTION_TARGETS: Record<string, string[]> = {
   curl: ["-o", "--output"],
@@ -151,8 +153,10 @@ export function writeTargets(command: SimpleCommand): ShellWord[] {
   const args = command.args;
   const targets: ShellWord[] = [];
   const operands = operandsOf(args);
-  const inPlaceSed = program === "sed" && args.some((word) => /^(-i|--in-place)/.test(word.value ?? ""));
-  if (ALL_OPERANDS.has(program) || inPlaceSed) targets.push(...operands);
+  const inPlace =
+    IN_PLACE_EDITORS.has(program) &&
+    args.some((word) => /^(-[a-zA-Z]*i|--in-place)/.test(word.value ?? word.raw));
+  if (ALL_OPERANDS.has(program) || inPlace) targets.push(...operands);
   else if (LAST_OPERAND.has(program) && operands.length > 0) targets.push(operands[operands.length - 1]!);
   if (program === "dd") {
     for (const word of args) {
