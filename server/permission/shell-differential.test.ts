@@ -4,7 +4,7 @@
 // one by the rule `run_command(echo *)`, the line is run with /bin/sh (dash here) and with bash in a fresh
 // folder, and must not create the file its hidden `touch` names.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { createSystemTools } from "../tools/system/index.ts";
 import { PermissionEngine } from "./engine.ts";
 import { parseRule, type CompiledRule } from "./rules.ts";
 
-const LINES = 2_000;
+const LINES = 1_000;
 /** What comes after `echo `: pieces that may make a reader think the rest is quoted, commented or literal. */
 const OPENERS = [
   "a",
@@ -103,6 +103,93 @@ describe("lines the engine allows by rule never run a hidden command (real sh an
     }
     // The generator is meant to produce allowed lines too, or this test would prove nothing.
     expect(allowed).toBeGreaterThan(20);
+  });
+});
+
+/** Ways to write and to reach `rm`: prefixes, spellings of the name, and what may close the prefixes. */
+const RM_PREFIXES = [
+  "",
+  "echo a; ",
+  "echo a && ",
+  "echo a | ",
+  "X=1 ",
+  "env ",
+  "env -i ",
+  "command ",
+  "sudo -u root ",
+  "nice -n 1 ",
+  "timeout 5 ",
+  "xargs ",
+  "exec ",
+  "time ",
+  "{ ",
+  "( ",
+  "eval ",
+  "sh -c '",
+  'bash -c "',
+  "busybox ",
+  "f() { ",
+  "alias q=",
+  "trap '",
+  "if true; then ",
+  "for i in 1; do ",
+  "case a in a) ",
+  "! ",
+  "nohup ",
+  "\\\n",
+];
+const RM_NAMES = [
+  "rm",
+  "\\rm",
+  "'rm'",
+  '"rm"',
+  "r''m",
+  'r""m',
+  "/bin/rm",
+  "r\\\nm",
+  "$'rm'",
+  "r\\m",
+  "rm${x}",
+  "r${x}m",
+  "\\r\\m",
+];
+const RM_SUFFIXES = ["", "'", '"', "; }; f", " ;; esac", "; fi", "; done", ")", " }", "' EXIT", "\nq"];
+
+describe("deny run_command(rm *) holds however rm is written (real sh and bash, bypassPermissions)", () => {
+  it(`${LINES} generated lines`, () => {
+    const denyRm = parseRule("deny", "run_command(rm *)", "test settings") as CompiledRule;
+    const engine = new PermissionEngine({ sandbox, mode: "bypassPermissions", rules: [denyRm] });
+    const random = generator(7);
+    const pick = (list: string[]) => list[Math.floor(random() * list.length)]!;
+    let allowed = 0;
+    for (let index = 0; index < LINES; index++) {
+      const line =
+        pick(RM_PREFIXES) +
+        pick(RM_PREFIXES) +
+        pick(RM_NAMES) +
+        " victim" +
+        pick(RM_SUFFIXES) +
+        pick(RM_SUFFIXES);
+      const trace = engine.evaluate({
+        callId: "c",
+        tool: runCommand,
+        input: { command: line },
+        target: { cwd: root, command: line },
+      });
+      if (trace.decision !== "allow") continue;
+      allowed++;
+      for (const shell of shells) {
+        const folder = path.join(root, `rm-${index}-${path.basename(shell)}`);
+        mkdirSync(folder);
+        writeFileSync(path.join(folder, "victim"), "x");
+        const run = spawnSync(shell, ["-c", line], { cwd: folder, timeout: 5_000, stdio: "pipe", input: "" });
+        expect(run.error, `${shell} ${JSON.stringify(line)}`).toBeUndefined();
+        expect(existsSync(path.join(folder, "victim")), `${shell} ran rm: ${JSON.stringify(line)}`).toBe(
+          true,
+        );
+      }
+    }
+    expect(allowed).toBeGreaterThan(5);
   });
 });
 
