@@ -187,7 +187,7 @@ export class PermissionEngine {
         return trace(
           "ask",
           "list",
-          concern.by.startsWith(">") || concern.by.startsWith("&>") || concern.by.startsWith("<>")
+          concern.via === "redirect"
             ? "redirect outside the working directory"
             : "write outside the working directory",
           `\`${concern.by}\` writes to ${concern.target}, outside the working directory (${concern.why})`,

@@ -67,6 +67,8 @@ function samePlace(left: Place, right: Place): boolean {
 
 export interface WriteConcern {
   kind: "protected" | "outside";
+  /** A redirection (`> file`) or a program's file argument (`cp x file`). */
+  via: "redirect" | "program";
   /** `.git` or `.PseudoClaude` for protected writes. */
   area?: string;
   /** The target as written. */
@@ -79,35 +81,41 @@ export interface WriteConcern {
 /** The writes of the line that must ask: into `.git/`/`.PseudoClaude/` first, then outside the workdir. */
 export function findWriteConcerns(analysis: ShellAnalysis, cwd: string, workdir: string): WriteConcern[] {
   const places = possiblePlaces(analysis, cwd);
-  const writes: { word: ShellWord; by: string }[] = [];
+  const writes: { word: ShellWord; by: string; via: WriteConcern["via"] }[] = [];
   for (const redirect of analysis.redirects) {
     if (redirect.isOutput && !redirect.isDescriptor)
-      writes.push({ word: redirect.target, by: `${redirect.operator} ${redirect.target.raw}` });
+      writes.push({
+        word: redirect.target,
+        by: `${redirect.operator} ${redirect.target.raw}`,
+        via: "redirect",
+      });
   }
   for (const command of analysis.commands) {
-    for (const word of writeTargets(command)) writes.push({ word, by: command.text });
+    for (const word of writeTargets(command)) writes.push({ word, by: command.text, via: "program" });
   }
   const protectedWrites: WriteConcern[] = [];
   const outside: WriteConcern[] = [];
-  for (const { word, by } of writes) {
+  for (const { word, by, via } of writes) {
     for (const place of places) {
       const resolved = resolvePlace(word, place);
       const target = word.raw;
       if (resolved.kind === "unknown") {
-        outside.push({ kind: "outside", target, by, why: resolved.why });
+        outside.push({ kind: "outside", via, target, by, why: resolved.why });
       } else if (resolved.kind === "home") {
-        outside.push({ kind: "outside", target, by, why: "it is in the home folder" });
+        outside.push({ kind: "outside", via, target, by, why: "it is in the home folder" });
       } else if (!HARMLESS_TARGETS.has(resolved.path)) {
         if (!isInside(workdir, resolved.path)) {
           outside.push({
             kind: "outside",
+            via,
             target,
             by,
             why: `${resolved.path} is outside the working directory`,
           });
         } else {
           const area = protectedAreaOf(path.posix.relative(workdir, resolved.path));
-          if (area) protectedWrites.push({ kind: "protected", area, target, by, why: `it is in ${area}/` });
+          if (area)
+            protectedWrites.push({ kind: "protected", via, area, target, by, why: `it is in ${area}/` });
         }
       }
     }
