@@ -262,6 +262,11 @@ describe("4: bypassPermissions, the dangerous list and the write checks on the p
       "perl -pi -e s/a/b/ .git/config",
       "cd .git && echo x > config",
       "rsync -a x/ .git/hooks/",
+      "rm -rf .*",
+      "cp x .gi?/config",
+      "cp x .G*/hooks/pre-commit",
+      "touch .[Pp]seudo*/x",
+      "rm -rf {a,..}",
     ]) {
       expect(engine.evaluate(command(line)).decision, line).toBe("ask");
     }
@@ -271,6 +276,10 @@ describe("4: bypassPermissions, the dangerous list and the write checks on the p
       "cd sub && touch x",
       "sed -i s/a/b/ src/x.ts",
       "rm -rf build",
+      "rm -f *.o",
+      "rm -rf build/*",
+      "cp x */",
+      "touch .e?v",
     ]) {
       expect(engine.evaluate(command(line)), line).toMatchObject({ decision: "allow", source: "mode" });
     }

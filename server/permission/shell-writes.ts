@@ -21,14 +21,57 @@ const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/d
 export function resolvePlace(word: ShellWord, base: Place, options: { patterns?: boolean } = {}): Place {
   const value = word.value;
   if (value === undefined) return { kind: "unknown", why: `\`${word.raw}\` is expanded when the line runs` };
-  if (word.pattern && !options.patterns)
-    return { kind: "unknown", why: `\`${word.raw}\` is a pattern the shell expands to file names` };
+  if (word.pattern && !options.patterns && patternMayEscape(value))
+    return { kind: "unknown", why: `\`${word.raw}\` is a pattern that may match .., .git or .PseudoClaude` };
   if (value === "~" || value.startsWith("~/")) return home(path.posix.normalize(value.slice(2) || "."));
   if (value.startsWith("~")) return { kind: "unknown", why: `\`${value}\` is another user's home folder` };
   if (value.startsWith("/")) return { kind: "absolute", path: path.posix.resolve(value) };
   if (base.kind === "absolute") return { kind: "absolute", path: path.posix.resolve(base.path, value) };
   if (base.kind === "home") return home(path.posix.normalize(path.posix.join(base.path || ".", value)));
   return base;
+}
+
+/** Names a glob must never reach: the parent folder and the protected areas (any case). */
+const GUARDED_NAMES = ["..", ".git", ".pseudoclaude"];
+
+/**
+ * Whether a glob may expand to a path its literal text does not show: a segment matching `..` (`.*` does
+ * in dash), `.git` or `.PseudoClaude`, or a brace list. A segment not starting with `.` never matches a
+ * dot name in sh, so `*.o` stays where it is written.
+ */
+function patternMayEscape(value: string): boolean {
+  return value.split("/").some((segment) => {
+    if (!/[*?[{]/.test(segment)) return false;
+    if (segment.includes("{")) return true;
+    if (!segment.startsWith(".")) return false;
+    const matcher = globSegment(segment);
+    return matcher === undefined || GUARDED_NAMES.some((name) => matcher.test(name));
+  });
+}
+
+/** A case-insensitive matcher for one glob segment; undefined for a bracket expression it cannot read. */
+function globSegment(segment: string): RegExp | undefined {
+  let source = "";
+  for (let index = 0; index < segment.length; index++) {
+    const char = segment[index]!;
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (char === "[") {
+      const close = segment.indexOf("]", index + 2);
+      if (close < 0) return undefined;
+      const body = segment
+        .slice(index + 1, close)
+        .replace(/^!/, "^")
+        .replace(/\\/g, "\\\\");
+      source += `[${body}]`;
+      index = close;
+    } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${source}$`, "i");
+  } catch {
+    return undefined;
+  }
 }
 
 function home(relative: string): Place {
