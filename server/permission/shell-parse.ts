@@ -38,7 +38,8 @@ const { syntax } = sh;
 /** Longer lines are not parsed (a 1 MB line costs seconds in the parser); they ask. */
 export const MAX_PARSED_LENGTH = 32 * 1024;
 /**
- * Syntax nodes read per line, nested scripts included. Reading a node through GopherJS costs about 45 µs
+ * Syntax nodes read per reading of the line (POSIX, bash), nested scripts included. Reading a node through
+ * GopherJS costs about 45 µs
  * (each access builds a JS wrapper), so this bounds the worst case to a few hundred milliseconds.
  */
 export const MAX_SYNTAX_NODES = 3_000;
@@ -133,8 +134,10 @@ function analyzeScript(source: string, scope: Scope): ShellAnalysis {
     analysis.parseError = `the command is ${source.length} characters long; commands over ${MAX_PARSED_LENGTH} are not parsed`;
     return analysis;
   }
-  const posix = readDialect(source, syntax.LangPOSIX, scope);
-  const bash = readDialect(source, syntax.LangBash, scope);
+  // The line itself gives each dialect its own budget; a nested script shares its reader's.
+  const budgetFor = () => (scope.depth === 0 ? { ...scope, budget: { nodes: 0 } } : scope);
+  const posix = readDialect(source, syntax.LangPOSIX, budgetFor());
+  const bash = readDialect(source, syntax.LangBash, budgetFor());
   analysis.commands.push(...posix.commands);
   const posixKeys = new Set(posix.commands.map(commandKey));
   const bashKeys = new Set(bash.commands.map(commandKey));
