@@ -1,12 +1,15 @@
 // Attempts to stretch a narrow allow rule, or to slip past the dangerous-command list in
 // bypassPermissions mode, with shell syntax the splitter has to read the way /bin/sh does.
 import { describe, expect, it } from "vitest";
+import type { SandboxState } from "../protocol/sandbox.ts";
 import { createSystemTools } from "../tools/system/index.ts";
 import { PermissionEngine } from "./engine.ts";
 import { parseRule, type CompiledRule } from "./rules.ts";
 import type { PermissionCheck } from "./types.ts";
 
 const workdir = "/work/project";
+/** Rules, not the sandbox, are under test here: exec calls run in an enabled sandbox. */
+const sandbox: SandboxState = { enabled: true, mechanism: "bubblewrap", network: false };
 const tools = new Map(createSystemTools().map((tool) => [tool.definition.name, tool.definition]));
 
 function command(text: string): PermissionCheck {
@@ -25,7 +28,11 @@ function rule(effect: "allow" | "deny", text: string): CompiledRule {
 }
 
 describe("allow rules cannot be stretched by shell syntax", () => {
-  const engine = new PermissionEngine({ mode: "default", rules: [rule("allow", "run_command(echo *)")] });
+  const engine = new PermissionEngine({
+    sandbox,
+    mode: "default",
+    rules: [rule("allow", "run_command(echo *)")],
+  });
 
   it("a `#` comment that opens a quote does not hide the next line's command", () => {
     for (const text of ["echo hi #'\nrm -rf ~ #'", 'echo hi #"\nrm -rf ~ #"', "echo hi #`\nrm -rf ~ #`"]) {
@@ -40,6 +47,7 @@ describe("allow rules cannot be stretched by shell syntax", () => {
 
   it("a here-document body ends at its delimiter: a quote inside it hides nothing after it", () => {
     const catAllowed = new PermissionEngine({
+      sandbox,
       mode: "default",
       rules: [rule("allow", "run_command(cat *)")],
     });
@@ -63,7 +71,7 @@ describe("allow rules cannot be stretched by shell syntax", () => {
 });
 
 describe("the dangerous list sees through shells, eval and wrappers (bypassPermissions)", () => {
-  const engine = new PermissionEngine({ mode: "bypassPermissions" });
+  const engine = new PermissionEngine({ sandbox, mode: "bypassPermissions" });
   const denied = [
     'bash -c "rm -rf /"',
     "sh -c 'rm -rf ~'",

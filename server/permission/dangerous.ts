@@ -1,206 +1,132 @@
-import { splitShellCommand, type ShellAnalysis, type SimpleCommand } from "./shell-split.ts";
+import { analyzeShell, type ShellAnalysis, type ShellWord, type SimpleCommand } from "./shell-parse.ts";
+import { SHELLS } from "./shell-programs.ts";
+import { possiblePlaces, resolvePlace, type Place } from "./shell-writes.ts";
 
 /**
- * Commands denied in every mode, bypassPermissions included, whatever the rules say. Each entry names
- * itself so the trace can say which one matched.
+ * Commands denied in every mode, bypassPermissions included, whatever the rules say. They are found on the
+ * parsed line (shell-parse.ts): every simple command counts, including those inside substitutions,
+ * readable `sh -c` / `eval` scripts, here-documents fed to a shell and `find -exec`, with the program
+ * resolved through quotes, paths and wrappers. Each entry names itself so the trace can say which matched.
  */
 export interface DangerousMatch {
   entry: string;
   reason: string;
 }
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"]);
 const DOWNLOADERS = new Set(["curl", "wget"]);
 /** Interpreters that run a program read from stdin when given no script argument. */
 const STDIN_INTERPRETERS = new Set(["python", "python3", "perl", "ruby", "node", "php"]);
-/** How deep `sh -c "sh -c '…'"` and `eval` are followed; deeper nesting is itself treated as dangerous. */
-const MAX_NESTED_SHELLS = 4;
 /** Block devices by their usual Linux and macOS names. */
 const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper\/)/;
-/** `rm -r` targets that wipe a whole system or home folder. */
-const WIPE_TARGETS = new Set([
-  "/",
-  "/*",
-  "~",
-  "~/",
-  "~/*",
-  "$HOME",
-  "$HOME/",
-  "$HOME/*",
-  "${HOME}",
-  "${HOME}/",
-  "/.",
-  "/..",
-]);
-/** Wrappers that run the next word as the command. */
-const PREFIX_WORDS = new Set([
-  "sudo",
-  "doas",
-  "command",
-  "exec",
-  "nice",
-  "nohup",
-  "time",
-  "env",
-  "builtin",
-  "xargs",
-  "busybox",
-  "setsid",
-  "stdbuf",
-  "ionice",
-  "timeout",
-]);
+/** Wipe targets as written when their value is not literal (`$HOME`). */
+const WIPE_WORDS = new Set(["$HOME", "$HOME/", "$HOME/*", "${HOME}", "${HOME}/", "${HOME}/*"]);
 
-export function findDangerous(
-  command: string,
-  analysis: ShellAnalysis,
-  nesting = 0,
-): DangerousMatch | undefined {
-  if (nesting > MAX_NESTED_SHELLS) {
-    return { entry: "nested shells", reason: "shells nested this deep cannot be checked" };
-  }
-  const inner = (text: string) => findDangerous(text, splitShellCommand(text), nesting + 1);
-  // `rm${IFS}-rf${IFS}/` is one word to the splitter but three to sh (IFS is unset in its environment).
+/**
+ * The first dangerous command of the line, if any. `cwd` resolves relative targets after the line's
+ * `cd`s (`cd / && rm -rf .` wipes `/`).
+ */
+export function findDangerous(analysis: ShellAnalysis, cwd = "/nonexistent-cwd"): DangerousMatch | undefined {
+  const command = analysis.source;
+  // `rm${IFS}-rf${IFS}/` is one word to a parser but three to sh (IFS is unset in its environment).
   if (/\$\{?IFS\}?/.test(command)) {
-    const found = inner(command.replace(/\$\{IFS\}|\$IFS/g, " "));
+    const found = findDangerous(analyzeShell(command.replace(/\$\{IFS\}|\$IFS/g, " ")), cwd);
     if (found) return found;
   }
   if (isForkBomb(command))
     return { entry: "fork bomb", reason: "a fork bomb exhausts the machine's processes" };
+  if (analysis.findings.some((finding) => finding.kind === "nesting")) {
+    return { entry: "nested shells", reason: "shells nested this deep cannot be checked" };
+  }
   for (const redirect of analysis.redirects) {
-    if (redirect.isOutput && BLOCK_DEVICE.test(redirect.target)) {
+    const target = redirect.target.value;
+    if (redirect.isOutput && target !== undefined && BLOCK_DEVICE.test(target)) {
       return {
         entry: "> /dev/<block device>",
-        reason: `writing to the block device ${redirect.target} destroys the disk`,
+        reason: `writing to the block device ${target} destroys the disk`,
       };
     }
   }
-  // `sh <<< 'rm -rf /'`: a here-string is read as a script by the shell it feeds.
-  if (analysis.commands.some((simple) => SHELLS.has(commandWords(simple)[0] ?? ""))) {
-    for (const redirect of analysis.redirects) {
-      const found = redirect.operator === "<<<" ? inner(redirect.target) : undefined;
-      if (found) return found;
-    }
-  }
-  for (const [position, simple] of analysis.commands.entries()) {
-    const words = commandWords(simple);
-    const program = words[0];
-    if (program === undefined) continue;
-    // What `sh -c SCRIPT` and `eval WORDS` run is a command line of its own.
-    const script = SHELLS.has(program) ? shellScriptArgument(words) : undefined;
-    const nested =
-      script !== undefined ? inner(script) : program === "eval" ? inner(words.slice(1).join(" ")) : undefined;
-    if (nested) return nested;
-    if (program === "find" && isFindWipe(words)) {
-      return { entry: "find / -delete", reason: `\`${simple.text}\` deletes a whole system or home folder` };
-    }
-    if (
-      STDIN_INTERPRETERS.has(program.replace(/[\d.]+$/, "")) &&
-      simple.pipedFromPrevious &&
-      words
-        .slice(1)
-        .every((word) => word.startsWith("-") && word !== "-m" && word !== "-e" && word !== "-c") &&
-      pipelineHasDownloader(analysis.commands, position)
-    ) {
-      return {
-        entry: "curl … | sh",
-        reason: "piping a download straight into an interpreter runs unreviewed code",
-      };
-    }
-    if (program === "rm" && isRecursiveWipe(words)) {
-      return { entry: "rm -rf /", reason: `\`${simple.text}\` deletes a whole system or home folder` };
-    }
-    if (/^mkfs(\.|$)/.test(program) || program === "mke2fs" || program === "wipefs") {
-      return { entry: "mkfs", reason: `\`${simple.text}\` formats a filesystem` };
-    }
-    if (
-      program === "dd" &&
-      words.some((word) => word.startsWith("of=") && BLOCK_DEVICE.test(word.slice(3)))
-    ) {
-      return { entry: "dd of=/dev/<block device>", reason: `\`${simple.text}\` overwrites a block device` };
-    }
-    if (
-      SHELLS.has(program) &&
-      simple.pipedFromPrevious &&
-      pipelineHasDownloader(analysis.commands, position)
-    ) {
-      return { entry: "curl … | sh", reason: "piping a download straight into a shell runs unreviewed code" };
-    }
-    if (SHELLS.has(program) && /(\$\(|<\(|`)\s*(curl|wget)\b/.test(simple.text)) {
-      return { entry: 'sh -c "$(curl …)"', reason: "running a download in a shell runs unreviewed code" };
-    }
+  const places = possiblePlaces(analysis, cwd);
+  for (const simple of analysis.commands) {
+    const found = dangerousCommand(simple, places);
+    if (found) return found;
   }
   return undefined;
 }
 
-/** The command's words without leading `VAR=value` assignments and wrappers like `sudo`; paths reduced to names. */
-function commandWords(simple: SimpleCommand): string[] {
-  const words = [...simple.words];
-  while (words.length > 0) {
-    const first = words[0]!;
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) words.shift();
-    else if (PREFIX_WORDS.has(baseName(first))) {
-      const wrapper = baseName(words.shift()!);
-      // Options of the wrapper (`sudo -u root`, `nice -n 10`) are skipped as well.
-      while (words.length > 0 && words[0]!.startsWith("-")) words.shift();
-      // `timeout 5 cmd`: the duration comes before the command.
-      if (wrapper === "timeout" && words.length > 1 && /^\d/.test(words[0]!)) words.shift();
-    } else break;
+function dangerousCommand(simple: SimpleCommand, places: Place[]): DangerousMatch | undefined {
+  const program = simple.program;
+  if (program === undefined) return undefined;
+  const args = simple.args.map((word) => word.value ?? word.raw);
+  if (program === "find" && isFindWipe(simple, places)) {
+    return { entry: "find / -delete", reason: `\`${simple.text}\` deletes a whole system or home folder` };
   }
-  if (words.length > 0) words[0] = baseName(words[0]!);
-  return words;
+  const interpreter = program.replace(/[\d.]+$/, "");
+  if (
+    STDIN_INTERPRETERS.has(interpreter) &&
+    args.every((arg) => arg.startsWith("-") && arg !== "-m" && arg !== "-e" && arg !== "-c") &&
+    simple.upstream.some(isDownloader)
+  ) {
+    return {
+      entry: "curl … | sh",
+      reason: "piping a download straight into an interpreter runs unreviewed code",
+    };
+  }
+  if (program === "rm" && isRecursiveWipe(simple, places)) {
+    return { entry: "rm -rf /", reason: `\`${simple.text}\` deletes a whole system or home folder` };
+  }
+  if (/^mkfs(\.|$)/.test(program) || program === "mke2fs" || program === "wipefs") {
+    return { entry: "mkfs", reason: `\`${simple.text}\` formats a filesystem` };
+  }
+  if (program === "dd" && args.some((arg) => arg.startsWith("of=") && BLOCK_DEVICE.test(arg.slice(3)))) {
+    return { entry: "dd of=/dev/<block device>", reason: `\`${simple.text}\` overwrites a block device` };
+  }
+  if (SHELLS.has(program) && simple.upstream.some(isDownloader)) {
+    return { entry: "curl … | sh", reason: "piping a download straight into a shell runs unreviewed code" };
+  }
+  if (SHELLS.has(program) && simple.inner.some(isDownloader)) {
+    return { entry: 'sh -c "$(curl …)"', reason: "running a download in a shell runs unreviewed code" };
+  }
+  return undefined;
 }
 
-function baseName(word: string): string {
-  const slash = word.lastIndexOf("/");
-  return slash >= 0 ? word.slice(slash + 1) : word;
+function isDownloader(simple: SimpleCommand): boolean {
+  return simple.program !== undefined && DOWNLOADERS.has(simple.program);
 }
 
-function isRecursiveWipe(words: string[]): boolean {
-  const options = words.slice(1).filter((word) => word.startsWith("-"));
-  const recursive = options.some(
+function isRecursiveWipe(simple: SimpleCommand, places: Place[]): boolean {
+  const values = simple.args.map((word) => word.value ?? word.raw);
+  const recursive = values.some(
     (option) => option === "--recursive" || (/^-[a-zA-Z]+$/.test(option) && /[rR]/.test(option)),
   );
   if (!recursive) return false;
-  const targets = words.slice(1).filter((word) => !word.startsWith("-"));
-  return targets.some(isWipeTarget);
+  const targets = simple.args.filter((word) => !(word.value ?? word.raw).startsWith("-"));
+  return targets.some((word) => isWipeTarget(word, places));
 }
 
-/** `/`, `~`, `$HOME` and the same with trailing `/` or `/.` (`~/.` is still the whole home folder). */
-function isWipeTarget(target: string): boolean {
-  return WIPE_TARGETS.has(target) || WIPE_TARGETS.has(target.replace(/(\/\.?)+$/, "") || "/");
-}
-
-/** The script of `sh -c SCRIPT` (also `-ec`, `-lc`, `-x -c`), or undefined. */
-function shellScriptArgument(words: string[]): string | undefined {
-  for (let index = 1; index < words.length; index++) {
-    const word = words[index]!;
-    if (!word.startsWith("-")) return undefined;
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(word)) return words[index + 1];
-  }
-  return undefined;
+/** `/`, `~`, `$HOME`, `/*`, `~/.`, and `.` or `*` in a folder the line `cd`s to that is one of them. */
+function isWipeTarget(word: ShellWord, places: Place[]): boolean {
+  if (word.value === undefined) return WIPE_WORDS.has(word.raw.replace(/(\/\.?)+$/, "/"));
+  return places.some((place) => {
+    const resolved = resolvePlace(word, place, { patterns: true });
+    if (resolved.kind === "absolute") return resolved.path === "/" || resolved.path === "/*";
+    if (resolved.kind === "home") return resolved.path === "" || resolved.path === "*";
+    return false;
+  });
 }
 
 /** `find / -delete`, `find ~ -exec rm …`: a start folder that is a wipe target and an action that deletes. */
-function isFindWipe(words: string[]): boolean {
-  const firstExpression = words.findIndex((word, index) => index > 0 && /^[-(!]/.test(word));
-  const starts = words.slice(1, firstExpression < 0 ? undefined : firstExpression);
-  if (!starts.some(isWipeTarget)) return false;
-  return words.some(
+function isFindWipe(simple: SimpleCommand, places: Place[]): boolean {
+  const args = simple.args;
+  const firstExpression = args.findIndex((word) => /^[-(!]/.test(word.value ?? word.raw));
+  const starts = args.slice(0, firstExpression < 0 ? undefined : firstExpression);
+  if (!starts.some((word) => isWipeTarget(word, places))) return false;
+  return args.some(
     (word, index) =>
-      word === "-delete" ||
-      ((word === "-exec" || word === "-execdir") && baseName(words[index + 1] ?? "") === "rm"),
+      word.value === "-delete" ||
+      ((word.value === "-exec" || word.value === "-execdir") &&
+        (args[index + 1]?.value ?? "").replace(/^.*\//, "") === "rm"),
   );
-}
-
-/** True when an earlier command of the same pipeline (no `;`/`&&` in between) is curl or wget. */
-function pipelineHasDownloader(commands: SimpleCommand[], position: number): boolean {
-  for (let index = position - 1; index >= 0; index--) {
-    const words = commandWords(commands[index]!);
-    if (words[0] !== undefined && DOWNLOADERS.has(words[0])) return true;
-    if (!commands[index]!.pipedFromPrevious) return false;
-  }
-  return false;
 }
 
 /**

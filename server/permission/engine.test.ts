@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionMode, ToolDefinition } from "../protocol/model.ts";
 import type { PermissionTrace } from "../protocol/permission.ts";
+import type { SandboxState } from "../protocol/sandbox.ts";
 import { createSystemTools } from "../tools/system/index.ts";
 import { buildApprovalRequest } from "./approval.ts";
 import { PermissionEngine } from "./engine.ts";
@@ -16,6 +17,8 @@ import type { PermissionCheck, PermissionHook } from "./types.ts";
 // way the Runner builds them, with the real system tools' describe().
 
 const workdir = "/work/project";
+/** Rules, not the sandbox, are under test here: exec calls run in an enabled sandbox. */
+const sandbox: SandboxState = { enabled: true, mechanism: "bubblewrap", network: false };
 const tools = new Map(createSystemTools().map((tool) => [tool.definition.name, tool]));
 const temporary: string[] = [];
 
@@ -82,7 +85,7 @@ describe("modes", () => {
     ["bypassPermissions", "allow", "allow", "allow"],
   ];
   it.each(table)("%s: read %s, write %s, exec %s", (mode, read, write, exec) => {
-    const engine = new PermissionEngine({ mode });
+    const engine = new PermissionEngine({ sandbox, mode });
     expect(engine.evaluate(fileCheck("read_file", "src/a.ts")).decision).toBe(read);
     expect(engine.evaluate(fileCheck("write_file", "src/a.ts")).decision).toBe(write);
     const execTrace = engine.evaluate(command("ls"));
@@ -96,7 +99,7 @@ describe("modes", () => {
   });
 
   it("setMode changes later decisions", () => {
-    const engine = new PermissionEngine();
+    const engine = new PermissionEngine({ sandbox });
     expect(engine.evaluate(fileCheck("edit_file", "a.ts")).decision).toBe("ask");
     engine.setMode("acceptEdits");
     expect(engine.mode).toBe("acceptEdits");
@@ -106,7 +109,10 @@ describe("modes", () => {
 
 describe("rules", () => {
   it("S1: deny run_command(rm *) beats allow run_command(*)", () => {
-    const engine = new PermissionEngine({ rules: rules("allow run_command(*)", "deny run_command(rm *)") });
+    const engine = new PermissionEngine({
+      sandbox,
+      rules: rules("allow run_command(*)", "deny run_command(rm *)"),
+    });
     expect(decide(engine, command("rm -rf build"))).toEqual({
       decision: "deny",
       source: "rule",
@@ -125,6 +131,7 @@ describe("rules", () => {
 
   it("ask beats allow, and deny holds in bypassPermissions", () => {
     const engine = new PermissionEngine({
+      sandbox,
       mode: "bypassPermissions",
       rules: rules("allow run_command(*)", "ask run_command(git push*)", "deny write_file(secrets/**)"),
     });
@@ -144,6 +151,7 @@ describe("rules", () => {
 
   it("path patterns: * stays in a folder, ** spans folders", () => {
     const engine = new PermissionEngine({
+      sandbox,
       rules: rules("allow write_file(src/*)", "allow edit_file(docs/**)"),
     });
     expect(engine.evaluate(fileCheck("write_file", "src/a.ts")).decision).toBe("allow");
@@ -153,6 +161,7 @@ describe("rules", () => {
 
   it("a bare tool name covers every call of that tool; the prefix form git status:* works", () => {
     const engine = new PermissionEngine({
+      sandbox,
       rules: rules("allow write_file", "allow run_command(git status:*)"),
     });
     expect(engine.evaluate(fileCheck("write_file", "anything/at/all.txt")).decision).toBe("allow");
@@ -160,7 +169,7 @@ describe("rules", () => {
   });
 
   it("S2: `git status && curl x` with only git status allowed asks", () => {
-    const engine = new PermissionEngine({ rules: rules("allow run_command(git status*)") });
+    const engine = new PermissionEngine({ sandbox, rules: rules("allow run_command(git status*)") });
     expect(engine.evaluate(command("git status")).decision).toBe("allow");
     const trace = engine.evaluate(command("git status && curl x"));
     expect(trace).toMatchObject({ decision: "ask", source: "mode", target: "git status && curl x" });
@@ -179,6 +188,7 @@ describe("rules", () => {
 
   it("a compound command is allowed when every part is", () => {
     const engine = new PermissionEngine({
+      sandbox,
       rules: rules("allow run_command(git status*)", "allow run_command(git diff*)"),
     });
     expect(engine.evaluate(command("git status && git diff --stat"))).toMatchObject({
@@ -190,7 +200,7 @@ describe("rules", () => {
 
   it("S4: an allowed echo with > ~/.bashrc or outside the workdir asks, even in bypassPermissions", () => {
     for (const mode of ["default", "bypassPermissions"] as const) {
-      const engine = new PermissionEngine({ mode, rules: rules("allow run_command(echo *)") });
+      const engine = new PermissionEngine({ sandbox, mode, rules: rules("allow run_command(echo *)") });
       for (const text of [
         "echo x > ~/.bashrc",
         "echo x >> /etc/profile",
@@ -210,7 +220,11 @@ describe("rules", () => {
   });
 
   it("the dangerous list is denied in every mode and over any allow", () => {
-    const engine = new PermissionEngine({ mode: "bypassPermissions", rules: rules("allow run_command(*)") });
+    const engine = new PermissionEngine({
+      sandbox,
+      mode: "bypassPermissions",
+      rules: rules("allow run_command(*)"),
+    });
     expect(decide(engine, command("rm -rf /"))).toEqual({
       decision: "deny",
       source: "list",
@@ -226,7 +240,11 @@ describe("rules", () => {
 
   it("P10: writes into .git/ and .PseudoClaude/ ask in acceptEdits and bypassPermissions", () => {
     for (const mode of ["acceptEdits", "bypassPermissions"] as const) {
-      const engine = new PermissionEngine({ mode, rules: rules("allow write_file", "allow run_command(*)") });
+      const engine = new PermissionEngine({
+        sandbox,
+        mode,
+        rules: rules("allow write_file", "allow run_command(*)"),
+      });
       expect(decide(engine, fileCheck("write_file", ".git/hooks/pre-commit", ".git"))).toMatchObject({
         decision: "ask",
         source: "protected_path",
@@ -248,7 +266,7 @@ describe("rules", () => {
   it("a path refused by confinement is denied without asking", () => {
     const tool = tools.get("write_file")!;
     const target = tool.describe({ path: "../../etc/passwd", content: "x" }, { workdir: tmpdir() });
-    const trace = new PermissionEngine({ mode: "bypassPermissions" }).evaluate({
+    const trace = new PermissionEngine({ sandbox, mode: "bypassPermissions" }).evaluate({
       callId: "c",
       tool: tool.definition,
       input: {},
@@ -261,7 +279,7 @@ describe("rules", () => {
 
 describe("session rules", () => {
   it("allow for this session allows the identical call later, and only that", () => {
-    const engine = new PermissionEngine();
+    const engine = new PermissionEngine({ sandbox });
     const check = command("npm test");
     expect(engine.evaluate(check).decision).toBe("ask");
     engine.rememberSessionAllow(check);
@@ -275,14 +293,14 @@ describe("session rules", () => {
   });
 
   it("a compound command approved for the session matches as a whole; glob characters are literal", () => {
-    const engine = new PermissionEngine({ mode: "strict" });
+    const engine = new PermissionEngine({ sandbox, mode: "strict" });
     engine.addSessionRule(command("ls *.md && wc -l README.md"));
     expect(engine.evaluate(command("ls *.md && wc -l README.md")).decision).toBe("allow");
     expect(engine.evaluate(command("ls x.md && wc -l README.md")).decision).toBe("ask");
   });
 
   it("session rules never override deny rules or protected paths", () => {
-    const engine = new PermissionEngine({ rules: rules("deny run_command(curl *)") });
+    const engine = new PermissionEngine({ sandbox, rules: rules("deny run_command(curl *)") });
     engine.addSessionRule(command("curl x"));
     expect(engine.evaluate(command("curl x")).decision).toBe("deny");
     const gitWrite = fileCheck("write_file", ".git/config", ".git");
@@ -300,7 +318,7 @@ describe("S6: skill tool calls", () => {
       input: { city: "Paris" },
       target: { command: "python3 scripts/weather.py --json", cwd: "/skills/weather", stdin },
     };
-    const engine = new PermissionEngine();
+    const engine = new PermissionEngine({ sandbox });
     const trace = engine.evaluate(check);
     expect(trace).toMatchObject({
       decision: "ask",
@@ -331,7 +349,7 @@ describe("S6: skill tool calls", () => {
       input: {},
       target: { command: "rm -rf /", cwd: "/skills/weather", stdin: "{}" },
     };
-    expect(new PermissionEngine({ mode: "bypassPermissions" }).evaluate(check)).toMatchObject({
+    expect(new PermissionEngine({ sandbox, mode: "bypassPermissions" }).evaluate(check)).toMatchObject({
       decision: "deny",
       source: "list",
     });
@@ -339,7 +357,7 @@ describe("S6: skill tool calls", () => {
 
   it("a file tool's approval request carries the path and cwd", () => {
     const check = fileCheck("write_file", "src/new.ts");
-    const request = buildApprovalRequest(check, new PermissionEngine().evaluate(check));
+    const request = buildApprovalRequest(check, new PermissionEngine({ sandbox }).evaluate(check));
     expect(request).toMatchObject({
       tool: "write_file",
       path: "src/new.ts",
@@ -385,7 +403,7 @@ describe("S5: a failing or slow hook fails closed", () => {
   });
 
   it("a throwing ask becomes a deny answer; a working engine passes through", async () => {
-    const engine = new PermissionEngine({ mode: "bypassPermissions" });
+    const engine = new PermissionEngine({ sandbox, mode: "bypassPermissions" });
     const hook = withFailClosed(
       {
         evaluate: (inner) => engine.evaluate(inner),
@@ -437,7 +455,7 @@ describe("settings files", () => {
     expect(loaded.problems.join("\n")).toContain("permissions.allow[1]");
     expect(loaded.problems.join("\n")).toContain("permissions.typo");
 
-    const engine = new PermissionEngine({ rules: loaded.rules });
+    const engine = new PermissionEngine({ sandbox, rules: loaded.rules });
     const trace = engine.evaluate(command("rm -rf build"));
     expect(trace).toMatchObject({ decision: "deny", rule: "deny run_command(rm *)" });
     expect(trace.reason).toContain(path.join(home, ".PseudoClaude", "settings.json"));
@@ -464,6 +482,7 @@ describe("settings files", () => {
 describe("robustness", () => {
   it("evaluates a 1 MB model-written command in bounded time", () => {
     const engine = new PermissionEngine({
+      sandbox,
       rules: rules("allow run_command(echo *)", "deny run_command(rm *)"),
     });
     const started = Date.now();

@@ -1,26 +1,36 @@
-import path from "node:path";
 import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
-import { isInside, protectedAreaOf } from "../tools/confine.ts";
+import { protectedAreaOf } from "../tools/confine.ts";
 import { findDangerous } from "./dangerous.ts";
+import { findHiddenCharacters } from "./hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
-import { splitShellCommand, type ShellAnalysis } from "./shell-split.ts";
+import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
+import { findWriteConcerns } from "./shell-writes.ts";
 import type { PermissionCheck } from "./types.ts";
 
 /**
  * Decides allow / ask / deny for one tool call. Pure: no file system, no clock; rules and mode are given.
+ * A shell line is read by a real parser (shell-parse.ts) into simple commands with their resolved program.
  *
  * Order, first match wins:
- *  1. the path was refused by workdir confinement            → deny  (protected_path)
- *  2. the dangerous-command list                              → deny  (list)       in every mode
- *  3. a deny rule (on the whole command or any part of it)    → deny  (rule)
- *  4. an ask rule                                             → ask   (rule)
- *  5. a write into .git/ or .PseudoClaude/                     → ask   (protected_path) in every mode
- *  6. a shell redirection outside the workdir or to `~`       → ask   (list)       in every mode
- *  7. strict mode, unless the user allowed it for this session → ask  (mode)
- *  8. allow rules / session rules; a compound command needs every part allowed → allow (rule / session)
- *  9. the mode: default reads; acceptEdits reads+writes; bypassPermissions all  → allow or ask (mode)
+ *  1. the path was refused by workdir confinement                   → deny (protected_path)
+ *  2. the dangerous-command list, on the parsed line                 → deny (list)     in every mode
+ *  3. a deny rule (the whole line or any simple command in it)       → deny (rule)
+ *  4. exec call while the sandbox is off                             → ask  (sandbox)  whatever mode and rules
+ *  5. an ask rule                                                    → ask  (rule)
+ *  6. the line does not parse (or is too large to)                   → ask  (parser)   in every mode
+ *  7. deny/ask rules exist but a program is unknown (`$X`, `eval $Y`) → ask  (parser)   in every mode
+ *  8. a write into .git/ or .PseudoClaude/ (file tool, redirection
+ *     or a program like cp/mv/tee/sed -i/rm, after the line's `cd`s)  → ask  (protected_path) in every mode
+ *  9. such a write outside the workdir, to `~`, or to a target whose
+ *     value is unknown before the line runs                          → ask  (list)     in every mode
+ * 10. hidden (control, bidi, zero-width) characters in the target    → ask  (parser)   in every mode
+ * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode)
+ * 12. allow rules; a compound line needs every simple command allowed → allow (rule)
+ * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
+ *     an ask that a parser finding caused (substitution, eval, sh -c, here-doc expansion, …) says so (parser)
+ * Steps 11 and 12 never allow a line with a parser finding or an environment assignment (`X=1 cmd`).
  */
 export class PermissionEngine {
   private rules: CompiledRule[];
@@ -65,7 +75,7 @@ export class PermissionEngine {
   /**
    * Remembers an "allow for this session" answer: the exact command or path of this call (a skill tool's
    * command is fixed by its tools.json, so the whole tool is allowed). Never overrides denies, the
-   * dangerous list, protected paths or redirections outside the workdir.
+   * dangerous list, protected paths, writes outside the workdir, parser findings or a sandbox that is off.
    */
   addSessionRule(check: PermissionCheck): void {
     const target = check.tool.origin === "skill" ? undefined : (check.target.command ?? check.target.path);
@@ -82,6 +92,9 @@ export class PermissionEngine {
     const { tool, target } = check;
     const category = tool.category;
     const targetText = target.command ?? target.path;
+    const isExec = category === "exec";
+    const hidden = targetText !== undefined ? findHiddenCharacters(targetText) : [];
+    const sandbox = isExec ? (this.sandbox ?? SANDBOX_NOT_GIVEN) : undefined;
     const trace = (
       decision: PermissionDecisionKind,
       source: PermissionSource,
@@ -94,30 +107,64 @@ export class PermissionEngine {
       category,
       ...(targetText !== undefined ? { target: targetText } : {}),
       ...(reason !== undefined ? { reason } : {}),
+      ...(sandbox !== undefined ? { sandbox } : {}),
+      ...(hidden.length > 0 ? { hiddenCharacters: hidden } : {}),
     });
 
     if (target.refusal) return trace("deny", "protected_path", "workdir confinement", target.refusal);
 
-    // Skill tools run an argv from tools.json, not a shell line: their command is one part, never split.
-    const isShell = category === "exec" && tool.origin !== "skill" && target.command !== undefined;
-    const analysis = isShell ? splitShellCommand(target.command!) : undefined;
-    const parts = analysis ? analysis.commands.map((command) => command.text) : [];
-
-    if (category === "exec" && target.command !== undefined) {
-      // A skill's argv is read like a shell line here only to spot the dangerous list (`sh -c "rm -rf /"`).
-      const dangerous = findDangerous(target.command, analysis ?? splitShellCommand(target.command));
+    // A skill's argv (from tools.json) is not a shell line; it is parsed only to spot the dangerous list
+    // (`sh -c "rm -rf /"`), and rules match it as a whole.
+    const parsed = isExec && target.command !== undefined ? analyzeShell(target.command) : undefined;
+    const shell = tool.origin !== "skill" ? parsed : undefined;
+    if (parsed) {
+      const dangerous = findDangerous(parsed, target.cwd);
       if (dangerous) return trace("deny", "list", dangerous.entry, dangerous.reason);
     }
 
     const applicable = this.rules.filter((rule) => rule.matchesTool(tool.name));
+    const texts = [targetText, ...(shell ? ruleTexts(shell) : [])];
     const matchesAnywhere = (rule: CompiledRule): boolean =>
-      rule.matchesTarget(targetText, category) || parts.some((part) => rule.matchesTarget(part, category));
+      texts.some((text) => rule.matchesTarget(text, category));
     const deny = applicable.find((rule) => rule.effect === "deny" && matchesAnywhere(rule));
     if (deny) return trace("deny", "rule", deny.text, `matched ${describeOrigin(deny)}`);
+
+    if (sandbox && !sandbox.enabled) {
+      return trace(
+        "ask",
+        "sandbox",
+        "sandbox off",
+        `sandbox off: ${sandbox.reason ?? "unavailable"}; every command asks, whatever the mode and rules`,
+      );
+    }
+
     const ask = applicable.find((rule) => rule.effect === "ask" && matchesAnywhere(rule));
     if (ask) return trace("ask", "rule", ask.text, `matched ${describeOrigin(ask)}`);
 
-    const protectedArea = protectedTarget(check, analysis);
+    if (shell?.parseError) {
+      return trace(
+        "ask",
+        "parser",
+        "parse error",
+        `the command could not be fully parsed (${shell.parseError}); it asks in every mode`,
+      );
+    }
+    if (shell) {
+      const guarded = applicable.find(
+        (rule) => (rule.effect === "deny" || rule.effect === "ask") && rule.pattern !== undefined,
+      );
+      const unknown = guarded ? unknownProgram(shell) : undefined;
+      if (guarded && unknown) {
+        return trace(
+          "ask",
+          "parser",
+          "unknown program",
+          `cannot tell whether \`${guarded.text}\` applies: ${unknown}`,
+        );
+      }
+    }
+
+    const protectedArea = protectedFileTarget(check);
     if (protectedArea) {
       return trace(
         "ask",
@@ -126,41 +173,68 @@ export class PermissionEngine {
         `writes into ${protectedArea}/ always ask, whatever the mode`,
       );
     }
-    if (analysis) {
-      const escaping = analysis.redirects.find(
-        (redirect) =>
-          redirect.isOutput && !redirect.isDescriptor && redirectLeavesWorkdir(redirect.target, target.cwd),
-      );
-      if (escaping) {
+    if (shell) {
+      const [concern] = findWriteConcerns(shell, target.cwd, target.cwd);
+      if (concern?.kind === "protected") {
+        return trace(
+          "ask",
+          "protected_path",
+          concern.area,
+          `\`${concern.by}\` writes to ${concern.target}: writes into ${concern.area}/ always ask, whatever the mode`,
+        );
+      }
+      if (concern) {
         return trace(
           "ask",
           "list",
-          "redirect outside the working directory",
-          `the command writes to ${escaping.target}, outside the working directory`,
+          concern.via === "redirect"
+            ? "redirect outside the working directory"
+            : "write outside the working directory",
+          `\`${concern.by}\` writes to ${concern.target}, outside the working directory (${concern.why})`,
         );
       }
     }
 
-    const sessionAllow = this.findAllow(this.sessionRules, tool.name, category, targetText, analysis);
-    if (sessionAllow) return trace("allow", "session", sessionAllow, "allowed for this session");
+    if (hidden.length > 0) {
+      return trace(
+        "ask",
+        "parser",
+        "hidden characters",
+        `the ${target.command !== undefined ? "command" : "path"} contains characters that do not show ` +
+          `(${hidden.join(" ")}); they are shown escaped, and a rule never allows such a call`,
+      );
+    }
+
+    const blockers = shell ? allowBlockers(shell) : [];
+    if (blockers.length === 0) {
+      const sessionAllow = this.findAllow(this.sessionRules, tool.name, category, targetText, shell);
+      if (sessionAllow) return trace("allow", "session", sessionAllow, "allowed for this session");
+    }
     if (this.currentMode === "strict")
       return trace("ask", "mode", "strict", "strict mode asks before every tool call");
 
-    const ruleAllow = this.findAllow(
-      applicable.filter((rule) => rule.effect === "allow"),
-      tool.name,
-      category,
-      targetText,
-      analysis,
-    );
-    if (ruleAllow) return trace("allow", "rule", ruleAllow);
+    if (blockers.length === 0) {
+      const ruleAllow = this.findAllow(
+        applicable.filter((rule) => rule.effect === "allow"),
+        tool.name,
+        category,
+        targetText,
+        shell,
+      );
+      if (ruleAllow) return trace("allow", "rule", ruleAllow);
+    }
     const byMode = modeDecision(this.currentMode, category);
-    return trace(
-      byMode,
-      "mode",
-      this.currentMode,
-      modeReason(this.currentMode, category, byMode, parts.length),
-    );
+    if (byMode === "ask" && blockers.length > 0) {
+      return trace(
+        "ask",
+        "parser",
+        "not fully understood",
+        `${blockers.slice(0, 3).join("; ")}${blockers.length > 3 ? `; and ${blockers.length - 3} more` : ""}: ` +
+          "a rule allows only a command the parser fully understands",
+      );
+    }
+    const parts = shell?.commands.length ?? 0;
+    return trace(byMode, "mode", this.currentMode, modeReason(this.currentMode, category, byMode, parts));
   }
 
   /** The text of the allow rule(s) covering the call, or undefined. A compound command needs every part covered. */
@@ -169,33 +243,80 @@ export class PermissionEngine {
     toolName: string,
     category: ToolCategory,
     targetText: string | undefined,
-    analysis: ShellAnalysis | undefined,
+    shell: ShellAnalysis | undefined,
   ): string | undefined {
     const candidates = rules.filter((rule) => rule.effect === "allow" && rule.matchesTool(toolName));
     if (candidates.length === 0) return undefined;
-    const simple =
-      !analysis || (analysis.commands.length <= 1 && !analysis.hasSubstitution && !analysis.problem);
-    if (simple) {
-      const part = analysis?.commands[0]?.text ?? targetText;
-      return candidates.find(
-        (rule) => rule.matchesTarget(part, category) || rule.matchesTarget(targetText, category),
-      )?.text;
-    }
-    // An exact session rule for this very compound command was approved as a whole by the user.
+    if (!shell) return candidates.find((rule) => rule.matchesTarget(targetText, category))?.text;
+    // An exact session rule for this very line was approved as a whole by the user.
     const exact = candidates.find(
       (rule) =>
         rule.origin === "session" && rule.pattern !== undefined && rule.matchesTarget(targetText, category),
     );
     if (exact) return exact.text;
-    if (analysis.problem || analysis.commands.length === 0) return undefined;
+    if (shell.commands.length === 0) return undefined;
     const used = new Set<string>();
-    for (const command of analysis.commands) {
+    for (const command of shell.commands) {
       const covering = candidates.find((rule) => rule.matchesTarget(command.text, category));
       if (!covering) return undefined;
       used.add(covering.text);
     }
     return [...used].join(", ");
   }
+}
+
+/** What the engine reports when it was not told the sandbox state: off, so exec calls ask. */
+const SANDBOX_NOT_GIVEN: SandboxState = {
+  enabled: false,
+  mechanism: "none",
+  network: true,
+  reason: "the permission engine was not given the sandbox state",
+};
+
+/** Texts deny and ask rules are tried on: each simple command as written and with its resolved program. */
+function ruleTexts(shell: ShellAnalysis): string[] {
+  const texts: string[] = [];
+  for (const command of shell.commands) {
+    texts.push(command.text);
+    if (command.resolvedText !== undefined && command.resolvedText !== command.text)
+      texts.push(command.resolvedText);
+  }
+  return texts;
+}
+
+/** Why a deny/ask rule cannot be checked: a program that is only known when the line runs. */
+function unknownProgram(shell: ShellAnalysis): string | undefined {
+  const command = shell.commands.find((simple) => simple.program === undefined && simple.programIndex >= 0);
+  if (command) {
+    const word = command.words[command.programIndex]!;
+    return `the program \`${word.raw}\` at ${command.at} is only known when the line runs`;
+  }
+  const unreadable = shell.findings.find(
+    (finding) =>
+      finding.kind === "unreadable script" ||
+      finding.kind === "nesting" ||
+      finding.kind === "function definition",
+  );
+  return unreadable
+    ? `the ${unreadable.kind} \`${unreadable.detail}\` at ${unreadable.at} hides which programs run`
+    : undefined;
+}
+
+/** Reasons a rule may not allow the line: parser findings, and environment assignments (`X=1 cmd`). */
+function allowBlockers(shell: ShellAnalysis): string[] {
+  const blockers = shell.findings.map(describeFinding);
+  for (const command of shell.commands) {
+    if (command.assignments.length > 0) {
+      blockers.push(
+        `\`${command.assignments.join(" ")}\` at ${command.at} sets the environment of \`${command.text}\``,
+      );
+    }
+  }
+  return blockers;
+}
+
+function describeFinding(finding: ParserFinding): string {
+  return `${finding.kind} \`${finding.detail}\` at ${finding.at}`;
 }
 
 function modeDecision(mode: PermissionMode, category: ToolCategory): PermissionDecisionKind {
@@ -229,32 +350,10 @@ function describeOrigin(rule: CompiledRule): string {
   return rule.origin === "session" ? "a rule of this session" : `a rule in ${rule.origin}`;
 }
 
-/** The protected area a write (or a shell redirection) touches, if any. */
-function protectedTarget(check: PermissionCheck, analysis: ShellAnalysis | undefined): string | undefined {
+/** The protected area a file tool writes into, if any. */
+function protectedFileTarget(check: PermissionCheck): string | undefined {
   const { tool, target } = check;
-  if (tool.category === "write") {
-    if (target.protectedArea) return target.protectedArea;
-    if (target.path !== undefined) return protectedAreaOf(target.path);
-  }
-  if (analysis) {
-    for (const redirect of analysis.redirects) {
-      if (!redirect.isOutput || redirect.isDescriptor) continue;
-      const area = protectedAreaOf(redirect.target);
-      if (area) return area;
-    }
-  }
-  return undefined;
-}
-
-/** Devices that are safe redirection targets although they live outside the workdir. */
-const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
-
-/**
- * Lexical check (the engine is pure): `~`, variables and substitutions count as outside because their
- * value is unknown here; absolute paths and `..` are resolved against the cwd.
- */
-function redirectLeavesWorkdir(redirectTarget: string, cwd: string): boolean {
-  if (HARMLESS_TARGETS.has(redirectTarget)) return false;
-  if (redirectTarget.startsWith("~") || /[$`]/.test(redirectTarget)) return true;
-  return !isInside(cwd, path.resolve(cwd, redirectTarget));
+  if (tool.category !== "write") return undefined;
+  if (target.protectedArea) return target.protectedArea;
+  return target.path !== undefined ? protectedAreaOf(target.path) : undefined;
 }

@@ -28,5 +28,6 @@ export {
   type TrustVia,
 } from "./trust.ts";
 export { exactRule, parseRule, type CompiledRule, type PermissionRule, type RuleEffect } from "./rules.ts";
-export { splitShellCommand, type ShellAnalysis } from "./shell-split.ts";
+export { analyzeShell, type ShellAnalysis, type SimpleCommand, type ParserFinding } from "./shell-parse.ts";
 export { findDangerous } from "./dangerous.ts";
+export { escapeHiddenCharacters, findHiddenCharacters } from "./hidden-characters.ts";
