@@ -12,7 +12,7 @@ import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
 import { runProcess } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
-import { detectSandbox, sandboxPolicy } from "../server/tools/sandbox.ts";
+import { BASE_MOUNTS, ISOLATION_FLAGS, detectSandbox, sandboxPolicy } from "../server/tools/sandbox.ts";
 import { processExecution } from "../server/tools/system/process-result.ts";
 import type { Tool } from "../server/tools/types.ts";
 
@@ -114,22 +114,14 @@ function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
     ? [
         bwrap,
         [
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
+          ...BASE_MOUNTS,
           "--tmpfs",
           "/tmp",
           "--bind",
           cwd,
           cwd,
           "--unshare-net",
-          "--unshare-pid",
-          "--die-with-parent",
-          "--new-session",
+          ...ISOLATION_FLAGS,
           "--",
           PROGRAM,
           ...ARGS,

@@ -41,28 +41,20 @@ export function detectSandbox(
   return result;
 }
 
+/** The read-only root with a minimal /dev and a fresh /proc: the base every sandbox starts from. */
+export const BASE_MOUNTS: readonly string[] = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+/** The namespaces of every call: no network (unless allowed), own PIDs, dies with its parent, no tty. */
+export const ISOLATION_FLAGS: readonly string[] = ["--unshare-pid", "--die-with-parent", "--new-session"];
+
 function probe(program: string): SandboxAvailability {
   if (process.platform !== "linux") {
     return { available: false, program, reason: `bubblewrap needs Linux (this is ${process.platform})` };
   }
-  const run = spawnSync(
-    program,
-    [
-      "--ro-bind",
-      "/",
-      "/",
-      "--dev",
-      "/dev",
-      "--proc",
-      "/proc",
-      "--unshare-pid",
-      "--unshare-net",
-      "--die-with-parent",
-      "--new-session",
-      "true",
-    ],
-    { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] },
-  );
+  const run = spawnSync(program, [...BASE_MOUNTS, "--unshare-net", ...ISOLATION_FLAGS, "true"], {
+    encoding: "utf8",
+    timeout: 10_000,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
     if (code === "ENOENT")
@@ -342,20 +334,7 @@ export function sandboxPolicy(options: {
   const mounts: string[] =
     workdir === "/"
       ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-      : [
-          "--ro-bind",
-          "/",
-          "/",
-          "--dev",
-          "/dev",
-          "--proc",
-          "/proc",
-          "--tmpfs",
-          "/tmp",
-          "--bind",
-          workdir,
-          workdir,
-        ];
+      : [...BASE_MOUNTS, "--tmpfs", "/tmp", "--bind", workdir, workdir];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
@@ -441,9 +420,7 @@ export function bwrapArguments(
   return [
     ...policy.mounts,
     ...(policy.network ? [] : ["--unshare-net"]),
-    "--unshare-pid",
-    "--die-with-parent",
-    "--new-session",
+    ...ISOLATION_FLAGS,
     "--chdir",
     command.cwd,
     "--",
