@@ -11,6 +11,7 @@ import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
 import { killAllProcesses } from "../tools/process-runner.ts";
 import { ClientConnection } from "./connection.ts";
+import { WebSocketTransport } from "./ws-transport.ts";
 import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from "./handshake.ts";
 import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
@@ -148,7 +149,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (pathname !== "/ws") return rejectUpgrade(socket, 404, "the WebSocket endpoint is /ws");
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       socket.off("error", onSocketError);
-      const connection = new ClientConnection(webSocket, hub, { serverVersion, log });
+      const connection = new ClientConnection(new WebSocketTransport(webSocket), hub, {
+        serverVersion,
+        log,
+      });
       void connection.start();
     });
   });
