@@ -27,7 +27,7 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 describe("manual provider", () => {
   it("emits the payload, waits for the person, then streams their text and tool calls", async () => {
     const seen: ModelRequest[] = [];
-    const manual = new ManualProvider({ onRequest: (request) => seen.push(request) });
+    const manual = new ManualProvider({ onAwaitingInput: ({ request }) => seen.push(request) });
     const request = sampleRequest();
     const { events, finished } = drain(manual.stream(request, new AbortController().signal));
     await waitFor(() => manual.pending() !== undefined, "the pending request");

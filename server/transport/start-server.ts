@@ -9,7 +9,7 @@ import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { SessionHub } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
-import { killAllProcesses } from "../tools/process-runner.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "./connection.ts";
 import { WebSocketTransport } from "./ws-transport.ts";
 import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from "./handshake.ts";
@@ -44,6 +44,8 @@ export interface StartServerOptions {
   maxOpenSessions?: number;
   /** A request whose headers are not complete by then gets 408 (slowloris). Default 10 s. */
   headersTimeoutMs?: number;
+  /** Starts every tool process of this server; `close` ends what is still running. Default: a new one. */
+  processes?: ProcessRunner;
 }
 
 export interface RunningServer {
@@ -85,6 +87,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const token = options.token ?? generateToken();
   const scenariosDir = options.scenariosDir ?? `${REPO_ROOT}scenarios`;
   const staticFiles = new StaticFiles(options.staticDir ?? `${REPO_ROOT}out`);
+  const processes = options.processes ?? new ProcessRunner();
   const hub = new SessionHub({
     home: options.home,
     defaultWorkdir: options.defaultWorkdir,
@@ -94,6 +97,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     watch: options.watch,
     logFileSystem: options.logFileSystem,
     maxOpenSessions: options.maxOpenSessions,
+    processes,
   });
   // The policy needs the real port, known only after listen(); requests cannot arrive before that.
   let policy = buildPolicy(options.port ?? 3000, token);
@@ -182,7 +186,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     closing ??= (async () => {
       for (const client of sockets.clients) client.close(1001, "server shutting down");
       await hub.shutdown();
-      await killAllProcesses();
+      await processes.killAll();
       sockets.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
