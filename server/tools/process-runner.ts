@@ -102,6 +102,11 @@ export class ProcessRunner {
     return startProcess(options, this.live);
   }
 
+  /** Calls of this runner whose processes are running. */
+  get running(): number {
+    return this.live.size;
+  }
+
   /** Kills every live process group this runner started and waits for the calls to end. */
   async killAll(): Promise<void> {
     const runs = [...this.live];
