@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
+import { ProcessRunner } from "./tools/process-runner.ts";
 import { startServer } from "./transport/start-server.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
     }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
+    // Every tool process of this server starts here; server.close() ends what is still running (X8).
+    processes: new ProcessRunner(),
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

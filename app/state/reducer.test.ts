@@ -342,6 +342,7 @@ describe("uiReducer", () => {
           type: "tool_call",
           runId: "console_q2",
           requestIndex: 0,
+          console: true,
           call: { id: "console_q2", name: "load_skill", input: {} },
           known: true,
           visible: true,

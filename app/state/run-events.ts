@@ -20,11 +20,15 @@ function updateTurn(view: SessionView, id: string, change: (turn: Assistant) => 
 }
 
 /** Finds the assistant turn for a request, creating it when the first sign of it arrives. */
-function ensureAssistantTurn(view: SessionView, runId: string, requestIndex: number): SessionView {
+function ensureAssistantTurn(
+  view: SessionView,
+  runId: string,
+  requestIndex: number,
+  byHand = false,
+): SessionView {
   const id = assistantTurnId(runId, requestIndex);
   if (view.turns.some((turn) => turn.id === id)) return view;
-  // requestIndex 0 marks a call made by hand from the tool console: no model request produced it.
-  const byHand = requestIndex <= 0;
+  // `byHand`: the event's console marker, a call made by hand from the tool console (no model request).
   const turn: Assistant = {
     kind: "assistant",
     id,
@@ -154,7 +158,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       }));
     }
     case "tool_call": {
-      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
+      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex, event.console === true);
       const call: ToolCallView = {
         id: event.call.id,
         name: event.call.name,

@@ -37,7 +37,18 @@ export interface RequestSnapshot {
   at: string;
 }
 
-export type RunnerEvent =
+/** The events of a run, each with the console marker (see ConsoleMarker). */
+export type RunnerEvent = RunnerEventVariant & ConsoleMarker;
+
+/**
+ * Set on the events of a call made by hand from the tool console: no model request produced it and no
+ * run owns it (their runId is only the call's id; their requestIndex, 0, means nothing).
+ */
+export interface ConsoleMarker {
+  console?: true;
+}
+
+type RunnerEventVariant =
   | {
       type: "run_started";
       runId: string;

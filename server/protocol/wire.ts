@@ -106,6 +106,8 @@ export type SessionEvent =
   | {
       type: "tool_console_result";
       requestId: string;
+      /** The id the call's own events carry as runId (absent in logs written before it was sent). */
+      runId?: string;
       tool: string;
       input: unknown;
       result: ToolResult;

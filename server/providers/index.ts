@@ -3,7 +3,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
-import type { ModelRequest, Provider } from "./types.ts";
+import type { AwaitingInputListener, Provider } from "./types.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { ManualProvider } from "./manual.ts";
@@ -12,7 +12,15 @@ import { loadScenario, loadScenarioDirectory } from "./scenario.ts";
 import { loadProvidersConfig, type ProvidersConfig } from "./config.ts";
 import type { RetryPolicy } from "./retry.ts";
 
-export type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+export type {
+  AwaitingInput,
+  AwaitingInputListener,
+  InputReply,
+  InputReplyResult,
+  ModelRequest,
+  Provider,
+  ProviderEvent,
+} from "./types.ts";
 export { AnthropicProvider } from "./anthropic.ts";
 export { OpenAiProvider } from "./openai.ts";
 export { ManualProvider, type ManualResponse, type ManualRespondResult } from "./manual.ts";
@@ -36,8 +44,8 @@ export interface CreateProviderOptions {
   scenario?: string;
   scenarioRoot?: string;
   scripted?: ScriptedProviderOptions;
-  /** manual: told when a request waits for the person in the browser. */
-  onManualRequest?: (request: ModelRequest) => void;
+  /** manual: told when a request waits for the person in the browser (with the hook for their reply). */
+  onAwaitingInput?: AwaitingInputListener;
 }
 
 async function createScripted(options: CreateProviderOptions): Promise<Provider> {
@@ -73,7 +81,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
     case "scripted":
       return createScripted(options);
     case "manual":
-      return new ManualProvider({ onRequest: options.onManualRequest });
+      return new ManualProvider({ onAwaitingInput: options.onAwaitingInput });
     case "anthropic": {
       const endpoint = (options.config ?? loadProvidersConfig()).anthropic;
       const apiKey = options.apiKey || endpoint.apiKey;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ModelRequest, ProviderEvent } from "./types.ts";
+import type { AwaitingInput, ModelRequest, ProviderEvent } from "./types.ts";
 import { ManualProvider } from "./manual.ts";
 import { sampleRequest } from "./testing/collect.ts";
 
@@ -27,7 +27,7 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
 describe("manual provider", () => {
   it("emits the payload, waits for the person, then streams their text and tool calls", async () => {
     const seen: ModelRequest[] = [];
-    const manual = new ManualProvider({ onRequest: (request) => seen.push(request) });
+    const manual = new ManualProvider({ onAwaitingInput: ({ request }) => seen.push(request) });
     const request = sampleRequest();
     const { events, finished } = drain(manual.stream(request, new AbortController().signal));
     await waitFor(() => manual.pending() !== undefined, "the pending request");
@@ -99,5 +99,26 @@ describe("manual provider", () => {
       const events = await finished;
       expect(events.find((event) => event.type === "text_delta")).toEqual({ type: "text_delta", text });
     }
+  });
+
+  it("reports each waiting turn with a reply hook that answers that turn only", async () => {
+    const waiting: AwaitingInput[] = [];
+    const manual = new ManualProvider({ onAwaitingInput: (awaiting) => waiting.push(awaiting) });
+    const first = drain(manual.stream(sampleRequest(), new AbortController().signal));
+    await waitFor(() => waiting.length === 1, "the first awaiting input");
+    expect(waiting[0]!.request).toBe(manual.pending());
+    expect(waiting[0]!.reply({ text: "x", toolCalls: [{ name: "", input: {} }] })).toMatchObject({
+      ok: false,
+    });
+    expect(waiting[0]!.reply({ text: "one", toolCalls: [] })).toEqual({ ok: true });
+    await first.finished;
+    const second = drain(manual.stream(sampleRequest(), new AbortController().signal));
+    await waitFor(() => waiting.length === 2, "the second awaiting input");
+    // The first turn's hook is spent: it never answers the turn waiting now.
+    expect(waiting[0]!.reply({ text: "stale", toolCalls: [] })).toMatchObject({ ok: false });
+    expect(manual.pending()).toBe(waiting[1]!.request);
+    expect(waiting[1]!.reply({ text: "two", toolCalls: [] })).toEqual({ ok: true });
+    const events = await second.finished;
+    expect(events.find((event) => event.type === "text_delta")).toEqual({ type: "text_delta", text: "two" });
   });
 });

@@ -1,20 +1,23 @@
-// The teaching mode: the person in the browser is the model. Each request is shown to them (the session
-// is told through onRequest) and the stream waits until they answer with text and/or tool calls. The
-// answer comes out as the same events any provider emits.
+// The teaching mode: the person in the browser is the model. Each request waits for them: the provider
+// reports an "awaiting input" (the request and a reply hook, types.ts) and the stream waits until the
+// reply comes with text and/or tool calls. The answer comes out as the same events any provider emits.
 import { randomUUID } from "node:crypto";
-import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
+import type {
+  AwaitingInputListener,
+  InputReply,
+  InputReplyResult,
+  ModelRequest,
+  Provider,
+  ProviderEvent,
+} from "./types.ts";
 import { redactSecrets } from "./redact.ts";
 
-export interface ManualResponse {
-  text: string;
-  toolCalls: { name: string; input: unknown }[];
-}
-
-export type ManualRespondResult = { ok: true } | { ok: false; error: string };
+export type ManualResponse = InputReply;
+export type ManualRespondResult = InputReplyResult;
 
 export interface ManualProviderOptions {
   /** Called when a request starts waiting for the person (the session notifies the browser). */
-  onRequest?: (request: ModelRequest) => void;
+  onAwaitingInput?: AwaitingInputListener;
 }
 
 interface Waiting {
@@ -35,12 +38,12 @@ function checkResponse(response: ManualResponse): string | undefined {
 export class ManualProvider implements Provider {
   readonly name = "manual";
   readonly model = "manual";
-  onRequest?: (request: ModelRequest) => void;
+  private readonly onAwaitingInput: AwaitingInputListener | undefined;
   private waiting: Waiting | undefined;
   private turn = 0;
 
   constructor(options: ManualProviderOptions = {}) {
-    this.onRequest = options.onRequest;
+    this.onAwaitingInput = options.onAwaitingInput;
   }
 
   /** The request waiting for the person's answer, if any. */
@@ -50,8 +53,14 @@ export class ManualProvider implements Provider {
 
   /** The person's answer to the pending request. */
   respond(response: ManualResponse): ManualRespondResult {
+    return this.replyTo(this.waiting?.request, response);
+  }
+
+  /** The answer to one request: refused once that request no longer waits (answered, or its run stopped). */
+  private replyTo(request: ModelRequest | undefined, response: ManualResponse): ManualRespondResult {
     const waiting = this.waiting;
-    if (!waiting) return { ok: false, error: "no model turn is waiting for an answer" };
+    if (!waiting || request === undefined || waiting.request !== request)
+      return { ok: false, error: "no model turn is waiting for an answer" };
     const problem = checkResponse(response);
     if (problem) return { ok: false, error: `invalid manual response: ${problem}` };
     this.waiting = undefined;
@@ -87,11 +96,11 @@ export class ManualProvider implements Provider {
         },
       };
       try {
-        this.onRequest?.(request);
+        this.onAwaitingInput?.({ request, reply: (answer) => this.replyTo(request, answer) });
       } catch (error) {
         // A failing listener must not leave the run hanging unseen: the turn is still pending and
         // answerable through respond(); report it on stderr for the operator.
-        console.error(`manual provider: onRequest listener failed: ${(error as Error).message}`);
+        console.error(`manual provider: awaiting-input listener failed: ${(error as Error).message}`);
       }
     });
     if (!response || signal.aborted) {

@@ -199,9 +199,9 @@ describe("Runner with the manual provider (the person is the model)", () => {
     const seenEnvironments: string[] = [];
     const manual = new ManualProvider({
       // The browser answers later, not inside the notification.
-      onRequest: (request) => {
+      onAwaitingInput: ({ request, reply }) => {
         seenEnvironments.push(request.system.environment);
-        setImmediate(() => expect(manual.respond(answers.shift()!)).toEqual({ ok: true }));
+        setImmediate(() => expect(reply(answers.shift()!)).toEqual({ ok: true }));
       },
     });
     const outcome = await new Runner(harness.deps(manual)).run("How many rows?");
@@ -215,7 +215,7 @@ describe("Runner with the manual provider (the person is the model)", () => {
 
   it("cancel while the person is thinking stops the run as canceled", async () => {
     const controller = new AbortController();
-    const manual = new ManualProvider({ onRequest: () => setImmediate(() => controller.abort()) });
+    const manual = new ManualProvider({ onAwaitingInput: () => setImmediate(() => controller.abort()) });
     const outcome = await new Runner(harness.deps(manual)).run("hello", { signal: controller.signal });
     expect(outcome.reason).toBe("canceled");
     expect(manual.pending()).toBeUndefined();

@@ -21,6 +21,28 @@ export type ProviderEvent =
   /** Terminal: the request failed. `message` says what the server answered and what to do. */
   | { type: "error"; message: string; status?: number };
 
+/** What a person answers for a model turn: the assistant text and the tool calls to make. */
+export interface InputReply {
+  text: string;
+  toolCalls: { name: string; input: unknown }[];
+}
+
+export type InputReplyResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * A provider is waiting for a person to answer a request (the manual provider: the person is the model).
+ * Symmetric with an approval: the session shows the request, and the person's answer goes to `reply`.
+ * An invalid answer is refused with the reason and the turn keeps waiting; once the turn is answered or
+ * its run is stopped, `reply` refuses.
+ */
+export interface AwaitingInput {
+  request: ModelRequest;
+  reply(answer: InputReply): InputReplyResult;
+}
+
+/** Told when a provider starts waiting for a person's answer. */
+export type AwaitingInputListener = (awaiting: AwaitingInput) => void;
+
 /**
  * A model. `stream` never throws into the Runner: every failure becomes a terminal `error` event.
  * Exactly one terminal event (`done` or `error`) ends each stream.

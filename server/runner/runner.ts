@@ -181,6 +181,7 @@ export class Runner {
           workdir: this.deps.workdir,
           signal,
           ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
+          ...(this.deps.processes ? { processes: this.deps.processes } : {}),
           visibleNames,
           permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
           readOnly: options.planMode === true,

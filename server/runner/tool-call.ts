@@ -14,6 +14,7 @@ import { evaluateFailClosed } from "../permission/fail-closed.ts";
 import { redactKnownSecrets } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
@@ -27,6 +28,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The OS sandbox for processes the tool starts; absent: the tools' default (network off). */
   sandbox?: SandboxSettings;
+  /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
+  processes?: ProcessRunner;
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
@@ -239,6 +242,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
       callId: call.id,
       signal,
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+      ...(context.processes ? { processes: context.processes } : {}),
     });
     execution = await unlessAborted(running, signal);
   } catch (error) {

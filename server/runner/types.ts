@@ -5,6 +5,7 @@ import type { SkillBody } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 10;
@@ -67,6 +68,8 @@ export interface RunnerDependencies {
   permissionTimeoutMs?: number;
   /** The OS sandbox for the processes tools start (network, homes); absent: network off, real home. */
   sandbox?: SandboxSettings;
+  /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
+  processes?: ProcessRunner;
 }
 
 export interface RunOptions {

@@ -21,9 +21,9 @@ export class AgentWriteGuard {
     if (event.type === "tool_started") this.running.add(`${event.runId}/${event.callId}`);
     else if (event.type === "tool_result" && this.running.delete(`${event.runId}/${event.callId}`))
       this.lastToolEndedAt = Date.now();
-    else if (event.type === "stop" || event.type === "tool_console_result") {
+    else if (event.type === "stop" || (event.type === "tool_console_result" && event.runId)) {
       // Whatever the run (or console call) left unanswered has ended with it.
-      const runId = event.type === "stop" ? event.runId : `console_${event.requestId}`;
+      const runId = event.runId;
       for (const key of this.running) {
         if (key.startsWith(`${runId}/`)) {
           this.running.delete(key);

@@ -42,7 +42,7 @@ export function defaultSessionParts(options: {
       });
       return evaluator;
     },
-    createProvider: ({ settings, onManualRequest }) =>
+    createProvider: ({ settings, onAwaitingInput }) =>
       createProvider({
         name: settings.provider,
         // Keys and endpoints: environment variables, then <home>/.PseudoClaude/providers.json.
@@ -54,7 +54,7 @@ export function defaultSessionParts(options: {
           : options.scenariosDir,
         scenarioRoot: options.scenariosDir,
         scripted: { chunkDelayMs: 15 },
-        onManualRequest,
+        onAwaitingInput,
       }),
   };
 }

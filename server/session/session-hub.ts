@@ -27,7 +27,9 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
+import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 
 const SESSION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
@@ -43,6 +45,8 @@ export interface SessionHubOptions {
   logFileSystem?: LogFileSystem;
   /** Sessions kept in memory; beyond it, idle ones (least recently used first) are closed. Default 32. */
   maxOpenSessions?: number;
+  /** Starts the processes of every session's tools (the composition root's); absent: the default runner. */
+  processes?: ProcessRunner;
 }
 
 export function sessionsDirectory(home: string): string {
@@ -193,7 +197,7 @@ export class SessionHub {
       version: LOG_FORMAT_VERSION,
       id,
       createdAt,
-      title: "New session",
+      title: UNTITLED_SESSION,
       settings,
     });
     const session = await Session.start({
@@ -205,6 +209,7 @@ export class SessionHub {
       writer,
       watch: this.options.watch,
       providers: this.options.providers,
+      ...(this.options.processes ? { processes: this.options.processes } : {}),
       log: this.options.log,
     });
     ref.current = session;
@@ -253,6 +258,7 @@ export class SessionHub {
       id,
       createdAt: loaded.header.createdAt,
       settings: loaded.header.settings,
+      title: loaded.header.title,
       home: this.options.home,
       parts: this.options.parts,
       writer: this.writerFor(id, ref),
@@ -260,6 +266,7 @@ export class SessionHub {
       restored: loaded.events.map((record) => ({ seq: record.seq, event: redactKnownSecrets(record.event) })),
       watch: this.options.watch,
       providers: this.options.providers,
+      ...(this.options.processes ? { processes: this.options.processes } : {}),
       log: this.options.log,
     });
     ref.current = session;
@@ -327,30 +334,10 @@ export class SessionHub {
   private async parseSummary(id: string): Promise<SessionSummary | undefined> {
     const loaded = await this.readLog(id);
     if (!loaded.header) return undefined;
-    let settings = loaded.header.settings;
-    let title = loaded.header.title;
-    let messageCount = 0;
-    let trust: SessionSummary["trust"];
-    for (const { event } of loaded.events) {
-      if (event.type === "history_appended") {
-        messageCount++;
-        if (title === "New session" && event.message.role === "user")
-          title = event.message.content.slice(0, 80);
-      }
-      if (event.type === "settings_changed") settings = event.settings;
-      if (event.type === "trust_state") trust = event.trust;
-    }
-    const last = loaded.events.at(-1);
-    return {
-      id,
-      title,
-      createdAt: loaded.header.createdAt,
-      updatedAt: last?.at ?? loaded.header.createdAt,
-      settings,
-      messageCount,
-      running: false,
-      ...(trust ? { trust } : {}),
-    };
+    const { createdAt, settings, title } = loaded.header;
+    const fold = new SessionSummaryFold({ id, createdAt, settings, title });
+    for (const record of loaded.events) fold.observe(record.event, record.at);
+    return fold.summary();
   }
 
   async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {

@@ -6,6 +6,7 @@ import { chmod, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
+import { upgradeLoggedEvent } from "./legacy-events.ts";
 
 export const LOG_FORMAT_VERSION = 1;
 
@@ -250,7 +251,8 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     }
     if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
     if (record && record.kind === "header") result.header = record;
-    else if (record && record.kind === "event" && typeof record.seq === "number") result.events.push(record);
+    else if (record && record.kind === "event" && typeof record.seq === "number")
+      result.events.push({ ...record, event: upgradeLoggedEvent(record.event) });
     else result.warnings.push(`${path}:${lineNumber}: skipped a record of unknown kind`);
   }
   // Request snapshots stored with references (log-compaction.ts) get their full content back.

@@ -2,7 +2,7 @@
 // through these small seams so the session logic does not depend on how each is constructed.
 import type { PermissionMode } from "../protocol/model.ts";
 import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
-import type { Provider, ModelRequest } from "../providers/types.ts";
+import type { AwaitingInputListener, Provider } from "../providers/types.ts";
 import type { PromptSources } from "../runner/types.ts";
 import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
@@ -55,6 +55,7 @@ export interface SessionParts {
   }): Promise<PermissionEvaluator>;
   createProvider(options: {
     settings: SessionSettings;
-    onManualRequest: (request: ModelRequest) => void;
+    /** A provider that waits for the person (the manual one) reports each waiting turn here. */
+    onAwaitingInput: AwaitingInputListener;
   }): Promise<Provider>;
 }

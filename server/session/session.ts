@@ -1,18 +1,17 @@
-// One conversation: its workspace (catalog, registry, active skills), history, provider, permission engine
-// and approvals, one run at a time, an ordered event stream and its JSONL log. Closing a browser tab only
-// drops a subscription; the session and its run go on.
+// One conversation: its workspace (catalog, registry, active skills), history, one run at a time, an
+// ordered event stream and its JSONL log. The provider, the permission engine and what waits for the
+// person (approvals, manual turns) live in SessionEngines; the summary is SessionSummaryFold's. Closing a
+// browser tab only drops a subscription; the session and its run go on.
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
-import type { ChatMessage, ToolResult } from "../protocol/model.ts";
+import type { ChatMessage } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
-import type { PermissionHook } from "../permission/types.ts";
-import { grantsSomething, trustWorthShowing } from "../permission/trust.ts";
-import { ManualProvider } from "../providers/manual.ts";
-import type { ModelRequest, Provider } from "../providers/types.ts";
+import { grantsSomething } from "../permission/trust.ts";
+import type { InputReply } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
-import { sandboxState, type SandboxSettings } from "../tools/sandbox.ts";
-import { Approvals } from "./approvals.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
+import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
 import {
   EventStream,
@@ -23,16 +22,20 @@ import {
 import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
-import type { PermissionEvaluator, SessionParts, SessionWorkspace } from "./session-types.ts";
+import { SessionEngines } from "./session-engines.ts";
+import { SessionSummaryFold } from "./session-summary.ts";
+import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { runConsoleCall } from "./tool-console.ts";
-import { RUN_IN_PROGRESS, TurnGate } from "./turn-gate.ts";
+import { TurnGate } from "./turn-gate.ts";
 
 export interface SessionInit {
   id: string;
   createdAt: string;
   settings: SessionSettings;
+  /** The log header's title (the first user message replaces the untitled one). */
+  title?: string;
   home: string;
   parts: SessionParts;
   writer: SessionLogWriter;
@@ -42,6 +45,8 @@ export interface SessionInit {
   watch?: boolean;
   /** The server's providers, for the default model when the provider changes. */
   providers?: () => ProviderInfo[];
+  /** Starts (and at shutdown ends) the processes this session's tools run; absent: the default runner. */
+  processes?: ProcessRunner;
   log: (line: string) => void;
 }
 
@@ -49,20 +54,17 @@ export class Session {
   readonly id: string;
   readonly createdAt: string;
   private settings: SessionSettings;
-  private updatedAt: string;
   private readonly history: ChatMessage[];
-  private readonly approvals = new Approvals();
+  private readonly summaryFold: SessionSummaryFold;
   private readonly stream: EventStream;
   private readonly requestCounter: RequestCounter;
-  private provider: Provider | undefined;
-  private permission!: PermissionEvaluator;
+  private engines!: SessionEngines;
   private workspace!: SessionWorkspace;
   private watcher: SkillWatcher | undefined;
   /** Set from send to the run's stop; the log flush after it does not block the next message. */
   private readonly turns = new TurnGate();
   private readonly consoleCalls = new Set<AbortController>();
   private lastSnapshot: RequestSnapshot | undefined;
-  private pendingManualIndex: number | undefined;
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private closed = false;
@@ -74,8 +76,14 @@ export class Session {
     this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
-    this.updatedAt = init.createdAt;
     this.stream = new EventStream(init.writer, restored);
+    this.summaryFold = new SessionSummaryFold({
+      id: init.id,
+      createdAt: init.createdAt,
+      settings: init.settings,
+      ...(init.title !== undefined ? { title: init.title } : {}),
+    });
+    for (const { event } of restored) this.summaryFold.observe(event);
     const state = restoredState(restored, init.settings);
     this.history = state.history;
     this.settings = state.settings;
@@ -86,17 +94,20 @@ export class Session {
   static async start(init: SessionInit): Promise<Session> {
     const session = new Session(init);
     session.workspace = await init.parts.createWorkspace({ workdir: init.settings.workdir, home: init.home });
-    session.permission = await init.parts.createPermission({
-      mode: init.settings.permissionMode,
-      workdir: session.workspace.workdir,
-      home: init.home,
-      allowNetwork: session.settings.allowNetwork === true,
-    });
-    session.applySandbox();
-    for (const problem of session.permission.loadProblems ?? [])
+    session.engines = await SessionEngines.create(
+      {
+        parts: init.parts,
+        home: init.home,
+        workdir: session.workspace.workdir,
+        emit: (event) => session.emit(event),
+        currentRequest: () => session.lastSnapshot,
+      },
+      session.settings,
+    );
+    for (const problem of session.engines.loadProblems)
       session.emitError("permission_settings", problem, { replay: true });
     // The trust prompt's input: sent when the folder grants something, or when it differs from the log's.
-    const trust = session.permission.trust;
+    const trust = session.engines.trust;
     const logged = init.restored?.findLast((entry) => entry.event.type === "trust_state")?.event;
     if (
       trust &&
@@ -132,7 +143,7 @@ export class Session {
     return (
       !this.isRunning &&
       this.consoleCalls.size === 0 &&
-      this.approvals.size === 0 &&
+      this.engines.waitingForPerson === 0 &&
       this.stream.subscriberCount === 0
     );
   }
@@ -142,28 +153,15 @@ export class Session {
   }
 
   summary(): SessionSummary {
-    const firstUser = this.history.find((message) => message.role === "user");
-    return {
-      id: this.id,
-      title: firstUser ? firstUser.content.slice(0, 80) : "New session",
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-      settings: { ...this.settings },
-      messageCount: this.history.length,
+    return this.summaryFold.summary({
       running: this.isRunning,
-      ...(trustWorthShowing(this.permission?.trust) ? { trust: this.permission.trust } : {}),
-      sandbox: sandboxState(this.settings.allowNetwork === true),
-    };
+      ...(this.engines?.trust ? { trust: this.engines.trust } : {}),
+    });
   }
 
   /** The sandbox for this session's processes, from the settings as they are when a run (or call) starts. */
   private sandboxSettings(): SandboxSettings {
     return { network: this.settings.allowNetwork === true, homes: [this.init.home] };
-  }
-
-  /** Tells the permission engine the sandbox state (part of every exec trace). */
-  private applySandbox(): void {
-    this.permission.setSandbox?.(sandboxState(this.settings.allowNetwork === true));
   }
 
   openedSnapshot(): SequencedEvent {
@@ -192,7 +190,7 @@ export class Session {
 
   private emit(event: SessionEvent): void {
     if (this.closed) return;
-    this.updatedAt = new Date().toISOString();
+    this.summaryFold.observe(event, new Date().toISOString());
     this.agentWrites.observe(event);
     this.stream.emit(event);
   }
@@ -214,39 +212,9 @@ export class Session {
     this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
   }
 
-  private permissionHook(): PermissionHook {
-    return {
-      evaluate: (check) => this.permission.evaluate(check),
-      ask: (request, signal) => this.approvals.ask(request, signal),
-      rememberSessionAllow: (check) => this.permission.rememberSessionAllow(check),
-    };
-  }
-
-  private onManualRequest(_request: ModelRequest): void {
-    const snapshot = this.lastSnapshot;
-    if (!snapshot) return;
-    this.pendingManualIndex = snapshot.requestIndex;
-    this.emit({
-      type: "manual_turn_requested",
-      runId: snapshot.runId,
-      requestIndex: snapshot.requestIndex,
-      snapshot,
-    });
-  }
-
-  private async currentProvider(): Promise<Provider> {
-    if (!this.provider) {
-      this.provider = await this.init.parts.createProvider({
-        settings: this.settings,
-        onManualRequest: (request) => this.onManualRequest(request),
-      });
-    }
-    return this.provider;
-  }
-
   private onRunnerEvent(event: RunnerEvent): void {
     if (event.type === "request") this.lastSnapshot = event.snapshot;
-    if (event.type === "stop") this.pendingManualIndex = undefined;
+    if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
   }
@@ -263,16 +231,16 @@ export class Session {
 
   private async execute(text: string, signal: AbortSignal): Promise<void> {
     try {
-      const provider = await this.currentProvider();
+      const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
       // A changed "allow network" setting takes effect here, from the next run on.
-      this.applySandbox();
+      this.engines.applySandbox(this.settings);
       await runUserMessage(
         text,
         {
           provider,
           registry: workspace.registry,
-          permission: this.permissionHook(),
+          permission: this.engines.permissionHook(),
           prompt: workspace.prompt,
           workdir: workspace.workdir,
           history: this.history,
@@ -281,6 +249,7 @@ export class Session {
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
           sandbox: this.sandboxSettings(),
+          ...(this.init.processes ? { processes: this.init.processes } : {}),
         },
         { signal, refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true },
       );
@@ -310,27 +279,12 @@ export class Session {
   }
 
   answerApproval(callId: string, answer: ApprovalAnswer): void {
-    this.approvals.answer(callId, answer);
+    this.engines.answerApproval(callId, answer);
   }
 
-  manualResponse(
-    requestIndex: number,
-    response: { text: string; toolCalls: { name: string; input: unknown }[] },
-  ): void {
-    const provider = this.provider;
-    if (!(provider instanceof ManualProvider)) {
-      throw new PlaygroundError("invalid_arguments", "this session does not use the manual provider");
-    }
-    if (this.pendingManualIndex !== requestIndex) {
-      throw new PlaygroundError(
-        "invalid_arguments",
-        `no manual turn is waiting for request #${requestIndex}` +
-          (this.pendingManualIndex ? ` (request #${this.pendingManualIndex} is waiting)` : ""),
-      );
-    }
-    const outcome = provider.respond(response);
-    if (!outcome.ok) throw new PlaygroundError("invalid_arguments", outcome.error);
-    this.pendingManualIndex = undefined;
+  /** The person's answer to the model turn a provider is waiting for (the manual provider). */
+  manualResponse(requestIndex: number, response: InputReply): void {
+    this.engines.replyToTurn(requestIndex, response);
   }
 
   /** The catalog's tool console: one call through the same permission path as the model's calls. */
@@ -338,16 +292,17 @@ export class Session {
     const controller = new AbortController();
     this.consoleCalls.add(controller);
     const call = async () => {
-      if (!this.isRunning) this.applySandbox();
+      if (!this.isRunning) this.engines.applySandbox(this.settings);
       await runConsoleCall({
         requestId,
         tool,
         input,
         registry: this.workspace.registry,
-        permission: this.permissionHook(),
+        permission: this.engines.permissionHook(),
         workdir: this.workspace.workdir,
         signal: controller.signal,
         sandbox: this.sandboxSettings(),
+        ...(this.init.processes ? { processes: this.init.processes } : {}),
         emit: (event) => this.emit(event),
         emitError: (code, message) => this.emitError(code, message),
       });
@@ -390,9 +345,7 @@ export class Session {
 
   /** Trusts the workdir: its own allow rules apply from the next tool call (server/permission/trust.ts). */
   async trustFolder(remember: boolean): Promise<void> {
-    if (!this.permission.trustFolder)
-      throw new PlaygroundError("invalid_arguments", "this session's permission engine has no folder trust");
-    const { trust, problems } = await this.permission.trustFolder(remember);
+    const { trust, problems } = await this.engines.trustFolder(remember);
     for (const problem of problems) this.emitError("permission_settings", problem);
     this.emit({ type: "trust_state", trust });
     await this.flushLog();
@@ -405,25 +358,7 @@ export class Session {
       changes,
       (provider) => this.init.providers?.().find((info) => info.name === provider)?.defaultModel,
     );
-    if (
-      next.provider !== previous.provider ||
-      next.model !== previous.model ||
-      next.scenario !== previous.scenario
-    ) {
-      if (this.isRunning)
-        throw new PlaygroundError("run_in_progress", `${RUN_IN_PROGRESS} before changing the model`);
-      this.provider = undefined;
-    }
-    if (next.permissionMode !== previous.permissionMode && this.permission.setMode) {
-      this.permission.setMode(next.permissionMode);
-    } else if (next.permissionMode !== previous.permissionMode) {
-      this.permission = await this.init.parts.createPermission({
-        mode: next.permissionMode,
-        workdir: this.workspace.workdir,
-        home: this.init.home,
-      });
-      this.applySandbox();
-    }
+    await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
     this.emit({ type: "settings_changed", settings: { ...next } });
     await this.flushLog();

@@ -1,6 +1,6 @@
 // The catalog's tool console: one call by hand through the same path as the model's calls (known? →
 // arguments valid? → permission, with an approval card when it asks → execute), ending in a
-// tool_console_result event. The intermediate events carry runId `console_<requestId>`.
+// tool_console_result event. The call's events are marked `console: true`; their runId is the call's id.
 import { errorMessage } from "../errors/index.ts";
 import type { ToolResult } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
@@ -8,6 +8,7 @@ import type { SessionEvent } from "../protocol/wire.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import { runToolCall } from "../runner/tool-call.ts";
 import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
@@ -21,6 +22,7 @@ export interface ConsoleCall {
   workdir: string;
   signal: AbortSignal;
   sandbox?: SandboxSettings;
+  processes?: ProcessRunner;
   emit: (event: SessionEvent) => void;
   emitError: (code: string, message: string) => void;
 }
@@ -41,12 +43,13 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         workdir: call.workdir,
         signal: call.signal,
         ...(call.sandbox ? { sandbox: call.sandbox } : {}),
+        ...(call.processes ? { processes: call.processes } : {}),
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),
         permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,
         emit: (event) => {
           if (event.type === "tool_result") finished = event;
-          emit(event);
+          emit({ ...event, console: true });
         },
       },
     );
@@ -58,6 +61,7 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
   emit({
     type: "tool_console_result",
     requestId,
+    runId,
     tool,
     input,
     result,

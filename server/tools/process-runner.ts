@@ -79,7 +79,7 @@ const DEFAULT_DRAIN_MS = 2000;
 
 type StopReason = "timeout" | "cancel" | "shutdown" | "leftover";
 
-/** Live calls, so server shutdown can end every group. */
+/** Live calls of every runner in this process, for the last-resort exit hook. */
 const liveRuns = new Set<LiveRun>();
 let exitHookInstalled = false;
 
@@ -91,7 +91,38 @@ interface LiveRun {
   done: Promise<unknown>;
 }
 
-export async function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
+/**
+ * Starts and tracks the processes of one owner (the server, a CLI run): the composition root creates it,
+ * tools get it through their ToolContext, and shutdown ends every live call through `killAll`.
+ */
+export class ProcessRunner {
+  private readonly live = new Set<LiveRun>();
+
+  run(options: ProcessOptions): Promise<ProcessOutcome> {
+    return startProcess(options, this.live);
+  }
+
+  /** Calls of this runner whose processes are running. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** Kills every live process group this runner started and waits for the calls to end. */
+  async killAll(): Promise<void> {
+    const runs = [...this.live];
+    for (const run of runs) run.stop("shutdown");
+    await Promise.allSettled(runs.map((run) => run.done));
+  }
+}
+
+/** The runner of callers that were given none (tests, benchmarks, tools called without a context one). */
+export const defaultProcessRunner = new ProcessRunner();
+
+export function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
+  return defaultProcessRunner.run(options);
+}
+
+async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promise<ProcessOutcome> {
   const startedAt = performance.now();
   const maxRetained = options.maxRetainedBytes ?? DEFAULT_MAX_RETAINED_BYTES;
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -202,6 +233,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
 
   const live: LiveRun = { pgid: pid, escaped, stop, done: Promise.resolve() };
   liveRuns.add(live);
+  owned.add(live);
   installExitHook();
   options.onStart?.(pid);
 
@@ -263,6 +295,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     return await finish;
   } finally {
     liveRuns.delete(live);
+    owned.delete(live);
   }
 }
 
@@ -292,11 +325,9 @@ async function endEscapedProcesses(
   return true;
 }
 
-/** Kills every live process group started by runProcess (server shutdown) and waits for the calls to end. */
-export async function killAllProcesses(): Promise<void> {
-  const runs = [...liveRuns];
-  for (const run of runs) run.stop("shutdown");
-  await Promise.allSettled(runs.map((run) => run.done));
+/** Kills every live process group of the default runner (runProcess callers) and waits for them to end. */
+export function killAllProcesses(): Promise<void> {
+  return defaultProcessRunner.killAll();
 }
 
 /**

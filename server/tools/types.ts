@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolResult } from "../protocol/model.ts";
+import type { ProcessRunner } from "./process-runner.ts";
 import type { SandboxSettings } from "./sandbox.ts";
 
 export type { ToolDefinition, ToolResult };
@@ -14,6 +15,8 @@ export interface ToolContext {
    * whose secrets are hidden. Absent: sandboxed with network off, hiding the real home's secrets.
    */
   sandbox?: SandboxSettings;
+  /** Starts the call's processes (the server's runner, which ends them at shutdown); absent: the default. */
+  processes?: ProcessRunner;
 }
 
 /** What a permission check and an approval card need to know about a call, computed before it runs. */

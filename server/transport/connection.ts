@@ -1,8 +1,8 @@
-// One browser tab's WebSocket: parses and validates every frame, dispatches commands to the session hub,
-// and forwards the events of the sessions this tab has opened. Frames of one connection are handled in
-// order (a promise chain), but nothing here waits for a run to finish, so a busy tab never stalls others.
+// One browser tab's connection (a WebSocket behind the Transport seam, transport.ts): parses and validates
+// every frame, dispatches commands to the session hub, and forwards the events of the sessions this tab has
+// opened. Frames of one connection are handled in order (a promise chain), but nothing here waits for a
+// run to finish, so a busy tab never stalls others.
 import { detectSandbox } from "../tools/sandbox.ts";
-import type { WebSocket } from "ws";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { parseClientCommand } from "../protocol/schemas.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
@@ -10,6 +10,7 @@ import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
 import type { Session } from "../session/session.ts";
 import { jsonNestingDepth } from "./json-depth.ts";
+import type { IncomingFrame, Transport } from "./transport.ts";
 
 /** A tab that stops reading its socket is dropped rather than buffering events without bound. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
@@ -27,37 +28,41 @@ export class ClientConnection {
   private closed = false;
 
   constructor(
-    private readonly socket: WebSocket,
+    private readonly transport: Transport,
     private readonly hub: SessionHub,
     private readonly options: ConnectionOptions,
   ) {
-    socket.on("message", (data, isBinary) => {
-      if (isBinary) {
-        this.send({
-          type: "error",
-          code: "invalid_frame",
-          message: "binary frames are not accepted; send JSON text",
-        });
-        return;
-      }
-      const text = Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8");
-      if (jsonNestingDepth(text, MAX_FRAME_NESTING) > MAX_FRAME_NESTING) {
-        this.send({
-          type: "error",
-          code: "invalid_frame",
-          message: `frame is nested deeper than ${MAX_FRAME_NESTING} levels of arrays and objects`,
-        });
-        return;
-      }
-      const parsed = parseClientCommand(text);
-      if (!parsed.ok) {
-        this.send({ type: "error", code: "invalid_frame", message: parsed.message });
-        return;
-      }
-      this.queue = this.queue.then(() => this.handle(parsed.command));
+    transport.start({
+      message: (frame) => this.receive(frame),
+      close: () => this.dispose(),
+      error: (error) => this.options.log(`websocket error: ${error.message}`),
     });
-    socket.on("close", () => this.dispose());
-    socket.on("error", (error) => this.options.log(`websocket error: ${error.message}`));
+  }
+
+  private receive(frame: IncomingFrame): void {
+    if (frame.kind === "binary") {
+      this.send({
+        type: "error",
+        code: "invalid_frame",
+        message: "binary frames are not accepted; send JSON text",
+      });
+      return;
+    }
+    const text = frame.text;
+    if (jsonNestingDepth(text, MAX_FRAME_NESTING) > MAX_FRAME_NESTING) {
+      this.send({
+        type: "error",
+        code: "invalid_frame",
+        message: `frame is nested deeper than ${MAX_FRAME_NESTING} levels of arrays and objects`,
+      });
+      return;
+    }
+    const parsed = parseClientCommand(text);
+    if (!parsed.ok) {
+      this.send({ type: "error", code: "invalid_frame", message: parsed.message });
+      return;
+    }
+    this.queue = this.queue.then(() => this.handle(parsed.command));
   }
 
   async start(): Promise<void> {
@@ -75,13 +80,13 @@ export class ClientConnection {
   }
 
   private sendText(text: string): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    if (this.closed || !this.transport.isOpen) return;
+    if (this.transport.bufferedBytes > MAX_BUFFERED_BYTES) {
       this.options.log("closing a WebSocket whose client stopped reading (over 64 MiB buffered)");
-      this.socket.close(1008, "client is not reading its messages");
+      this.transport.close(1008, "client is not reading its messages");
       return;
     }
-    this.socket.send(text);
+    this.transport.send(text);
   }
 
   private dispose(): void {

@@ -1,7 +1,7 @@
 // The one Node client of the playground's WebSocket protocol: the transport tests, the benchmarks, the
 // soak script and the browser tests' helpers all drive a real server through it. It presents the
-// playground's own Origin (the server refuses upgrades without one, as browsers always send it).
-import { once } from "node:events";
+// playground's own Origin (the server refuses upgrades without one, as browsers always send it). It speaks
+// over the Transport seam, so the session tests drive a ClientConnection through an in-memory pair.
 import { WebSocket } from "ws";
 import type {
   ClientCommand,
@@ -10,6 +10,9 @@ import type {
   SessionEvent,
   SessionSettings,
 } from "../protocol/index.ts";
+import type { Transport } from "./transport.ts";
+import { InMemoryTransport } from "./transport.ts";
+import { WebSocketTransport } from "./ws-transport.ts";
 
 export type EventMessage = Extract<ServerMessage, { type: "event" }>;
 export type HelloMessage = Extract<ServerMessage, { type: "hello" }>;
@@ -69,26 +72,48 @@ export class ProtocolClient {
   private wakeups: (() => void)[] = [];
   private failure: Error | undefined;
   private helloMessage: HelloMessage | undefined;
+  private readonly closedPromise: Promise<void>;
 
   protected constructor(
-    readonly socket: WebSocket,
+    readonly transport: Transport,
     private readonly keepMessages: boolean,
   ) {
-    socket.on("message", (data) => this.receive(String(data)));
-    socket.on("close", (code, reason) => {
-      this.closeCode = code;
-      this.fail(
-        new Error(`the server closed the WebSocket (${code}${reason.length ? ` ${String(reason)}` : ""})`),
-      );
+    let markClosed: () => void = () => undefined;
+    this.closedPromise = new Promise((resolve) => (markClosed = resolve));
+    transport.start({
+      message: (frame) => {
+        if (frame.kind === "text") this.receive(frame.text);
+      },
+      close: (code, reason) => {
+        this.closeCode = code;
+        this.fail(new Error(`the server closed the WebSocket (${code}${reason.length ? ` ${reason}` : ""})`));
+        markClosed();
+      },
+      error: (error) => this.fail(error),
     });
-    socket.on("error", (error) => this.fail(error));
   }
 
   /** Opens the socket and waits for `hello`. */
   static async connectTo(options: ConnectOptions): Promise<ProtocolClient> {
-    const client = new ProtocolClient(ProtocolClient.openSocket(options), options.keepMessages ?? false);
+    const client = new ProtocolClient(
+      new WebSocketTransport(ProtocolClient.openSocket(options)),
+      options.keepMessages ?? false,
+    );
     await client.ready();
     return client;
+  }
+
+  /** Speaks over a transport already linked to a server connection (an in-memory pair); waits for `hello`. */
+  static async over(transport: Transport, options: { keepMessages?: boolean } = {}): Promise<ProtocolClient> {
+    const client = new ProtocolClient(transport, options.keepMessages ?? true);
+    await client.ready();
+    return client;
+  }
+
+  /** The WebSocket under this client (clients made by connectTo). */
+  get socket(): WebSocket {
+    if (!(this.transport instanceof WebSocketTransport)) throw new Error("this client has no WebSocket");
+    return this.transport.socket;
   }
 
   protected static openSocket(options: ConnectOptions): WebSocket {
@@ -102,7 +127,8 @@ export class ProtocolClient {
 
   protected async ready(): Promise<void> {
     const hello = this.next((message) => message.type === "hello", { timeoutMs: 10_000 });
-    await Promise.all([once(this.socket, "open"), hello]);
+    const opened = this.transport instanceof WebSocketTransport ? this.transport.opened() : undefined;
+    await Promise.all([opened, hello]);
     this.helloMessage = (await hello) as HelloMessage;
   }
 
@@ -142,12 +168,15 @@ export class ProtocolClient {
   }
 
   send(command: ClientCommand): void {
-    this.socket.send(JSON.stringify(command));
+    this.transport.send(JSON.stringify(command));
   }
 
-  /** A frame as given (tests of invalid and oversize frames). */
+  /** A frame as given (tests of invalid and oversize frames); a Buffer goes as a binary frame. */
   sendRaw(text: string | Buffer): void {
-    this.socket.send(text);
+    if (this.transport instanceof WebSocketTransport) this.transport.sendRaw(text);
+    else if (typeof text === "string") this.transport.send(text);
+    else if (this.transport instanceof InMemoryTransport) this.transport.sendBinary(text);
+    else throw new Error("this transport sends text frames only");
   }
 
   /** Sees every server message (parsed, and the frame text as received). Returns the unsubscribe. */
@@ -284,9 +313,8 @@ export class ProtocolClient {
   }
 
   async close(): Promise<void> {
-    if (this.socket.readyState === WebSocket.CLOSED) return;
-    const closed = once(this.socket, "close");
-    this.socket.close();
-    await closed;
+    if (this.closeCode !== undefined) return;
+    this.transport.close();
+    await this.closedPromise;
   }
 }

@@ -9,8 +9,9 @@ import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { SessionHub } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
-import { killAllProcesses } from "../tools/process-runner.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "./connection.ts";
+import { WebSocketTransport } from "./ws-transport.ts";
 import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from "./handshake.ts";
 import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
@@ -43,6 +44,8 @@ export interface StartServerOptions {
   maxOpenSessions?: number;
   /** A request whose headers are not complete by then gets 408 (slowloris). Default 10 s. */
   headersTimeoutMs?: number;
+  /** Starts every tool process of this server; `close` ends what is still running. Default: a new one. */
+  processes?: ProcessRunner;
 }
 
 export interface RunningServer {
@@ -84,6 +87,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const token = options.token ?? generateToken();
   const scenariosDir = options.scenariosDir ?? `${REPO_ROOT}scenarios`;
   const staticFiles = new StaticFiles(options.staticDir ?? `${REPO_ROOT}out`);
+  const processes = options.processes ?? new ProcessRunner();
   const hub = new SessionHub({
     home: options.home,
     defaultWorkdir: options.defaultWorkdir,
@@ -93,6 +97,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     watch: options.watch,
     logFileSystem: options.logFileSystem,
     maxOpenSessions: options.maxOpenSessions,
+    processes,
   });
   // The policy needs the real port, known only after listen(); requests cannot arrive before that.
   let policy = buildPolicy(options.port ?? 3000, token);
@@ -148,7 +153,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (pathname !== "/ws") return rejectUpgrade(socket, 404, "the WebSocket endpoint is /ws");
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       socket.off("error", onSocketError);
-      const connection = new ClientConnection(webSocket, hub, { serverVersion, log });
+      const connection = new ClientConnection(new WebSocketTransport(webSocket), hub, {
+        serverVersion,
+        log,
+      });
       void connection.start();
     });
   });
@@ -178,7 +186,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     closing ??= (async () => {
       for (const client of sockets.clients) client.close(1001, "server shutting down");
       await hub.shutdown();
-      await killAllProcesses();
+      await processes.killAll();
       sockets.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

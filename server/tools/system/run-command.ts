@@ -1,4 +1,4 @@
-import { runProcess } from "../process-runner.ts";
+import { defaultProcessRunner } from "../process-runner.ts";
 import { sandboxPolicy } from "../sandbox.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import { numberField, stringField } from "./common.ts";
@@ -44,7 +44,7 @@ export function createRunCommandTool(): Tool {
       const command = stringField(input, "command") ?? "";
       const requested = numberField(input, "timeout_ms") ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
       const timeoutMs = Math.min(Math.max(1, Math.floor(requested)), RUN_COMMAND_MAX_TIMEOUT_MS);
-      const outcome = await runProcess({
+      const outcome = await (context.processes ?? defaultProcessRunner).run({
         shellCommand: command,
         cwd: context.workdir,
         timeoutMs,

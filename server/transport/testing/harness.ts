@@ -8,6 +8,7 @@ import WebSocket from "ws";
 import type { ClientCommand } from "../../protocol/wire.ts";
 import { ProtocolClient } from "../protocol-client.ts";
 import { startServer, type RunningServer, type StartServerOptions } from "../start-server.ts";
+import { WebSocketTransport } from "../ws-transport.ts";
 
 export interface TestServer extends RunningServer {
   root: string;
@@ -125,13 +126,13 @@ export class TestClient extends ProtocolClient {
       token: server.token,
       origin,
     });
-    const client = new TestClient(socket, true);
+    const client = new TestClient(new WebSocketTransport(socket), true);
     await client.ready();
     return client;
   }
 
   /** Also takes frames that are not valid commands (the invalid-frame tests). */
   override send(command: ClientCommand | Record<string, unknown>): void {
-    this.socket.send(JSON.stringify(command));
+    this.transport.send(JSON.stringify(command));
   }
 }

@@ -1,0 +1,72 @@
+// The one place a session's summary (the session list, session_opened) is computed: a fold over the
+// session's logged events, from its log header on. A live session folds each event it emits; the hub
+// folds the log of a closed one. Either way the same events give the same summary.
+import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import { trustWorthShowing } from "../permission/trust.ts";
+import { sandboxState } from "../tools/sandbox.ts";
+
+/** The title of a session before its first user message (also the log header's). */
+export const UNTITLED_SESSION = "New session";
+const TITLE_CHARS = 80;
+
+export interface SummaryHeader {
+  id: string;
+  createdAt: string;
+  settings: SessionSettings;
+  /** The log header's title; the first user message replaces the untitled one. */
+  title?: string;
+}
+
+export class SessionSummaryFold {
+  private title: string;
+  private settings: SessionSettings;
+  private messageCount = 0;
+  private trust: FolderTrust | undefined;
+  private updatedAt: string;
+
+  constructor(private readonly header: SummaryHeader) {
+    this.title = header.title ?? UNTITLED_SESSION;
+    this.settings = header.settings;
+    this.updatedAt = header.createdAt;
+  }
+
+  /** One event of the session, in order; `at` (when it was emitted or logged) moves updatedAt. */
+  observe(event: SessionEvent, at?: string): void {
+    if (at !== undefined) this.updatedAt = at;
+    switch (event.type) {
+      case "history_appended":
+        this.messageCount++;
+        if (this.title === UNTITLED_SESSION && event.message.role === "user")
+          this.title = event.message.content.slice(0, TITLE_CHARS);
+        return;
+      case "settings_changed":
+        this.settings = event.settings;
+        return;
+      case "trust_state":
+        this.trust = event.trust;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * The summary now. `running` and the engine's current `trust` come from a live session (a closed one is
+   * not running, and its trust is the last one logged).
+   */
+  summary(live: { running: boolean; trust?: FolderTrust } = { running: false }): SessionSummary {
+    const trust = live.trust ?? this.trust;
+    return {
+      id: this.header.id,
+      title: this.title,
+      createdAt: this.header.createdAt,
+      updatedAt: this.updatedAt,
+      settings: { ...this.settings },
+      messageCount: this.messageCount,
+      running: live.running,
+      ...(trustWorthShowing(trust) ? { trust } : {}),
+      sandbox: sandboxState(this.settings.allowNetwork === true),
+    };
+  }
+}
