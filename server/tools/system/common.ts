@@ -1,12 +1,15 @@
 import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
 import {
+  defineTool,
   failResult,
   okResult,
   type Tool,
   type ToolContext,
   type ToolDefinition,
   type ToolExecution,
+  type ToolFailure,
+  type ToolResultMetadata,
   type ToolTarget,
 } from "../types.ts";
 import { openConfined, PathRefused, type OpenedEntry, type Purpose } from "./confined-fs.ts";
@@ -47,9 +50,9 @@ export function describePath(input: unknown, workdir: string, field = "path", fa
 /** A failed execution: what the model reads when a tool cannot do what it was asked. */
 export function failure(
   tool: string,
-  errorType: string,
+  errorType: ToolFailure["errorType"],
   message: string,
-  metadata?: Record<string, unknown>,
+  metadata?: ToolResultMetadata,
 ): ToolExecution {
   return { result: failResult(tool, errorType, message, metadata) };
 }
@@ -76,14 +79,14 @@ export function confinePathArgument(
  * permission check sees) and `execute` resolve the same argument the same way, so they cannot drift apart;
  * `execute` only runs on a path confinement accepted.
  */
-export function pathTool(options: {
+export function pathTool<Input extends { path?: string }>(options: {
   definition: ToolDefinition;
   /** Used when the `path` argument is absent; without it an absent path is refused. */
   defaultPath?: string;
-  execute(confined: ConfinedPath, input: unknown, context: ToolContext): Promise<ToolExecution>;
-}): Tool {
+  execute(confined: ConfinedPath, input: Input, context: ToolContext): Promise<ToolExecution>;
+}): Tool<Input> {
   const { definition, defaultPath } = options;
-  return {
+  return defineTool<Input>({
     definition,
     describe: (input, { workdir }) => describePath(input, workdir, "path", defaultPath),
     async execute(input, context) {
@@ -91,7 +94,7 @@ export function pathTool(options: {
       if (isExecution(confined)) return confined;
       return options.execute(confined, input, context);
     },
-  };
+  });
 }
 
 /** Tells a failure from the value a step produced (a confined path, an opened entry, match indexes). */
@@ -147,33 +150,17 @@ export function matchGlob(
 }
 
 /** A successful result: the model's copy capped to 30,000 characters, the full text kept for the UI. */
-export function cappedSuccess(
-  tool: string,
-  content: string,
-  metadata?: Record<string, unknown>,
-): ToolExecution {
+export function cappedSuccess(tool: string, content: string, metadata?: ToolResultMetadata): ToolExecution {
   const forModel = capForModel(content);
   if (!forModel.truncated) return { result: okResult(tool, content, metadata) };
   return {
     result: okResult(tool, forModel.text, {
       ...metadata,
-      truncatedForModel: true,
+      modelTruncated: true,
       omittedChars: forModel.omittedChars,
     }),
     fullOutput: capForUi(content).text,
   };
-}
-
-export function cappedFailure(
-  tool: string,
-  errorType: string,
-  content: string,
-  metadata?: Record<string, unknown>,
-): ToolExecution {
-  const forModel = capForModel(content);
-  const execution: ToolExecution = { result: failResult(tool, errorType, forModel.text, metadata) };
-  if (forModel.truncated) execution.fullOutput = capForUi(content).text;
-  return execution;
 }
 
 /** Bytes sniffed to tell text from binary: a NUL byte in the first 8 KiB means binary, as git decides. */
@@ -185,7 +172,10 @@ export async function looksBinary(opened: OpenedEntry): Promise<boolean> {
   return buffer.subarray(0, bytesRead).includes(0);
 }
 
-export function fsErrorMessage(error: unknown, relative: string): { errorType: string; message: string } {
+export function fsErrorMessage(
+  error: unknown,
+  relative: string,
+): { errorType: ToolFailure["errorType"]; message: string } {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === "ENOENT") return { errorType: "not_found", message: `${relative} does not exist` };
   if (code === "EISDIR") return { errorType: "is_directory", message: `${relative} is a directory` };
