@@ -57,7 +57,8 @@ async function runTool(skillName: string, toolName: string, input: unknown) {
   const registry = await loadedRegistry(skillName);
   expect(registry.validate(toolName, input)).toBeNull();
   const prepared = registry.prepare(toolName, input);
-  if (!prepared.ok) throw new Error(`${toolName} was not registered by ${skillName}: ${prepared.result.content}`);
+  if (!prepared.ok)
+    throw new Error(`${toolName} was not registered by ${skillName}: ${prepared.result.content}`);
   return (await prepared.call.execute(callContext())).result;
 }
 

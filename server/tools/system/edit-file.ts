@@ -1,12 +1,5 @@
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
-import {
-  failure,
-  fileFailure,
-  isExecution,
-  looksBinary,
-  openForTool,
-  pathTool,
-} from "./common.ts";
+import { failure, fileFailure, isExecution, looksBinary, openForTool, pathTool } from "./common.ts";
 import { readWhole, writeConfined } from "./confined-fs.ts";
 
 export interface EditFileInput {
