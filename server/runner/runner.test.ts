@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../protocol/model.ts";
+import type { ChatMessage, ToolResult } from "../protocol/model.ts";
 import type { ProviderEvent } from "../providers/types.ts";
 import { WORKDIR_ENV_VAR } from "../skills/skill-tool.ts";
 import { okResult } from "../tools/types.ts";
@@ -176,6 +176,66 @@ turns:
     expect(snapshot.disclosure).toBe("eager");
     expect(snapshot.system.stable).toContain(REVIEW_BODY);
     expect(snapshot.eagerStableLength).toBe(snapshot.system.stable.length);
+  });
+});
+
+describe("Runner: effects", () => {
+  it("turns a result's typed effects into events, and never reads them from metadata", async () => {
+    const tool = (name: string, result: ToolResult) => ({
+      definition: {
+        name,
+        description: name,
+        inputSchema: { type: "object" },
+        safety: "read_only" as const,
+        category: "read" as const,
+        origin: "system" as const,
+      },
+      describe: (_input: unknown, context: { workdir: string }) => ({ cwd: context.workdir }),
+      execute: async () => ({ result }),
+    });
+    // Metadata shaped like load_skill's, without effects: nothing was activated, so no event says so.
+    harness.registry.register(
+      tool(
+        "looks_like_a_loader",
+        okResult("looks_like_a_loader", "ok", { skill: "review", registered_tools: ["x"] }),
+      ),
+    );
+    harness.registry.register(
+      tool(
+        "reports_effects",
+        okResult("reports_effects", "ok", undefined, [
+          { type: "skill_activated", skill: "review", source: "builtin", position: 0, arguments: "a.ts" },
+          { type: "tools_registered", skill: "review", names: ["x"] },
+        ]),
+      ),
+    );
+    const provider = harness.scripted(`
+name: effects
+turns:
+  - tool_calls:
+      - { name: looks_like_a_loader, input: {} }
+      - { name: reports_effects, input: {} }
+  - text: done
+`);
+    await new Runner(harness.deps(provider)).run("go");
+    const types = harness.events.map((event) => event.type);
+    const effectEvents = harness.events.filter(
+      (event) => event.type === "skill_activated" || event.type === "tools_registered",
+    );
+    expect(effectEvents).toEqual([
+      {
+        type: "skill_activated",
+        runId: expect.any(String),
+        name: "review",
+        source: "builtin",
+        position: 0,
+        arguments: "a.ts",
+      },
+      { type: "tools_registered", runId: expect.any(String), skill: "review", tools: ["x"] },
+    ]);
+    // Each effect follows the result of the call that reported it.
+    const secondResult = types.lastIndexOf("tool_result");
+    expect(types.indexOf("skill_activated")).toBe(secondResult + 1);
   });
 });
 

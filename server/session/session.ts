@@ -1,7 +1,7 @@
 // One conversation: its workspace (catalog, registry, active skills), history, provider, permission engine
 // and approvals, one run at a time, an ordered event stream and its JSONL log. Closing a browser tab only
 // drops a subscription; the session and its run go on.
-import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { PlaygroundError, errorMessage, type ErrorType } from "../errors/index.ts";
 import type { ChatMessage, ToolResult } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
@@ -209,7 +209,7 @@ export class Session {
    * Errors the user must see but that are not part of the conversation (never stored in the log).
    * `replay: true` keeps them for clients that open the session later (problems found while starting).
    */
-  emitError(code: string, message: string, options: { replay?: boolean } = {}): void {
+  emitError(code: ErrorType, message: string, options: { replay?: boolean } = {}): void {
     if (this.closed) return;
     this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
   }

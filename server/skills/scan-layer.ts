@@ -274,9 +274,3 @@ export async function scanLayers(
     return result;
   });
 }
-
-/** Scans one layer folder. A missing folder is an empty layer, not a warning (most users have no user layer). */
-export async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
-  const [scan] = await scanLayers([{ source, folder }]);
-  return scan;
-}

@@ -38,6 +38,3 @@ export function createSystemTools(): SystemTool[] {
 export function registerSystemTools(registry: Registry): void {
   for (const tool of createSystemTools()) registry.register(tool, { protected: true });
 }
-
-export { processExecution } from "./process-result.ts";
-export { writeFileAtomic } from "./atomic-write.ts";
