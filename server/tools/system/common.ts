@@ -15,28 +15,14 @@ import {
 import { openConfined, PathRefused, type OpenedEntry, type Purpose } from "./confined-fs.ts";
 import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 
-/** Reads a string field from unvalidated input (describe() runs before schema validation). */
-export function stringField(input: unknown, field: string): string | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "string" ? value : undefined;
-}
-
-export function numberField(input: unknown, field: string): number | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-export function booleanField(input: unknown, field: string): boolean | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "boolean" ? value : undefined;
+/** A validated input's optional `path` argument (the Registry checked it against the schema). */
+interface PathInput {
+  path?: string;
 }
 
 /** The permission target of a file tool: the real relative path, its protected area, or the refusal. */
-export function describePath(input: unknown, workdir: string, field = "path", fallback?: string): ToolTarget {
-  const given = stringField(input, field) ?? fallback;
+export function describePath(input: PathInput, workdir: string, fallback?: string): ToolTarget {
+  const given = input.path ?? fallback;
   if (given === undefined) return { cwd: workdir };
   const decision = resolveInWorkdir(workdir, given);
   if (!decision.ok) return { cwd: workdir, path: given, refusal: decision.reason };
@@ -67,11 +53,11 @@ export function confine(tool: string, workdir: string, userPath: string): Confin
 /** Confines the `path` argument (`fallback` when it is absent), as describePath judged it for permission. */
 export function confinePathArgument(
   tool: string,
-  input: unknown,
+  input: PathInput,
   workdir: string,
   fallback = "",
 ): ConfinedPath | ToolExecution {
-  return confine(tool, workdir, stringField(input, "path") ?? fallback);
+  return confine(tool, workdir, input.path ?? fallback);
 }
 
 /**
@@ -88,7 +74,7 @@ export function pathTool<Input extends { path?: string }>(options: {
   const { definition, defaultPath } = options;
   return defineTool<Input>({
     definition,
-    describe: (input, { workdir }) => describePath(input, workdir, "path", defaultPath),
+    describe: (input, { workdir }) => describePath(input, workdir, defaultPath),
     async execute(input, context) {
       const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath);
       if (isExecution(confined)) return confined;

@@ -67,7 +67,7 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       category: "read",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir, "path", "."),
+    describe: (input, { workdir }) => describePath(input, workdir, "."),
     async execute(input, context): Promise<ToolExecution> {
       const { pattern } = input;
       let regex: RegExp;
