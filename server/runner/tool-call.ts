@@ -83,16 +83,20 @@ function stoppedExecution(tool: string, settled: Settled): ToolExecution {
   }
   const { execution } = settled;
   if (!execution.result.ok && execution.result.errorType === "canceled") return execution;
-  const result = execution.result;
-  return {
-    ...execution,
-    result: {
-      ...result,
-      content: `${result.content}\n${FINISHED_DESPITE_STOP}`,
-      ...(result.ok ? {} : { error: `${result.error}\n${FINISHED_DESPITE_STOP}` }),
-      metadata: { ...result.metadata, finishedDespiteStop: true },
-    } as typeof result,
-  };
+  const { result } = execution;
+  const content = `${result.content}\n${FINISHED_DESPITE_STOP}`;
+  const metadata = { ...result.metadata, finishedDespiteStop: true };
+  const marked: ToolResult = result.ok
+    ? { ...result, content, metadata }
+    : result.errorType === "permission_denied"
+      ? {
+          ...result,
+          content,
+          error: content,
+          metadata: { ...metadata, permission: result.metadata.permission },
+        }
+      : { ...result, content, error: content, metadata };
+  return { ...execution, result: marked };
 }
 
 /** The tool set of a run restricted to `names` (an isolated slash run of `skill`). */
