@@ -2,6 +2,7 @@
 // 50 shadowed) — parse, tools.json schema + command checks, override, lint, validateTools — against the
 // floor of that work: reading exactly the same files, one after another, with bare `readFile`.
 import { readFile } from "node:fs/promises";
+import { LOAD_SKILL_TOOL_NAME } from "../server/protocol/model.ts";
 import { Catalog } from "../server/skills/index.ts";
 import { generateCatalog, type CatalogShape, type GeneratedCatalog } from "./generate-catalog.ts";
 import { interleave, median, ratioOf, round, type Figure, type FigureRow } from "./harness.ts";
@@ -11,7 +12,7 @@ export const QUICK_CATALOG: CatalogShape = { skills: 300, withTools: 60, shadowe
 
 /** System tools every session has; skills naming only these (or their own tools) survive validateTools. */
 const SYSTEM_TOOLS = new Set([
-  "load_skill",
+  LOAD_SKILL_TOOL_NAME,
   "read_file",
   "write_file",
   "edit_file",

@@ -68,7 +68,7 @@ async function runnerFixture(generated: GeneratedCatalog, iterations: number): P
   workspace.registry.register(NOOP_TOOL);
   for (const name of workspace.catalog.names().slice(0, ACTIVE)) {
     const loaded = await workspace.loadSkill(name);
-    if (!loaded.ok) throw new Error(`load_skill ${name} failed: ${loaded.error ?? loaded.content}`);
+    if (!loaded.ok) throw new Error(`load_skill ${name} failed: ${loaded.error}`);
   }
   if (workspace.activeSkills.size !== ACTIVE)
     throw new Error(`${workspace.activeSkills.size} skills active; expected ${ACTIVE}`);

@@ -14,7 +14,7 @@ import { runProcess } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
 import { BASE_MOUNTS, ISOLATION_FLAGS, detectSandbox, sandboxPolicy } from "../server/tools/sandbox.ts";
 import { processExecution } from "../server/tools/system/process-result.ts";
-import type { Tool } from "../server/tools/types.ts";
+import { defineTool, type Tool } from "../server/tools/types.ts";
 
 export interface SkillToolCallResult {
   medianMs: number;
@@ -42,9 +42,9 @@ const WARMUP_ITERATIONS = 3;
 /** The measured command, for reports (the result itself holds numbers only). */
 export const BENCH_COMMAND: readonly string[] = [PROGRAM, ...ARGS];
 
-function trivialSkillTool(cwd: string, sandboxed = false): Tool {
+function trivialSkillTool(cwd: string, sandboxed = false): Tool<{ value?: string }> {
   const name = sandboxed ? "bench_noop_sandboxed" : "bench_noop";
-  return {
+  return defineTool<{ value?: string }>({
     definition: {
       name,
       description: "does nothing",
@@ -74,9 +74,12 @@ function trivialSkillTool(cwd: string, sandboxed = false): Tool {
             }
           : {}),
       });
-      return processExecution(name, outcome, 30_000);
+      return processExecution(
+        { tool: name, command: BENCH_COMMAND.join(" "), cwd, timeoutMs: 30_000, content: "stdout" },
+        outcome,
+      );
     },
-  };
+  });
 }
 
 async function oneToolCall(
@@ -87,18 +90,18 @@ async function oneToolCall(
   name = "bench_noop",
 ): Promise<void> {
   const input = { value: "x" };
-  const invalid = registry.validate(name, input);
-  if (invalid) throw new Error(invalid.content);
-  const tool = registry.get(name)!;
+  const prepared = registry.prepare(name, input);
+  if (!prepared.ok) throw new Error(prepared.result.content);
+  const tool = prepared.call;
   const check: PermissionCheck = {
     callId: "bench",
     tool: tool.definition,
     input,
-    target: tool.describe(input, { workdir: cwd }),
+    target: tool.describe(cwd),
   };
   const trace = engine.evaluate(check);
   if (trace.decision !== "allow") throw new Error(`benchmark call not allowed: ${JSON.stringify(trace)}`);
-  const execution = await tool.execute(input, {
+  const execution = await tool.execute({
     workdir: cwd,
     callId: "bench",
     signal,

@@ -2,13 +2,16 @@
 // the token cost of listing it vs loading it, and a console to run each of its tools by hand.
 "use client";
 import { useState } from "react";
-import type { SkillView } from "../../server/protocol/index.ts";
+import type { LOAD_SKILL_TOOL_NAME, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
 import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { sourceTones } from "./catalog-panel.tsx";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
+
+/** The pages import protocol types only: the name is checked against the server's constant by type. */
+const LOAD_SKILL: typeof LOAD_SKILL_TOOL_NAME = "load_skill";
 
 type Tab = "sop" | "raw" | "tools";
 
@@ -101,14 +104,14 @@ export function SkillDetail({
                 className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs"
                 data-testid="skill-tools-unregistered"
               >
-                Its tools are not registered yet: only <span className="font-mono">load_skill</span> installs
-                them.{" "}
+                Its tools are not registered yet: only <span className="font-mono">{LOAD_SKILL}</span>{" "}
+                installs them.{" "}
                 <Button
                   small
                   testId="skill-load-now"
-                  onClick={() => onRunTool("load_skill", { name: skill.name })}
+                  onClick={() => onRunTool(LOAD_SKILL, { name: skill.name })}
                 >
-                  Run load_skill({skill.name}) now
+                  Run {LOAD_SKILL}({skill.name}) now
                 </Button>
               </div>
             )}

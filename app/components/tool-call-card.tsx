@@ -120,6 +120,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
               {call.result.error ? `: ${call.result.error}` : ""}
             </p>
           )}
+          {metadata?.finishedDespiteStop && (
+            <p className="text-amber-800" data-testid="tool-call-finished-despite-stop">
+              Stop came while this call ran, but it finished by itself: this is what it really did.
+            </p>
+          )}
           {metadata && (metadata.exitCode !== undefined || truncationNotes(metadata).length > 0) ? (
             <p className="text-slate-500">
               {metadata.exitCode !== undefined &&

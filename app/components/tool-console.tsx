@@ -1,18 +1,13 @@
 // Runs one tool by hand (same permission path as the model's calls) and shows what happened:
 // stdin, stdout, stderr, exit code, time and truncation, read from the result's metadata.
 "use client";
-import type { JsonSchema } from "../../server/protocol/index.ts";
+import type { JsonSchema, ToolResultMetadata } from "../../server/protocol/index.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { SchemaForm } from "./schema-form.tsx";
-import { Badge, Pre, formatJson } from "./ui.tsx";
-
-function field(metadata: Record<string, unknown> | undefined, ...names: string[]): unknown {
-  for (const name of names) if (metadata && metadata[name] !== undefined) return metadata[name];
-  return undefined;
-}
+import { Badge, Pre } from "./ui.tsx";
 
 /** The truncation flags the process runner and output cap put in a result's metadata, as readable notes. */
-export function truncationNotes(metadata: Record<string, unknown> | undefined): string[] {
+export function truncationNotes(metadata: ToolResultMetadata | undefined): string[] {
   if (!metadata) return [];
   const notes: string[] = [];
   if (metadata.stdoutTruncated)
@@ -34,9 +29,9 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
     );
   }
   const metadata = result.result.metadata;
-  const stdin = field(metadata, "stdin") ?? JSON.stringify(result.input);
-  const stderr = field(metadata, "stderr");
-  const exitCode = field(metadata, "exitCode", "exit_code");
+  const stdin = JSON.stringify(result.input);
+  const stderr = metadata?.stderr;
+  const exitCode = metadata?.exitCode;
   const truncation = truncationNotes(metadata);
   return (
     <div className="space-y-1 text-xs" data-testid="console-result">
@@ -53,14 +48,13 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
         ))}
       </div>
       {result.result.error && <p className="text-red-800">{result.result.error}</p>}
-      {typeof field(metadata, "command") === "string" && (
+      {typeof metadata?.command === "string" && (
         <p className="font-mono break-all text-slate-600" data-testid="console-command">
-          $ {String(field(metadata, "command"))}{" "}
-          <span className="text-slate-400">in {String(field(metadata, "cwd") ?? "")}</span>
+          $ {metadata.command} <span className="text-slate-400">in {metadata.cwd ?? ""}</span>
         </p>
       )}
       <div>stdin</div>
-      <Pre testId="console-stdin" text={typeof stdin === "string" ? stdin : formatJson(stdin)} />
+      <Pre testId="console-stdin" text={stdin} />
       <div>stdout</div>
       <Pre testId="console-stdout" text={result.fullOutput ?? result.result.content} />
       {typeof stderr === "string" && stderr.length > 0 && (

@@ -137,7 +137,14 @@ describe("uiReducer", () => {
         type: "tool_result",
         runId: "r1",
         callId: "c1",
-        result: { ok: false, tool: "run_command", content: "denied", errorType: "permission_denied" },
+        result: {
+          ok: false,
+          tool: "run_command",
+          content: "denied",
+          errorType: "permission_denied",
+          error: "denied",
+          metadata: { permission: { decision: "deny", source: "user", category: "exec" } },
+        },
         durationMs: 0,
       }),
     ]);

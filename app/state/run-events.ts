@@ -1,7 +1,7 @@
 // Applies one RunnerEvent to a session's view: chat turns, tool call cards, approvals, model requests.
 // Pure: returns a new SessionView and never mutates its input.
 import type { ChatMessage, RunnerEvent } from "../../server/protocol/index.ts";
-import type { ChatTurn, SessionView, ToolCallView } from "./types.ts";
+import type { ChatTurn, HistoryToolResult, SessionView, ToolCallView } from "./types.ts";
 
 type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
 
@@ -55,10 +55,6 @@ function updateCall(
 function withoutApproval(view: SessionView, callId: string): SessionView {
   if (!view.pendingApprovals.includes(callId)) return view;
   return { ...view, pendingApprovals: view.pendingApprovals.filter((id) => id !== callId) };
-}
-
-function isDenial(errorType: string | undefined): boolean {
-  return errorType === "permission_denied" || errorType === "denied";
 }
 
 /**
@@ -224,7 +220,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         ...call,
         state: event.result.ok
           ? "done"
-          : isDenial(event.result.errorType) || call.state === "denied"
+          : event.result.errorType === "permission_denied" || call.state === "denied"
             ? "denied"
             : "error",
         result: event.result,
@@ -316,11 +312,12 @@ export function turnsFromHistory(history: ChatMessage[]): {
     } else {
       const call = toolCalls[message.toolCallId];
       if (call) {
-        toolCalls[message.toolCallId] = {
-          ...call,
-          state: message.isError ? "error" : "done",
-          result: { ok: !message.isError, tool: message.toolName, content: message.content },
+        const result: HistoryToolResult = {
+          ok: !message.isError,
+          tool: message.toolName,
+          content: message.content,
         };
+        toolCalls[message.toolCallId] = { ...call, state: message.isError ? "error" : "done", result };
       } else
         turns.push({
           kind: "tool_message",

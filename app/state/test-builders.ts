@@ -1,5 +1,6 @@
 // Builders for realistic wire messages, shared by the reducer and derive tests.
 import type {
+  LOAD_SKILL_TOOL_NAME,
   RequestSnapshot,
   ServerMessage,
   SessionEvent,
@@ -7,6 +8,8 @@ import type {
   SkillView,
   ToolDefinition,
 } from "../../server/protocol/index.ts";
+
+const LOAD_SKILL: typeof LOAD_SKILL_TOOL_NAME = "load_skill";
 
 export function summary(id = "s1"): SessionSummary {
   return {
@@ -55,7 +58,7 @@ export function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnaps
     },
     stableHash: "aaaa",
     messages: [{ role: "user", content: "review it" }],
-    tools: [tool("load_skill"), tool("read_file")],
+    tools: [tool(LOAD_SKILL), tool("read_file")],
     registeredNotVisible: [],
     listedSkills: ["review"],
     activeSkills: [],

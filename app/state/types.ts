@@ -36,9 +36,19 @@ export interface ToolCallView {
   approval?: ApprovalRequest;
   trace?: PermissionTrace;
   denialReason?: string;
-  result?: ToolResult;
+  result?: ToolResult | HistoryToolResult;
   fullOutput?: string;
   durationMs?: number;
+}
+
+/** A result known only from the conversation history: its text and whether it failed, nothing more. */
+export interface HistoryToolResult {
+  ok: boolean;
+  tool: string;
+  content: string;
+  errorType?: undefined;
+  error?: undefined;
+  metadata?: undefined;
 }
 
 export type ChatTurn =

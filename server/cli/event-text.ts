@@ -70,7 +70,10 @@ export function describeEvent(event: RunnerEvent): string | undefined {
       return `  ${mark} ${result.tool} (${event.durationMs} ms)\n${indent(clip(result.content))}`;
     }
     case "skill_activated":
-      return `★ skill activated: ${event.name} [${event.source}] at position ${event.position}`;
+      return (
+        `★ skill activated: ${event.name} [${event.source}] at position ${event.position}` +
+        (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "")
+      );
     case "tools_registered":
       return event.tools.length
         ? `  tools registered by ${event.skill}: ${event.tools.join(", ")} (visible to the model from the next run)`

@@ -8,9 +8,22 @@ export type ErrorType =
   | "permission_denied"
   | "path_refused"
   | "not_found"
+  /** A file tool was given a folder where it needs a file. */
+  | "is_directory"
+  /** A FIFO, device or socket where a regular file is needed. */
+  | "not_a_file"
+  /** A file where a folder is needed. */
+  | "not_a_directory"
+  /** The operating system refused the access (EACCES, EPERM); not a permission rule. */
+  | "permission_error"
   | "io_error"
   | "binary_file"
-  | "edit_mismatch"
+  /** search_code: the pattern overran its time budget (catastrophic backtracking). */
+  | "search_timeout"
+  /** edit_file: `old_string` does not occur in the file. */
+  | "edit_no_match"
+  /** edit_file: `old_string` occurs more than once and `replace_all` is not set. */
+  | "edit_not_unique"
   | "timeout"
   | "command_failed"
   | "spawn_failed"
@@ -22,7 +35,20 @@ export type ErrorType =
   | "invalid_frame"
   /** A risky session (broad workdir, bypassPermissions) was not confirmed; `details.confirm` lists what. */
   | "confirmation_required"
+  /** Session errors (`session_error` events), not tool results. The session log is written again after a write error. */
+  | "log_recovered"
+  /** The session log had torn or unreadable records; they were skipped. */
+  | "log_damaged"
+  /** A reopened session could not restore part of its state (a skill, settings). */
+  | "restore_failed"
+  /** A catalog reload was held because an agent wrote into a skills folder. */
+  | "catalog_reload_held"
+  /** A permission settings file could not be read or has invalid rules. */
+  | "permission_settings"
   | "internal";
+
+/** The ErrorType values a tool result's `errorType` uses when a process ends badly. */
+export type ProcessErrorType = "spawn_failed" | "timeout" | "canceled" | "command_failed";
 
 export class PlaygroundError extends Error {
   readonly code: ErrorType;

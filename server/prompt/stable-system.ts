@@ -3,6 +3,7 @@
 // bodies arrive later through the environment, once the model asks for them with load_skill.
 import type { DisclosureMode } from "../protocol/model.ts";
 import type { PromptItem } from "../skills/types.ts";
+import { byName } from "../protocol/names.ts";
 
 export interface SkillBody {
   name: string;
@@ -29,7 +30,7 @@ const BASE_INSTRUCTIONS = `You are PseudoClaude, a coding agent running in the P
 
 /** Deterministic order: by name, so the index never depends on scan or map order. */
 function sortedByName<T extends { name: string }>(items: readonly T[]): T[] {
-  return [...items].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  return [...items].sort(byName);
 }
 
 /** Newlines in a description would break the one-line-per-skill index, so whitespace is folded. */

@@ -1,5 +1,7 @@
 // Provider-neutral conversation and tool types. These are wire types: the Runner, the providers, the
 // session log and the browser all use exactly these shapes.
+import type { ErrorType } from "../errors/index.ts";
+import type { PermissionTrace } from "./permission.ts";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -29,15 +31,88 @@ export type ChatMessage =
   | { role: "assistant"; content: string; toolCalls: ToolCall[] }
   | { role: "tool"; toolCallId: string; toolName: string; content: string; isError: boolean };
 
-export interface ToolResult {
-  ok: boolean;
+/** The system tool that loads a skill; every layer names it through this constant. */
+export const LOAD_SKILL_TOOL_NAME = "load_skill";
+
+/**
+ * What a call changed beyond its text, reported by the tool and consumed by the Runner (which turns each
+ * effect into its event). Never parsed back out of `metadata`.
+ */
+export type ToolEffect =
+  | {
+      type: "skill_activated";
+      skill: string;
+      source: string;
+      /** 0-based position in the active skills. */
+      position: number;
+      /** The arguments the SOP was rendered with ("" when none). */
+      arguments: string;
+    }
+  | { type: "tools_registered"; skill: string; names: string[] };
+
+/**
+ * The one metadata vocabulary of tool results (what the UI reads). Process results (run_command and
+ * skill tools) carry the process fields; any result whose model copy was capped carries `modelTruncated`.
+ * Tools may add their own fields (`path`, `bytes`, …).
+ */
+export interface ToolResultMetadata {
+  /** The model's copy was capped; the full text is the event's `fullOutput`. */
+  modelTruncated?: boolean;
+  omittedChars?: number;
+  /** Output cut by the tool itself (read_file at its size cap). */
+  truncated?: boolean;
+  command?: string;
+  cwd?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  stderr?: string;
+  durationMs?: number;
+  timeoutMs?: number;
+  stdoutBytes?: number;
+  stderrBytes?: number;
+  stdoutTruncated?: boolean;
+  stderrTruncated?: boolean;
+  timedOut?: boolean;
+  canceled?: boolean;
+  killedLeftovers?: boolean;
+  /** Stop was pressed while the call ran, but it finished by itself: this is its real result. */
+  finishedDespiteStop?: boolean;
+  [field: string]: unknown;
+}
+
+interface ToolResultBase {
   tool: string;
   /** What the model sees (capped). */
   content: string;
-  errorType?: string;
-  error?: string;
-  metadata?: Record<string, unknown>;
+  metadata?: ToolResultMetadata;
+  effects?: ToolEffect[];
 }
+
+export interface ToolSuccess extends ToolResultBase {
+  ok: true;
+  errorType?: undefined;
+  error?: undefined;
+}
+
+/** A refused call: the trace says which rule, mode or sandbox policy refused it. */
+export interface ToolDenial extends ToolResultBase {
+  ok: false;
+  errorType: "permission_denied";
+  error: string;
+  metadata: ToolResultMetadata & { permission: PermissionTrace };
+}
+
+export interface ToolFailure extends ToolResultBase {
+  ok: false;
+  errorType: Exclude<ErrorType, "permission_denied">;
+  error: string;
+}
+
+/**
+ * A tool call's result, keyed by `errorType` (absent on success). The JSON fields `ok`, `tool`,
+ * `content`, `errorType`, `error`, `metadata` are what old logs and `run --json` consumers read.
+ */
+export type ToolResult = ToolSuccess | ToolDenial | ToolFailure;
 
 export interface Usage {
   inputTokens?: number;

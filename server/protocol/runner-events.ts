@@ -103,7 +103,15 @@ type RunnerEventVariant =
       /** Full output for the UI (up to 1 MiB) when the model's copy was capped. */
       fullOutput?: string;
     }
-  | { type: "skill_activated"; runId: string; name: string; source: string; position: number }
+  | {
+      type: "skill_activated";
+      runId: string;
+      name: string;
+      source: string;
+      position: number;
+      /** The arguments the skill was loaded with (absent in logs written before they were recorded). */
+      arguments?: string;
+    }
   | { type: "tools_registered"; runId: string; skill: string; tools: string[] }
   | { type: "history_appended"; runId: string; message: ChatMessage }
   | { type: "stop"; runId: string; reason: StopReason; message?: string; iterations: number };

@@ -1,9 +1,13 @@
-import { rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../protocol/model.ts";
+import type { ChatMessage, ToolResult } from "../protocol/model.ts";
 import type { ProviderEvent } from "../providers/types.ts";
+import { WORKDIR_ENV_VAR } from "../skills/skill-tool.ts";
+import { okResult } from "../tools/types.ts";
 import { Runner } from "./runner.ts";
+import { TOOL_STOP_SETTLE_MS } from "./tool-call.ts";
 import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
 
 let harness: Harness;
@@ -23,6 +27,38 @@ turns:
   - text: "Findings: none."
   - text: Second run answer.
 `;
+
+/** Pids whose environment names this workdir (skill tools get PSEUDOCLAUDE_WORKDIR), once one is running. */
+async function processesOfCall(workdir: string, timeoutMs = 10_000): Promise<number[]> {
+  const marker = `${WORKDIR_ENV_VAR}=${workdir}\0`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found: number[] = [];
+    for (const entry of await readdir("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const environ = await readFile(`/proc/${entry}/environ`, "utf8").catch(() => "");
+      if (`${environ}`.includes(marker)) found.push(Number(entry));
+    }
+    if (found.length > 0 || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * A pid that can still run code: present in /proc, not a zombie, and still holding its memory. A process
+ * the kernel is tearing down (a PID namespace whose init was killed) has released its memory (empty
+ * cmdline) and runs no more user code, even while its pid is not yet reaped.
+ */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (/^\d+ \(.*\) [ZX]/.test(stat)) return false;
+    return readFileSync(`/proc/${pid}/cmdline`).length > 0;
+  } catch {
+    // No /proc entry: the process is gone.
+    return false;
+  }
+}
 
 function toolMessages(history: ChatMessage[]) {
   return history.filter((message) => message.role === "tool");
@@ -140,6 +176,66 @@ turns:
     expect(snapshot.disclosure).toBe("eager");
     expect(snapshot.system.stable).toContain(REVIEW_BODY);
     expect(snapshot.eagerStableLength).toBe(snapshot.system.stable.length);
+  });
+});
+
+describe("Runner: effects", () => {
+  it("turns a result's typed effects into events, and never reads them from metadata", async () => {
+    const tool = (name: string, result: ToolResult) => ({
+      definition: {
+        name,
+        description: name,
+        inputSchema: { type: "object" },
+        safety: "read_only" as const,
+        category: "read" as const,
+        origin: "system" as const,
+      },
+      describe: (_input: unknown, context: { workdir: string }) => ({ cwd: context.workdir }),
+      execute: async () => ({ result }),
+    });
+    // Metadata shaped like load_skill's, without effects: nothing was activated, so no event says so.
+    harness.registry.register(
+      tool(
+        "looks_like_a_loader",
+        okResult("looks_like_a_loader", "ok", { skill: "review", registered_tools: ["x"] }),
+      ),
+    );
+    harness.registry.register(
+      tool(
+        "reports_effects",
+        okResult("reports_effects", "ok", undefined, [
+          { type: "skill_activated", skill: "review", source: "builtin", position: 0, arguments: "a.ts" },
+          { type: "tools_registered", skill: "review", names: ["x"] },
+        ]),
+      ),
+    );
+    const provider = harness.scripted(`
+name: effects
+turns:
+  - tool_calls:
+      - { name: looks_like_a_loader, input: {} }
+      - { name: reports_effects, input: {} }
+  - text: done
+`);
+    await new Runner(harness.deps(provider)).run("go");
+    const types = harness.events.map((event) => event.type);
+    const effectEvents = harness.events.filter(
+      (event) => event.type === "skill_activated" || event.type === "tools_registered",
+    );
+    expect(effectEvents).toEqual([
+      {
+        type: "skill_activated",
+        runId: expect.any(String),
+        name: "review",
+        source: "builtin",
+        position: 0,
+        arguments: "a.ts",
+      },
+      { type: "tools_registered", runId: expect.any(String), skill: "review", tools: ["x"] },
+    ]);
+    // Each effect follows the result of the call that reported it.
+    const secondResult = types.lastIndexOf("tool_result");
+    expect(types.indexOf("skill_activated")).toBe(secondResult + 1);
   });
 });
 
@@ -369,23 +465,129 @@ name: slow
 turns:
   - tool_calls:
       - { name: load_skill, input: { name: rows } }
-      - { name: count_rows, input: { text: "a", sleepMs: 30000 } }
+      - { name: count_rows, input: { text: "a", sleepMs: 30000, ignoreTerm: true } }
   - text: never
 `);
     const controller = new AbortController();
     const started = Date.now();
+    let running: Promise<number[]> | undefined;
     const outcome = await new Runner(
       harness.deps(provider, {
         onEvent: (event) => {
           harness.events.push(event);
-          if (event.type === "tool_started" && event.tool === "count_rows") controller.abort();
+          // Stop once the tool's process is really there, so the test can see it go.
+          if (event.type === "tool_started" && event.tool === "count_rows") {
+            running = processesOfCall(harness.workdir).then((pids) => {
+              controller.abort();
+              return pids;
+            });
+          }
         },
       }),
     ).run("slow", { signal: controller.signal });
     expect(outcome.reason).toBe("canceled");
     expect(Date.now() - started).toBeLessThan(10_000);
+    const pids = await running!;
+    expect(pids.length).toBeGreaterThan(0);
+    // The run reported its stop only after the killed process tree was gone.
+    expect(pids.filter(isAlive)).toEqual([]);
     expect(toolMessages(harness.history).at(-1)).toMatchObject({ toolName: "count_rows", isError: true });
+    // What the process really did: killed on Stop, with its details.
+    const result = harness.events.find(
+      (event) => event.type === "tool_result" && event.result.tool === "count_rows",
+    );
+    expect(result).toMatchObject({
+      result: { ok: false, errorType: "canceled", metadata: { canceled: true, command: "node count.mjs" } },
+    });
     expect(harness.events.at(-1)).toMatchObject({ type: "stop", reason: "canceled" });
+  });
+
+  it("Stop after a tool's side effect: the call keeps its real result, marked that Stop came first", async () => {
+    // A tool that ignores Stop and writes anyway, the way a process may finish before the kill lands.
+    harness.registry.register({
+      definition: {
+        name: "late_write",
+        description: "Writes notes.txt when stopped.",
+        inputSchema: { type: "object" },
+        safety: "side_effect",
+        category: "write",
+        origin: "system",
+      },
+      describe: (_input, context) => ({ cwd: context.workdir, path: "notes.txt" }),
+      execute: async (_input, context) => {
+        if (!context.signal.aborted)
+          await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+        await writeFile(path.join(context.workdir, "notes.txt"), "written after Stop");
+        return { result: okResult("late_write", "wrote notes.txt") };
+      },
+    });
+    const provider = harness.scripted(`
+name: late
+turns:
+  - tool_calls:
+      - { name: late_write, input: {} }
+      - { name: echo, input: { text: after } }
+  - text: never
+`);
+    const controller = new AbortController();
+    const outcome = await new Runner(
+      harness.deps(provider, {
+        onEvent: (event) => {
+          harness.events.push(event);
+          if (event.type === "tool_started") controller.abort();
+        },
+      }),
+    ).run("write late", { signal: controller.signal });
+    expect(outcome.reason).toBe("canceled");
+    expect(await readNote(harness)).toBe("written after Stop");
+    const result = harness.events.find((event) => event.type === "tool_result");
+    expect(result).toMatchObject({
+      result: { ok: true, tool: "late_write", metadata: { finishedDespiteStop: true } },
+    });
+    const [written, skipped] = toolMessages(harness.history);
+    expect(written).toMatchObject({ toolName: "late_write", isError: false });
+    expect(written.content).toMatch(
+      /^wrote notes\.txt\n\[Stop was pressed while this call ran, but it finished/,
+    );
+    expect(skipped).toMatchObject({
+      toolName: "echo",
+      isError: true,
+      content: "not run: the run stopped (canceled)",
+    });
+  });
+
+  it("Stop and a tool that does not end: canceled after the bounded wait, its outcome called unknown", async () => {
+    harness.registry.register({
+      definition: {
+        name: "stuck",
+        description: "Never ends.",
+        inputSchema: { type: "object" },
+        safety: "read_only",
+        category: "read",
+        origin: "system",
+      },
+      describe: (_input, context) => ({ cwd: context.workdir }),
+      execute: () => new Promise(() => {}),
+    });
+    const controller = new AbortController();
+    const started = Date.now();
+    const outcome = await new Runner(
+      harness.deps(
+        harness.scripted("name: stuck\nturns:\n  - tool_calls:\n      - { name: stuck, input: {} }\n"),
+        {
+          onEvent: (event) => {
+            harness.events.push(event);
+            if (event.type === "tool_started") controller.abort();
+          },
+        },
+      ),
+    ).run("hang", { signal: controller.signal });
+    expect(outcome.reason).toBe("canceled");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TOOL_STOP_SETTLE_MS - 50);
+    const result = harness.events.find((event) => event.type === "tool_result");
+    expect(result).toMatchObject({ result: { ok: false, errorType: "canceled" } });
+    if (result?.type !== "tool_result") throw new Error("no tool_result");
+    expect(result.result.content).toContain("so what it did is unknown");
   });
 
   it("cancels while waiting for approval", async () => {

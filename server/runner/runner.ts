@@ -7,11 +7,12 @@ import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts"
 import { buildEnvironment } from "../prompt/environment.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { buildStableSystem } from "../prompt/stable-system.ts";
+import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
-import { runToolCall } from "./tool-call.ts";
+import { allowedTools, runToolCall } from "./tool-call.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   PERMISSION_EVALUATE_TIMEOUT_MS,
@@ -28,10 +29,6 @@ interface ModelResponse {
   /** Set when the provider ended with a terminal error event (or broke its contract). */
   error?: string;
   canceled: boolean;
-}
-
-function byName(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 export class Runner {
@@ -87,7 +84,7 @@ export class Runner {
       disclosure === "eager"
         ? stable.length
         : buildStableSystem({ skills: items, disclosure: "eager", eagerBodies }).length;
-    const listedSkills = items.map((item) => item.name).sort(byName);
+    const listedSkills = items.map((item) => item.name).sort(compareNames);
 
     let tools = this.definitions(options);
     let unknownInARow = 0;
@@ -185,6 +182,7 @@ export class Runner {
           visibleNames,
           permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
           readOnly: options.planMode === true,
+          ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
           emit: (event) => this.emit(event),
         });
         this.append(runId, outcome.message);

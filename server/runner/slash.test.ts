@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
 import { recentMessages, summarizeHistory } from "./history-window.ts";
 import { parseSlashCommand, runUserMessage } from "./slash.ts";
-import { createHarness, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
+import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
 
 let harness: Harness;
 beforeEach(async () => {
@@ -75,6 +75,34 @@ turns:
       event.type === "history_appended" ? [event.message] : [],
     );
     expect(appended).toEqual(harness.history.slice(2));
+  });
+
+  it("an isolated run refuses a registered tool outside its set, with a trace the model can read", async () => {
+    // write_note is registered and allowed by the permission policy, but not one of the rows skill's tools.
+    const provider = harness.scripted(`
+name: rows-escape
+turns:
+  - tool_calls:
+      - { name: write_note, input: { text: "escaped" } }
+  - text: I may not write notes here.
+`);
+    const outcome = await runUserMessage("/rows data.csv", {
+      ...harness.deps(provider),
+      skills: harness.catalog,
+    });
+    expect(outcome.reason).toBe("completed");
+    expect(await readNote(harness)).toBeUndefined();
+    const result = harness.events.find((event) => event.type === "tool_result");
+    expect(result).toMatchObject({
+      result: { ok: false, errorType: "permission_denied" },
+      trace: { decision: "deny", source: "mode", rule: "isolated" },
+    });
+    if (result?.type !== "tool_result") throw new Error("no tool_result");
+    expect(result.result.content).toMatch(
+      /^permission denied \(mode: isolated\) — the isolated run of skill "rows" may call only its own tools: /,
+    );
+    expect(result.result.content).toContain("count_rows");
+    expect(result.result.content).not.toContain("write_note,");
   });
 
   it("uses a recent window or a summary, and the skill's model override", async () => {

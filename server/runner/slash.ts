@@ -3,15 +3,15 @@
 // Runner with only the skill's tools and a chosen slice of history (`mode: isolated`).
 import { randomUUID } from "node:crypto";
 import { PlaygroundError } from "../errors/index.ts";
-import type { ChatMessage } from "../protocol/model.ts";
+import { LOAD_SKILL_TOOL_NAME, type ChatMessage } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { runLoadSkill } from "../skills/load-skill-tool.ts";
 import { renderInvocation } from "../skills/render.ts";
 import type { Skill } from "../skills/types.ts";
+import { effectEvents } from "./effects.ts";
 import { isolatedContext } from "./history-window.ts";
 import { Runner } from "./runner.ts";
 import type { RunnerDependencies, RunOptions, RunOutcome } from "./types.ts";
-
-const LOAD_SKILL = "load_skill";
 
 export interface SlashCommand {
   skill: string;
@@ -43,33 +43,22 @@ async function activate(
   runId: string,
   signal: AbortSignal,
 ): Promise<Activation> {
-  const loadSkill = deps.registry.get(LOAD_SKILL);
-  if (!loadSkill) throw new PlaygroundError("unknown_tool", `the ${LOAD_SKILL} tool is not registered`);
   const callId = `slash_${randomUUID().slice(0, 8)}`;
-  const { result } = await loadSkill.execute(
+  const result = await runLoadSkill(
+    deps.registry,
     { name: command.skill, arguments: command.args },
-    {
-      workdir: deps.workdir,
-      callId,
-      signal,
-    },
+    { workdir: deps.workdir, callId, signal },
   );
-  if (!result.ok) throw new PlaygroundError("unknown_skill", result.content);
-  const metadata = result.metadata ?? {};
-  const registeredTools = Array.isArray(metadata.registered_tools)
-    ? metadata.registered_tools.map(String)
-    : [];
-  const events: RunnerEvent[] = [
-    {
-      type: "skill_activated",
-      runId,
-      name: command.skill,
-      source: typeof metadata.source === "string" ? metadata.source : "unknown",
-      position: typeof metadata.position === "number" ? metadata.position : -1,
-    },
-    { type: "tools_registered", runId, skill: command.skill, tools: registeredTools },
-  ];
-  return { registeredTools, events };
+  if (!result.ok) {
+    if (result.errorType === "unknown_tool")
+      throw new PlaygroundError("unknown_tool", `the ${LOAD_SKILL_TOOL_NAME} tool is not registered`);
+    throw new PlaygroundError("unknown_skill", result.content);
+  }
+  const effects = result.effects ?? [];
+  const registeredTools = effects.flatMap((effect) =>
+    effect.type === "tools_registered" ? effect.names : [],
+  );
+  return { registeredTools, events: effectEvents(runId, effects) };
 }
 
 /** The SOP as rendered by the activation (fresh body from disk), or the catalog snapshot as a fallback. */

@@ -134,7 +134,9 @@ export async function createHarness(): Promise<Harness> {
       "let input = '';",
       "process.stdin.on('data', (chunk) => (input += chunk));",
       "process.stdin.on('end', () => {",
-      "  const { text, sleepMs } = JSON.parse(input);",
+      "  const { text, sleepMs, ignoreTerm } = JSON.parse(input);",
+      // Only SIGKILL ends it then: the process runner's grace period has to run out.
+      "  if (ignoreTerm) process.on('SIGTERM', () => {});",
       "  const done = () => console.log(`rows: ${text.trim().split('\\n').length}`);",
       "  if (sleepMs) setTimeout(done, sleepMs); else done();",
       "});",
@@ -149,7 +151,11 @@ export async function createHarness(): Promise<Harness> {
           description: "Count rows of a CSV text.",
           input_schema: {
             type: "object",
-            properties: { text: { type: "string" }, sleepMs: { type: "number" } },
+            properties: {
+              text: { type: "string" },
+              sleepMs: { type: "number" },
+              ignoreTerm: { type: "boolean" },
+            },
             required: ["text"],
           },
           command: ["node", "count.mjs"],

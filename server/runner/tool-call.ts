@@ -13,11 +13,12 @@ import { buildApprovalRequest } from "../permission/approval.ts";
 import { evaluateFailClosed } from "../permission/fail-closed.ts";
 import { redactKnownSecrets } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
-import type { Registry } from "../tools/registry.ts";
+import type { PreparedCall, Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
-import { failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
+import { deniedResult as denial, failResult, type ToolExecution, type ToolTarget } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
+import { effectEvents } from "./effects.ts";
 
 export interface ToolCallContext {
   runId: string;
@@ -35,21 +36,78 @@ export interface ToolCallContext {
   permissionTimeoutMs: number;
   /** Plan mode: side_effect tools are refused, not only hidden (the model may still name one). */
   readOnly?: boolean;
+  /**
+   * An isolated slash run: only these tools may be called; any other registered tool is refused, not only
+   * hidden (the model may still name one). `scope` names the run in the refusal.
+   */
+  allowed?: { names: ReadonlySet<string>; scope: string };
   emit: (event: RunnerEvent) => void;
 }
 
 /** How long a stopped tool may take to end its processes before the run reports `canceled` anyway. */
 export const TOOL_STOP_SETTLE_MS = 3_000;
 
-function settledWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
+/** What a stopped tool's promise came to within the bound: its execution, its crash, or nothing yet. */
+type Settled =
+  { kind: "finished"; execution: ToolExecution } | { kind: "crashed"; error: unknown } | { kind: "late" };
+
+function settledWithin(promise: Promise<ToolExecution>, timeoutMs: number): Promise<Settled> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
+  return Promise.race<Settled>([
     promise.then(
-      () => undefined,
-      () => undefined,
+      (execution) => ({ kind: "finished", execution }),
+      (error: unknown) => ({ kind: "crashed", error }),
     ),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    new Promise<Settled>((resolve) => (timer = setTimeout(() => resolve({ kind: "late" }), timeoutMs))),
   ]).finally(() => clearTimeout(timer));
+}
+
+const FINISHED_DESPITE_STOP =
+  "[Stop was pressed while this call ran, but it finished by itself: this is its real result]";
+
+/**
+ * The result of a call that Stop interrupted, saying what actually happened: a tool that ended because
+ * of the kill reports that (its own `canceled`, with the process details); one that finished by itself
+ * keeps its real result, marked; one that did not end within the bound is `canceled`, its outcome unknown.
+ */
+function stoppedExecution(tool: string, settled: Settled): ToolExecution {
+  if (settled.kind === "late") {
+    return {
+      result: failResult(
+        tool,
+        "canceled",
+        `canceled by the user while the tool was running; it had not ended ${TOOL_STOP_SETTLE_MS / 1000} s ` +
+          "after Stop, so what it did is unknown",
+      ),
+    };
+  }
+  if (settled.kind === "crashed") {
+    return { result: failResult(tool, "internal", `tool ${tool} crashed: ${errorMessage(settled.error)}`) };
+  }
+  const { execution } = settled;
+  if (!execution.result.ok && execution.result.errorType === "canceled") return execution;
+  const { result } = execution;
+  const content = `${result.content}\n${FINISHED_DESPITE_STOP}`;
+  const metadata = { ...result.metadata, finishedDespiteStop: true };
+  const marked: ToolResult = result.ok
+    ? { ...result, content, metadata }
+    : result.errorType === "permission_denied"
+      ? {
+          ...result,
+          content,
+          error: content,
+          metadata: { ...metadata, permission: result.metadata.permission },
+        }
+      : { ...result, content, error: content, metadata };
+  return { ...execution, result: marked };
+}
+
+/** The tool set of a run restricted to `names` (an isolated slash run of `skill`). */
+export function allowedTools(
+  names: readonly string[],
+  skill: string | undefined,
+): ToolCallContext["allowed"] {
+  return { names: new Set(names), scope: skill ? `the isolated run of skill "${skill}"` : "this run" };
 }
 
 export interface ToolCallOutcome {
@@ -68,9 +126,9 @@ function toolMessage(call: ToolCall, result: ToolResult): ChatMessage & { role: 
   };
 }
 
-function describeSafely(tool: Tool, input: unknown, workdir: string): ToolTarget {
+function describeSafely(call: PreparedCall, workdir: string): ToolTarget {
   try {
-    return tool.describe(input, { workdir });
+    return call.describe(workdir);
   } catch (error) {
     return { cwd: workdir, command: `(could not describe the call: ${errorMessage(error)})` };
   }
@@ -79,7 +137,20 @@ function describeSafely(tool: Tool, input: unknown, workdir: string): ToolTarget
 function deniedResult(tool: string, trace: PermissionTrace): ToolResult {
   const by = trace.rule ? `${trace.source}: ${trace.rule}` : trace.source;
   const reason = trace.reason ? ` — ${trace.reason}` : "";
-  return failResult(tool, "permission_denied", `permission denied (${by})${reason}`, { permission: trace });
+  return denial(tool, `permission denied (${by})${reason}`, trace);
+}
+
+/** A refusal by the run's mode (plan mode, an isolated run's tool set), with the target when known. */
+function modeTrace(rule: string, check: PermissionCheck, reason: string): PermissionTrace {
+  const target = check.target.command ?? check.target.path;
+  return {
+    decision: "deny",
+    source: "mode",
+    rule,
+    category: check.tool.category,
+    ...(target ? { target } : {}),
+    reason,
+  };
 }
 
 function userTrace(check: PermissionCheck, answer: ApprovalAnswer): PermissionTrace {
@@ -122,32 +193,6 @@ async function decide(
   emit({ type: "permission_decision", runId, callId: check.callId, trace: decided, answer });
   if (answer.kind === "allow_session") permission.rememberSessionAllow?.(check);
   return decided;
-}
-
-function emitActivation(result: ToolResult, context: ToolCallContext): void {
-  const metadata = result.metadata;
-  if (
-    !result.ok ||
-    !metadata ||
-    typeof metadata.skill !== "string" ||
-    !Array.isArray(metadata.registered_tools)
-  ) {
-    return;
-  }
-  const { runId, emit } = context;
-  emit({
-    type: "skill_activated",
-    runId,
-    name: metadata.skill,
-    source: typeof metadata.source === "string" ? metadata.source : "unknown",
-    position: typeof metadata.position === "number" ? metadata.position : -1,
-  });
-  emit({
-    type: "tools_registered",
-    runId,
-    skill: metadata.skill,
-    tools: metadata.registered_tools.map(String),
-  });
 }
 
 /** Keeps the model's copy within the cap even if a tool forgot to; the UI gets the full text. */
@@ -196,32 +241,32 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
     );
     return { message: finish(result, 0), known: false, canceled: false };
   }
-  const invalid = registry.validate(call.name, call.input);
-  if (invalid) return { message: finish(invalid, 0), known: true, canceled: false };
-
-  const tool = registry.get(call.name)!;
+  // Validated once, here: the prepared call carries the typed input to describe and execute.
+  const prepared = registry.prepare(call.name, call.input);
+  if (!prepared.ok) return { message: finish(prepared.result, 0), known: true, canceled: false };
+  const tool = prepared.call;
   const check: PermissionCheck = {
     callId: call.id,
     tool: tool.definition,
     input: call.input,
-    target: describeSafely(tool, call.input, context.workdir),
+    target: describeSafely(tool, context.workdir),
   };
-  if (context.readOnly && tool.definition.safety !== "read_only") {
-    const planTrace: PermissionTrace = {
-      decision: "deny",
-      source: "mode",
-      rule: "plan",
-      category: tool.definition.category,
-      ...((check.target.command ?? check.target.path)
-        ? { target: check.target.command ?? check.target.path }
-        : {}),
-      reason: "plan mode allows read-only tools only; describe the change in your plan instead",
-    };
-    return {
-      message: finish(deniedResult(call.name, planTrace), 0, planTrace),
-      known: true,
-      canceled: false,
-    };
+  const refusal =
+    context.readOnly && tool.definition.safety !== "read_only"
+      ? modeTrace(
+          "plan",
+          check,
+          "plan mode allows read-only tools only; describe the change in your plan instead",
+        )
+      : context.allowed && !context.allowed.names.has(call.name)
+        ? modeTrace(
+            "isolated",
+            check,
+            `${context.allowed.scope} may call only its own tools: ${[...context.allowed.names].join(", ")}`,
+          )
+        : undefined;
+  if (refusal) {
+    return { message: finish(deniedResult(call.name, refusal), 0, refusal), known: true, canceled: false };
   }
   const trace = await decide(check, context);
   if (trace === "canceled") {
@@ -237,7 +282,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   let execution: ToolExecution | typeof ABORTED;
   let running: Promise<ToolExecution> | undefined;
   try {
-    running = tool.execute(call.input, {
+    running = tool.execute({
       workdir: context.workdir,
       callId: call.id,
       signal,
@@ -250,15 +295,19 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
       result: failResult(call.name, "internal", `tool ${call.name} crashed: ${errorMessage(error)}`),
     };
   }
-  const durationMs = Math.round(performance.now() - started);
   if (execution === ABORTED) {
-    // The tool ends its processes on the same signal: a bounded wait, so `stop` comes after they are gone.
-    if (running) await settledWithin(running, TOOL_STOP_SETTLE_MS);
-    const result = failResult(call.name, "canceled", "canceled by the user while the tool was running");
-    return { message: finish(result, durationMs, trace), known: true, canceled: true };
+    // The tool ends its processes on the same signal: a bounded wait, so `stop` comes after they are gone
+    // and the result says what they really did.
+    execution = running
+      ? stoppedExecution(call.name, await settledWithin(running, TOOL_STOP_SETTLE_MS))
+      : stoppedExecution(call.name, { kind: "late" });
+  } else if (signal.aborted) {
+    execution = stoppedExecution(call.name, { kind: "finished", execution });
   }
+  const durationMs = Math.round(performance.now() - started);
   const capped = capExecution(execution);
   const message = finish(capped.result, durationMs, trace, capped.fullOutput);
-  emitActivation(capped.result, context);
+  // What the call changed (a skill activated, tools registered) happened, Stop or not.
+  for (const event of effectEvents(context.runId, capped.result.effects)) emit(event);
   return { message, known: true, canceled: signal.aborted };
 }

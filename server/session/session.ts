@@ -2,7 +2,7 @@
 // ordered event stream and its JSONL log. The provider, the permission engine and what waits for the
 // person (approvals, manual turns) live in SessionEngines; the summary is SessionSummaryFold's. Closing a
 // browser tab only drops a subscription; the session and its run go on.
-import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { PlaygroundError, errorMessage, type ErrorType } from "../errors/index.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
@@ -207,7 +207,7 @@ export class Session {
    * Errors the user must see but that are not part of the conversation (never stored in the log).
    * `replay: true` keeps them for clients that open the session later (problems found while starting).
    */
-  emitError(code: string, message: string, options: { replay?: boolean } = {}): void {
+  emitError(code: ErrorType, message: string, options: { replay?: boolean } = {}): void {
     if (this.closed) return;
     this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
   }

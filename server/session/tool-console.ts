@@ -1,7 +1,7 @@
 // The catalog's tool console: one call by hand through the same path as the model's calls (known? →
 // arguments valid? → permission, with an approval card when it asks → execute), ending in a
 // tool_console_result event. The call's events are marked `console: true`; their runId is the call's id.
-import { errorMessage } from "../errors/index.ts";
+import { errorMessage, type ErrorType } from "../errors/index.ts";
 import type { ToolResult } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
@@ -24,7 +24,7 @@ export interface ConsoleCall {
   sandbox?: SandboxSettings;
   processes?: ProcessRunner;
   emit: (event: SessionEvent) => void;
-  emitError: (code: string, message: string) => void;
+  emitError: (code: ErrorType, message: string) => void;
 }
 
 export async function runConsoleCall(call: ConsoleCall): Promise<void> {

@@ -14,7 +14,7 @@ import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
 import { ActiveSkills } from "../skills/active-skills.ts";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
-import { LOAD_SKILL_TOOL_NAME, createLoadSkillTool } from "../skills/load-skill-tool.ts";
+import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
 import { registerSystemTools } from "../tools/system/index.ts";
@@ -120,8 +120,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       sandbox: { network: conversation.allowNetwork === true, homes: [home] },
     }),
     loadSkill: async (name, args) => {
-      const tool = registry.get(LOAD_SKILL_TOOL_NAME)!;
-      const execution = await tool.execute(
+      return runLoadSkill(
+        registry,
         { name, ...(args ? { arguments: args } : {}) },
         {
           workdir,
@@ -130,7 +130,6 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
           sandbox: { network: false, homes: [home] },
         },
       );
-      return execution.result;
     },
     reloadCatalog: async () => {
       const diff = await catalog.reload();

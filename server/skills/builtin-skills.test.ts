@@ -56,9 +56,10 @@ function callContext() {
 async function runTool(skillName: string, toolName: string, input: unknown) {
   const registry = await loadedRegistry(skillName);
   expect(registry.validate(toolName, input)).toBeNull();
-  const tool = registry.get(toolName);
-  if (!tool) throw new Error(`${toolName} was not registered by ${skillName}`);
-  return (await tool.execute(input, callContext())).result;
+  const prepared = registry.prepare(toolName, input);
+  if (!prepared.ok)
+    throw new Error(`${toolName} was not registered by ${skillName}: ${prepared.result.content}`);
+  return (await prepared.call.execute(callContext())).result;
 }
 
 describe("built-in skills", () => {

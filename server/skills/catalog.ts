@@ -20,6 +20,7 @@ import type {
   SkillView,
   SkillWarning,
 } from "./types.ts";
+import { byName, compareNames } from "../protocol/names.ts";
 
 /** Layer order: later entries win. */
 export const LAYER_ORDER: readonly SkillSource[] = ["builtin", "user", "project"];
@@ -37,10 +38,6 @@ export function defaultLayers(workdir: string, home: string = os.homedir()): Cat
 }
 
 /** Plain-string comparison: locale-independent, so prompt text is byte-identical everywhere. */
-function byName(left: { name: string }, right: { name: string }): number {
-  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
-}
-
 function fingerprint(loaded: LoadedSkill): string {
   return JSON.stringify([loaded.skill.source, loaded.skill.entryPath, loaded.raw, loaded.toolsRaw]);
 }
@@ -96,7 +93,7 @@ export class Catalog {
     const winners = new Map<string, LoadedSkill>();
     const shadowed: ShadowedSkill[] = [];
     const lint: LintNote[] = [];
-    for (const [name, list] of [...candidates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [name, list] of [...candidates.entries()].sort(([a], [b]) => compareNames(a, b))) {
       const winner = list[list.length - 1];
       winners.set(name, winner);
       for (const loser of list.slice(0, -1)) {

@@ -89,6 +89,16 @@ describe("load_skill", () => {
         skipped_tools: [],
         bodyFromDisk: true,
       },
+      effects: [
+        {
+          type: "skill_activated",
+          skill: "csv-report",
+          source: "builtin",
+          position: 0,
+          arguments: "data/sales.csv",
+        },
+        { type: "tools_registered", skill: "csv-report", names: ["profile_csv", "chart_csv"] },
+      ],
     });
     expect(activeSkills.list()[0]).toMatchObject({
       name: "csv-report",

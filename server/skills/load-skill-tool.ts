@@ -1,15 +1,24 @@
 // load_skill: the system tool that moves a skill from discoverable (Catalog) to loaded (ActiveSkills)
 // and installs its tools.json tools (Registry). Registered is not visible: the Runner's per-run snapshot
 // of definitions decides when the model can see those tools.
+import { LOAD_SKILL_TOOL_NAME } from "../protocol/model.ts";
 import type { Registry } from "../tools/registry.ts";
-import { failResult, okResult, type Tool, type ToolExecution } from "../tools/types.ts";
+import {
+  defineTool,
+  failResult,
+  okResult,
+  type Tool,
+  type ToolContext,
+  type ToolExecution,
+  type ToolResult,
+} from "../tools/types.ts";
 import type { ActiveSkills } from "./active-skills.ts";
 import type { Catalog } from "./catalog.ts";
 import { renderInvocation } from "./render.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import type { SkillSource } from "./types.ts";
 
-export const LOAD_SKILL_TOOL_NAME = "load_skill";
+export { LOAD_SKILL_TOOL_NAME };
 
 /** What load_skill did, for the Runner's `skill_activated` / `tools_registered` events. */
 export interface SkillActivation {
@@ -33,7 +42,7 @@ export interface LoadSkillToolOptions {
   onActivated?: (activation: SkillActivation) => void;
 }
 
-interface LoadSkillInput {
+export interface LoadSkillInput {
   name: string;
   arguments?: string;
 }
@@ -43,13 +52,14 @@ interface LoadSkillInput {
  * unknown name → failure `unknown_skill` (`unknown skill "<name>"`); the body is re-read from disk
  * (falling back to the catalog snapshot), rendered with `arguments`, activated into ActiveSkills
  * (same name: updated in place), and every tools.json tool is register-or-replaced into the Registry.
- * Result text: `loaded skill "<name>" (<n> specialized tools registered)`; metadata
- * `{skill, registered_tools, source, position, skipped_tools, bodyFromDisk}`.
+ * Result text: `loaded skill "<name>" (<n> specialized tools registered)`; effects `skill_activated`
+ * (with the arguments) and `tools_registered`, which the Runner turns into its events; metadata
+ * `{skill, registered_tools, source, position, skipped_tools, bodyFromDisk}` for the UI and JSON readers.
  * No enum of names in the schema: the catalog can reload while the Registry keeps the compiled schema.
  */
-export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
+export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSkillInput> {
   const { catalog, activeSkills, registry } = options;
-  return {
+  return defineTool<LoadSkillInput>({
     definition: {
       name: LOAD_SKILL_TOOL_NAME,
       description:
@@ -77,13 +87,10 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
       return { cwd: "" };
     },
 
-    async execute(input: unknown): Promise<ToolExecution> {
-      const { name, arguments: args = "" } = (input ?? {}) as LoadSkillInput;
-      const skill = typeof name === "string" ? catalog.get(name) : undefined;
+    async execute({ name, arguments: args = "" }): Promise<ToolExecution> {
+      const skill = catalog.get(name);
       if (!skill) {
-        return {
-          result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${String(name)}"`),
-        };
+        return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${name}"`) };
       }
       const freshBody = await catalog.reloadSkillBody(skill.meta.name);
       const body = freshBody ?? skill.body;
@@ -116,7 +123,32 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool {
       };
       options.onActivated?.(activation);
       const text = `loaded skill "${skill.meta.name}" (${registered.length} specialized tools registered)`;
-      return { result: okResult(LOAD_SKILL_TOOL_NAME, text, { ...activation }) };
+      return {
+        result: okResult(LOAD_SKILL_TOOL_NAME, text, { ...activation }, [
+          {
+            type: "skill_activated",
+            skill: skill.meta.name,
+            source: skill.source,
+            position,
+            arguments: args,
+          },
+          { type: "tools_registered", skill: skill.meta.name, names: registered },
+        ]),
+      };
     },
-  };
+  });
+}
+
+/**
+ * Runs the Registry's load_skill for a caller other than the model (a slash command, a reopened session,
+ * the catalog's Load button): validated against its schema like any call, so it meets the same input.
+ */
+export async function runLoadSkill(
+  registry: Registry,
+  input: LoadSkillInput,
+  context: ToolContext,
+): Promise<ToolResult> {
+  const prepared = registry.prepare(LOAD_SKILL_TOOL_NAME, input);
+  if (!prepared.ok) return prepared.result;
+  return (await prepared.call.execute(context)).result;
 }

@@ -6,8 +6,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
-import { scanLayer } from "./scan-layer.ts";
+import { scanLayers, type LayerScan } from "./scan-layer.ts";
+import type { SkillSource } from "./types.ts";
 import { parseToolsJsonText } from "./tools-json.ts";
+
+/** Scans one layer folder (a missing folder is an empty layer, not a warning). */
+async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
+  const [scan] = await scanLayers([{ source, folder }]);
+  return scan!;
+}
 
 const SEED = 0x5eed_2026;
 const SKILL_CASES = 5_500;

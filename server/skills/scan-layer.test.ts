@@ -1,10 +1,17 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { SCAN_CONCURRENCY, newScanContext, scanLayer, scanLayers } from "./scan-layer.ts";
+import { SCAN_CONCURRENCY, newScanContext, scanLayers, type LayerScan } from "./scan-layer.ts";
+import type { SkillSource } from "./types.ts";
 import { MAX_SKILL_FILE_BYTES } from "./read-bounded.ts";
 import { parseToolsJsonText } from "./tools-json.ts";
 import { makeTempLayers, simpleSkill, writeSkill, type TempLayers } from "./testing/skill-fixtures.ts";
+
+/** Scans one layer folder (a missing folder is an empty layer, not a warning). */
+async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
+  const [scan] = await scanLayers([{ source, folder }]);
+  return scan!;
+}
 
 let temp: TempLayers;
 

@@ -9,6 +9,7 @@ import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES, readBounded } from "./read-bounded.ts";
 import { parseToolsJson, type PathLookups } from "./tools-json.ts";
 import type { Skill, SkillSource, SkillWarning } from "./types.ts";
+import { byName } from "../protocol/names.ts";
 
 export { MAX_SKILL_FILE_BYTES };
 
@@ -218,7 +219,7 @@ async function listLayer(source: SkillSource, folder: string): Promise<LayerList
   try {
     const entries = (await readdir(folder, { withFileTypes: true }))
       .filter((entry) => !entry.name.startsWith("."))
-      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+      .sort(byName);
     return { source, folder, entries };
   } catch (error) {
     // A missing folder is an empty layer, not a warning (most users have no user layer).
@@ -272,10 +273,4 @@ export async function scanLayers(
     }
     return result;
   });
-}
-
-/** Scans one layer folder. A missing folder is an empty layer, not a warning (most users have no user layer). */
-export async function scanLayer(source: SkillSource, folder: string): Promise<LayerScan> {
-  const [scan] = await scanLayers([{ source, folder }]);
-  return scan;
 }

@@ -95,7 +95,7 @@ describe("skill command tool", () => {
     const tool = createSkillTool({ name: "demo", rootDir: skillDir }, spec(["node", "fail.mjs"]));
     const { result } = await tool.execute({}, context());
     expect(result).toMatchObject({ ok: false, errorType: "command_failed", metadata: { exitCode: 3 } });
-    expect(result.error).toMatch(/exit code 3:\nbad input: missing path/);
+    expect(result.error).toMatch(/\[stderr\]\nbad input: missing path\n\[exit code 3\]/);
   });
 
   it("a missing program becomes spawn_failed", async () => {

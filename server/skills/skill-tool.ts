@@ -1,11 +1,12 @@
 // A tools.json entry as a Registry Tool: runs its command with the skill root as cwd, the call's
 // arguments as JSON on stdin (then EOF), and stdout as the result the model sees.
-import { capForModel, UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
+import { UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
 import { defaultProcessRunner } from "../tools/process-runner.ts";
 import { sandboxPolicy } from "../tools/sandbox.ts";
+import { processExecution } from "../tools/system/process-result.ts";
 import {
+  defineTool,
   failResult,
-  okResult,
   type Tool,
   type ToolContext,
   type ToolExecution,
@@ -16,8 +17,6 @@ import type { SkillToolSpec } from "./types.ts";
 
 export const DEFAULT_SKILL_TOOL_TIMEOUT_MS = 30_000;
 export const MAX_SKILL_TOOL_TIMEOUT_MS = 600_000;
-/** Characters of stderr kept in metadata (the model sees it on failure; the UI shows it always). */
-const STDERR_METADATA_CAP = 8_000;
 /** Env var carrying the session workdir to skill scripts (they resolve workdir-relative paths against it). */
 export const WORKDIR_ENV_VAR = "PSEUDOCLAUDE_WORKDIR";
 
@@ -28,7 +27,10 @@ export interface SkillToolOwner {
   rootDir: string;
 }
 
-function stdinFor(input: unknown): string {
+/** A tools.json tool's input: whatever its `input_schema` admits, always a JSON object. */
+export type SkillToolInput = Record<string, unknown>;
+
+function stdinFor(input: SkillToolInput): string {
   return JSON.stringify(input ?? {});
 }
 
@@ -38,9 +40,9 @@ function timeoutFor(spec: SkillToolSpec): number {
 }
 
 /** Builds the Registry tool for one tools.json entry. Safety `side_effect`, category `exec`. */
-export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Tool {
+export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Tool<SkillToolInput> {
   const timeoutMs = timeoutFor(spec);
-  return {
+  return defineTool<SkillToolInput>({
     definition: {
       name: spec.name,
       description: spec.description,
@@ -51,11 +53,11 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
       skill: owner.name,
     },
 
-    describe(input: unknown): ToolTarget {
+    describe(input): ToolTarget {
       return { command: spec.command.join(" "), cwd: owner.rootDir, stdin: stdinFor(input) };
     },
 
-    async execute(input: unknown, context: ToolContext): Promise<ToolExecution> {
+    async execute(input, context: ToolContext): Promise<ToolExecution> {
       const tool = spec.name;
       // The skill folder may have changed since load (SECURITY P9): check the program again.
       const check = await checkCommand(spec.command, owner.rootDir);
@@ -81,66 +83,10 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
           ...(context.sandbox ? { settings: context.sandbox } : {}),
         }),
       });
-      const stderr = capForModel(outcome.stderr, STDERR_METADATA_CAP).text;
-      const metadata: Record<string, unknown> = {
-        skill: owner.name,
-        command,
-        cwd: owner.rootDir,
-        exitCode: outcome.exitCode,
-        signal: outcome.signal,
-        stderr,
-        stdoutBytes: outcome.stdoutBytes,
-        stderrBytes: outcome.stderrBytes,
-        stdoutTruncated: outcome.stdoutTruncated,
-        stderrTruncated: outcome.stderrTruncated,
-        durationMs: outcome.durationMs,
-        timeoutMs,
-        ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
-      };
-      if (outcome.spawnError !== undefined) {
-        return {
-          result: failResult(
-            tool,
-            "spawn_failed",
-            `could not start ${command}: ${outcome.spawnError}`,
-            metadata,
-          ),
-        };
-      }
-      if (outcome.canceled) return { result: failResult(tool, "canceled", `${tool} was canceled`, metadata) };
-      if (outcome.timedOut) {
-        return {
-          result: failResult(
-            tool,
-            "timeout",
-            `${tool} timed out after ${timeoutMs} ms and was killed`,
-            metadata,
-          ),
-        };
-      }
-      if (outcome.exitCode !== 0) {
-        const status =
-          outcome.exitCode === null
-            ? `signal ${outcome.signal ?? "unknown"}`
-            : `exit code ${outcome.exitCode}`;
-        const detail = stderr.trim() || capForModel(outcome.stdout, STDERR_METADATA_CAP).text.trim();
-        return {
-          result: failResult(
-            tool,
-            "command_failed",
-            `${tool} failed with ${status}${detail ? `:\n${detail}` : ""}`,
-            metadata,
-          ),
-        };
-      }
-      const capped = capForModel(outcome.stdout);
-      metadata.modelTruncated = capped.truncated;
-      metadata.omittedChars = capped.omittedChars;
-      const content = capped.text === "" ? "(no output)" : capped.text;
-      return {
-        result: okResult(tool, content, metadata),
-        ...(capped.truncated || outcome.stdoutTruncated ? { fullOutput: outcome.stdout } : {}),
-      };
+      return processExecution(
+        { tool, command, cwd: owner.rootDir, timeoutMs, content: "stdout", metadata: { skill: owner.name } },
+        outcome,
+      );
     },
-  };
+  });
 }

@@ -13,10 +13,6 @@ export function globToRegExp(pattern: string, options: GlobOptions = { separator
   return new RegExp(`^${translate(pattern, options.separatorAware)}$`, "s");
 }
 
-export function matchesGlob(pattern: string, text: string, options?: GlobOptions): boolean {
-  return globToRegExp(pattern, options).test(text);
-}
-
 function translate(pattern: string, separatorAware: boolean): string {
   const anyInSegment = separatorAware ? "[^/]*" : ".*";
   const oneInSegment = separatorAware ? "[^/]" : ".";

@@ -1,6 +1,14 @@
 import { compileValidator, type Validator } from "../protocol/validator.ts";
-import type { Tool, ToolDefinition, ToolResult } from "./types.ts";
+import type { Tool, ToolContext, ToolDefinition, ToolExecution, ToolFailure, ToolTarget } from "./types.ts";
 import { failResult } from "./types.ts";
+
+/** A call whose input passed its tool's schema: the only way to describe or execute a registered tool. */
+export interface PreparedCall {
+  definition: ToolDefinition;
+  /** The permission target (command, path, stdin) of this input. May throw: the caller reports it. */
+  describe(workdir: string): ToolTarget;
+  execute(context: ToolContext): Promise<ToolExecution>;
+}
 
 export interface DefinitionFilter {
   /** Only tools of this safety (plan mode exposes read_only only). */
@@ -14,11 +22,11 @@ export interface DefinitionFilter {
  * run, so a tool registered during a run is callable (isKnown) but not in that run's definitions.
  */
 export class Registry {
-  private readonly tools = new Map<string, { tool: Tool; validate: Validator<unknown> }>();
+  private readonly tools = new Map<string, { tool: Tool<never>; validate: Validator<unknown> }>();
   private readonly protectedNames = new Set<string>();
 
   /** Registers a tool; a name that is already taken is an error. */
-  register(tool: Tool, options: { protected?: boolean } = {}): void {
+  register<Input>(tool: Tool<Input>, options: { protected?: boolean } = {}): void {
     const name = tool.definition.name;
     if (this.tools.has(name)) throw new Error(`tool "${name}" is already registered`);
     this.put(tool);
@@ -26,7 +34,7 @@ export class Registry {
   }
 
   /** Registers or replaces a tool. Protected (system) tools cannot be replaced: returns false. */
-  registerOrReplace(tool: Tool): boolean {
+  registerOrReplace<Input>(tool: Tool<Input>): boolean {
     if (this.protectedNames.has(tool.definition.name)) return false;
     this.put(tool);
     return true;
@@ -45,7 +53,8 @@ export class Registry {
     return this.protectedNames.has(name);
   }
 
-  get(name: string): Tool | undefined {
+  /** The tool itself, e.g. to read its definition; calls go through `prepare`. */
+  get(name: string): Tool<never> | undefined {
     return this.tools.get(name)?.tool;
   }
 
@@ -67,16 +76,44 @@ export class Registry {
   }
 
   /** Validates input against the tool's schema. Returns a failure result the model can read, or null. */
-  validate(name: string, input: unknown): ToolResult | null {
+  validate(name: string, input: unknown): ToolFailure | null {
+    const prepared = this.prepare(name, input);
+    return prepared.ok ? null : prepared.result;
+  }
+
+  /**
+   * Validates a call's input once, against the tool's schema, and binds it: the returned call describes
+   * and executes with the typed input its tool declared (`defineTool<Input>`). Unknown tool or invalid
+   * input → the failure the model reads.
+   */
+  prepare(
+    name: string,
+    input: unknown,
+  ): { ok: true; call: PreparedCall } | { ok: false; result: ToolFailure } {
     const entry = this.tools.get(name);
-    if (!entry) return failResult(name, "unknown_tool", `unknown tool "${name}"`);
+    if (!entry) return { ok: false, result: failResult(name, "unknown_tool", `unknown tool "${name}"`) };
     const checked = entry.validate(input);
-    if (checked.ok) return null;
-    return failResult(name, "invalid_arguments", `invalid arguments for ${name}: ${checked.message}`);
+    if (!checked.ok) {
+      return {
+        ok: false,
+        result: failResult(name, "invalid_arguments", `invalid arguments for ${name}: ${checked.message}`),
+      };
+    }
+    const { tool } = entry;
+    // The schema admitted the value, so it is the tool's Input (erased to `never` in the map).
+    const valid = checked.value as never;
+    return {
+      ok: true,
+      call: {
+        definition: tool.definition,
+        describe: (workdir) => tool.describe(valid, { workdir }),
+        execute: (context) => tool.execute(valid, context),
+      },
+    };
   }
 
   /** A schema that does not compile is refused here (tools.json problems are caught at load already). */
-  private put(tool: Tool): void {
+  private put<Input>(tool: Tool<Input>): void {
     const compiled = compileValidator(tool.definition.inputSchema, { root: "(input)" });
     if (!compiled.ok)
       throw new Error(

@@ -1,8 +1,25 @@
-import type { ToolDefinition, ToolResult } from "../protocol/model.ts";
+import type {
+  ToolDefinition,
+  ToolDenial,
+  ToolEffect,
+  ToolFailure,
+  ToolResult,
+  ToolResultMetadata,
+  ToolSuccess,
+} from "../protocol/model.ts";
+import type { PermissionTrace } from "../protocol/permission.ts";
 import type { ProcessRunner } from "./process-runner.ts";
 import type { SandboxSettings } from "./sandbox.ts";
 
-export type { ToolDefinition, ToolResult };
+export type {
+  ToolDefinition,
+  ToolDenial,
+  ToolEffect,
+  ToolFailure,
+  ToolResult,
+  ToolResultMetadata,
+  ToolSuccess,
+};
 
 /** What a tool gets for one call. */
 export interface ToolContext {
@@ -37,23 +54,60 @@ export interface ToolExecution {
   fullOutput?: string;
 }
 
-export interface Tool {
+/**
+ * A tool as the Registry holds it. `Input` is what its schema admits: the Registry validates a call's
+ * input once against `definition.inputSchema` and only then hands it to `describe` and `execute`
+ * (see `Registry.prepare`), so a tool never re-reads its input as `unknown`.
+ */
+export interface Tool<Input = never> {
   definition: ToolDefinition;
   /** Describe the side effect of a call (command, path, stdin) for permission rules and approvals. */
-  describe(input: unknown, context: { workdir: string }): ToolTarget;
-  /** Input has already been validated against definition.inputSchema. Never throws: failures are data. */
-  execute(input: unknown, context: ToolContext): Promise<ToolExecution>;
+  describe(input: Input, context: { workdir: string }): ToolTarget;
+  /** Never throws: failures are data. */
+  execute(input: Input, context: ToolContext): Promise<ToolExecution>;
 }
 
-export function okResult(tool: string, content: string, metadata?: Record<string, unknown>): ToolResult {
-  return { ok: true, tool, content, ...(metadata ? { metadata } : {}) };
+/**
+ * Declares a tool whose input has the type `Input`; its `inputSchema` must admit only such values (the
+ * Registry checks every call against it before `describe` or `execute` sees the input).
+ */
+export function defineTool<Input>(tool: Tool<Input>): Tool<Input> {
+  return tool;
 }
 
+export function okResult(
+  tool: string,
+  content: string,
+  metadata?: ToolResultMetadata,
+  effects?: ToolEffect[],
+): ToolSuccess {
+  return {
+    ok: true,
+    tool,
+    content,
+    ...(metadata ? { metadata } : {}),
+    ...(effects && effects.length > 0 ? { effects } : {}),
+  };
+}
+
+/** A failure the model reads: `content` and `error` are the same message. */
 export function failResult(
   tool: string,
-  errorType: string,
+  errorType: ToolFailure["errorType"],
   error: string,
-  metadata?: Record<string, unknown>,
-): ToolResult {
+  metadata?: ToolResultMetadata,
+): ToolFailure {
   return { ok: false, tool, content: error, errorType, error, ...(metadata ? { metadata } : {}) };
+}
+
+/** A call refused by a permission rule, a mode or the sandbox policy; the trace says which. */
+export function deniedResult(tool: string, message: string, permission: PermissionTrace): ToolDenial {
+  return {
+    ok: false,
+    tool,
+    content: message,
+    errorType: "permission_denied",
+    error: message,
+    metadata: { permission },
+  };
 }

@@ -1,6 +1,6 @@
 // Test helpers: drain a provider stream and check the one rule every stream obeys (exactly one terminal
 // event, and it is the last one).
-import type { ChatMessage, ToolDefinition } from "../../protocol/model.ts";
+import { LOAD_SKILL_TOOL_NAME, type ChatMessage, type ToolDefinition } from "../../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../types.ts";
 
 export async function collectEvents(
@@ -65,7 +65,7 @@ export const READ_FILE_TOOL: ToolDefinition = {
 };
 
 export const LOAD_SKILL_TOOL: ToolDefinition = {
-  name: "load_skill",
+  name: LOAD_SKILL_TOOL_NAME,
   description: "Load a skill's instructions by name.",
   inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
   safety: "read_only",

@@ -1,39 +1,28 @@
 import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
 import {
+  defineTool,
   failResult,
   okResult,
   type Tool,
   type ToolContext,
   type ToolDefinition,
   type ToolExecution,
+  type ToolFailure,
+  type ToolResultMetadata,
   type ToolTarget,
 } from "../types.ts";
 import { openConfined, PathRefused, type OpenedEntry, type Purpose } from "./confined-fs.ts";
 import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 
-/** Reads a string field from unvalidated input (describe() runs before schema validation). */
-export function stringField(input: unknown, field: string): string | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "string" ? value : undefined;
-}
-
-export function numberField(input: unknown, field: string): number | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-export function booleanField(input: unknown, field: string): boolean | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const value = (input as Record<string, unknown>)[field];
-  return typeof value === "boolean" ? value : undefined;
+/** A validated input's optional `path` argument (the Registry checked it against the schema). */
+interface PathInput {
+  path?: string;
 }
 
 /** The permission target of a file tool: the real relative path, its protected area, or the refusal. */
-export function describePath(input: unknown, workdir: string, field = "path", fallback?: string): ToolTarget {
-  const given = stringField(input, field) ?? fallback;
+export function describePath(input: PathInput, workdir: string, fallback?: string): ToolTarget {
+  const given = input.path ?? fallback;
   if (given === undefined) return { cwd: workdir };
   const decision = resolveInWorkdir(workdir, given);
   if (!decision.ok) return { cwd: workdir, path: given, refusal: decision.reason };
@@ -47,9 +36,9 @@ export function describePath(input: unknown, workdir: string, field = "path", fa
 /** A failed execution: what the model reads when a tool cannot do what it was asked. */
 export function failure(
   tool: string,
-  errorType: string,
+  errorType: ToolFailure["errorType"],
   message: string,
-  metadata?: Record<string, unknown>,
+  metadata?: ToolResultMetadata,
 ): ToolExecution {
   return { result: failResult(tool, errorType, message, metadata) };
 }
@@ -64,11 +53,11 @@ export function confine(tool: string, workdir: string, userPath: string): Confin
 /** Confines the `path` argument (`fallback` when it is absent), as describePath judged it for permission. */
 export function confinePathArgument(
   tool: string,
-  input: unknown,
+  input: PathInput,
   workdir: string,
   fallback = "",
 ): ConfinedPath | ToolExecution {
-  return confine(tool, workdir, stringField(input, "path") ?? fallback);
+  return confine(tool, workdir, input.path ?? fallback);
 }
 
 /**
@@ -76,22 +65,22 @@ export function confinePathArgument(
  * permission check sees) and `execute` resolve the same argument the same way, so they cannot drift apart;
  * `execute` only runs on a path confinement accepted.
  */
-export function pathTool(options: {
+export function pathTool<Input extends { path?: string }>(options: {
   definition: ToolDefinition;
   /** Used when the `path` argument is absent; without it an absent path is refused. */
   defaultPath?: string;
-  execute(confined: ConfinedPath, input: unknown, context: ToolContext): Promise<ToolExecution>;
-}): Tool {
+  execute(confined: ConfinedPath, input: Input, context: ToolContext): Promise<ToolExecution>;
+}): Tool<Input> {
   const { definition, defaultPath } = options;
-  return {
+  return defineTool<Input>({
     definition,
-    describe: (input, { workdir }) => describePath(input, workdir, "path", defaultPath),
+    describe: (input, { workdir }) => describePath(input, workdir, defaultPath),
     async execute(input, context) {
       const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath);
       if (isExecution(confined)) return confined;
       return options.execute(confined, input, context);
     },
-  };
+  });
 }
 
 /** Tells a failure from the value a step produced (a confined path, an opened entry, match indexes). */
@@ -147,33 +136,17 @@ export function matchGlob(
 }
 
 /** A successful result: the model's copy capped to 30,000 characters, the full text kept for the UI. */
-export function cappedSuccess(
-  tool: string,
-  content: string,
-  metadata?: Record<string, unknown>,
-): ToolExecution {
+export function cappedSuccess(tool: string, content: string, metadata?: ToolResultMetadata): ToolExecution {
   const forModel = capForModel(content);
   if (!forModel.truncated) return { result: okResult(tool, content, metadata) };
   return {
     result: okResult(tool, forModel.text, {
       ...metadata,
-      truncatedForModel: true,
+      modelTruncated: true,
       omittedChars: forModel.omittedChars,
     }),
     fullOutput: capForUi(content).text,
   };
-}
-
-export function cappedFailure(
-  tool: string,
-  errorType: string,
-  content: string,
-  metadata?: Record<string, unknown>,
-): ToolExecution {
-  const forModel = capForModel(content);
-  const execution: ToolExecution = { result: failResult(tool, errorType, forModel.text, metadata) };
-  if (forModel.truncated) execution.fullOutput = capForUi(content).text;
-  return execution;
 }
 
 /** Bytes sniffed to tell text from binary: a NUL byte in the first 8 KiB means binary, as git decides. */
@@ -185,7 +158,10 @@ export async function looksBinary(opened: OpenedEntry): Promise<boolean> {
   return buffer.subarray(0, bytesRead).includes(0);
 }
 
-export function fsErrorMessage(error: unknown, relative: string): { errorType: string; message: string } {
+export function fsErrorMessage(
+  error: unknown,
+  relative: string,
+): { errorType: ToolFailure["errorType"]; message: string } {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === "ENOENT") return { errorType: "not_found", message: `${relative} does not exist` };
   if (code === "EISDIR") return { errorType: "is_directory", message: `${relative} is a directory` };

@@ -1,19 +1,17 @@
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
-import {
-  booleanField,
-  failure,
-  fileFailure,
-  isExecution,
-  looksBinary,
-  openForTool,
-  pathTool,
-  stringField,
-} from "./common.ts";
+import { failure, fileFailure, isExecution, looksBinary, openForTool, pathTool } from "./common.ts";
 import { readWhole, writeConfined } from "./confined-fs.ts";
 
-export function createEditFileTool(): Tool {
+export interface EditFileInput {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+export function createEditFileTool(): Tool<EditFileInput> {
   const name = "edit_file";
-  return pathTool({
+  return pathTool<EditFileInput>({
     definition: {
       name,
       description:
@@ -36,9 +34,7 @@ export function createEditFileTool(): Tool {
     },
     async execute(confined, input): Promise<ToolExecution> {
       const { relative } = confined;
-      const oldText = stringField(input, "old_string") ?? "";
-      const newText = stringField(input, "new_string") ?? "";
-      const replaceAll = booleanField(input, "replace_all") ?? false;
+      const { old_string: oldText, new_string: newText, replace_all: replaceAll = false } = input;
       if (oldText.length === 0) return failure(name, "invalid_arguments", "old_string must not be empty");
       if (oldText === newText)
         return failure(name, "invalid_arguments", "old_string and new_string are identical");

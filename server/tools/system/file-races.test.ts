@@ -14,8 +14,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Tool, ToolExecution } from "../types.ts";
-import { createSystemTools } from "./index.ts";
+import type { ToolExecution } from "../types.ts";
+import { createSystemTools, type SystemTool } from "./index.ts";
 
 // SECURITY X12: another process swaps a folder of the workdir for a symlink to a folder outside it (and
 // back) as fast as it can while the file tools run. No call may return outside content or land a write
@@ -149,7 +149,7 @@ async function stopSwapper(): Promise<void> {
   await rename(parked, swap);
 }
 
-function tool(name: string): Tool {
+function tool(name: string): SystemTool {
   const found = tools.get(name);
   if (!found) throw new Error(`no tool ${name}`);
   return found;

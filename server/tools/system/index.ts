@@ -17,7 +17,13 @@ export const SYSTEM_TOOL_NAMES = [
 ] as const;
 export type SystemToolName = (typeof SYSTEM_TOOL_NAMES)[number];
 
-export function createSystemTools(): Tool[] {
+/**
+ * A system tool as listed here, its input type erased to `object` (each is declared with its own input
+ * type; the Registry validates every call against the tool's schema before the tool sees it).
+ */
+export type SystemTool = Tool<object>;
+
+export function createSystemTools(): SystemTool[] {
   return [
     createReadFileTool(),
     createListFilesTool(),
@@ -32,6 +38,3 @@ export function createSystemTools(): Tool[] {
 export function registerSystemTools(registry: Registry): void {
   for (const tool of createSystemTools()) registry.register(tool, { protected: true });
 }
-
-export { processExecution } from "./process-result.ts";
-export { writeFileAtomic } from "./atomic-write.ts";

@@ -7,7 +7,6 @@ import {
   matchGlob,
   openForTool,
   pathTool,
-  stringField,
   walkPrefix,
 } from "./common.ts";
 import { changedPathsNote, collectWalk, walkFiles, type WalkEntry, type WalkSummary } from "./walk.ts";
@@ -18,9 +17,14 @@ const GLOB_TIME_BUDGET_MS = 5_000;
 /** Paths returned per call; the model is told how many more matched. */
 export const LIST_FILES_CAP = 500;
 
-export function createListFilesTool(): Tool {
+export interface ListFilesInput {
+  pattern?: string;
+  path?: string;
+}
+
+export function createListFilesTool(): Tool<ListFilesInput> {
   const name = "list_files";
-  return pathTool({
+  return pathTool<ListFilesInput>({
     defaultPath: ".",
     definition: {
       name,
@@ -43,7 +47,7 @@ export function createListFilesTool(): Tool {
       origin: "system",
     },
     async execute(confined, input, context): Promise<ToolExecution> {
-      const pattern = stringField(input, "pattern") ?? "**/*";
+      const pattern = input.pattern ?? "**/*";
       let matcher: RegExp;
       try {
         matcher = globToRegExp(pattern.replace(/^\.\//, ""));

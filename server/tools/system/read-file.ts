@@ -6,18 +6,23 @@ import {
   fileFailure,
   isExecution,
   looksBinary,
-  numberField,
   openForTool,
   pathTool,
 } from "./common.ts";
 import type { OpenedEntry } from "./confined-fs.ts";
 
+export interface ReadFileInput {
+  path: string;
+  start_line?: number;
+  end_line?: number;
+}
+
 /** Bytes of a file read_file returns in one call; beyond it the model is told to ask for a line range. */
 export const READ_FILE_CAP_BYTES = 256 * 1024;
 
-export function createReadFileTool(): Tool {
+export function createReadFileTool(): Tool<ReadFileInput> {
   const name = "read_file";
-  return pathTool({
+  return pathTool<ReadFileInput>({
     definition: {
       name,
       description:
@@ -39,8 +44,7 @@ export function createReadFileTool(): Tool {
     },
     async execute(confined, input): Promise<ToolExecution> {
       const { relative } = confined;
-      const startLine = numberField(input, "start_line");
-      const endLine = numberField(input, "end_line");
+      const { start_line: startLine, end_line: endLine } = input;
       if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
         return failure(name, "invalid_arguments", `end_line ${endLine} is before start_line ${startLine}`);
       }

@@ -1,7 +1,6 @@
 import { defaultProcessRunner } from "../process-runner.ts";
 import { sandboxPolicy } from "../sandbox.ts";
-import type { Tool, ToolExecution } from "../types.ts";
-import { numberField, stringField } from "./common.ts";
+import { defineTool, type Tool, type ToolExecution } from "../types.ts";
 import { processExecution } from "./process-result.ts";
 
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
@@ -13,9 +12,15 @@ export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
  * unless the session allows it. Where bubblewrap is unavailable it runs unsandboxed, and the permission
  * engine asks for every call.
  */
-export function createRunCommandTool(): Tool {
+export interface RunCommandInput {
+  command: string;
+  timeout_ms?: number;
+  description?: string;
+}
+
+export function createRunCommandTool(): Tool<RunCommandInput> {
   const name = "run_command";
-  return {
+  return defineTool<RunCommandInput>({
     definition: {
       name,
       description:
@@ -39,10 +44,10 @@ export function createRunCommandTool(): Tool {
       category: "exec",
       origin: "system",
     },
-    describe: (input, { workdir }) => ({ cwd: workdir, command: stringField(input, "command") ?? "" }),
+    describe: (input, { workdir }) => ({ cwd: workdir, command: input.command }),
     async execute(input, context): Promise<ToolExecution> {
-      const command = stringField(input, "command") ?? "";
-      const requested = numberField(input, "timeout_ms") ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
+      const { command } = input;
+      const requested = input.timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
       const timeoutMs = Math.min(Math.max(1, Math.floor(requested)), RUN_COMMAND_MAX_TIMEOUT_MS);
       const outcome = await (context.processes ?? defaultProcessRunner).run({
         shellCommand: command,
@@ -54,7 +59,10 @@ export function createRunCommandTool(): Tool {
           ...(context.sandbox ? { settings: context.sandbox } : {}),
         }),
       });
-      return processExecution(name, outcome, timeoutMs);
+      return processExecution(
+        { tool: name, command, cwd: context.workdir, timeoutMs, content: "combined" },
+        outcome,
+      );
     },
-  };
+  });
 }

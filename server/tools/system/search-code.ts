@@ -1,7 +1,6 @@
 import { globToRegExp } from "../glob.ts";
-import type { Tool, ToolExecution } from "../types.ts";
+import { defineTool, type Tool, type ToolExecution } from "../types.ts";
 import {
-  booleanField,
   cappedSuccess,
   confinePathArgument,
   describePath,
@@ -10,7 +9,6 @@ import {
   looksBinary,
   matchGlob,
   openForTool,
-  stringField,
   walkPrefix,
 } from "./common.ts";
 import { ConfinedOpener, PathRefused, readWhole } from "./confined-fs.ts";
@@ -32,10 +30,17 @@ const MAX_TESTED_LINE_CHARS = 10_000;
 /** Time one search may spend matching, so a backtracking regex cannot freeze the server. */
 export const SEARCH_TIME_BUDGET_MS = 5_000;
 
-export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): Tool {
+export interface SearchCodeInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  case_insensitive?: boolean;
+}
+
+export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): Tool<SearchCodeInput> {
   const timeBudgetMs = options.timeBudgetMs ?? SEARCH_TIME_BUDGET_MS;
   const name = "search_code";
-  return {
+  return defineTool<SearchCodeInput>({
     definition: {
       name,
       description:
@@ -62,16 +67,16 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       category: "read",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir, "path", "."),
+    describe: (input, { workdir }) => describePath(input, workdir, "."),
     async execute(input, context): Promise<ToolExecution> {
-      const pattern = stringField(input, "pattern") ?? "";
+      const { pattern } = input;
       let regex: RegExp;
       try {
-        regex = new RegExp(pattern, booleanField(input, "case_insensitive") ? "i" : "");
+        regex = new RegExp(pattern, input.case_insensitive ? "i" : "");
       } catch (error) {
         return failure(name, "invalid_arguments", `invalid regular expression: ${(error as Error).message}`);
       }
-      const fileGlob = stringField(input, "glob");
+      const fileGlob = input.glob;
       let fileMatcher: { text: string; matcher: RegExp } | undefined;
       try {
         fileMatcher = fileGlob ? { text: fileGlob, matcher: globToRegExp(fileGlob) } : undefined;
@@ -152,7 +157,7 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
         filesSearched,
       });
     },
-  };
+  });
 }
 
 /**

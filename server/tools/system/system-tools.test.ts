@@ -18,10 +18,10 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_OUTPUT_CAP } from "../output-cap.ts";
 import { runProcess } from "../process-runner.ts";
 import { Registry } from "../registry.ts";
-import type { Tool, ToolContext, ToolExecution } from "../types.ts";
+import type { ToolContext, ToolExecution } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { openConfined, writeConfined } from "./confined-fs.ts";
-import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES } from "./index.ts";
+import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES, type SystemTool } from "./index.ts";
 import { READ_FILE_CAP_BYTES } from "./read-file.ts";
 import { createSearchCodeTool } from "./search-code.ts";
 
@@ -54,7 +54,7 @@ function context(): ToolContext {
   return { workdir, callId: "call-1", signal: new AbortController().signal };
 }
 
-function tool(name: string): Tool {
+function tool(name: string): SystemTool {
   const found = tools.get(name);
   if (!found) throw new Error(`no tool ${name}`);
   return found;
@@ -282,7 +282,13 @@ describe("write_file and edit_file", () => {
     expect(tool("write_file").describe({ path: "../x" }, { workdir }).refusal).toContain(
       "outside the working directory",
     );
-    expect(tool("write_file").describe("not an object", { workdir })).toEqual({ cwd: workdir });
+    // Input that is not an object never reaches describe(): the Registry refuses it first.
+    const registry = new Registry();
+    registerSystemTools(registry);
+    expect(registry.prepare("write_file", "not an object")).toMatchObject({
+      ok: false,
+      result: { errorType: "invalid_arguments" },
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { byName } from "../../protocol/names.ts";
 import { opendir } from "node:fs/promises";
 import {
   openChild,
@@ -73,7 +74,7 @@ async function* walkFolder(
     // An unreadable folder is skipped, like `find` does; the walk goes on.
     return;
   }
-  names.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  names.sort(byName);
   const subfolders: string[] = [];
   for (const entry of names) {
     summary.visited++;

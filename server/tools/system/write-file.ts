@@ -1,10 +1,15 @@
 import { okResult, type Tool, type ToolExecution } from "../types.ts";
-import { failure, fileFailure, pathTool, stringField } from "./common.ts";
+import { failure, fileFailure, pathTool } from "./common.ts";
 import { writeConfined } from "./confined-fs.ts";
 
-export function createWriteFileTool(): Tool {
+export interface WriteFileInput {
+  path: string;
+  content: string;
+}
+
+export function createWriteFileTool(): Tool<WriteFileInput> {
   const name = "write_file";
-  return pathTool({
+  return pathTool<WriteFileInput>({
     definition: {
       name,
       description:
@@ -24,7 +29,7 @@ export function createWriteFileTool(): Tool {
       origin: "system",
     },
     async execute(confined, input): Promise<ToolExecution> {
-      const content = stringField(input, "content") ?? "";
+      const { content } = input;
       if (confined.relative === ".") {
         return failure(name, "is_directory", "the working directory itself cannot be written as a file");
       }
