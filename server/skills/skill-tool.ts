@@ -97,6 +97,10 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
         timeoutMs,
         ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
       };
+      if (outcome.sandboxViolation !== undefined) {
+        const message = `${tool} failed: ${outcome.sandboxViolation}`;
+        return { result: failResult(tool, "sandbox_violation", message, metadata) };
+      }
       if (outcome.spawnError !== undefined) {
         return {
           result: failResult(

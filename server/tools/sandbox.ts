@@ -59,6 +59,8 @@ function probe(program: string): SandboxAvailability {
       "--unshare-net",
       "--die-with-parent",
       "--new-session",
+      "--cap-drop",
+      "ALL",
       "true",
     ],
     { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "ignore", "pipe"] },
@@ -169,6 +171,11 @@ export interface SandboxPolicy {
   hidden: string[];
   /** Set when the policy cannot be enforced for this workdir; the call fails with this message. */
   refusal?: string;
+  /**
+   * Absent paths no bind can keep absent (a stand-in would stay on disk and mean something): checked after
+   * the call, removed if the process made them, and the call fails (see sandboxAftermath).
+   */
+  mustStayAbsent: string[];
   /** The mount part of the bwrap argv (without namespaces, cwd and command). */
   mounts: string[];
 }
@@ -321,6 +328,7 @@ export function sandboxPolicy(options: {
     writable: ["/"],
     readOnly: [],
     hidden: [],
+    mustStayAbsent: [],
     mounts: [],
   };
   if (!availability.available) return off;
@@ -380,11 +388,20 @@ export function sandboxPolicy(options: {
 
   const gitDir = path.join(workdir, ".git");
   const git = entryAt(gitDir);
+  const mustStayAbsent: string[] = [];
   if (git?.kind === "folder") {
     // `.git` itself becomes a mount point, so it cannot be renamed aside and replaced by a new one.
     mounts.push("--bind", gitDir, gitDir);
     protect(path.join(gitDir, "config"), "file");
     protect(path.join(gitDir, "hooks"), "folder");
+    // Also read by git on the host, and able to make it run code: the submodules' and linked worktrees'
+    // git folders (their config, hooks, commondir) and `commondir`, which moves config and hooks elsewhere.
+    protect(path.join(gitDir, "modules"), "folder");
+    protect(path.join(gitDir, "worktrees"), "folder");
+    const commondir = path.join(gitDir, "commondir");
+    // An empty stand-in would break git on the host (it dies on an empty commondir): checked afterwards.
+    if (entryAt(commondir)) protect(commondir, "skip");
+    else mustStayAbsent.push(commondir);
   } else if (git) {
     // A `.git` file (worktree, submodule) names the git folder: rewriting it would redirect git.
     protect(gitDir, "skip");
@@ -429,8 +446,20 @@ export function sandboxPolicy(options: {
     readOnly,
     hidden,
     ...(refusal ? { refusal } : {}),
+    mustStayAbsent,
     mounts,
   };
+}
+
+/**
+ * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
+ * process made at a path of `mustStayAbsent` and says which, so the call fails with the policy's reason.
+ */
+export function sandboxAftermath(policy: SandboxPolicy): string | undefined {
+  const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
+  for (const target of made) rmSync(target, { recursive: true, force: true });
+  if (made.length === 0) return undefined;
+  return `the sandbox removed ${made.join(", ")}: git would read it as its config and hooks`;
 }
 
 /** The full bwrap argv for a program under `policy`, run in `cwd`. */
@@ -444,6 +473,10 @@ export function bwrapArguments(
     "--unshare-pid",
     "--die-with-parent",
     "--new-session",
+    // Started by root, bwrap keeps every capability unless told otherwise: `mount -o remount,rw /` or an
+    // `umount` of a read-only bind would undo the whole policy.
+    "--cap-drop",
+    "ALL",
     "--chdir",
     command.cwd,
     "--",

@@ -4,7 +4,8 @@ import { failResult, okResult, type ToolExecution } from "../types.ts";
 
 /**
  * Turns a finished process into a tool result: stdout, then stderr and the exit status when they say
- * something. Failure types: `timeout`, `canceled`, `spawn_failed`, `command_failed` (non-zero exit).
+ * something. Failure types: `sandbox_violation`, `timeout`, `canceled`, `spawn_failed`, `command_failed`
+ * (non-zero exit).
  */
 export function processExecution(tool: string, outcome: ProcessOutcome, timeoutMs: number): ToolExecution {
   const sections: string[] = [];
@@ -25,7 +26,10 @@ export function processExecution(tool: string, outcome: ProcessOutcome, timeoutM
   };
 
   let errorType: string | undefined;
-  if (outcome.spawnError !== undefined) {
+  if (outcome.sandboxViolation !== undefined) {
+    errorType = "sandbox_violation";
+    sections.push(`[${outcome.sandboxViolation}]`);
+  } else if (outcome.spawnError !== undefined) {
     errorType = "spawn_failed";
     sections.push(`[could not start: ${outcome.spawnError}]`);
   } else if (outcome.timedOut) {
