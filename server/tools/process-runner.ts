@@ -153,9 +153,13 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessOutcom
     reject: false,
     stripFinalNewline: false,
     forceKillAfterDelay: false,
-    stdin: options.input === undefined ? "ignore" : "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
+    // bwrap reads its seccomp program on descriptor 3 (SECCOMP_DESCRIPTOR), to its end.
+    stdio: [
+      options.input === undefined ? "ignore" : "pipe",
+      "pipe",
+      "pipe",
+      ...(sandboxed?.seccomp ? [sandboxed.seccomp] : []),
+    ],
   });
 
   const pid = subprocess.pid;

@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -32,14 +33,14 @@ afterEach(async () => {
   for (const folder of [root, outside, home]) await rm(folder, { recursive: true, force: true });
 });
 
-async function run(command: string, cwd = workdir): Promise<ToolResult> {
+async function run(command: string, cwd = workdir, network = false): Promise<ToolResult> {
   const execution = await createRunCommandTool().execute(
     { command },
     {
       workdir: cwd,
       callId: "attack",
       signal: new AbortController().signal,
-      sandbox: { network: false, homes: [home] },
+      sandbox: { network, homes: [home] },
     },
   );
   return execution.result;
@@ -142,5 +143,60 @@ describe("git files outside `.git/config` that make the host's git run code", ()
     );
     expect(result.ok, result.content).toBe(true);
     expect(result.content.trim()).toBe("2");
+  });
+});
+
+describe("with network off, no Unix-domain socket of the host is reachable either", () => {
+  let server: Server;
+  let socketPath: string;
+  let connections = 0;
+
+  beforeEach(async () => {
+    connections = 0;
+    // Outside /tmp (private in the sandbox), where a docker.sock, an ssh-agent or a session bus would be.
+    socketPath = path.join(outside, "service.sock");
+    server = createServer((socket) => {
+      connections++;
+      socket.end("hello from the host\n");
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  });
+
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const connect = () =>
+    `node -e "require('net').connect('${socketPath}').on('data', (d) => { process.stdout.write(String(d)); process.exit(0); }).on('error', (e) => { console.error(e.code); process.exit(3); })"`;
+
+  it("a connect to a socket file outside the workdir fails and the listener sees nothing", async () => {
+    const result = await run(connect());
+    expect(result.ok).toBe(false);
+    expect(result.content).not.toContain("hello from the host");
+    expect(connections).toBe(0);
+  });
+
+  it("python's socket module is refused the same way", async () => {
+    const result = await run(
+      `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(64))"`,
+    );
+    expect(result.ok).toBe(false);
+    expect(connections).toBe(0);
+  });
+
+  it("the session's allow-network setting lets the same connect through", async () => {
+    const result = await run(connect(), workdir, true);
+    expect(result.ok, result.content).toBe(true);
+    expect(result.content).toContain("hello from the host");
+    expect(connections).toBe(1);
+  });
+
+  it("pipes and socket pairs inside the sandbox still work (child processes with IPC, a shell pipeline)", async () => {
+    const result = await run(
+      "echo piped | cat && node -e \"require('child_process').spawn(process.execPath, ['-e', 'process.send(41 + 1, () => process.exit(0))'], { stdio: ['pipe', 'pipe', 'pipe', 'ipc'] }).on('message', (m) => console.log('ipc', m))\"",
+    );
+    expect(result.ok, result.content).toBe(true);
+    expect(result.content).toContain("piped");
+    expect(result.content).toContain("ipc 42");
   });
 });

@@ -14,6 +14,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
 
@@ -176,6 +177,11 @@ export interface SandboxPolicy {
    * the call, removed if the process made them, and the call fails (see sandboxAftermath).
    */
   mustStayAbsent: string[];
+  /**
+   * With network off: a seccomp program refusing Unix-domain sockets (seccomp-filter.ts), given to bwrap
+   * on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
+   */
+  seccomp?: Uint8Array;
   /** The mount part of the bwrap argv (without namespaces, cwd and command). */
   mounts: string[];
 }
@@ -447,9 +453,17 @@ export function sandboxPolicy(options: {
     hidden,
     ...(refusal ? { refusal } : {}),
     mustStayAbsent,
+    ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
 }
+
+function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
+  return (value === undefined ? {} : { [key]: value }) as { [K in Key]?: Value };
+}
+
+/** The file descriptor of the child on which bwrap reads the seccomp program. */
+export const SECCOMP_DESCRIPTOR = 3;
 
 /**
  * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
@@ -470,6 +484,7 @@ export function bwrapArguments(
   return [
     ...policy.mounts,
     ...(policy.network ? [] : ["--unshare-net"]),
+    ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     "--unshare-pid",
     "--die-with-parent",
     "--new-session",
