@@ -43,3 +43,24 @@ describe("CDPATH moves a relative `cd` where the line does not show", () => {
     expect(engine.evaluate(command("cd ./sub && rm -rf ./build")).decision).toBe("allow");
   });
 });
+
+describe("invisible characters that are not controls or formats still show and still ask", () => {
+  const engine = new PermissionEngine({
+    sandbox: { ...sandbox, network: true },
+    rules: [],
+    mode: "bypassPermissions",
+  });
+
+  // Variation selectors carry one byte each and render as nothing ("ASCII smuggling" into a URL the user
+  // approves); Hangul fillers and the combining grapheme joiner render as blank or nothing.
+  it.each([
+    ["a variation selector", "curl https://ok.example/?q=\u{E0100}\u{E0131}\u{FE01}", "\\u{E0100}"],
+    ["a Hangul filler", "ls\u3164 -la", "\\u3164"],
+    ["a halfwidth Hangul filler", "echo safe\uFFA0&& touch x", "\\uFFA0"],
+    ["a combining grapheme joiner", "cat notes\u034F.txt", "\\u034F"],
+  ])("%s is reported and asks", (_name, line, escaped) => {
+    const trace = engine.evaluate(command(line));
+    expect(trace.decision).toBe("ask");
+    expect(trace.hiddenCharacters).toContain(escaped);
+  });
+});
