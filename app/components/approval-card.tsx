@@ -6,6 +6,7 @@
 "use client";
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
+import { commandShapeWarning } from "../lib/command-shape.ts";
 import { escapeHidden, hiddenCharactersIn } from "../lib/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
@@ -118,6 +119,15 @@ export function ApprovalCard({
         <>
           <div className="mt-1 font-semibold">Command</div>
           <EscapedPre testId="approval-command" text={request.command} className="bg-white" />
+          {commandShapeWarning(request.command) && (
+            <p
+              role="alert"
+              className="mt-1 rounded border border-red-300 bg-red-50 p-1 text-red-900"
+              data-testid="approval-command-shape"
+            >
+              <strong>⚠ Long command.</strong> {commandShapeWarning(request.command)}
+            </p>
+          )}
         </>
       )}
       {request.path !== undefined && (

@@ -14,8 +14,22 @@ export interface HiddenCharacter {
 
 export type EscapedPart = { kind: "text"; text: string } | { kind: "hidden"; character: HiddenCharacter };
 
+// Also every other format character (soft hyphen, invisible operators, tag characters) and the letters and
+// marks that render as nothing or a blank, as the server counts them (server/permission/hidden-characters.ts).
 const hiddenPattern =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+
+/** Kinds and names of the wider classes, for characters without a name of their own. */
+function classOf(codePoint: number): [string, HiddenKind] | undefined {
+  if (codePoint >= 0xe0000 && codePoint <= 0xe007f) return ["tag character", "zero-width"];
+  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef))
+    return ["variation selector", "zero-width"];
+  if ([0x115f, 0x1160, 0x3164, 0xffa0].includes(codePoint)) return ["Hangul filler", "zero-width"];
+  if (codePoint === 0x034f) return ["combining grapheme joiner", "zero-width"];
+  // The rest of \p{Cf} (soft hyphen, invisible operators, …); below U+00A0 only controls match.
+  if (codePoint >= 0xa0) return ["invisible format character", "zero-width"];
+  return undefined;
+}
 
 const names: Record<number, [string, HiddenKind]> = {
   0x0000: ["null", "control"],
@@ -45,13 +59,17 @@ const names: Record<number, [string, HiddenKind]> = {
   0xfeff: ["zero-width no-break space", "zero-width"],
 };
 
-/** `\u202E` for U+202E: four upper-case hex digits, as in a JavaScript string literal. */
+/**
+ * `\u202E` for U+202E: four upper-case hex digits, as in a JavaScript string literal (`\u{E0041}` beyond
+ * U+FFFF, as the server spells it).
+ */
 export function markerFor(codePoint: number): string {
-  return `\\u${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
+  const hex = codePoint.toString(16).toUpperCase();
+  return codePoint > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
 }
 
 function characterFor(codePoint: number): HiddenCharacter {
-  const known = names[codePoint];
+  const known = names[codePoint] ?? classOf(codePoint);
   const code = markerFor(codePoint);
   if (known) return { code, name: known[0], kind: known[1] };
   return { code, name: codePoint >= 0x80 ? "C1 control character" : "control character", kind: "control" };
@@ -64,7 +82,7 @@ export function splitHidden(text: string): EscapedPart[] {
   for (const match of text.matchAll(hiddenPattern)) {
     const index = match.index;
     if (index > last) parts.push({ kind: "text", text: text.slice(last, index) });
-    parts.push({ kind: "hidden", character: characterFor(match[0].charCodeAt(0)) });
+    parts.push({ kind: "hidden", character: characterFor(match[0].codePointAt(0)!) });
     last = index + match[0].length;
   }
   if (last < text.length) parts.push({ kind: "text", text: text.slice(last) });
@@ -73,7 +91,7 @@ export function splitHidden(text: string): EscapedPart[] {
 
 /** The text with every hidden character replaced by its marker. */
 export function escapeHidden(text: string): string {
-  return text.replace(hiddenPattern, (character) => markerFor(character.charCodeAt(0)));
+  return text.replace(hiddenPattern, (character) => markerFor(character.codePointAt(0)!));
 }
 
 /**
@@ -88,14 +106,14 @@ export function hiddenCharactersIn(
   for (const text of texts) {
     if (!text) continue;
     for (const match of text.matchAll(hiddenPattern)) {
-      const character = characterFor(match[0].charCodeAt(0));
+      const character = characterFor(match[0].codePointAt(0)!);
       if (!found.has(character.code)) found.set(character.code, character);
     }
   }
   for (const code of reported) {
-    const parsed = /^\\u([0-9a-fA-F]{4,6})$/.exec(code);
+    const parsed = /^\\u(?:([0-9a-fA-F]{4,6})|\{([0-9a-fA-F]{1,6})\})$/.exec(code);
     const character = parsed
-      ? characterFor(Number.parseInt(parsed[1], 16))
+      ? characterFor(Number.parseInt(parsed[1] ?? parsed[2]!, 16))
       : { code, name: "reported by the server", kind: "control" as const };
     if (!found.has(character.code)) found.set(character.code, character);
   }

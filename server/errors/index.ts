@@ -27,6 +27,8 @@ export type ErrorType =
   | "timeout"
   | "command_failed"
   | "spawn_failed"
+  /** A sandboxed call planted something the sandbox had to undo (e.g. a `.git/commondir`); it failed. */
+  | "sandbox_violation"
   | "canceled"
   /** The session is running a turn; the command may be sent again once it stops. */
   | "run_in_progress"
@@ -48,7 +50,8 @@ export type ErrorType =
   | "internal";
 
 /** The ErrorType values a tool result's `errorType` uses when a process ends badly. */
-export type ProcessErrorType = "spawn_failed" | "timeout" | "canceled" | "command_failed";
+export type ProcessErrorType =
+  "spawn_failed" | "timeout" | "canceled" | "command_failed" | "sandbox_violation";
 
 export class PlaygroundError extends Error {
   readonly code: ErrorType;

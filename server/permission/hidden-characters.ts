@@ -1,8 +1,10 @@
 // Characters that make a command or path look different from what runs: control characters (other than
 // newline and tab), bidi overrides and isolates (U+202E turns `txt.exe` into `exe.txt` on screen),
-// zero-width and other format characters, line and paragraph separators. SECURITY S13.
+// zero-width and other format characters, line and paragraph separators, and the letters and marks that
+// render as nothing or as a blank (variation selectors carry a byte each: "ASCII smuggling" in a URL;
+// Hangul fillers; the combining grapheme joiner). SECURITY S13.
 
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const VISIBLE_CONTROLS = new Set(["\n", "\t"]);
 
 /** `\u202E` for U+202E (astral characters as `\u{E0001}`). */

@@ -80,9 +80,24 @@ function home(relative: string): Place {
   return { kind: "home", path: relative === "." ? "" : relative };
 }
 
+/**
+ * Whether the line may set CDPATH (an assignment, `export`, `read`, `for` …, however it is quoted): the
+ * child's environment never carries it (process-runner's allowlist), so only the line itself can.
+ */
+function maySetCdpath(source: string): boolean {
+  return /CDPATH/.test(source.replace(/\\\n|['"\\]/g, ""));
+}
+
+/** `cd x` looks x up in CDPATH first, unless its first component is `.` or `..` (POSIX cd, step 4-5). */
+function searchesCdpath(operand: ShellWord): boolean {
+  const value = operand.value ?? operand.raw;
+  return !value.startsWith("/") && !/^\.\.?(\/|$)/.test(value);
+}
+
 /** Every folder the commands of the line may run in: the cwd, and each `cd`/`pushd` target from it. */
 export function possiblePlaces(analysis: ShellAnalysis, cwd: string): Place[] {
   const places: Place[] = [{ kind: "absolute", path: cwd }];
+  const cdpath = maySetCdpath(analysis.source);
   for (const command of analysis.commands) {
     if (command.program !== "cd" && command.program !== "pushd") continue;
     const operand = command.args.find((word) => !(word.value ?? "").startsWith("-") || word.value === "-");
@@ -91,7 +106,9 @@ export function possiblePlaces(analysis: ShellAnalysis, cwd: string): Place[] {
         ? [home("")]
         : operand.value === "-"
           ? [{ kind: "unknown", why: "`cd -` goes back to a folder not known here" }]
-          : places.map((place) => resolvePlace(operand, place));
+          : cdpath && searchesCdpath(operand)
+            ? [{ kind: "unknown", why: `the line sets CDPATH, so \`cd ${operand.raw}\` may go anywhere` }]
+            : places.map((place) => resolvePlace(operand, place));
     for (const target of targets) {
       if (places.length >= MAX_PLACES) {
         places.push({ kind: "unknown", why: "the line changes folders too often to follow" });

@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { hiddenHomeEntryAt, protectedHomeEntryAt } from "./home-secrets.ts";
 
 /**
  * Workdir confinement for every path a tool is given. The decision is made on real paths: the realpath of
@@ -25,9 +26,10 @@ export interface ConfinedPath {
   missingParts: number;
   /**
    * Set when the path lies in `.git/` or `.PseudoClaude/` (at any depth), judged on the path as written and
-   * on its real path, so `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`.
+   * on its real path, so `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`. In a workdir
+   * that holds the home folder, also a file of it that runs code later (`~/.bashrc`, `~/.config/git`).
    */
-  protectedArea?: ProtectedArea;
+  protectedArea?: ProtectedArea | `~/${string}`;
 }
 
 export interface RefusedPath {
@@ -106,6 +108,9 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
       : "it is outside the working directory";
     return refuse(userPath, how);
   }
+  // File tools run outside the sandbox: what it hides from commands, they never touch either.
+  const secret = hiddenHomeEntryAt(absolute);
+  if (secret) return refuse(userPath, `${secret} holds secrets; tools never read or write it`);
   const relative = toRelative(root, absolute);
   // The path as written (relative to the workdir, whichever way it was named) and the real path.
   const givenRoot = path.resolve(workdir);
@@ -113,7 +118,8 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
   const area =
     protectedAreaOf(relative) ??
     (lexicalBase !== undefined ? protectedAreaOf(toRelative(lexicalBase, lexical)) : undefined) ??
-    protectedAreaByRealPath(root, absolute);
+    protectedAreaByRealPath(root, absolute) ??
+    protectedHomeEntryAt(absolute);
   return {
     ok: true,
     root,

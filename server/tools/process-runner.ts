@@ -18,7 +18,13 @@ import {
   signalProcesses,
   waitForGroupExit,
 } from "./process-group.ts";
-import { bwrapArguments, sandboxSummary, type SandboxPolicy, type SandboxSummary } from "./sandbox.ts";
+import {
+  bwrapArguments,
+  sandboxAftermath,
+  sandboxSummary,
+  type SandboxPolicy,
+  type SandboxSummary,
+} from "./sandbox.ts";
 
 export interface ProcessOptions {
   /** Program and arguments (argv form). Mutually exclusive with `shellCommand`. */
@@ -71,6 +77,8 @@ export interface ProcessOutcome {
   killedLeftovers?: boolean;
   /** The sandbox policy the process ran under, when one was given (explains a refused write). */
   sandbox?: SandboxSummary;
+  /** The process made something the sandbox policy forbids and the sandbox undid it (the call fails). */
+  sandboxViolation?: string;
 }
 
 export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024;
@@ -176,9 +184,13 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     reject: false,
     stripFinalNewline: false,
     forceKillAfterDelay: false,
-    stdin: options.input === undefined ? "ignore" : "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
+    // bwrap reads its seccomp program on descriptor 3 (SECCOMP_DESCRIPTOR), to its end.
+    stdio: [
+      options.input === undefined ? "ignore" : "pipe",
+      "pipe",
+      "pipe",
+      ...(sandboxed?.seccomp ? [sandboxed.seccomp] : []),
+    ],
   });
 
   const pid = subprocess.pid;
@@ -276,10 +288,12 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
     await settleExeca(subprocess);
     const sandboxFailure = sandboxed ? sandboxStartFailure(exit.code, stderrCapture.text()) : undefined;
+    const sandboxViolation = sandboxed ? sandboxAftermath(sandboxed) : undefined;
     return outcome({
       exitCode: exit.code,
       signal: exit.signal,
       ...(sandboxFailure ? { spawnError: sandboxFailure } : {}),
+      ...(sandboxViolation ? { sandboxViolation } : {}),
       timedOut: stopReason === "timeout",
       canceled: stopReason === "cancel" || stopReason === "shutdown",
       pid,

@@ -14,6 +14,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
 
@@ -43,8 +44,18 @@ export function detectSandbox(
 
 /** The read-only root with a minimal /dev and a fresh /proc: the base every sandbox starts from. */
 export const BASE_MOUNTS: readonly string[] = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
-/** The namespaces of every call: no network (unless allowed), own PIDs, dies with its parent, no tty. */
-export const ISOLATION_FLAGS: readonly string[] = ["--unshare-pid", "--die-with-parent", "--new-session"];
+/**
+ * The isolation of every call: own PIDs, dies with its parent, no controlling tty, and no capability —
+ * started by root, bwrap keeps every capability unless told otherwise, and `mount -o remount,rw /` or an
+ * `umount` of a read-only bind would undo the whole policy.
+ */
+export const ISOLATION_FLAGS: readonly string[] = [
+  "--unshare-pid",
+  "--die-with-parent",
+  "--new-session",
+  "--cap-drop",
+  "ALL",
+];
 
 function probe(program: string): SandboxAvailability {
   if (process.platform !== "linux") {
@@ -161,6 +172,16 @@ export interface SandboxPolicy {
   hidden: string[];
   /** Set when the policy cannot be enforced for this workdir; the call fails with this message. */
   refusal?: string;
+  /**
+   * Absent paths no bind can keep absent (a stand-in would stay on disk and mean something): checked after
+   * the call, removed if the process made them, and the call fails (see sandboxAftermath).
+   */
+  mustStayAbsent: string[];
+  /**
+   * With network off: a seccomp program refusing Unix-domain sockets (seccomp-filter.ts), given to bwrap
+   * on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
+   */
+  seccomp?: Uint8Array;
   /** The mount part of the bwrap argv (without namespaces, cwd and command). */
   mounts: string[];
 }
@@ -313,6 +334,7 @@ export function sandboxPolicy(options: {
     writable: ["/"],
     readOnly: [],
     hidden: [],
+    mustStayAbsent: [],
     mounts: [],
   };
   if (!availability.available) return off;
@@ -359,11 +381,20 @@ export function sandboxPolicy(options: {
 
   const gitDir = path.join(workdir, ".git");
   const git = entryAt(gitDir);
+  const mustStayAbsent: string[] = [];
   if (git?.kind === "folder") {
     // `.git` itself becomes a mount point, so it cannot be renamed aside and replaced by a new one.
     mounts.push("--bind", gitDir, gitDir);
     protect(path.join(gitDir, "config"), "file");
     protect(path.join(gitDir, "hooks"), "folder");
+    // Also read by git on the host, and able to make it run code: the submodules' and linked worktrees'
+    // git folders (their config, hooks, commondir) and `commondir`, which moves config and hooks elsewhere.
+    protect(path.join(gitDir, "modules"), "folder");
+    protect(path.join(gitDir, "worktrees"), "folder");
+    const commondir = path.join(gitDir, "commondir");
+    // An empty stand-in would break git on the host (it dies on an empty commondir): checked afterwards.
+    if (entryAt(commondir)) protect(commondir, "skip");
+    else mustStayAbsent.push(commondir);
   } else if (git) {
     // A `.git` file (worktree, submodule) names the git folder: rewriting it would redirect git.
     protect(gitDir, "skip");
@@ -408,8 +439,28 @@ export function sandboxPolicy(options: {
     readOnly,
     hidden,
     ...(refusal ? { refusal } : {}),
+    mustStayAbsent,
+    ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
+}
+
+function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
+  return (value === undefined ? {} : { [key]: value }) as { [K in Key]?: Value };
+}
+
+/** The file descriptor of the child on which bwrap reads the seccomp program. */
+export const SECCOMP_DESCRIPTOR = 3;
+
+/**
+ * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
+ * process made at a path of `mustStayAbsent` and says which, so the call fails with the policy's reason.
+ */
+export function sandboxAftermath(policy: SandboxPolicy): string | undefined {
+  const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
+  for (const target of made) rmSync(target, { recursive: true, force: true });
+  if (made.length === 0) return undefined;
+  return `the sandbox removed ${made.join(", ")}: git would read it as its config and hooks`;
 }
 
 /** The full bwrap argv for a program under `policy`, run in `cwd`. */
@@ -420,6 +471,7 @@ export function bwrapArguments(
   return [
     ...policy.mounts,
     ...(policy.network ? [] : ["--unshare-net"]),
+    ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     ...ISOLATION_FLAGS,
     "--chdir",
     command.cwd,

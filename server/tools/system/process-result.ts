@@ -23,6 +23,7 @@ export interface ProcessCall {
 }
 
 function errorTypeOf(outcome: ProcessOutcome): ProcessErrorType | undefined {
+  if (outcome.sandboxViolation !== undefined) return "sandbox_violation";
   if (outcome.spawnError !== undefined) return "spawn_failed";
   if (outcome.timedOut) return "timeout";
   if (outcome.canceled) return "canceled";
@@ -32,6 +33,8 @@ function errorTypeOf(outcome: ProcessOutcome): ProcessErrorType | undefined {
 
 function statusLine(errorType: ProcessErrorType, outcome: ProcessOutcome, timeoutMs: number): string {
   switch (errorType) {
+    case "sandbox_violation":
+      return `[${outcome.sandboxViolation}]`;
     case "spawn_failed":
       return `[could not start: ${outcome.spawnError}]`;
     case "timeout":
@@ -45,8 +48,8 @@ function statusLine(errorType: ProcessErrorType, outcome: ProcessOutcome, timeou
 
 /**
  * Turns a finished process into a tool result, for run_command and skill tools alike: stdout, then stderr
- * and the exit status when they say something. Failure types: `timeout`, `canceled`, `spawn_failed`,
- * `command_failed` (non-zero exit). The metadata is the process vocabulary of ToolResultMetadata.
+ * and the exit status when they say something. Failure types: `sandbox_violation` (the call planted
+ * something the sandbox had to undo), `timeout`, `canceled`, `spawn_failed`, `command_failed` (non-zero exit). The metadata is the process vocabulary of ToolResultMetadata.
  */
 export function processExecution(call: ProcessCall, outcome: ProcessOutcome): ToolExecution {
   const errorType = errorTypeOf(outcome);

@@ -1,5 +1,7 @@
 import { byName } from "../../protocol/names.ts";
 import { opendir } from "node:fs/promises";
+import path from "node:path";
+import { hiddenHomeEntryAt } from "../home-secrets.ts";
 import {
   openChild,
   PathRefused,
@@ -34,7 +36,7 @@ export const MAX_VISITED_ENTRIES = 100_000;
  * Files below an open, verified folder, depth first in name order (a folder's files before its
  * subfolders). Each subfolder is opened from its parent's descriptor without following symlinks and
  * verified (confined-fs), so a folder swapped for a symlink mid-walk is skipped and reported, never entered.
- * Symlinks are reported as entries, not followed. `.git` and `node_modules` are skipped.
+ * Symlinks are reported as entries, not followed. `.git`, `node_modules` and the home's secrets are skipped.
  */
 export async function* walkFiles(
   base: OpenedEntry,
@@ -83,6 +85,8 @@ async function* walkFolder(
       return;
     }
     const entryRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    // A workdir holding the home folder: its secrets are not listed or searched (see confine.ts).
+    if (hiddenHomeEntryAt(path.join(folder.real, entry.name))) continue;
     if (entry.isDirectory) {
       if (!SKIPPED_FOLDERS.has(entry.name)) subfolders.push(entry.name);
     } else if (entry.isFile || entry.isSymlink) {

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { escapeHidden, hiddenCharactersIn, splitHidden } from "./hidden-characters.ts";
+
+// What the server reports as hidden (server/permission/hidden-characters.ts) must also be visible on the
+// card: a warning about characters the escaped text does not show is no help.
+describe("hidden characters the server reports are marked in the text too", () => {
+  it.each([
+    ["a tag character (ASCII smuggling)", "\u{E0041}", "\\u{E0041}"],
+    ["a variation selector", "\u{E0100}", "\\u{E0100}"],
+    ["a soft hyphen", "\u00AD", "\\u00AD"],
+    ["an invisible operator", "\u2062", "\\u2062"],
+    ["a Hangul filler", "\u3164", "\\u3164"],
+  ])("%s", (_name, character, marker) => {
+    expect(escapeHidden(`curl x${character}y`)).toBe(`curl x${marker}y`);
+    expect(splitHidden(character)).toHaveLength(1);
+    expect(hiddenCharactersIn([character]).map((found) => found.code)).toEqual([marker]);
+  });
+
+  it("a reported astral character in the server's spelling is named, not 'reported by the server'", () => {
+    expect(hiddenCharactersIn([], ["\\u{E0041}"])[0]?.name).not.toBe("reported by the server");
+  });
+});

@@ -1,0 +1,66 @@
+// Engine bypasses found by a fresh-eyes review (issue #10): the parsed line must not hide where it writes.
+import { describe, expect, it } from "vitest";
+import type { SandboxState } from "../protocol/sandbox.ts";
+import { createSystemTools } from "../tools/system/index.ts";
+import { PermissionEngine } from "./engine.ts";
+import type { PermissionCheck } from "./types.ts";
+
+const workdir = "/work/project";
+const sandbox: SandboxState = { enabled: true, mechanism: "bubblewrap", network: false };
+const runCommand = createSystemTools().find((tool) => tool.definition.name === "run_command")!.definition;
+
+function command(text: string): PermissionCheck {
+  return {
+    callId: "c1",
+    tool: runCommand,
+    input: { command: text },
+    target: { cwd: workdir, command: text },
+  };
+}
+
+describe("CDPATH moves a relative `cd` where the line does not show", () => {
+  const engine = new PermissionEngine({ sandbox, mode: "bypassPermissions" });
+
+  it.each([
+    "export CDPATH=/; cd etc; rm -rf .",
+    "CDPATH=/; cd etc && rm -rf .",
+    'export "CD""PATH=/"; cd etc && rm -rf .',
+    "read -r CDPATH <<< /; cd etc && rm -rf .",
+  ])("`%s` is not allowed by the mode", (line) => {
+    expect(engine.evaluate(command(line)).decision).not.toBe("allow");
+  });
+
+  it.each([
+    "CDPATH=.git cd hooks && echo x > pre-commit",
+    "export CDPATH=.git; cd hooks && echo x > pre-commit",
+    "CDPATH=/work/project/.PseudoClaude; cd skills && echo x > SKILL.md",
+  ])("`%s` asks as a write that may reach a protected folder", (line) => {
+    expect(engine.evaluate(command(line)).decision).toBe("ask");
+  });
+
+  it("a line that never mentions CDPATH still follows `cd sub` as a folder of the workdir", () => {
+    expect(engine.evaluate(command("cd sub && echo x > out.txt")).decision).toBe("allow");
+    expect(engine.evaluate(command("cd ./sub && rm -rf ./build")).decision).toBe("allow");
+  });
+});
+
+describe("invisible characters that are not controls or formats still show and still ask", () => {
+  const engine = new PermissionEngine({
+    sandbox: { ...sandbox, network: true },
+    rules: [],
+    mode: "bypassPermissions",
+  });
+
+  // Variation selectors carry one byte each and render as nothing ("ASCII smuggling" into a URL the user
+  // approves); Hangul fillers and the combining grapheme joiner render as blank or nothing.
+  it.each([
+    ["a variation selector", "curl https://ok.example/?q=\u{E0100}\u{E0131}\u{FE01}", "\\u{E0100}"],
+    ["a Hangul filler", "ls\u3164 -la", "\\u3164"],
+    ["a halfwidth Hangul filler", "echo safe\uFFA0&& touch x", "\\uFFA0"],
+    ["a combining grapheme joiner", "cat notes\u034F.txt", "\\u034F"],
+  ])("%s is reported and asks", (_name, line, escaped) => {
+    const trace = engine.evaluate(command(line));
+    expect(trace.decision).toBe("ask");
+    expect(trace.hiddenCharacters).toContain(escaped);
+  });
+});
