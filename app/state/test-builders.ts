@@ -1,12 +1,12 @@
 // Builders for realistic wire messages, shared by the reducer and derive tests.
 import type {
-  RequestSnapshot,
   ServerMessage,
   SessionEvent,
   SessionSummary,
   SkillView,
   ToolDefinition,
 } from "../../server/protocol/index.ts";
+import type { ResolvedSnapshot } from "./snapshot-view.ts";
 
 export function summary(id = "s1"): SessionSummary {
   return {
@@ -41,7 +41,8 @@ export function tool(name: string, origin: ToolDefinition["origin"] = "system"):
   };
 }
 
-export function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnapshot {
+/** A snapshot with its messages in full (as the Runner makes it, and as the reducer resolves it). */
+export function snapshot(overrides: Partial<ResolvedSnapshot> = {}): ResolvedSnapshot {
   return {
     runId: "r1",
     requestIndex: 1,

@@ -9,11 +9,13 @@ import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from
 import type { PermissionHook } from "../permission/types.ts";
 import { grantsSomething, trustWorthShowing } from "../permission/trust.ts";
 import { ManualProvider } from "../providers/manual.ts";
+import { messageFigures } from "../prompt/segments.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { sandboxState, type SandboxSettings } from "../tools/sandbox.ts";
 import { Approvals } from "./approvals.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
+
 import {
   EventStream,
   type EventListener,
@@ -166,13 +168,25 @@ export class Session {
     this.permission.setSandbox?.(sandboxState(this.settings.allowNetwork === true));
   }
 
-  openedSnapshot(): SequencedEvent {
+  /**
+   * The session_opened snapshot for a client whose replay starts after `replayAfterSeq`. A replay from
+   * the start carries every history_appended event, so the snapshot then leaves the history out
+   * (`historyLength` still counts it); a client resuming after seq > 0 gets the history here.
+   */
+  openedSnapshot(replayAfterSeq = 0): SequencedEvent {
+    const withHistory = replayAfterSeq > 0;
     return {
       seq: this.stream.lastSeq,
       event: {
         type: "session_opened",
         session: this.summary(),
-        history: structuredClone(this.history),
+        ...(withHistory
+          ? {
+              history: structuredClone(this.history),
+              historyFigures: this.history.map((message) => messageFigures(message)),
+            }
+          : {}),
+        historyLength: this.history.length,
         activeSkills: this.workspace.activeSkills.names(),
       },
     };

@@ -1,0 +1,103 @@
+// The prompt as ordered segments with a content hash and a token count each, in the order a provider
+// renders a request (Anthropic: tools → system → messages): every tool definition, the stable system,
+// the environment's sections, the messages. Token counts use one tokenizer (o200k_base from
+// gpt-tokenizer) and are cached by content hash, so the stable system of a large catalog (~41k tokens
+// for 1,000 skills) is tokenized once, not on every iteration. Pure apart from those caches.
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { ChatMessage, ToolDefinition } from "../protocol/model.ts";
+import type { MessageFigures, PromptSegment } from "../protocol/runner-events.ts";
+import type { EnvironmentSection } from "./environment.ts";
+import { sha256Hex } from "./hash.ts";
+
+/** Named in every snapshot, so the inspector says where its numbers come from. */
+export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)";
+
+/** Distinct texts whose token count is remembered; past it the cache starts over (a new catalog, etc.). */
+const TOKEN_CACHE_LIMIT = 20_000;
+const tokensByHash = new Map<string, number>();
+
+/** Tokens of `text` (whose sha256 is `hash`), counted once per distinct content. */
+export function cachedTokens(hash: string, text: string): number {
+  const known = tokensByHash.get(hash);
+  if (known !== undefined) return known;
+  const tokens = countTokens(text);
+  if (tokensByHash.size >= TOKEN_CACHE_LIMIT) tokensByHash.clear();
+  tokensByHash.set(hash, tokens);
+  return tokens;
+}
+
+/** Figures of a system text (the stable system, an environment section). */
+export function textFigures(text: string): { hash: string; tokens: number } {
+  const hash = sha256Hex(text);
+  return { hash, tokens: cachedTokens(hash, text) };
+}
+
+/** A tool as the model reads it: name, description and input schema (the figures' text). */
+function toolText(tool: ToolDefinition): string {
+  return JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema });
+}
+
+/** A message as the model reads it: role, text, and each tool call with its input (the figures' text). */
+export function messageText(message: ChatMessage): string {
+  if (message.role === "assistant") {
+    const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.input)})`);
+    return [`assistant: ${message.content}`, ...calls].join("\n");
+  }
+  if (message.role === "tool") return `tool ${message.toolName}: ${message.content}`;
+  return `user: ${message.content}`;
+}
+
+/** Message objects of a history are not changed once appended, so their figures are kept per object. */
+const figuresByMessage = new WeakMap<ChatMessage, MessageFigures>();
+
+/** A message's hash (of its JSON: every byte the provider is sent) and tokens (of `messageText`). */
+export function messageFigures(message: ChatMessage): MessageFigures {
+  const known = figuresByMessage.get(message);
+  if (known) return known;
+  const hash = sha256Hex(JSON.stringify(message));
+  const figures = { hash, tokens: cachedTokens(hash, messageText(message)) };
+  figuresByMessage.set(message, figures);
+  return figures;
+}
+
+export function toolSegments(tools: readonly ToolDefinition[]): PromptSegment[] {
+  return tools.map((tool) => {
+    const text = toolText(tool);
+    const hash = sha256Hex(text);
+    return { kind: "tool", name: tool.name, hash, tokens: cachedTokens(hash, text) };
+  });
+}
+
+export function stableSegment(stable: string, stableHash = sha256Hex(stable)): PromptSegment {
+  return {
+    kind: "system",
+    name: "stable",
+    hash: stableHash,
+    tokens: cachedTokens(stableHash, stable),
+    chars: stable.length,
+  };
+}
+
+export function environmentSegments(sections: readonly EnvironmentSection[]): PromptSegment[] {
+  return sections.map((section) => ({
+    kind: "environment",
+    name: section.name,
+    ...textFigures(section.text),
+    chars: section.text.length,
+  }));
+}
+
+export function messageSegment(message: ChatMessage, index: number): PromptSegment {
+  return { kind: "message", name: String(index), ...messageFigures(message) };
+}
+
+export function messageSegments(messages: readonly ChatMessage[]): PromptSegment[] {
+  return messages.map(messageSegment);
+}
+
+/** Sum of the tokens of the segments of one kind (all kinds when none is given). */
+export function segmentTokens(segments: readonly PromptSegment[], kind?: PromptSegment["kind"]): number {
+  let total = 0;
+  for (const segment of segments) if (!kind || segment.kind === kind) total += segment.tokens;
+  return total;
+}
