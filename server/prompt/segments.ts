@@ -15,12 +15,19 @@ export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)";
 /** Distinct texts whose token count is remembered; past it the cache starts over (a new catalog, etc.). */
 const TOKEN_CACHE_LIMIT = 20_000;
 const tokensByHash = new Map<string, number>();
+let charactersTokenized = 0;
+
+/** Characters this process has run through the tokenizer (cache misses only): what the cache saves. */
+export function tokenizedCharacters(): number {
+  return charactersTokenized;
+}
 
 /** Tokens of `text` (whose sha256 is `hash`), counted once per distinct content. */
 export function cachedTokens(hash: string, text: string): number {
   const known = tokensByHash.get(hash);
   if (known !== undefined) return known;
   const tokens = countTokens(text);
+  charactersTokenized += text.length;
   if (tokensByHash.size >= TOKEN_CACHE_LIMIT) tokensByHash.clear();
   tokensByHash.set(hash, tokens);
   return tokens;
