@@ -112,6 +112,29 @@ describe("request model in the page", () => {
     expect(state.session!.requests[0].snapshot.segments?.at(-1)).toMatchObject({ hash: "m0", tokens: 4 });
   });
 
+  it("shows an isolated slash run's answer, reopened from a log that has no deltas", () => {
+    const state = run([
+      envelope(9, { type: "session_opened", session: summary(), historyLength: 2, activeSkills: [] }),
+      envelope(1, { type: "run_started", runId: "r9", userMessage: "/notes\n\nSummarize.", skill: "notes" }),
+      // Its private history: messages inline, its own history_appended events are not in the stream.
+      envelope(2, {
+        type: "request",
+        runId: "r9",
+        snapshot: snapshot({ runId: "r9", messages: [{ role: "user", content: "/notes\n\nSummarize." }] }),
+      }),
+      envelope(3, { type: "stop", runId: "r9", reason: "completed", iterations: 1 }),
+      envelope(4, { type: "history_appended", runId: "r9", message: { role: "user", content: "/notes" } }),
+      envelope(5, {
+        type: "history_appended",
+        runId: "r9",
+        message: { role: "assistant", content: "The notes are summarized.", toolCalls: [] },
+      }),
+    ]);
+    const turn = state.session!.turns.find((entry) => entry.kind === "assistant");
+    expect(turn).toMatchObject({ runId: "r9", requestIndex: 1, text: "The notes are summarized." });
+    expect(state.session!.requests[0].snapshot.messages).toHaveLength(1);
+  });
+
   it("splits the environment at the server's sections, never by parsing the text", () => {
     const parts = environmentParts(referenced(1, 0));
     expect(parts.map((part) => [part.name, part.heading])).toEqual([

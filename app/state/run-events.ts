@@ -255,9 +255,15 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
             },
             conversationSeq: seq,
           };
+      if (event.message.role !== "assistant") return appended;
       // An assistant message names its request: it is that turn's final text too (one event since format 2).
-      if (event.message.role !== "assistant" || event.requestIndex === undefined) return appended;
-      return assistantMessage(appended, event.runId, event.requestIndex, event.message.content);
+      if (event.requestIndex !== undefined)
+        return assistantMessage(appended, event.runId, event.requestIndex, event.message.content);
+      // An isolated slash run's answer joins the conversation without a request (its own messages stay
+      // private): it is the text of the run's last turn when nothing else gave that turn its text.
+      const last = appended.turns.findLast((turn) => turn.kind === "assistant" && turn.runId === event.runId);
+      if (last?.kind !== "assistant" || last.text !== "" || last.requestIndex === undefined) return appended;
+      return assistantMessage(appended, event.runId, last.requestIndex, event.message.content);
     }
     case "stop": {
       const turns = view.turns.map((turn) =>
