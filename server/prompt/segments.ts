@@ -33,10 +33,26 @@ export function cachedTokens(hash: string, text: string): number {
   return tokens;
 }
 
+/**
+ * System texts seen lately (the environment's sections are rebuilt for every request, mostly with the
+ * same bytes): comparing a string is much cheaper than hashing it again.
+ */
+const TEXT_CACHE_LIMIT = 2_000;
+/** Longer texts (an eager stable system) are not kept alive by the cache: they are hashed each time. */
+const TEXT_CACHE_MAX_CHARS = 64 * 1024;
+const figuresByText = new Map<string, { hash: string; tokens: number }>();
+
 /** Figures of a system text (the stable system, an environment section). */
 export function textFigures(text: string): { hash: string; tokens: number } {
+  const known = figuresByText.get(text);
+  if (known) return known;
   const hash = sha256Hex(text);
-  return { hash, tokens: cachedTokens(hash, text) };
+  const figures = { hash, tokens: cachedTokens(hash, text) };
+  if (text.length <= TEXT_CACHE_MAX_CHARS) {
+    if (figuresByText.size >= TEXT_CACHE_LIMIT) figuresByText.clear();
+    figuresByText.set(text, figures);
+  }
+  return figures;
 }
 
 /** A tool as the model reads it: name, description and input schema (the figures' text). */
