@@ -84,11 +84,7 @@ export function messageFigures(message: ChatMessage): MessageFigures {
 }
 
 export function toolSegments(tools: readonly ToolDefinition[]): PromptSegment[] {
-  return tools.map((tool) => {
-    const text = toolText(tool);
-    const hash = sha256Hex(text);
-    return { kind: "tool", name: tool.name, hash, tokens: cachedTokens(hash, text) };
-  });
+  return tools.map((tool) => ({ kind: "tool", name: tool.name, ...textFigures(toolText(tool)) }));
 }
 
 export function stableSegment(stable: string, stableHash = sha256Hex(stable)): PromptSegment {
@@ -110,8 +106,15 @@ export function environmentSegments(sections: readonly EnvironmentSection[]): Pr
   }));
 }
 
+/** A message keeps its index in its history, so its segment is made once and shared by every request. */
+const segmentByMessage = new WeakMap<ChatMessage, PromptSegment>();
+
 export function messageSegment(message: ChatMessage, index: number): PromptSegment {
-  return { kind: "message", name: String(index), ...messageFigures(message) };
+  const known = segmentByMessage.get(message);
+  if (known && known.name === String(index)) return known;
+  const segment: PromptSegment = { kind: "message", name: String(index), ...messageFigures(message) };
+  segmentByMessage.set(message, segment);
+  return segment;
 }
 
 export function messageSegments(messages: readonly ChatMessage[]): PromptSegment[] {
