@@ -93,11 +93,18 @@ function wireForm(events: SessionEvent[]): SessionEvent[] {
   });
 }
 
-/** The wire form with every snapshot's messages in full again (as an export has them). */
+/**
+ * The log as a download has it: every snapshot's messages in full again, and messages without their
+ * figures (the log does not store them; they are recomputed when it is read).
+ */
 function exportForm(events: SessionEvent[]): SessionEvent[] {
   const history: ChatMessage[] = [];
   return wireForm(events).map((event) => {
-    if (event.type === "history_appended") history.push(event.message);
+    if (event.type === "history_appended") {
+      history.push(event.message);
+      const { figures: _figures, ...rest } = event;
+      return rest;
+    }
     if (event.type !== "request" && event.type !== "manual_turn_requested") return event;
     if (event.snapshot.messages) return event;
     return {

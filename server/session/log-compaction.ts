@@ -1,8 +1,8 @@
 // Request snapshots repeat most of the request before them, so a session log that stored each one in
 // full would grow with the square of its length. Since log format 2 a snapshot refers to the
 // conversation by `historyLength` (the first n messages of the log's `history_appended` records; see
-// conversation-references.ts), and the system prompt parts, the tool definitions and the segments,
-// repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
+// conversation-references.ts), and the system prompt parts, the tool definitions, the skill index names
+// and the segments, repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
 // full. Provider payloads are stored relative to the previous one (payload-compaction.ts).
 // Older logs stay readable: format 1 stored a snapshot's `messages` as `{"$historyPrefix": n}`, which
 // reading turns into `historyLength: n`; logs before that hold full messages, which are kept as they are
@@ -51,24 +51,26 @@ function isHistoryReference(value: unknown): value is HistoryPrefixReference {
 }
 
 /** Parts of a snapshot that stay the same from one request to the next until skills or the catalog change. */
-const REPEATED_FIELDS = ["stable", "environment", "tools", "segments"] as const;
+const REPEATED_FIELDS = ["stable", "environment", "tools", "segments", "listedSkills"] as const;
 type RepeatedField = (typeof REPEATED_FIELDS)[number];
 
 function fieldOf(snapshot: RequestSnapshot, field: RepeatedField): unknown {
   if (field === "tools") return snapshot.tools;
   if (field === "segments") return snapshot.segments;
+  if (field === "listedSkills") return snapshot.listedSkills;
   return snapshot.system[field];
 }
 
 function setField(snapshot: RequestSnapshot, field: RepeatedField, value: unknown): void {
   if (field === "tools") snapshot.tools = value as RequestSnapshot["tools"];
   else if (field === "segments") snapshot.segments = value as RequestSnapshot["segments"];
+  else if (field === "listedSkills") snapshot.listedSkills = value as string[];
   else snapshot.system[field] = value as string;
 }
 
 /** What a field is read as when the record it repeats could not be read. */
 function emptyField(field: RepeatedField): unknown {
-  return field === "tools" || field === "segments" ? [] : "";
+  return field === "tools" || field === "segments" || field === "listedSkills" ? [] : "";
 }
 
 function isSameAsReference(value: unknown): value is SameAsReference {
@@ -95,8 +97,16 @@ export class SnapshotCompactor {
     // Nothing to track since format 2: the session itself refers snapshots to the conversation.
   }
 
-  /** The JSON text to log for a snapshot-carrying event written with `seq`; undefined for other events. */
+  /**
+   * The JSON text to log for an event written with `seq` (snapshots, payloads, a message without its
+   * figures); undefined when the event is logged as it is.
+   */
   compactJson(event: SessionEvent, seq: number): string | undefined {
+    if (event.type === "history_appended" && event.figures) {
+      // A message's figures are recomputed when the log is read (cached by content hash), not stored.
+      const { figures: _figures, ...rest } = event;
+      return JSON.stringify(rest);
+    }
     if (event.type === "provider_payload") {
       const compact = compactPayload(event.payload, this.lastPayload);
       this.lastPayload = { seq, payload: event.payload };
@@ -117,6 +127,7 @@ export class SnapshotCompactor {
       ...snapshot,
       system: { ...snapshot.system, stable: repeated("stable"), environment: repeated("environment") },
       tools: repeated("tools"),
+      listedSkills: repeated("listedSkills"),
       ...(snapshot.segments ? { segments: repeated("segments") } : {}),
     };
     return JSON.stringify({ ...event, snapshot: compact });
