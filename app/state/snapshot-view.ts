@@ -23,14 +23,19 @@ export function resolveSnapshot(snapshot: RequestSnapshot, conversation: Convers
   const count = snapshot.historyLength ?? 0;
   const messages = conversation.history.slice(0, count);
   if (!snapshot.segments) return { ...snapshot, messages };
+  // A long message's figures come with the snapshot instead of its history_appended.
+  const sent = new Map(
+    snapshot.segments.flatMap((segment) => (segment.kind === "message" ? [[segment.name, segment]] : [])),
+  );
   const messageSegments: PromptSegment[] = [];
   for (let index = 0; index < messages.length; index++) {
-    const figures = conversation.figures[index];
+    const figures = conversation.figures[index] ?? sent.get(String(index));
     // A message without figures (an older server's) leaves the figures incomplete: shown as unknown.
     if (!figures) return { ...snapshot, messages, segments: undefined };
     messageSegments.push({ kind: "message", name: String(index), ...figures });
   }
-  return { ...snapshot, messages, segments: [...snapshot.segments, ...messageSegments] };
+  const others = snapshot.segments.filter((segment) => segment.kind !== "message");
+  return { ...snapshot, messages, segments: [...others, ...messageSegments] };
 }
 
 export interface TokenFigures {

@@ -72,15 +72,39 @@ export function messageText(message: ChatMessage): string {
 
 /** Message objects of a history are not changed once appended, so their figures are kept per object. */
 const figuresByMessage = new WeakMap<ChatMessage, MessageFigures>();
+const hashByMessage = new WeakMap<ChatMessage, string>();
 
-/** A message's hash (of its JSON: every byte the provider is sent) and tokens (of `messageText`). */
+/** A message's content hash: sha256 of its JSON, every byte the provider is sent. */
+export function messageHash(message: ChatMessage): string {
+  let hash = hashByMessage.get(message);
+  if (hash === undefined) {
+    hash = sha256Hex(JSON.stringify(message));
+    hashByMessage.set(message, hash);
+  }
+  return hash;
+}
+
+/** A message's hash and tokens (of `messageText`). */
 export function messageFigures(message: ChatMessage): MessageFigures {
   const known = figuresByMessage.get(message);
   if (known) return known;
-  const hash = sha256Hex(JSON.stringify(message));
+  const hash = messageHash(message);
   const figures = { hash, tokens: cachedTokens(hash, messageText(message)) };
   figuresByMessage.set(message, figures);
   return figures;
+}
+
+/**
+ * Messages longer than this are not tokenized when they are appended (a long streamed answer would hold
+ * up the end of its run): their figures come with the first request that sends them.
+ */
+export const FIGURES_ON_APPEND_MAX_CHARS = 16 * 1024;
+
+/** The figures to send with a message as it is appended: none for a long one (see above). */
+export function figuresOnAppend(message: ChatMessage): MessageFigures | undefined {
+  const known = figuresByMessage.get(message);
+  if (known) return known;
+  return message.content.length > FIGURES_ON_APPEND_MAX_CHARS ? undefined : messageFigures(message);
 }
 
 export function toolSegments(tools: readonly ToolDefinition[]): PromptSegment[] {

@@ -9,7 +9,7 @@ import { sha256Hex } from "../prompt/hash.ts";
 import {
   TOKENIZER_NAME,
   environmentSegments,
-  messageFigures,
+  figuresOnAppend,
   messageSegments,
   segmentTokens,
   stableSegment,
@@ -68,12 +68,13 @@ export class Runner {
   /** Appends to the history; an assistant message names the request that produced it. */
   private append(runId: string, message: ChatMessage, requestIndex?: number): void {
     this.deps.history.push(message);
+    const figures = figuresOnAppend(message);
     this.emit({
       type: "history_appended",
       runId,
       message: structuredClone(message),
       ...(requestIndex !== undefined ? { requestIndex } : {}),
-      figures: messageFigures(message),
+      ...(figures ? { figures } : {}),
     });
   }
 

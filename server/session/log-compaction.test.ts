@@ -11,7 +11,7 @@ import { toAnthropicBody } from "../providers/anthropic-mapping.ts";
 import { toOpenAiBody } from "../providers/openai-mapping.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
-import { messageFigures } from "../prompt/segments.ts";
+import { figuresOnAppend, messageFigures } from "../prompt/segments.ts";
 import { EventStream } from "./event-stream.ts";
 import { SessionLogWriter, readSessionLog, readSessionLogForExport } from "./session-log.ts";
 
@@ -72,7 +72,7 @@ function conversation(turns: number, filler = ""): SessionEvent[] {
 }
 
 /**
- * The events as the stream sends and logs them: a message carries its figures, a snapshot whose messages
+ * The events as the stream sends and logs them: a (short) message carries its figures, a snapshot whose messages
  * are the conversation's first n says `historyLength: n` instead.
  */
 function wireForm(events: SessionEvent[]): SessionEvent[] {
@@ -80,7 +80,9 @@ function wireForm(events: SessionEvent[]): SessionEvent[] {
   return events.map((event) => {
     if (event.type === "history_appended") {
       history.push(event.message);
-      return { ...event, figures: messageFigures(event.message) };
+      // A long message's figures come with the first request that sends it, not with the message.
+      const figures = figuresOnAppend(event.message);
+      return figures ? { ...event, figures } : event;
     }
     if (event.type !== "request" && event.type !== "manual_turn_requested") return event;
     const messages = event.snapshot.messages ?? [];

@@ -17,7 +17,7 @@ import {
   expandPayload,
   isCompactPayload,
 } from "./payload-compaction.ts";
-import { messageFigures } from "../prompt/segments.ts";
+import { figuresOnAppend } from "../prompt/segments.ts";
 import { sameJson } from "./same-json.ts";
 
 /** Format 1's reference to the conversation (read, no longer written). */
@@ -150,8 +150,9 @@ export function expandSnapshotReferences(
   for (const { seq, event } of records) {
     if (event.type === "history_appended") {
       history.push(event.message);
-      // Logs before format 2 have no figures: the server counts them once (cached by content hash).
-      event.figures ??= messageFigures(event.message);
+      // The log does not store figures: they are counted again (once per content), as on append.
+      const figures = event.figures ?? figuresOnAppend(event.message);
+      if (figures) event.figures = figures;
       continue;
     }
     if (event.type === "provider_payload") {
