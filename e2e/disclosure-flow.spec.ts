@@ -48,6 +48,12 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   await expect(tools.getByTestId("pane-tool-profile_csv")).toHaveCount(0);
   await expect(tools.getByTestId("pane-tools-not-visible")).toContainText("profile_csv");
   await expect(inspector.tokenTotal()).toHaveText(/= \d+ tokens/);
+  // The numbers are the server's, and the page says which tokenizer made them.
+  await expect(page.getByTestId("tokenizer-name")).toContainText(
+    "counted by the server: o200k_base (gpt-tokenizer)",
+  );
+  await expect(page.getByTestId("eager-tokens")).toHaveText(/^\d+$/);
+  await expect(page.getByTestId("eager-total")).toContainText(/whole request \d+ tokens instead of \d+/);
   await inspector.pane("environment");
   await workspace.screenshot("inspector-request-2");
 

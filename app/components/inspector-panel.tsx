@@ -1,12 +1,11 @@
 // Right column: the timeline of model requests and, for the selected one, the stable-hash badge, token
-// counts (o200k_base via gpt-tokenizer, plus the provider's usage), where the tokens went, the
+// counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
 import { useState } from "react";
-import type { SkillView } from "../../server/protocol/index.ts";
-import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import { usageText } from "../lib/usage-text.ts";
-import { compareStable, diffRequests, eagerStableText, messagesText, toolsText } from "../state/derive.ts";
+import { compareStable, diffRequests } from "../state/derive.ts";
+import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
 import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
 import { Badge, CopyButton } from "./ui.tsx";
@@ -85,13 +84,11 @@ function Timeline({
 export function InspectorPanel({
   requests,
   selectedIndex,
-  catalogSkills,
   onSelect,
   onShowTurn,
 }: {
   requests: RequestView[];
   selectedIndex?: number;
-  catalogSkills: SkillView[];
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
 }) {
@@ -101,17 +98,9 @@ export function InspectorPanel({
   const position = selected ? requests.indexOf(selected) : -1;
   const previous = position > 0 ? requests[position - 1] : undefined;
   const snapshot = selected?.snapshot;
-  const counts = useTokenCounts(
-    snapshot
-      ? {
-          stable: snapshot.system.stable,
-          environment: snapshot.system.environment,
-          messages: messagesText(snapshot.messages),
-          tools: toolsText(snapshot),
-          eager: eagerStableText(snapshot.system.stable, catalogSkills),
-        }
-      : {},
-  );
+  // The server counted every segment once; a snapshot from an older log has no figures.
+  const counts = snapshot ? tokenFigures(snapshot) : undefined;
+  const unknown = "—";
   if (!selected || !snapshot) {
     return (
       <div className="p-2 text-sm text-slate-500" data-testid="inspector-panel">
@@ -123,7 +112,7 @@ export function InspectorPanel({
   const diff = previous ? diffRequests(previous.snapshot, snapshot) : undefined;
   const stable = compareStable(requests, selected);
   const parts: Part[] = ["stable", "environment", "messages", "tools"];
-  const total = counts ? parts.reduce((sum, part) => sum + (counts[part] ?? 0), 0) : 0;
+  const total = counts ? counts.total : 0;
   const usage = selected.usage;
 
   return (
@@ -209,15 +198,17 @@ export function InspectorPanel({
             {parts.map((part) => (
               <span key={part} data-testid={`tokens-${part}`}>
                 <span className={`mr-0.5 inline-block h-2 w-2 rounded-sm ${barColors[part]}`} />
-                {paneLabels[part]} {counts ? counts[part] : "…"}
+                {paneLabels[part]} {counts ? counts[part] : unknown}
               </span>
             ))}
             <span className="font-semibold" data-testid="tokens-total">
-              = {counts ? total : "…"} tokens
+              = {counts ? total : unknown} tokens
             </span>
           </div>
-          <div className="text-[0.7rem] text-slate-500">
-            {tokenizerName}
+          <div className="text-[0.7rem] text-slate-500" data-testid="tokenizer-name">
+            {counts
+              ? `counted by the server: ${counts.tokenizer}`
+              : "no token figures: this request was logged by an older version"}
             {usage && (
               <span data-testid="provider-usage" className="ml-1 text-slate-800">
                 · {usageText(usage)}
@@ -228,16 +219,21 @@ export function InspectorPanel({
             {snapshot.disclosure === "eager" ? (
               <>
                 Eager disclosure: every skill body is already inlined in this stable system (
-                <strong>{counts ? counts.stable : "…"}</strong> tokens, sent with every request). Switch the
-                header to progressive to compare.
+                <strong>{counts ? counts.stable : unknown}</strong> tokens, sent with every request). Switch
+                the header to progressive to compare.
               </>
             ) : (
               <>
-                Eager vs progressive: the stable system is <strong>{counts ? counts.stable : "…"}</strong>{" "}
+                Eager vs progressive: the stable system is <strong>{counts ? counts.stable : unknown}</strong>{" "}
                 tokens now; with every body inlined it would be{" "}
-                <strong data-testid="eager-tokens">{counts ? counts.eager : "…"}</strong>
+                <strong data-testid="eager-tokens">{snapshot.eager?.stableTokens ?? unknown}</strong>
                 {snapshot.eagerStableLength !== undefined &&
                   ` (${snapshot.eagerStableLength} characters as built by the server)`}
+                {snapshot.eager && (
+                  <span data-testid="eager-total">
+                    , and the whole request {snapshot.eager.totalTokens} tokens instead of {total}
+                  </span>
+                )}
                 .
               </>
             )}

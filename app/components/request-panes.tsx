@@ -1,8 +1,9 @@
 // The five panes of one model request (Stable system, Environment, Messages, Tools, Raw), each with its
 // token count, a copy button and what changed since the request before it.
 "use client";
-import type { ChatMessage, RequestSnapshot } from "../../server/protocol/index.ts";
-import { environmentSections, type RequestDiff } from "../state/derive.ts";
+import type { ChatMessage } from "../../server/protocol/index.ts";
+import type { RequestDiff } from "../state/derive.ts";
+import { environmentParts, type ResolvedSnapshot } from "../state/snapshot-view.ts";
 import { Badge, CopyButton, Pre, formatJson } from "./ui.tsx";
 
 export type PaneName = "stable" | "environment" | "messages" | "tools" | "raw";
@@ -56,7 +57,7 @@ function MessageView({ message, added }: { message: ChatMessage; added: boolean 
   );
 }
 
-export function paneText(snapshot: RequestSnapshot, pane: PaneName, payload: unknown): string {
+export function paneText(snapshot: ResolvedSnapshot, pane: PaneName, payload: unknown): string {
   switch (pane) {
     case "stable":
       return snapshot.system.stable;
@@ -78,7 +79,7 @@ export function RequestPane({
   diff,
 }: {
   pane: PaneName;
-  snapshot: RequestSnapshot;
+  snapshot: ResolvedSnapshot;
   payload: unknown;
   diff?: RequestDiff;
 }) {
@@ -97,7 +98,7 @@ export function RequestPane({
       )}
       {pane === "environment" && (
         <div className="space-y-1" data-testid="pane-environment-text">
-          {environmentSections(snapshot.system.environment, snapshot.activeSkills).map((section, index) => {
+          {environmentParts(snapshot).map((section, index) => {
             const status = !diff
               ? undefined
               : diff.environment.added.includes(section.heading)
@@ -114,6 +115,9 @@ export function RequestPane({
               >
                 <div className="flex items-center gap-1 font-mono text-xs font-semibold">
                   {section.heading}
+                  {section.tokens !== undefined && (
+                    <span className="font-normal text-slate-500">{section.tokens} tokens</span>
+                  )}
                   {status && <Badge tone="green">{status} since previous request</Badge>}
                 </div>
                 <pre className="font-mono text-xs whitespace-pre-wrap break-words">

@@ -308,7 +308,6 @@ export function Workspace() {
               <InspectorPanel
                 requests={session?.requests ?? []}
                 selectedIndex={selectedRequest}
-                catalogSkills={catalog?.skills ?? []}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
               />

@@ -1,36 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { compareStable, diffRequests, eagerStableText, environmentSections } from "./derive.ts";
-import { skill, snapshot, tool } from "./test-builders.ts";
+import { compareStable, diffRequests } from "./derive.ts";
+import { snapshot, tool } from "./test-builders.ts";
 import type { RequestView } from "./types.ts";
 
 function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = {}): RequestView {
   return { requestIndex, runId: "r1", snapshot: snapshot({ requestIndex, ...overrides }) };
 }
 
-describe("environmentSections", () => {
-  it("splits at ## headings and at each active skill, keeping a body's own headings inside it", () => {
-    const environment =
-      "# Environment\n- cwd: /x\n## Active Skills\n### review\n# Review\n## Steps\n1. read\n### lint\nBody\n";
-    const sections = environmentSections(environment, ["review", "lint"]);
-    expect(sections.map((section) => section.heading)).toEqual([
-      "# Environment",
-      "## Active Skills",
-      "### review",
-      "### lint",
-    ]);
-    expect(sections[2].text).toBe("# Review\n## Steps\n1. read\n");
-  });
-});
-
 describe("diffRequests", () => {
   it("names added messages, changed environment sections and added tools", () => {
-    const first = snapshot();
+    // The server's sections (segments): the base block, then one per active skill.
+    const base = "# Environment\ncwd: /tmp/demo\n## Active Skills\n";
+    const none = "(none yet)\n";
+    const review = "### review\nBody\n## Steps\n1. read\n";
+    const segment = (name: string, text: string, hash: string) =>
+      ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
+    const first = snapshot({
+      system: {
+        stable: "You are PseudoClaude.\n## Skills\n- review: reviews code",
+        environment: base + none,
+      },
+      segments: [segment("base", base + none, "h-base-1")],
+    });
     const second = snapshot({
       requestIndex: 2,
-      system: {
-        stable: first.system.stable,
-        environment: "## Environment\ncwd: /tmp/demo\n## Active Skills\n### review\nBody\n",
-      },
+      system: { stable: first.system.stable, environment: base + review },
+      segments: [segment("base", base, "h-base-2"), segment("review", review, "h-review")],
       activeSkills: ["review"],
       messages: [
         ...first.messages,
@@ -45,7 +40,9 @@ describe("diffRequests", () => {
     const diff = diffRequests(first, second);
     expect(diff.addedMessages).toHaveLength(1);
     expect(diff.historyRewritten).toBe(false);
-    expect(diff.environment.added).toEqual(["## Active Skills", "### review"]);
+    // A skill body's own headings ("## Steps") stay inside its section: the diff names the skill.
+    expect(diff.environment.added).toEqual(["### review"]);
+    expect(diff.environment.changed).toEqual(["# Environment"]);
     expect(diff.toolsAdded).toEqual(["lint"]);
     expect(diff.toolsRemoved).toEqual([]);
     expect(diff.stableChanged).toBe(false);
@@ -74,13 +71,5 @@ describe("compareStable", () => {
       after: "- deploy: ships",
       comparedWith: 1,
     });
-  });
-});
-
-describe("eagerStableText", () => {
-  it("inlines every body", () => {
-    const text = eagerStableText("stable", [skill("a"), skill("b")]);
-    expect(text).toContain("Body of a");
-    expect(text).toContain("Body of b");
   });
 });

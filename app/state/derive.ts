@@ -1,5 +1,6 @@
 // Derived views over UiState: per-skill disclosure state and request-to-request diffs. Pure functions.
-import type { ChatMessage, FolderTrust, RequestSnapshot, SkillView } from "../../server/protocol/index.ts";
+import type { ChatMessage, FolderTrust, SkillView } from "../../server/protocol/index.ts";
+import { environmentParts, type EnvironmentPart, type ResolvedSnapshot } from "./snapshot-view.ts";
 import type { RequestView, SessionView } from "./types.ts";
 
 /** How far a skill has come on the road to the model: the four states of DESIGN.md §1. */
@@ -28,35 +29,6 @@ export function skillStage(skill: SkillView, session: SessionView): SkillStage {
   return visible ? "tools_visible" : "tools_registered";
 }
 
-export interface EnvironmentSection {
-  heading: string;
-  text: string;
-}
-
-/**
- * Splits the environment into named sections: each `# `/`## ` heading of the environment itself, and inside
- * `## Active Skills` one section per active skill (`### <name>`). A skill body's own headings stay inside
- * its section, so a diff names the skill that changed, not the headings of its SOP.
- */
-export function environmentSections(environment: string, activeSkills: string[] = []): EnvironmentSection[] {
-  const sections: EnvironmentSection[] = [];
-  let current: EnvironmentSection = { heading: "(preamble)", text: "" };
-  let inActiveSkills = false;
-  const skillHeadings = new Set(activeSkills.map((name) => `### ${name}`));
-  for (const line of environment.split("\n")) {
-    const trimmed = line.trim();
-    const startsSkill = inActiveSkills && skillHeadings.has(trimmed);
-    const startsTopLevel = !inActiveSkills && /^#{1,2}\s+\S/.test(line);
-    if (startsSkill || startsTopLevel) {
-      if (current.text.trim() || current.heading !== "(preamble)") sections.push(current);
-      current = { heading: trimmed, text: "" };
-      if (/^##\s+Active Skills\b/i.test(trimmed)) inActiveSkills = true;
-    } else current = { ...current, text: current.text + line + "\n" };
-  }
-  if (current.text.trim() || current.heading !== "(preamble)") sections.push(current);
-  return sections;
-}
-
 export interface RequestDiff {
   addedMessages: ChatMessage[];
   /** True when the earlier messages are not a prefix of this request's (history was rewritten). */
@@ -67,21 +39,21 @@ export interface RequestDiff {
   stableChanged: boolean;
 }
 
-export function diffRequests(previous: RequestSnapshot, current: RequestSnapshot): RequestDiff {
+/** A section's identity for the diff: the server's hash, or its text for a snapshot without segments. */
+function sectionContent(part: EnvironmentPart): string {
+  return part.hash ?? `${part.heading}\n${part.text}`;
+}
+
+/** Environment sections are the server's (its segments), named by their heading ("### review"). */
+export function diffRequests(previous: ResolvedSnapshot, current: ResolvedSnapshot): RequestDiff {
   const prefixHolds = previous.messages.every(
     (message, index) => JSON.stringify(message) === JSON.stringify(current.messages[index]),
   );
   const previousSections = new Map(
-    environmentSections(previous.system.environment, previous.activeSkills).map((section) => [
-      section.heading,
-      section.text,
-    ]),
+    environmentParts(previous).map((part) => [part.heading, sectionContent(part)]),
   );
   const currentSections = new Map(
-    environmentSections(current.system.environment, current.activeSkills).map((section) => [
-      section.heading,
-      section.text,
-    ]),
+    environmentParts(current).map((part) => [part.heading, sectionContent(part)]),
   );
   const added = [...currentSections.keys()].filter((heading) => !previousSections.has(heading));
   const removed = [...previousSections.keys()].filter((heading) => !currentSections.has(heading));
@@ -138,38 +110,6 @@ export function compareStable(requests: RequestView[], selected: RequestView): S
     break;
   }
   return result;
-}
-
-/** Text of the Messages pane as the tokenizer should see it. */
-export function messagesText(messages: ChatMessage[]): string {
-  return messages
-    .map((message) => {
-      if (message.role === "assistant") {
-        const calls = message.toolCalls
-          .map((call) => `${call.name}(${JSON.stringify(call.input)})`)
-          .join("\n");
-        return `assistant: ${message.content}${calls ? `\n${calls}` : ""}`;
-      }
-      if (message.role === "tool") return `tool ${message.toolName}: ${message.content}`;
-      return `user: ${message.content}`;
-    })
-    .join("\n\n");
-}
-
-export function toolsText(snapshot: RequestSnapshot): string {
-  return JSON.stringify(
-    snapshot.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.inputSchema,
-    })),
-  );
-}
-
-/** The stable system as eager disclosure would have built it: every catalog body inlined. */
-export function eagerStableText(stable: string, skills: SkillView[]): string {
-  const bodies = skills.map((skill) => `### ${skill.name}\n\n${skill.body}`).join("\n\n");
-  return `${stable}\n\n## Skills (eager: every body inlined)\n\n${bodies}`;
 }
 
 /** True when the folder's own settings would grant something (allow rules, MCP servers, a default mode). */

@@ -1,6 +1,7 @@
 // The one reducer: turns ServerMessages (and a few local actions) into UI state.
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
 import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
+import { resolveSnapshot } from "./snapshot-view.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
 
 export const initialUiState: UiState = {
@@ -31,6 +32,8 @@ function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
     registeredTools: [],
     activeSkills: [],
     turns: [],
+    conversation: { history: [], figures: [] },
+    conversationSeq: 0,
     toolCalls: {},
     pendingApprovals: [],
     requests: [],
@@ -67,11 +70,19 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       };
     }
     const fresh = emptySession(event.session, seq);
+    // Without `history` the replay that follows starts at the beginning and carries every message.
+    if (!event.history)
+      return { ...state, sessions, session: { ...fresh, activeSkills: event.activeSkills } };
     const fromHistory = turnsFromHistory(event.history);
     const session: SessionView = {
       ...fresh,
       turns: fromHistory.turns,
       toolCalls: fromHistory.toolCalls,
+      conversation: {
+        history: event.history,
+        figures: event.history.map((_message, index) => event.historyFigures?.[index]),
+      },
+      conversationSeq: seq,
       activeSkills: event.activeSkills,
       turnsFromHistory: fromHistory.turns.length > 0,
     };
@@ -127,7 +138,11 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
         ...state,
         session: {
           ...view,
-          manualTurn: { runId: event.runId, requestIndex: event.requestIndex, snapshot: event.snapshot },
+          manualTurn: {
+            runId: event.runId,
+            requestIndex: event.requestIndex,
+            snapshot: resolveSnapshot(event.snapshot, view.conversation),
+          },
         },
       };
     case "tool_console_result":

@@ -1,6 +1,7 @@
 // Applies one RunnerEvent to a session's view: chat turns, tool call cards, approvals, model requests.
 // Pure: returns a new SessionView and never mutates its input.
 import type { ChatMessage, RunnerEvent } from "../../server/protocol/index.ts";
+import { resolveSnapshot } from "./snapshot-view.ts";
 import type { ChatTurn, HistoryToolResult, SessionView, ToolCallView } from "./types.ts";
 
 type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
@@ -74,6 +75,18 @@ function observedSandbox(view: SessionView, event: RunnerEvent, seq: number): Se
   return sandbox ? { ...view, runSandbox: sandbox } : view;
 }
 
+/** The assistant's final text for a request: the turn stops streaming, a manual turn is answered. */
+function assistantMessage(view: SessionView, runId: string, requestIndex: number, text: string): SessionView {
+  const ensured = ensureAssistantTurn(view, runId, requestIndex);
+  const cleared =
+    ensured.manualTurn?.requestIndex === requestIndex ? { ...ensured, manualTurn: undefined } : ensured;
+  return updateTurn(cleared, assistantTurnId(runId, requestIndex), (turn) => ({
+    ...turn,
+    text,
+    streaming: false,
+  }));
+}
+
 export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
   return observedSandbox(applyRunnerEventToView(view, event, seq), event, seq);
 }
@@ -102,7 +115,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
     }
     case "request": {
-      const snapshot = event.snapshot;
+      const snapshot = resolveSnapshot(event.snapshot, view.conversation);
       const others = view.requests.filter((request) => request.requestIndex !== snapshot.requestIndex);
       const existing = view.requests.find((request) => request.requestIndex === snapshot.requestIndex);
       const requests = [
@@ -141,18 +154,9 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         text: turn.text + event.text,
       }));
     }
-    case "assistant_message": {
-      const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
-      const cleared =
-        ensured.manualTurn?.requestIndex === event.requestIndex
-          ? { ...ensured, manualTurn: undefined }
-          : ensured;
-      return updateTurn(cleared, assistantTurnId(event.runId, event.requestIndex), (turn) => ({
-        ...turn,
-        text: event.message.content,
-        streaming: false,
-      }));
-    }
+    // Logs before format 2 carry an assistant message twice: here, and in the history_appended after it.
+    case "assistant_message":
+      return assistantMessage(view, event.runId, event.requestIndex, event.message.content);
     case "tool_call": {
       const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex, event.console === true);
       const call: ToolCallView = {
@@ -239,8 +243,28 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));
       return added.length ? { ...view, registeredTools: [...view.registeredTools, ...added] } : view;
     }
-    case "history_appended":
-      return view;
+    case "history_appended": {
+      const known = seq <= view.conversationSeq;
+      const appended: SessionView = known
+        ? view
+        : {
+            ...view,
+            conversation: {
+              history: [...view.conversation.history, event.message],
+              figures: [...view.conversation.figures, event.figures],
+            },
+            conversationSeq: seq,
+          };
+      if (event.message.role !== "assistant") return appended;
+      // An assistant message names its request: it is that turn's final text too (one event since format 2).
+      if (event.requestIndex !== undefined)
+        return assistantMessage(appended, event.runId, event.requestIndex, event.message.content);
+      // An isolated slash run's answer joins the conversation without a request (its own messages stay
+      // private): it is the text of the run's last turn when nothing else gave that turn its text.
+      const last = appended.turns.findLast((turn) => turn.kind === "assistant" && turn.runId === event.runId);
+      if (last?.kind !== "assistant" || last.text !== "" || last.requestIndex === undefined) return appended;
+      return assistantMessage(appended, event.runId, last.requestIndex, event.message.content);
+    }
     case "stop": {
       const turns = view.turns.map((turn) =>
         turn.kind === "assistant" && turn.runId === event.runId && turn.streaming

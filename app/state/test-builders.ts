@@ -8,6 +8,7 @@ import type {
   SkillView,
   ToolDefinition,
 } from "../../server/protocol/index.ts";
+import type { ResolvedSnapshot } from "./snapshot-view.ts";
 
 const LOAD_SKILL: typeof LOAD_SKILL_TOOL_NAME = "load_skill";
 
@@ -44,7 +45,8 @@ export function tool(name: string, origin: ToolDefinition["origin"] = "system"):
   };
 }
 
-export function snapshot(overrides: Partial<RequestSnapshot> = {}): RequestSnapshot {
+/** A snapshot with its messages in full (as the Runner makes it, and as the reducer resolves it). */
+export function snapshot(overrides: Partial<ResolvedSnapshot> = {}): ResolvedSnapshot {
   return {
     runId: "r1",
     requestIndex: 1,

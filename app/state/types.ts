@@ -7,7 +7,6 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
-  RequestSnapshot,
   SandboxState,
   ServerMessage,
   SessionConfirmation,
@@ -18,6 +17,7 @@ import type {
   ToolResult,
   Usage,
 } from "../../server/protocol/index.ts";
+import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
 
 export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token";
 
@@ -73,7 +73,8 @@ export type ChatTurn =
 export interface RequestView {
   requestIndex: number;
   runId: string;
-  snapshot: RequestSnapshot;
+  /** Messages (and their segments) filled in from the conversation when the server sent a reference. */
+  snapshot: ResolvedSnapshot;
   payload?: unknown;
   usage?: Usage;
 }
@@ -98,7 +99,7 @@ export interface ConsoleResult {
 export interface ManualTurnRequest {
   runId: string;
   requestIndex: number;
-  snapshot: RequestSnapshot;
+  snapshot: ResolvedSnapshot;
 }
 
 export interface SessionView {
@@ -112,6 +113,10 @@ export interface SessionView {
   registeredTools: string[];
   activeSkills: string[];
   turns: ChatTurn[];
+  /** The conversation (history_appended messages and their figures): snapshots refer to it. */
+  conversation: ConversationView;
+  /** The seq the conversation is complete up to; replayed history_appended at or before it are known. */
+  conversationSeq: number;
   toolCalls: Record<string, ToolCallView>;
   /** Call ids waiting for the user's answer, oldest first. */
   pendingApprovals: string[];

@@ -100,7 +100,16 @@ describe("cli prompt", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
-    expect(Object.keys(request).sort()).toEqual(["messages", "system", "tools", "trust"]);
+    // The documented fields, plus the server's token figures (tokenizer, segments, eager).
+    expect(Object.keys(request).sort()).toEqual([
+      "eager",
+      "messages",
+      "segments",
+      "system",
+      "tokenizer",
+      "tools",
+      "trust",
+    ]);
     expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
     const bodyLine = "Requested report: revenue by month";
     expect(request.system.environment).toContain("### add-report");

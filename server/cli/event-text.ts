@@ -1,5 +1,6 @@
 // Readable one-line renderings of Runner events for `cli run` without --json.
-import type { RunnerEvent } from "../protocol/runner-events.ts";
+import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import { segmentTokens } from "../prompt/segments.ts";
 
 function clip(text: string, limit = 300): string {
   const folded = text.replace(/\s+$/g, "");
@@ -11,6 +12,17 @@ function indent(text: string): string {
     .split("\n")
     .map((line) => `    ${line}`)
     .join("\n");
+}
+
+/** Where the request's tokens go, as the server counted them. */
+function tokenLine(snapshot: RequestSnapshot): string {
+  const segments = snapshot.segments ?? [];
+  const part = (kind: "tool" | "system" | "environment" | "message") => segmentTokens(segments, kind);
+  const eager = snapshot.eager ? ` (eager would be ${snapshot.eager.totalTokens})` : "";
+  return (
+    `tokens (${snapshot.tokenizer}): tools ${part("tool")}, stable ${part("system")}, environment ` +
+    `${part("environment")}, messages ${part("message")} = ${segmentTokens(segments)}${eager}`
+  );
 }
 
 /** Text for an event, or undefined for events that are only interesting as JSON. */
@@ -32,6 +44,7 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         `  stable system: ${snapshot.system.stable.length} chars, sha256 ${snapshot.stableHash.slice(0, 12)}…` +
           ` (eager would be ${snapshot.eagerStableLength ?? "?"} chars)`,
         `  active skills: ${snapshot.activeSkills.join(", ") || "none"}; environment: ${snapshot.system.environment.length} chars`,
+        ...(snapshot.segments ? [`  ${tokenLine(snapshot)}`] : []),
         `  tools: ${snapshot.tools.map((tool) => tool.name).join(", ")}${notVisible}`,
       ].join("\n");
     }
@@ -84,7 +97,11 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "usage":
     case "provider_payload":
     case "tool_started":
-    case "history_appended":
       return undefined;
+    case "history_appended":
+      // Since log format 2 an assistant message arrives once, here (it names its request).
+      return event.message.role === "assistant" && event.requestIndex !== undefined && event.message.content
+        ? `◆ assistant: ${event.message.content}`
+        : undefined;
   }
 }

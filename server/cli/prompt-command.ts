@@ -3,6 +3,7 @@
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
+import type { EagerFigures, PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
@@ -19,6 +20,12 @@ export interface PromptReport {
   messages: ChatMessage[];
   /** Whether the workdir's own allow rules apply to this request's run. */
   trust: FolderTrust;
+  /** The tokenizer of the figures below. */
+  tokenizer?: string;
+  /** The request in render order (tools, stable system, environment sections, messages), with tokens. */
+  segments?: PromptSegment[];
+  /** The same request under eager disclosure. */
+  eager?: EagerFigures;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -90,11 +97,14 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     home: workspace.home,
     trust: options.trust === true,
   });
+  let snapshot: RequestSnapshot | undefined;
   const runner = new Runner(
     workspace.runnerDependencies({
       provider,
       permission: permission.hook,
-      onEvent: () => undefined,
+      onEvent: (event) => {
+        if (event.type === "request") snapshot ??= event.snapshot;
+      },
       disclosure: options.disclosure,
     }),
   );
@@ -105,6 +115,9 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     tools: request.tools,
     messages: request.messages,
     trust: permission.trust,
+    ...(snapshot?.segments
+      ? { tokenizer: snapshot.tokenizer, segments: snapshot.segments, eager: snapshot.eager }
+      : {}),
   };
 }
 

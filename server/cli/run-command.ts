@@ -85,7 +85,12 @@ export async function runConversation(
       shown = streaming;
       streaming = "";
     }
-    if (event.type === "assistant_message") {
+    if (
+      event.type === "assistant_message" ||
+      (event.type === "history_appended" &&
+        event.message.role === "assistant" &&
+        event.requestIndex !== undefined)
+    ) {
       const repeated = event.message.content === shown;
       shown = "";
       if (repeated) return;

@@ -27,18 +27,29 @@ function eagerArguments(skill: SkillBody): string {
   return args === "" ? "" : `\nArguments: ${args}`;
 }
 
-function activeSkillsSection(skills: readonly SkillBody[], disclosure: DisclosureMode): string {
-  if (skills.length === 0) return "## Active Skills\n(none yet — call load_skill when a skill fits the task)";
-  const entries = skills.map((skill) =>
-    disclosure === "eager"
-      ? `### ${skill.name}\n(loaded; its SOP is in the system prompt above)${eagerArguments(skill)}`
-      : `### ${skill.name}\n${skill.body.trim()}`,
-  );
-  return `## Active Skills\n${entries.join("\n\n")}`;
+function activeSkillEntry(skill: SkillBody, disclosure: DisclosureMode): string {
+  return disclosure === "eager"
+    ? `### ${skill.name}\n(loaded; its SOP is in the system prompt above)${eagerArguments(skill)}`
+    : `### ${skill.name}\n${skill.body.trim()}`;
 }
 
-export function buildEnvironment(input: EnvironmentInput): string {
-  return [
+/** One part of the environment: the base block, then one per active skill; they concatenate to it. */
+export interface EnvironmentSection {
+  /** "base", or the active skill's name. */
+  name: string;
+  /** The heading it starts with ("# Environment", "### <skill>"). */
+  heading: string;
+  text: string;
+}
+
+/**
+ * The environment as its sections, in order: `base` (the facts and the "## Active Skills" heading, with
+ * the "none yet" line when no skill is active), then one section per active skill. Joined without a
+ * separator they are exactly `buildEnvironment`'s text.
+ */
+export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSection[] {
+  const disclosure = input.disclosure ?? "progressive";
+  const facts = [
     "# Environment",
     `- PseudoClaude Playground version: ${input.version}`,
     `- Provider: ${input.provider}`,
@@ -47,7 +58,25 @@ export function buildEnvironment(input: EnvironmentInput): string {
     `- Date: ${formatDate(input.date)}`,
     `- Platform: ${input.platform}`,
     "",
-    activeSkillsSection(input.activeSkills, input.disclosure ?? "progressive"),
-    "",
+    "## Active Skills",
   ].join("\n");
+  const skills = input.activeSkills;
+  if (skills.length === 0) {
+    const none = "(none yet — call load_skill when a skill fits the task)";
+    return [{ name: "base", heading: "# Environment", text: `${facts}\n${none}\n` }];
+  }
+  return [
+    { name: "base", heading: "# Environment", text: `${facts}\n` },
+    ...skills.map((skill, index) => ({
+      name: skill.name,
+      heading: `### ${skill.name}`,
+      text: `${activeSkillEntry(skill, disclosure)}${index < skills.length - 1 ? "\n\n" : "\n"}`,
+    })),
+  ];
+}
+
+export function buildEnvironment(input: EnvironmentInput): string {
+  return buildEnvironmentSections(input)
+    .map((section) => section.text)
+    .join("");
 }

@@ -10,6 +10,41 @@ import type {
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
 import type { SandboxState } from "./sandbox.ts";
 
+/** What a segment of the prompt is; segments come in the order the provider renders them. */
+export type PromptSegmentKind = "tool" | "system" | "environment" | "message";
+
+/**
+ * One part of a request as the provider renders it: tool definitions first, then the stable system, the
+ * environment's sections (its base block, then one per active skill), then the messages. Figures are
+ * computed once, on the server, with the tokenizer the snapshot names.
+ */
+export interface PromptSegment {
+  kind: PromptSegmentKind;
+  /** A tool's name, "stable", "base" or an active skill's name (environment), or a message's 0-based index. */
+  name: string;
+  /** sha256 hex of the segment's content (a tool's or message's JSON; the text of a system part). */
+  hash: string;
+  /** Tokens of the text the segment stands for (see server/prompt/segments.ts). */
+  tokens: number;
+  /** Characters (UTF-16 code units) of a system part; the environment's sections concatenate to it. */
+  chars?: number;
+}
+
+/** Token figures of one message, sent with the history_appended event that adds it. */
+export interface MessageFigures {
+  hash: string;
+  tokens: number;
+}
+
+/** The same request under eager disclosure, built with the builders the Runner uses in eager mode. */
+export interface EagerFigures {
+  stableChars: number;
+  stableTokens: number;
+  environmentTokens: number;
+  /** Tools + eager stable + eager environment + messages. */
+  totalTokens: number;
+}
+
 /** Everything the model was given for one request, captured before the provider is called. */
 export interface RequestSnapshot {
   runId: string;
@@ -23,7 +58,15 @@ export interface RequestSnapshot {
   system: { stable: string; environment: string };
   /** sha256 hex of system.stable. */
   stableHash: string;
-  messages: ChatMessage[];
+  /**
+   * The conversation sent. Runner events (and the CLI) always carry it in full. On the WebSocket and in
+   * the session log it is left out when `historyLength` is set: the messages are then the first
+   * `historyLength` messages of the session's conversation (its `history_appended` events, in order).
+   * An isolated slash run, whose history is not the session's, keeps its messages here.
+   */
+  messages?: ChatMessage[];
+  /** Set when `messages` are (or were, before being left out) the session conversation's first n messages. */
+  historyLength?: number;
   /** The run-level tool definitions snapshot: what the model can see. */
   tools: ToolDefinition[];
   /** Names of tools registered in the Registry but not in `tools` (registered, not visible yet). */
@@ -34,6 +77,16 @@ export interface RequestSnapshot {
   activeSkills: string[];
   /** The system.stable that eager mode would have produced (for the eager-vs-progressive comparison). */
   eagerStableLength?: number;
+  /** The tokenizer of every token figure here, e.g. "o200k_base (gpt-tokenizer)" (absent in old logs). */
+  tokenizer?: string;
+  /**
+   * The prompt in render order (absent in old logs). When the messages are referenced by
+   * `historyLength`, the message segments are left out too: they are the `figures` of those messages'
+   * `history_appended` events.
+   */
+  segments?: PromptSegment[];
+  /** The eager alternative of this request (absent in old logs). */
+  eager?: EagerFigures;
   at: string;
 }
 
@@ -70,6 +123,10 @@ type RunnerEventVariant =
     }
   | { type: "text_delta"; runId: string; requestIndex: number; text: string }
   | { type: "usage"; runId: string; requestIndex: number; usage: Usage }
+  /**
+   * Written by versions before log format 2 (and by nothing now): an assistant message, which the
+   * history_appended after it repeated. Readers still accept it, for old logs.
+   */
   | {
       type: "assistant_message";
       runId: string;
@@ -113,5 +170,16 @@ type RunnerEventVariant =
       arguments?: string;
     }
   | { type: "tools_registered"; runId: string; skill: string; tools: string[] }
-  | { type: "history_appended"; runId: string; message: ChatMessage }
+  /**
+   * A message appended to the conversation. An assistant message names the request that produced it
+   * (`requestIndex`): this event is the assistant's final text for the chat, too. `figures` are the
+   * message's hash and tokens (absent in old logs).
+   */
+  | {
+      type: "history_appended";
+      runId: string;
+      message: ChatMessage;
+      requestIndex?: number;
+      figures?: MessageFigures;
+    }
   | { type: "stop"; runId: string; reason: StopReason; message?: string; iterations: number };

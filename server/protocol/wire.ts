@@ -14,11 +14,16 @@
 //   its `history` and `activeSkills` are the state at that seq), then replays every stored event with
 //   seq > `lastSeq` (all of them when `lastSeq` is absent, so the inspector can rebuild its timeline), then
 //   streams live events. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
-//   skip replayed `history_appended` events whose seq <= the snapshot's seq.
+//   skip replayed `history_appended` events whose seq <= the snapshot's seq. The turns travel once: a
+//   replay from the start (no `lastSeq`) carries every `history_appended`, so `session_opened` then has no
+//   `history` (only `historyLength`); with `lastSeq` > 0 it carries the history as before.
+// - Request snapshots carry their messages by reference (`historyLength`: the first n messages of the
+//   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
+//   session's (an isolated slash run), which keeps `messages` in full.
 import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
 import type { ChatMessage, DisclosureMode, PermissionMode, ToolCall, ToolResult } from "./model.ts";
 import type { ApprovalAnswer } from "./permission.ts";
-import type { RequestSnapshot, RunnerEvent } from "./runner-events.ts";
+import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 
 export interface SessionSettings {
@@ -96,7 +101,17 @@ export type ClientCommand =
 /** Events that belong to one session's ordered stream (each carries a sequence number). */
 export type SessionEvent =
   | RunnerEvent
-  | { type: "session_opened"; session: SessionSummary; history: ChatMessage[]; activeSkills: string[] }
+  | {
+      type: "session_opened";
+      session: SessionSummary;
+      /** The conversation at this seq; absent when the replay that follows starts at the beginning. */
+      history?: ChatMessage[];
+      /** The server's figures (hash, tokens) of each message of `history`, when it is sent. */
+      historyFigures?: MessageFigures[];
+      /** Messages in the conversation at this seq (absent from servers before log format 2). */
+      historyLength?: number;
+      activeSkills: string[];
+    }
   | { type: "catalog_snapshot"; catalog: CatalogSnapshot; visibleTools: string[]; registeredTools: string[] }
   | { type: "catalog_diff"; diff: ReloadDiff; warnings: SkillWarning[]; trigger: "watch" | "manual" }
   | { type: "settings_changed"; settings: SessionSettings }

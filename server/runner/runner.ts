@@ -4,11 +4,21 @@ import { randomUUID } from "node:crypto";
 import { errorMessage } from "../errors/index.ts";
 import type { ChatMessage, StopReason, ToolCall, ToolDefinition } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
-import { buildEnvironment } from "../prompt/environment.ts";
+import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { sha256Hex } from "../prompt/hash.ts";
+import {
+  TOKENIZER_NAME,
+  environmentSegments,
+  figuresOnAppend,
+  messageSegments,
+  segmentTokens,
+  stableSegment,
+  textFigures,
+  toolSegments,
+} from "../prompt/segments.ts";
 import { buildStableSystem } from "../prompt/stable-system.ts";
 import { compareNames } from "../protocol/names.ts";
-import type { ModelRequest } from "../providers/types.ts";
+import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
@@ -31,6 +41,14 @@ interface ModelResponse {
   canceled: boolean;
 }
 
+/** The event sink (onEvent) threw: not the provider's failure, so it is not reported as one. */
+class EventSinkError extends Error {
+  constructor(readonly sinkError: unknown) {
+    super(`the runner's event sink failed: ${errorMessage(sinkError)}`);
+    this.name = "EventSinkError";
+  }
+}
+
 export class Runner {
   private readonly deps: RunnerDependencies;
   private readonly requestCounter: RequestCounter;
@@ -44,9 +62,17 @@ export class Runner {
     this.deps.onEvent(event);
   }
 
-  private append(runId: string, message: ChatMessage): void {
+  /** Appends to the history; an assistant message names the request that produced it. */
+  private append(runId: string, message: ChatMessage, requestIndex?: number): void {
     this.deps.history.push(message);
-    this.emit({ type: "history_appended", runId, message: structuredClone(message) });
+    const figures = figuresOnAppend(message);
+    this.emit({
+      type: "history_appended",
+      runId,
+      message: structuredClone(message),
+      ...(requestIndex !== undefined ? { requestIndex } : {}),
+      ...(figures ? { figures } : {}),
+    });
   }
 
   /** The tool definitions the model sees: snapshotted once per run (DESIGN.md "Registered is not visible"). */
@@ -80,13 +106,20 @@ export class Runner {
     const eagerBodies = prompt.eagerBodies();
     const stable = buildStableSystem({ skills: items, disclosure, eagerBodies });
     const stableHash = sha256Hex(stable);
-    const eagerStableLength =
+    const stablePart = stableSegment(stable, stableHash);
+    // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).
+    const eagerStable =
       disclosure === "eager"
-        ? stable.length
-        : buildStableSystem({ skills: items, disclosure: "eager", eagerBodies }).length;
+        ? { chars: stable.length, tokens: stablePart.tokens }
+        : (() => {
+            const text = buildStableSystem({ skills: items, disclosure: "eager", eagerBodies });
+            return { chars: text.length, tokens: textFigures(text).tokens };
+          })();
+    const eagerStableLength = eagerStable.chars;
     const listedSkills = items.map((item) => item.name).sort(compareNames);
 
     let tools = this.definitions(options);
+    let toolParts = toolSegments(tools);
     let unknownInARow = 0;
     let iterations = 0;
     let finalText = "";
@@ -101,14 +134,17 @@ export class Runner {
         return stop("max_iterations", `stopped after ${maxIterations} model requests without a final answer`);
       }
       iterations = iteration;
-      if (options.refreshToolsEachIteration && iteration > 1) tools = this.definitions(options);
+      if (options.refreshToolsEachIteration && iteration > 1) {
+        tools = this.definitions(options);
+        toolParts = toolSegments(tools);
+      }
       const visibleNames = new Set(tools.map((tool) => tool.name));
 
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
       const activeSkills = prompt.activeSkills();
       const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
-      const environment = buildEnvironment({
+      const environmentInput: EnvironmentInput = {
         ...prompt.environmentFacts(),
         provider: provider.name,
         model,
@@ -117,7 +153,20 @@ export class Runner {
           loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
         ),
         disclosure,
-      });
+      };
+      const sections = buildEnvironmentSections(environmentInput);
+      const environment = sections.map((section) => section.text).join("");
+      const environmentParts = environmentSegments(sections);
+      // The snapshot shares the history's message objects (never changed once appended) instead of a copy.
+      const messages = this.deps.history.slice();
+      const messageParts = messageSegments(messages);
+      const segments = [...toolParts, stablePart, ...environmentParts, ...messageParts];
+      const eagerEnvironmentTokens =
+        disclosure === "eager"
+          ? segmentTokens(environmentParts)
+          : segmentTokens(
+              environmentSegments(buildEnvironmentSections({ ...environmentInput, disclosure: "eager" })),
+            );
       const request: ModelRequest = {
         system: { stable, environment },
         messages: structuredClone(this.deps.history),
@@ -133,12 +182,24 @@ export class Runner {
         disclosure,
         system: { stable, environment },
         stableHash,
-        messages: structuredClone(request.messages),
+        messages,
         tools: structuredClone(tools),
         registeredNotVisible: registry.names().filter((name) => !visibleNames.has(name)),
         listedSkills,
         activeSkills: activeSkills.map((skill) => skill.name),
         eagerStableLength,
+        tokenizer: TOKENIZER_NAME,
+        segments,
+        eager: {
+          stableChars: eagerStable.chars,
+          stableTokens: eagerStable.tokens,
+          environmentTokens: eagerEnvironmentTokens,
+          totalTokens:
+            segmentTokens(toolParts) +
+            eagerStable.tokens +
+            eagerEnvironmentTokens +
+            segmentTokens(messageParts),
+        },
         at: now().toISOString(),
       };
       // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
@@ -146,14 +207,15 @@ export class Runner {
 
       const response = await this.streamResponse(request, signal, runId, requestIndex);
       if (response.canceled || response.error !== undefined) {
-        if (response.text) this.append(runId, { role: "assistant", content: response.text, toolCalls: [] });
+        if (response.text)
+          this.append(runId, { role: "assistant", content: response.text, toolCalls: [] }, requestIndex);
         if (response.canceled) return stop("canceled", "stopped by the user");
         return stop("provider_error", response.error);
       }
 
       const assistant = { role: "assistant" as const, content: response.text, toolCalls: response.calls };
-      this.emit({ type: "assistant_message", runId, requestIndex, message: structuredClone(assistant) });
-      this.append(runId, assistant);
+      // One event: the assistant's message for the chat and for the history (DESIGN: no field twice).
+      this.append(runId, assistant, requestIndex);
       finalText = response.text;
       if (response.calls.length === 0) return stop("completed");
 
@@ -220,7 +282,10 @@ export class Runner {
     });
   }
 
-  /** Streams one response, forwarding deltas; never throws (a throwing provider is a provider_error). */
+  /**
+   * Streams one response, forwarding deltas. A throwing provider is a provider_error; a throwing event
+   * sink is not the provider's failure: the stream is closed and the sink's error is thrown as such.
+   */
   private async streamResponse(
     request: ModelRequest,
     signal: AbortSignal,
@@ -229,8 +294,16 @@ export class Runner {
   ): Promise<ModelResponse> {
     let text = "";
     const calls: ToolCall[] = [];
+    const forward = (event: RunnerEvent): void => {
+      try {
+        this.emit(event);
+      } catch (error) {
+        throw new EventSinkError(error);
+      }
+    };
+    let iterator: AsyncIterator<ProviderEvent> | undefined;
     try {
-      const iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
+      iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
       for (;;) {
         const next = await unlessAborted(iterator.next(), signal);
         if (next === ABORTED) return { text, calls, canceled: true };
@@ -246,19 +319,19 @@ export class Runner {
         switch (event.type) {
           case "text_delta":
             text += event.text;
-            this.emit({ type: "text_delta", runId, requestIndex, text: event.text });
+            forward({ type: "text_delta", runId, requestIndex, text: event.text });
             break;
           case "tool_call":
             calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
             break;
           case "usage":
-            this.emit({ type: "usage", runId, requestIndex, usage: event.usage });
+            forward({ type: "usage", runId, requestIndex, usage: event.usage });
             break;
           case "payload":
-            this.emit({ type: "provider_payload", runId, requestIndex, payload: event.payload });
+            forward({ type: "provider_payload", runId, requestIndex, payload: event.payload });
             break;
           case "retry":
-            this.emit({
+            forward({
               type: "provider_retry",
               runId,
               requestIndex,
@@ -275,6 +348,13 @@ export class Runner {
         }
       }
     } catch (error) {
+      if (error instanceof EventSinkError) {
+        // Close the provider's stream (it may hold a connection); its own failure to close adds nothing.
+        await Promise.resolve(iterator?.return?.()).catch((closeError: unknown) => {
+          error.message += ` (closing the provider stream also failed: ${errorMessage(closeError)})`;
+        });
+        throw error;
+      }
       if (signal.aborted) return { text, calls, canceled: true };
       return { text, calls, canceled: false, error: `the provider failed: ${errorMessage(error)}` };
     }

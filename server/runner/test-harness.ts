@@ -107,7 +107,8 @@ export interface Harness {
   permission: TestPermission;
   history: ChatMessage[];
   events: RunnerEvent[];
-  requests(): RequestSnapshot[];
+  /** The Runner's snapshots: Runner events always carry their messages in full. */
+  requests(): (RequestSnapshot & { messages: ChatMessage[] })[];
   deps(provider: Provider, overrides?: Partial<RunnerDependencies>): RunnerDependencies;
   scripted(yaml: string): ScriptedProvider;
   cleanup(): Promise<void>;
@@ -194,7 +195,13 @@ export async function createHarness(): Promise<Harness> {
     permission,
     history,
     events,
-    requests: () => events.flatMap((event) => (event.type === "request" ? [event.snapshot] : [])),
+    requests: () =>
+      events.flatMap((event) => {
+        if (event.type !== "request") return [];
+        const { snapshot } = event;
+        if (!snapshot.messages) throw new Error(`request ${snapshot.requestIndex} has no messages`);
+        return [{ ...snapshot, messages: snapshot.messages }];
+      }),
     deps: (provider, overrides = {}) => ({
       provider,
       registry,

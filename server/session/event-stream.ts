@@ -1,12 +1,14 @@
 // A session's ordered event stream: assigns each event its seq, keeps recent events in memory for
 // reconnect replay, appends durable ones to the JSONL log, and notifies subscribers. Each event is
 // serialized once: the same JSON text goes to the log, to the replay buffer and to every socket, and the
-// buffer is bounded in bytes so a long conversation does not grow the server without limit. Only the log
-// gets request snapshots in a compact form (see log-compaction.ts); the buffer and sockets get them whole.
+// buffer is bounded in bytes so a long conversation does not grow the server without limit. Request
+// snapshots refer to the conversation instead of carrying its messages, everywhere
+// (conversation-references.ts); the log also stores repeated prompt parts by reference (log-compaction.ts).
 // No configured key ever leaves through here: an event whose JSON may hold one is redacted before it is
 // logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event).
 import type { SessionEvent } from "../protocol/wire.ts";
 import { mayContainSecret, redactKnownSecrets } from "../providers/redact.ts";
+import { ConversationReferences } from "./conversation-references.ts";
 import { SnapshotCompactor } from "./log-compaction.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
@@ -31,7 +33,7 @@ function serializeRedacted(event: SessionEvent): { event: SessionEvent; json: st
   return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
 }
 
-/** Streamed text is re-sent whole in assistant_message, so deltas are kept in memory only. */
+/** Streamed text is re-sent whole in the assistant's history_appended, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
 
 /** JSON characters of recent events kept in memory per session (1–2 MB); older ones are replayed from the log. */
@@ -43,13 +45,17 @@ export class EventStream {
   private readonly listeners = new Set<EventListener>();
   private seq: number;
   private readonly compactor = new SnapshotCompactor();
+  private readonly conversation = new ConversationReferences();
 
   /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
   ) {
-    for (const { event } of restored) this.compactor.observe(event);
+    for (const { event } of restored) {
+      this.compactor.observe(event);
+      this.conversation.observe(event);
+    }
     this.rememberNewest(restored);
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
   }
@@ -97,7 +103,7 @@ export class EventStream {
    */
   emit(original: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
-    const { event, json } = serializeRedacted(original);
+    const { event, json } = serializeRedacted(this.conversation.toWire(original));
     const keep = options.keep ?? "log";
     if (keep !== "none") {
       this.remember({ seq: this.seq, json });

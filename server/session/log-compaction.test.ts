@@ -1,5 +1,7 @@
 // The compact form of request snapshots in the JSONL log, through the real EventStream and log files:
-// replay from the log gives full snapshots, old full logs read unchanged, damaged references are named.
+// snapshots refer to the conversation (historyLength) on the wire and in the log, replay from the log
+// gives the same events as live, exports carry full messages, old full logs read unchanged, damaged
+// references are named.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +11,7 @@ import { toAnthropicBody } from "../providers/anthropic-mapping.ts";
 import { toOpenAiBody } from "../providers/openai-mapping.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
+import { figuresOnAppend, messageFigures } from "../prompt/segments.ts";
 import { EventStream } from "./event-stream.ts";
 import { SessionLogWriter, readSessionLog, readSessionLogForExport } from "./session-log.ts";
 
@@ -68,6 +71,51 @@ function conversation(turns: number, filler = ""): SessionEvent[] {
   return events;
 }
 
+/**
+ * The events as the stream sends and logs them: a (short) message carries its figures, a snapshot whose messages
+ * are the conversation's first n says `historyLength: n` instead.
+ */
+function wireForm(events: SessionEvent[]): SessionEvent[] {
+  const history: ChatMessage[] = [];
+  return events.map((event) => {
+    if (event.type === "history_appended") {
+      history.push(event.message);
+      // A long message's figures come with the first request that sends it, not with the message.
+      const figures = figuresOnAppend(event.message);
+      return figures ? { ...event, figures } : event;
+    }
+    if (event.type !== "request" && event.type !== "manual_turn_requested") return event;
+    const messages = event.snapshot.messages ?? [];
+    const prefix =
+      messages.length <= history.length &&
+      messages.every((message, index) => JSON.stringify(message) === JSON.stringify(history[index]));
+    if (!prefix) return event;
+    const { messages: _left, ...rest } = event.snapshot;
+    return { ...event, snapshot: { ...rest, historyLength: messages.length } };
+  });
+}
+
+/**
+ * The log as a download has it: every snapshot's messages in full again, and messages without their
+ * figures (the log does not store them; they are recomputed when it is read).
+ */
+function exportForm(events: SessionEvent[]): SessionEvent[] {
+  const history: ChatMessage[] = [];
+  return wireForm(events).map((event) => {
+    if (event.type === "history_appended") {
+      history.push(event.message);
+      const { figures: _figures, ...rest } = event;
+      return rest;
+    }
+    if (event.type !== "request" && event.type !== "manual_turn_requested") return event;
+    if (event.snapshot.messages) return event;
+    return {
+      ...event,
+      snapshot: { ...event.snapshot, messages: history.slice(0, event.snapshot.historyLength) },
+    };
+  });
+}
+
 function snapshotsOf(events: SessionEvent[]): RequestSnapshot[] {
   return events.flatMap((event) =>
     event.type === "request" || event.type === "manual_turn_requested" ? [event.snapshot] : [],
@@ -81,23 +129,25 @@ describe("compact request snapshots in the session log", () => {
     const sent: string[] = [];
     stream.subscribe((_seq, _event, json) => sent.push(json));
     // Big enough that the memory buffer evicts the first turns, which replay then reads from the log.
-    const events = conversation(40, "x".repeat(2_000));
+    // (Snapshots no longer carry the conversation, so it takes long messages to fill the buffer.)
+    const events = conversation(40, "x".repeat(30_000));
     const last = snapshotsOf(events).at(-1)!;
     events.push({ type: "manual_turn_requested", runId: "run_1", requestIndex: 40, snapshot: last });
     for (const event of events) stream.emit(event);
-    expect(sent.map((json) => JSON.parse(json))).toEqual(events);
+    expect(sent.map((json) => JSON.parse(json))).toEqual(wireForm(events));
+    expect(sent.join("\n")).not.toContain('"messages"');
     expect(stream.firstBufferedSeq).toBeGreaterThan(1);
 
     const replayed = (await stream.replay(0)).map((entry) => JSON.parse(entry.json) as SessionEvent);
-    expect(replayed).toEqual(events);
+    expect(replayed).toEqual(wireForm(events));
     await writer.close();
     const text = await readFile(writer.path, "utf8");
-    expect(text.match(/"\$historyPrefix"/g)).toHaveLength(41);
+    expect(text.match(/"historyLength"/g)).toHaveLength(41);
     const logged = await readSessionLog(writer.path);
     expect(logged.warnings).toEqual([]);
-    expect(logged.events.map((record) => record.event)).toEqual(events);
+    expect(logged.events.map((record) => record.event)).toEqual(wireForm(events));
     const exported = (await readSessionLogForExport(writer.path)).split("\n").filter(Boolean);
-    expect(exported.map((line) => JSON.parse(line).event)).toEqual(events);
+    expect(exported.map((line) => JSON.parse(line).event)).toEqual(exportForm(events));
     expect(text.length * 5).toBeLessThan(exported.join("\n").length);
   });
 
@@ -120,8 +170,10 @@ describe("compact request snapshots in the session log", () => {
     expect(lines[2]).toContain('"messages":[{"role":"user","content":"/notes');
     expect(lines[2]).toContain('"stable":"Another system prompt."');
     expect(lines[3]).toContain('"stable":"You are helpful."');
-    expect(lines[3]).toContain('"messages":[]');
-    expect((await readSessionLog(writer.path)).events.map((record) => record.event)).toEqual(events);
+    expect(lines[3]).toContain('"historyLength":0');
+    expect((await readSessionLog(writer.path)).events.map((record) => record.event)).toEqual(
+      wireForm(events),
+    );
   });
 
   it("reopens from the log and keeps compacting against the restored conversation", async () => {
@@ -143,9 +195,9 @@ describe("compact request snapshots in the session log", () => {
     await second.close();
     const logged = await readSessionLog(file);
     expect(logged.warnings).toEqual([]);
-    expect(logged.events.map((record) => record.event)).toEqual([...before, ...after]);
+    expect(logged.events.map((record) => record.event)).toEqual(wireForm([...before, ...after]));
     const text = await readFile(file, "utf8");
-    expect(text.match(/"\$historyPrefix"/g)).toHaveLength(5);
+    expect(text.match(/"historyLength"/g)).toHaveLength(5);
   });
 
   it("reads old logs with full snapshots unchanged", async () => {
@@ -157,7 +209,12 @@ describe("compact request snapshots in the session log", () => {
     await writeFile(file, lines.join("\n") + "\n");
     const logged = await readSessionLog(file);
     expect(logged.warnings).toEqual([]);
-    expect(logged.events.map((record) => record.event)).toEqual(events);
+    // Read as they were written; each message gets the figures a newer log would have stored with it.
+    expect(logged.events.map((record) => record.event)).toEqual(
+      events.map((event) =>
+        event.type === "history_appended" ? { ...event, figures: messageFigures(event.message) } : event,
+      ),
+    );
     expect(await readSessionLogForExport(file)).toBe(lines.join("\n") + "\n");
   });
 
@@ -189,7 +246,7 @@ describe("compact request snapshots in the session log", () => {
     for (const event of conversation(12, "y".repeat(500))) {
       events.push(event);
       if (event.type !== "request") continue;
-      const { snapshot } = event;
+      const snapshot = { ...event.snapshot, messages: event.snapshot.messages ?? [] };
       // The session switches from Anthropic to OpenAI halfway.
       const body =
         snapshot.requestIndex <= 6
@@ -217,7 +274,7 @@ describe("compact request snapshots in the session log", () => {
     expect(text).toContain('"payload":{"tools":{"$same":true}}');
     const logged = await readSessionLog(writer.path);
     expect(logged.warnings).toEqual([]);
-    expect(logged.events.map((record) => record.event)).toEqual(events);
+    expect(logged.events.map((record) => record.event)).toEqual(wireForm(events));
     const full = (await readSessionLogForExport(writer.path)).length;
     expect(text.length * 3).toBeLessThan(full);
 

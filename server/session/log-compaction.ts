@@ -1,12 +1,13 @@
-// Every request snapshot carries the whole conversation so far, so storing each one in full makes a
-// session log grow with the square of its length. The log stores a snapshot's `messages` as
-// `{"$historyPrefix": n}` when they equal the first n messages of the conversation as the log itself
-// recorded it (its `history_appended` records), and reading expands the reference back to the exact
-// messages. Snapshots whose messages are something else (an isolated slash run's private history) stay
-// in full, and so do logs written before this existed. The system prompt parts and the tool definitions,
-// repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
-// full. Provider payloads are stored relative to the previous one (payload-compaction.ts). Browsers
-// always get full snapshots and payloads.
+// Request snapshots repeat most of the request before them, so a session log that stored each one in
+// full would grow with the square of its length. Since log format 2 a snapshot refers to the
+// conversation by `historyLength` (the first n messages of the log's `history_appended` records; see
+// conversation-references.ts), and the system prompt parts, the tool definitions, the skill index names
+// and the segments, repeated unchanged by most requests, are stored as `{"$sameAs": seq}` of the record that has them in
+// full. Provider payloads are stored relative to the previous one (payload-compaction.ts).
+// Older logs stay readable: format 1 stored a snapshot's `messages` as `{"$historyPrefix": n}`, which
+// reading turns into `historyLength: n`; logs before that hold full messages, which are kept as they are
+// (a valid form still: isolated slash runs write it). Browsers always get the expanded records; an
+// exported log gets every snapshot's messages in full.
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
@@ -16,9 +17,13 @@ import {
   expandPayload,
   isCompactPayload,
 } from "./payload-compaction.ts";
+import { figuresOnAppend } from "../prompt/segments.ts";
 import { sameJson } from "./same-json.ts";
 
+/** Format 1's reference to the conversation (read, no longer written). */
 export const HISTORY_PREFIX_KEY = "$historyPrefix";
+/** The snapshot field that refers to the conversation since format 2. */
+const HISTORY_LENGTH_KEY = "historyLength";
 /** `{"$sameAs": seq}`: the same value as in the snapshot logged at that seq. */
 export const SAME_AS_KEY = "$sameAs";
 
@@ -46,16 +51,26 @@ function isHistoryReference(value: unknown): value is HistoryPrefixReference {
 }
 
 /** Parts of a snapshot that stay the same from one request to the next until skills or the catalog change. */
-const REPEATED_FIELDS = ["stable", "environment", "tools"] as const;
+const REPEATED_FIELDS = ["stable", "environment", "tools", "segments", "listedSkills"] as const;
 type RepeatedField = (typeof REPEATED_FIELDS)[number];
 
 function fieldOf(snapshot: RequestSnapshot, field: RepeatedField): unknown {
-  return field === "tools" ? snapshot.tools : snapshot.system[field];
+  if (field === "tools") return snapshot.tools;
+  if (field === "segments") return snapshot.segments;
+  if (field === "listedSkills") return snapshot.listedSkills;
+  return snapshot.system[field];
 }
 
 function setField(snapshot: RequestSnapshot, field: RepeatedField, value: unknown): void {
   if (field === "tools") snapshot.tools = value as RequestSnapshot["tools"];
+  else if (field === "segments") snapshot.segments = value as RequestSnapshot["segments"];
+  else if (field === "listedSkills") snapshot.listedSkills = value as string[];
   else snapshot.system[field] = value as string;
+}
+
+/** What a field is read as when the record it repeats could not be read. */
+function emptyField(field: RepeatedField): unknown {
+  return field === "tools" || field === "segments" || field === "listedSkills" ? [] : "";
 }
 
 function isSameAsReference(value: unknown): value is SameAsReference {
@@ -72,19 +87,26 @@ function isSameAsReference(value: unknown): value is SameAsReference {
  * history), so a reference always resolves to what a reader of the log will see.
  */
 export class SnapshotCompactor {
-  private readonly messages: ChatMessage[] = [];
   /** Each repeated field as last logged in full, with the seq of that record. */
   private readonly lastFull = new Map<RepeatedField, { seq: number; value: unknown }>();
   /** The last provider payload logged (as sent, not its compact form). */
   private lastPayload: { seq: number; payload: unknown } | undefined;
 
   /** Call with every event that is written to the log, in order (after `compactJson` for the same event). */
-  observe(event: SessionEvent): void {
-    if (event.type === "history_appended") this.messages.push(event.message);
+  observe(_event: SessionEvent): void {
+    // Nothing to track since format 2: the session itself refers snapshots to the conversation.
   }
 
-  /** The JSON text to log for a snapshot-carrying event written with `seq`; undefined for other events. */
+  /**
+   * The JSON text to log for an event written with `seq` (snapshots, payloads, a message without its
+   * figures); undefined when the event is logged as it is.
+   */
   compactJson(event: SessionEvent, seq: number): string | undefined {
+    if (event.type === "history_appended" && event.figures) {
+      // A message's figures are recomputed when the log is read (cached by content hash), not stored.
+      const { figures: _figures, ...rest } = event;
+      return JSON.stringify(rest);
+    }
     if (event.type === "provider_payload") {
       const compact = compactPayload(event.payload, this.lastPayload);
       this.lastPayload = { seq, payload: event.payload };
@@ -94,6 +116,7 @@ export class SnapshotCompactor {
     const { snapshot } = event;
     const repeated = (field: RepeatedField): unknown => {
       const value = fieldOf(snapshot, field);
+      if (value === undefined) return undefined;
       const last = this.lastFull.get(field);
       if (last && sameJson(last.value, value)) return { [SAME_AS_KEY]: last.seq } satisfies SameAsReference;
       this.lastFull.set(field, { seq, value });
@@ -103,18 +126,11 @@ export class SnapshotCompactor {
     const compact = {
       ...snapshot,
       system: { ...snapshot.system, stable: repeated("stable"), environment: repeated("environment") },
-      messages: this.historyReference(snapshot.messages) ?? snapshot.messages,
       tools: repeated("tools"),
+      listedSkills: repeated("listedSkills"),
+      ...(snapshot.segments ? { segments: repeated("segments") } : {}),
     };
     return JSON.stringify({ ...event, snapshot: compact });
-  }
-
-  private historyReference(messages: ChatMessage[]): HistoryPrefixReference | undefined {
-    if (messages.length === 0 || messages.length > this.messages.length) return undefined;
-    for (let index = 0; index < messages.length; index++) {
-      if (!sameJson(messages[index], this.messages[index])) return undefined;
-    }
-    return { [HISTORY_PREFIX_KEY]: messages.length };
   }
 }
 
@@ -134,6 +150,9 @@ export function expandSnapshotReferences(
   for (const { seq, event } of records) {
     if (event.type === "history_appended") {
       history.push(event.message);
+      // The log does not store figures: they are counted again (once per content), as on append.
+      const figures = event.figures ?? figuresOnAppend(event.message);
+      if (figures) event.figures = figures;
       continue;
     }
     if (event.type === "provider_payload") {
@@ -150,6 +169,7 @@ export function expandSnapshotReferences(
     const { snapshot } = event;
     for (const field of REPEATED_FIELDS) {
       const stored = fieldOf(snapshot, field);
+      if (stored === undefined) continue;
       if (!isSameAsReference(stored)) {
         lastFull.set(field, { seq, value: stored });
         continue;
@@ -161,7 +181,17 @@ export function expandSnapshotReferences(
             `which could not be read; it shows ${last ? `the one from seq ${last.seq}` : "nothing"}`,
         );
       }
-      setField(snapshot, field, last?.value ?? (field === "tools" ? [] : ""));
+      setField(snapshot, field, last?.value ?? emptyField(field));
+    }
+    if (snapshot.historyLength !== undefined && snapshot.messages === undefined) {
+      if (snapshot.historyLength > history.length) {
+        warnings.push(
+          `${path}: the request snapshot at seq ${seq} refers to the first ${snapshot.historyLength} ` +
+            `conversation messages, but only ${history.length} could be read before it; it shows those`,
+        );
+        snapshot.historyLength = history.length;
+      }
+      continue;
     }
     const stored: unknown = snapshot.messages;
     if (!isHistoryReference(stored)) continue;
@@ -172,12 +202,31 @@ export function expandSnapshotReferences(
           `but only ${history.length} could be read before it; it shows those`,
       );
     }
-    snapshot.messages = history.slice(0, count);
+    // Format 1's reference becomes today's: the messages are the conversation's first n.
+    delete snapshot.messages;
+    snapshot.historyLength = Math.min(count, history.length);
   }
   return warnings;
 }
 
+/**
+ * Gives every snapshot that refers to the conversation (`historyLength`) its messages in full, from the
+ * records' history_appended events (for an exported log, which is read without this program).
+ */
+export function expandHistoryReferences(records: { event: SessionEvent }[]): void {
+  const history: ChatMessage[] = [];
+  for (const { event } of records) {
+    if (event.type === "history_appended") history.push(event.message);
+    else if (carriesSnapshot(event) && event.snapshot.messages === undefined) {
+      const count = event.snapshot.historyLength ?? 0;
+      event.snapshot = { ...event.snapshot, messages: history.slice(0, count) };
+    }
+  }
+}
+
 /** True when raw log text may hold a reference (a cheap test before parsing it). */
 export function mentionsReference(text: string): boolean {
-  return [HISTORY_PREFIX_KEY, SAME_AS_KEY, PREVIOUS_PAYLOAD_KEY].some((key) => text.includes(`"${key}"`));
+  return [HISTORY_PREFIX_KEY, SAME_AS_KEY, PREVIOUS_PAYLOAD_KEY, HISTORY_LENGTH_KEY].some((key) =>
+    text.includes(`"${key}"`),
+  );
 }

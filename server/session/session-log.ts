@@ -5,10 +5,15 @@
 import { chmod, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
-import { expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
+import { expandHistoryReferences, expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
 import { upgradeLoggedEvent } from "./legacy-events.ts";
 
-export const LOG_FORMAT_VERSION = 1;
+/**
+ * 2: snapshots refer to the conversation by `historyLength` and carry segments; an assistant message is
+ * one history_appended (with its requestIndex), no assistant_message. 1: `$historyPrefix` references.
+ * Every older format is still read.
+ */
+export const LOG_FORMAT_VERSION = 2;
 
 export interface LogHeader {
   kind: "header";
@@ -282,7 +287,9 @@ export async function readSessionLogForExport(path: string): Promise<string> {
   const data = await readFile(path);
   const text = data.toString("utf8");
   if (!mentionsReference(text)) return text;
-  const expanded = new Map(parseSessionLog(data, path).events.map((record) => [record.seq, record]));
+  const events = parseSessionLog(data, path).events;
+  expandHistoryReferences(events);
+  const expanded = new Map(events.map((record) => [record.seq, record]));
   return text
     .split("\n")
     .map((line) => {

@@ -9,10 +9,12 @@ import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts"
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
+import { messageFigures } from "../prompt/segments.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
+
 import {
   EventStream,
   type EventListener,
@@ -164,13 +166,25 @@ export class Session {
     return { network: this.settings.allowNetwork === true, homes: [this.init.home] };
   }
 
-  openedSnapshot(): SequencedEvent {
+  /**
+   * The session_opened snapshot for a client whose replay starts after `replayAfterSeq`. A replay from
+   * the start carries every history_appended event, so the snapshot then leaves the history out
+   * (`historyLength` still counts it); a client resuming after seq > 0 gets the history here.
+   */
+  openedSnapshot(replayAfterSeq = 0): SequencedEvent {
+    const withHistory = replayAfterSeq > 0;
     return {
       seq: this.stream.lastSeq,
       event: {
         type: "session_opened",
         session: this.summary(),
-        history: structuredClone(this.history),
+        ...(withHistory
+          ? {
+              history: structuredClone(this.history),
+              historyFigures: this.history.map((message) => messageFigures(message)),
+            }
+          : {}),
+        historyLength: this.history.length,
         activeSkills: this.workspace.activeSkills.names(),
       },
     };

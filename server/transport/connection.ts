@@ -135,7 +135,7 @@ export class ClientConnection {
       else this.sendEvent(session.id, seq, json);
     });
     this.subscriptions.set(session.id, unsubscribe);
-    const opened = session.openedSnapshot();
+    const opened = session.openedSnapshot(lastSeq ?? 0);
     this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
     try {
       for (const entry of await session.eventsAfter(lastSeq ?? 0)) {

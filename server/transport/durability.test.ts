@@ -84,7 +84,10 @@ describe("reopening a damaged log", () => {
       });
       again.send({ type: "open_session", sessionId });
       const opened = await again.waitForEvent("session_opened", { sessionId });
-      expect(opened.event.history.map((message) => message.role)).toEqual(["user", "assistant"]);
+      expect((await again.openedConversation(opened)).map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+      ]);
       const warning = await again.waitForEvent("session_error", {
         sessionId,
         where: (event) => event.code === "log_damaged",
@@ -129,7 +132,7 @@ describe("manual provider", () => {
       sessionId,
       where: (event) => event.requestIndex === 2,
     });
-    expect(JSON.stringify(second.event.snapshot.messages)).toContain("# demo");
+    expect(JSON.stringify(client.snapshotMessages(sessionId, second.event.snapshot))).toContain("# demo");
     from = client.messages.length;
     client.send({
       type: "manual_response",

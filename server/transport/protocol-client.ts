@@ -4,7 +4,9 @@
 // over the Transport seam, so the session tests drive a ClientConnection through an in-memory pair.
 import { WebSocket } from "ws";
 import type {
+  ChatMessage,
   ClientCommand,
+  RequestSnapshot,
   ServerMessage,
   SessionConfirmation,
   SessionEvent,
@@ -264,6 +266,36 @@ export class ProtocolClient {
       `event ${type}`,
       options,
     );
+  }
+
+  /**
+   * The conversation a `session_opened` stands for: its `history` when it carries one, else (a replay
+   * from the start carries the turns) the replayed history_appended messages, once they have all arrived.
+   */
+  async openedConversation(opened: EventOf<"session_opened">): Promise<ChatMessage[]> {
+    if (opened.event.history) return opened.event.history;
+    const count = opened.event.historyLength ?? 0;
+    const replayed = () =>
+      this.events(opened.sessionId).filter(
+        (message) => message.seq <= opened.seq && message.event.type === "history_appended",
+      );
+    await this.waitFor(() => replayed().length >= count, `the replay of ${count} conversation messages`);
+    return replayed()
+      .slice(0, count)
+      .flatMap((message) => (message.event.type === "history_appended" ? [message.event.message] : []));
+  }
+
+  /**
+   * The messages a request snapshot was sent with: its own, or (by reference) the first `historyLength`
+   * messages of the session's conversation as this client received it.
+   */
+  snapshotMessages(sessionId: string, snapshot: RequestSnapshot): ChatMessage[] {
+    if (snapshot.messages) return snapshot.messages;
+    const conversation = this.events(sessionId).flatMap((message) => {
+      if (message.event.type === "session_opened") return message.event.history ?? [];
+      return message.event.type === "history_appended" ? [message.event.message] : [];
+    });
+    return conversation.slice(0, snapshot.historyLength ?? 0);
   }
 
   /** Kept events of one session, in order. */

@@ -141,7 +141,9 @@ describe("protocol", () => {
     const third = await TestClient.connect(server);
     third.send({ type: "open_session", sessionId, lastSeq });
     const opened = await third.waitForEvent("session_opened", { sessionId });
-    expect(opened.event.history.filter((message) => message.role === "user")).toHaveLength(2);
+    expect(
+      (await third.openedConversation(opened)).filter((message) => message.role === "user"),
+    ).toHaveLength(2);
     const finalSeq = (await server.hub.open(sessionId)).lastSeq;
     await third.waitFor(
       () =>
@@ -152,7 +154,15 @@ describe("protocol", () => {
     );
     const replayed = third.events(sessionId).slice(1);
     expect(replayed[0].seq).toBe(lastSeq + 1);
-    expect(replayed.map((message) => message.event.type)).toContain("assistant_message");
+    // The assistant's message: one history_appended naming its request (assistant_message before format 2).
+    expect(
+      replayed.some(
+        (message) =>
+          message.event.type === "history_appended" &&
+          message.event.message.role === "assistant" &&
+          message.event.requestIndex !== undefined,
+      ),
+    ).toBe(true);
     expect(replayed.filter((message) => message.event.type === "stop")).toHaveLength(2);
     for (let index = 1; index < replayed.length; index++)
       expect(replayed[index].seq).toBe(replayed[index - 1].seq + 1);

@@ -45,10 +45,20 @@ describe("sessions over the WebSocket", () => {
       "tool_call",
       "skill_activated",
       "tool_result",
-      "assistant_message",
+      "history_appended",
     ]) {
       expect(types).toContain(expected);
     }
+    // The assistant's answer arrives once: as the history_appended that names its request.
+    expect(types).not.toContain("assistant_message");
+    const answers = client
+      .events(sessionId)
+      .flatMap((message) =>
+        message.event.type === "history_appended" && message.event.message.role === "assistant"
+          ? [message.event]
+          : [],
+      );
+    expect(answers.map((event) => event.requestIndex)).toEqual([1, 2, 3]);
     const requests = client
       .events(sessionId)
       .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
@@ -133,7 +143,10 @@ describe("sessions over the WebSocket", () => {
     const from = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "hello" });
     const busy = await client.waitFor((message) => message.type === "error", "busy error", { from });
-    expect(busy).toMatchObject({ code: "run_in_progress", message: "a run is in progress; press Stop or wait" });
+    expect(busy).toMatchObject({
+      code: "run_in_progress",
+      message: "a run is in progress; press Stop or wait",
+    });
     client.close();
 
     const deadline = Date.now() + 5_000;
@@ -304,7 +317,7 @@ describe("sessions over the WebSocket", () => {
       again.send({ type: "open_session", sessionId });
       const opened = await again.waitForEvent("session_opened", { sessionId });
       expect(opened.event.activeSkills).toEqual(["review"]);
-      expect(opened.event.history.map((message) => message.role)).toEqual([
+      expect((await again.openedConversation(opened)).map((message) => message.role)).toEqual([
         "user",
         "assistant",
         "tool",
@@ -349,7 +362,10 @@ describe("sessions over the WebSocket", () => {
       expect(limited.hub.openSessions.map((session) => session.id)).toEqual([busyId]);
       second.send({ type: "open_session", sessionId: idleId });
       const reopened = await second.waitForEvent("session_opened", { sessionId: idleId });
-      expect(reopened.event.history.map((message) => message.role)).toEqual(["user", "assistant"]);
+      expect((await second.openedConversation(reopened)).map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+      ]);
       // The second session still has a subscriber, so it stays open beside the reopened one.
       expect(limited.hub.openSessions.map((session) => session.id).sort()).toEqual([busyId, idleId].sort());
       second.close();
