@@ -55,7 +55,8 @@ describe("slash invocation", () => {
     const provider = harness.scripted(`
 name: rows-isolated
 turns:
-  - tool_calls:
+  - text: Counting them.
+    tool_calls:
       - { name: count_rows, input: { text: "a\\nb" } }
   - text: There are 2 rows.
 `);
@@ -75,6 +76,14 @@ turns:
       event.type === "history_appended" ? [event.message] : [],
     );
     expect(appended).toEqual(harness.history.slice(2));
+    // The isolated run's own answers stay in the transcript (and the log) without joining the conversation.
+    const answers = harness.events.flatMap((event) =>
+      event.type === "assistant_message" ? [[event.requestIndex, event.message.content]] : [],
+    );
+    expect(answers).toEqual([
+      [1, "Counting them."],
+      [2, "There are 2 rows."],
+    ]);
   });
 
   it("an isolated run refuses a registered tool outside its set, with a trace the model can read", async () => {

@@ -71,7 +71,7 @@ function renderedSop(skill: Skill, args: string, deps: SlashDependencies): strin
  * Runs a slash command. Throws PlaygroundError `unknown_skill` when the name is not in the catalog.
  * Isolated runs keep their messages in a private history: their request/text/tool events flow into the
  * same stream under their own runId, but their `history_appended` events are not forwarded, because
- * that event means "appended to the conversation". When an isolated run ends, the conversation gets the
+ * that event means "appended to the conversation" (their assistant messages go out as assistant_message). When an isolated run ends, the conversation gets the
  * command and the run's final answer as two messages (with history_appended events).
  */
 export async function runSlashCommand(
@@ -111,7 +111,17 @@ export async function runSlashCommand(
     ...deps,
     history: isolatedHistory,
     onEvent: (event) => {
-      if (event.type !== "history_appended") deps.onEvent(event);
+      if (event.type !== "history_appended") return deps.onEvent(event);
+      // Not appended to the conversation, but the run's own answers (text before a tool call, the final
+      // one) still belong to the transcript and the log: as assistant_message, with their request.
+      if (event.message.role === "assistant" && event.requestIndex !== undefined) {
+        deps.onEvent({
+          type: "assistant_message",
+          runId: event.runId,
+          requestIndex: event.requestIndex,
+          message: event.message,
+        });
+      }
     },
   });
   const outcome = await isolated.run(`${context.preamble}${sop}`, {

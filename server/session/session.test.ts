@@ -185,7 +185,7 @@ describe("Session through the in-memory transport", () => {
       sessionId,
       where: (event) => event.requestIndex === 2,
     });
-    expect(JSON.stringify(second.event.snapshot.messages)).toContain("# demo");
+    expect(JSON.stringify(client.snapshotMessages(sessionId, second.event.snapshot))).toContain("# demo");
     from = client.messages.length;
     client.send({ type: "manual_response", sessionId, requestIndex: 2, text: "A demo.", toolCalls: [] });
     expect((await client.waitForEvent("stop", { sessionId, from })).event.reason).toBe("completed");
