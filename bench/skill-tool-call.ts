@@ -10,9 +10,15 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
-import { runProcess } from "../server/tools/process-runner.ts";
+import { CHILD_ENV_ALLOWLIST, runProcess } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
-import { BASE_MOUNTS, ISOLATION_FLAGS, detectSandbox, sandboxPolicy } from "../server/tools/sandbox.ts";
+import {
+  BASE_MOUNTS,
+  ISOLATION_FLAGS,
+  detectSandbox,
+  sandboxPolicy,
+  sandboxState,
+} from "../server/tools/sandbox.ts";
 import { processExecution } from "../server/tools/system/process-result.ts";
 import { defineTool, type Tool } from "../server/tools/types.ts";
 
@@ -132,7 +138,13 @@ function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
       ]
     : [PROGRAM, ARGS];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    // The same allowlisted environment the process runner gives a tool (no NODE_OPTIONS loader from tsx).
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([key, value]) => value !== undefined && (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")),
+      ),
+    ) as NodeJS.ProcessEnv;
+    const child = spawn(file, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     // `node -e ""` never reads stdin; EPIPE on this write is expected, as in runProcess.
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") reject(error);
@@ -168,7 +180,8 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
   const registry = new Registry();
   registry.register(trivialSkillTool(cwd));
   if (withSandbox) registry.register(trivialSkillTool(cwd, true));
-  const engine = new PermissionEngine();
+  // The engine is told the sandbox state, as in a session (without it every exec call asks).
+  const engine = new PermissionEngine({ sandbox: sandboxState(false) });
   // The user allowed the tools for the session, so the measured calls go through evaluate to "allow".
   for (const name of registry.names()) {
     engine.addSessionRule({

@@ -88,7 +88,7 @@ test("keyboard only: Shift+Tab from the composer reaches the card, a answers onc
   await expect(card).toHaveAttribute("data-armed", "true");
   await page.keyboard.press("a");
   await expect(card).toHaveCount(0);
-  await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", /done|error/);
+  await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "done");
 });
 
 test("S13: a command with bidi, zero-width and control characters is shown escaped with a warning", async ({

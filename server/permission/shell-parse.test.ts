@@ -224,3 +224,15 @@ describe("dangerous-command list on the parsed form", () => {
     expect(dangerous(command)).toBeUndefined();
   });
 });
+
+describe("analyzeShell cache", () => {
+  it("gives every caller its own copy of a cached analysis", () => {
+    const line = "git status && rm -rf build";
+    const first = analyzeShell(line);
+    first.commands.length = 0;
+    first.findings.push({ kind: "mutated", message: "by a caller" } as never);
+    const second = analyzeShell(line);
+    expect(second.commands.map((command) => command.program)).toEqual(["git", "rm"]);
+    expect(second.findings).toEqual([]);
+  });
+});

@@ -124,8 +124,22 @@ interface Scope {
 
 class TooComplex extends Error {}
 
+/**
+ * Analyses by command text. A parse costs milliseconds (the parser's JS build reads each node slowly), and
+ * the same lines come again and again: a skill tool's fixed argv on every call, a command the model
+ * retries, an approval re-evaluated. Each caller gets its own copy. Bounded: cleared when full.
+ */
+const analyses = new Map<string, ShellAnalysis>();
+const MAX_CACHED_ANALYSES = 512;
+
 export function analyzeShell(source: string): ShellAnalysis {
-  return analyzeScript(source, { depth: 0, where: "", origin: "command line", budget: { nodes: 0 } });
+  let analysis = analyses.get(source);
+  if (!analysis) {
+    analysis = analyzeScript(source, { depth: 0, where: "", origin: "command line", budget: { nodes: 0 } });
+    if (analyses.size >= MAX_CACHED_ANALYSES) analyses.clear();
+    analyses.set(source, analysis);
+  }
+  return structuredClone(analysis);
 }
 
 function analyzeScript(source: string, scope: Scope): ShellAnalysis {
