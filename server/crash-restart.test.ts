@@ -43,13 +43,7 @@ beforeAll(async () => {
   const client = await TestClient.connect(first.target);
   sessionId = await client.createSession();
   client.send({ type: "send_message", sessionId, text: "sleep now" });
-  const asked = await client.waitForEvent("permission_request", { sessionId });
-  client.send({
-    type: "approval_answer",
-    sessionId,
-    callId: asked.event.request.callId,
-    answer: { kind: "allow_once" },
-  });
+  await client.answerNextApproval(sessionId);
   await client.waitForEvent("tool_started", { sessionId });
   expect(await eventually(() => processesMatching(SLEEP).length > 0, 5_000)).toBe(true);
   toolPids = processesMatching(SLEEP);

@@ -101,13 +101,7 @@ describe("server/index.ts", () => {
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "sleep now" });
-    const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({
-      type: "approval_answer",
-      sessionId,
-      callId: asked.event.request.callId,
-      answer: { kind: "allow_once" },
-    });
+    await client.answerNextApproval(sessionId);
     await client.waitForEvent("tool_started", { sessionId });
     const deadline = Date.now() + 5_000;
     while (processesMatching("sleep 647").length === 0 && Date.now() < deadline)

@@ -49,13 +49,7 @@ describe("S11: no provider key in tool output, events, logs or exports", () => {
     const client = await TestClient.connect(server.target);
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "leak the keys" });
-    const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({
-      type: "approval_answer",
-      sessionId,
-      callId: asked.event.request.callId,
-      answer: { kind: "allow_once" },
-    });
+    await client.answerNextApproval(sessionId);
     const result = await client.waitForEvent("tool_result", { sessionId });
     await client.waitForEvent("stop", { sessionId });
     expect(result.event.result.content).toContain(`env=${REDACTED}\nfile=${REDACTED}`);

@@ -4,6 +4,7 @@
 // over the Transport seam, so the session tests drive a ClientConnection through an in-memory pair.
 import { WebSocket } from "ws";
 import type {
+  ApprovalAnswer,
   ChatMessage,
   ClientCommand,
   RequestSnapshot,
@@ -296,6 +297,20 @@ export class ProtocolClient {
       return message.event.type === "history_appended" ? [message.event.message] : [];
     });
     return conversation.slice(0, snapshot.historyLength ?? 0);
+  }
+
+  /**
+   * Waits for the session's next approval request (from kept message `from` on) and answers it; returns
+   * the request event. Tests that play the user approving a call use this.
+   */
+  async answerNextApproval(
+    sessionId: string,
+    answer: ApprovalAnswer = { kind: "allow_once" },
+    options: { from?: number; timeoutMs?: number } = {},
+  ): Promise<EventOf<"permission_request">> {
+    const asked = await this.waitForEvent("permission_request", { sessionId, ...options });
+    this.send({ type: "approval_answer", sessionId, callId: asked.event.request.callId, answer });
+    return asked;
   }
 
   /** Kept events of one session, in order. */

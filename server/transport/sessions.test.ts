@@ -132,13 +132,7 @@ describe("sessions over the WebSocket", () => {
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
     client.send({ type: "send_message", sessionId, text: "sleep a while" });
-    const asked = await client.waitForEvent("permission_request", { sessionId });
-    client.send({
-      type: "approval_answer",
-      sessionId,
-      callId: asked.event.request.callId,
-      answer: { kind: "allow_once" },
-    });
+    await client.answerNextApproval(sessionId);
     await client.waitForEvent("tool_started", { sessionId });
     const from = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "hello" });
