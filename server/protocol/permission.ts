@@ -47,5 +47,4 @@ export interface ApprovalRequest {
   trace: PermissionTrace;
 }
 
-export type ApprovalAnswer =
-  { kind: "allow_once" } | { kind: "allow_session" } | { kind: "deny"; reason?: string };
+export type { ApprovalAnswer } from "./schemas.ts";

@@ -1,135 +1,114 @@
-// JSON Schemas mirroring ClientCommand in ./wire.ts, checked on every frame the server receives.
-// Keep the two in step: a field added to a command in wire.ts must be added here, or the server refuses it.
+// The client commands of the WebSocket, defined once: each is a TypeBox schema, and its TypeScript type is
+// derived from it (`Static`), so the type the code uses and the schema every received frame is checked
+// against cannot drift. `wire.ts` re-exports the types; the pages import them as types only.
+import { Type, type Static, type TSchema } from "typebox";
+import type { DisclosureMode, PermissionMode } from "./model.ts";
+import type { SessionConfirmation } from "./sandbox.ts";
 import { mustCompile, type Validator } from "./validator.ts";
-import type { ClientCommand } from "./wire.ts";
 
-type Schema = Record<string, unknown>;
-
-const sessionId: Schema = { type: "string", minLength: 1, maxLength: 128 };
-const permissionMode: Schema = { enum: ["strict", "default", "acceptEdits", "bypassPermissions"] };
-const disclosure: Schema = { enum: ["progressive", "eager"] };
-
-const settingsProperties: Record<string, Schema> = {
-  provider: { type: "string", minLength: 1, maxLength: 64 },
-  model: { type: "string", maxLength: 256 },
-  permissionMode,
-  disclosure,
-  scenario: { type: "string", maxLength: 4096 },
-  refreshToolsEachIteration: { type: "boolean" },
-  allowNetwork: { type: "boolean" },
-};
-
-const confirm: Schema = {
-  type: "array",
-  maxItems: 4,
-  uniqueItems: true,
-  items: { enum: ["broad_workdir", "bypass_permissions"] },
-};
-
-const createSettings: Schema = {
-  type: "object",
-  additionalProperties: false,
-  properties: { ...settingsProperties, workdir: { type: "string", minLength: 1, maxLength: 4096 } },
-};
-
-const updateSettings: Schema = {
-  type: "object",
-  additionalProperties: false,
-  properties: settingsProperties,
-};
-
-const approvalAnswer: Schema = {
-  oneOf: [
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["kind"],
-      properties: { kind: { const: "allow_once" } },
-    },
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["kind"],
-      properties: { kind: { const: "allow_session" } },
-    },
-    {
-      type: "object",
-      additionalProperties: false,
-      required: ["kind"],
-      properties: { kind: { const: "deny" }, reason: { type: "string", maxLength: 4096 } },
-    },
-  ],
-};
-
-function command(type: string, properties: Record<string, Schema> = {}, required: string[] = []): Schema {
-  return {
-    type: "object",
-    additionalProperties: false,
-    required: ["type", ...required],
-    properties: { type: { const: type }, ...properties },
-  };
+/** Every value of a string union, checked both ways at compile time (a new mode must be listed here). */
+function allOf<T extends string>() {
+  return <const L extends readonly T[]>(values: L & ([T] extends [L[number]] ? unknown : never)) => values;
 }
 
-/** One schema per command type, so an error names the command and the field instead of a oneOf soup. */
-export const commandSchemas: Record<ClientCommand["type"], Schema> = {
-  list_providers: command("list_providers"),
-  list_sessions: command("list_sessions"),
-  create_session: command("create_session", { settings: createSettings, confirm }),
-  open_session: command("open_session", { sessionId, lastSeq: { type: "integer", minimum: 0 } }, [
-    "sessionId",
-  ]),
-  delete_session: command("delete_session", { sessionId }, ["sessionId"]),
-  export_session: command("export_session", { sessionId }, ["sessionId"]),
-  update_session: command("update_session", { sessionId, settings: updateSettings, confirm }, [
-    "sessionId",
-    "settings",
-  ]),
-  send_message: command(
-    "send_message",
-    { sessionId, text: { type: "string", minLength: 1, maxLength: 200_000 } },
-    ["sessionId", "text"],
+const PERMISSION_MODES = allOf<PermissionMode>()(["strict", "default", "acceptEdits", "bypassPermissions"]);
+const DISCLOSURE_MODES = allOf<DisclosureMode>()(["progressive", "eager"]);
+const CONFIRMATIONS = allOf<SessionConfirmation>()(["broad_workdir", "bypass_permissions"]);
+
+const sessionId = Type.String({ minLength: 1, maxLength: 128 });
+
+export const SessionSettingsSchema = Type.Object(
+  {
+    workdir: Type.String({ minLength: 1, maxLength: 4096 }),
+    provider: Type.String({ minLength: 1, maxLength: 64 }),
+    model: Type.String({ maxLength: 256 }),
+    permissionMode: Type.Enum([...PERMISSION_MODES]),
+    disclosure: Type.Enum([...DISCLOSURE_MODES]),
+    /** Scenario file for the scripted provider (path relative to the repo's scenarios/ or absolute). */
+    scenario: Type.Optional(Type.String({ maxLength: 4096 })),
+    /** Experiment: refresh tool definitions every iteration (a labelled deviation from the design). */
+    refreshToolsEachIteration: Type.Optional(Type.Boolean()),
+    /** Network inside the sandbox for this session's commands (default off). */
+    allowNetwork: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type SessionSettings = Static<typeof SessionSettingsSchema>;
+
+const createSettings = Type.Partial(SessionSettingsSchema, { additionalProperties: false });
+const updateSettings = Type.Partial(Type.Omit(SessionSettingsSchema, ["workdir"]), {
+  additionalProperties: false,
+});
+const confirm = Type.Array(Type.Enum([...CONFIRMATIONS]), { maxItems: 4, uniqueItems: true });
+
+export const ApprovalAnswerSchema = Type.Union([
+  Type.Object({ kind: Type.Literal("allow_once") }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal("allow_session") }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal("deny"), reason: Type.Optional(Type.String({ maxLength: 4096 })) },
+    { additionalProperties: false },
   ),
-  cancel: command("cancel", { sessionId }, ["sessionId"]),
-  approval_answer: command(
-    "approval_answer",
-    { sessionId, callId: { type: "string", minLength: 1, maxLength: 256 }, answer: approvalAnswer },
-    ["sessionId", "callId", "answer"],
-  ),
-  reload_catalog: command("reload_catalog", { sessionId }, ["sessionId"]),
-  trust_folder: command("trust_folder", { sessionId, remember: { type: "boolean" } }, [
-    "sessionId",
-    "remember",
-  ]),
-  run_tool: command(
-    "run_tool",
-    {
-      sessionId,
-      requestId: { type: "string", minLength: 1, maxLength: 128 },
-      tool: { type: "string", minLength: 1, maxLength: 128 },
-      input: {},
-    },
-    ["sessionId", "requestId", "tool", "input"],
-  ),
-  manual_response: command(
-    "manual_response",
-    {
-      sessionId,
-      requestIndex: { type: "integer", minimum: 1 },
-      text: { type: "string", maxLength: 200_000 },
-      toolCalls: {
-        type: "array",
-        maxItems: 64,
-        items: {
-          type: "object",
-          additionalProperties: false,
-          required: ["name", "input"],
-          properties: { name: { type: "string", minLength: 1, maxLength: 128 }, input: {} },
-        },
-      },
-    },
-    ["sessionId", "requestIndex", "text", "toolCalls"],
-  ),
+]);
+export type ApprovalAnswer = Static<typeof ApprovalAnswerSchema>;
+
+function command<K extends string, P extends Record<string, TSchema>>(type: K, properties: P) {
+  return Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false });
+}
+
+/** One schema per command type, so an error names the command and the field instead of an anyOf soup. */
+export const commandSchemas = {
+  list_providers: command("list_providers", {}),
+  list_sessions: command("list_sessions", {}),
+  create_session: command("create_session", {
+    settings: Type.Optional(createSettings),
+    /** What the user confirmed (a broad workdir, bypassPermissions); refused with `confirmation_required` otherwise. */
+    confirm: Type.Optional(confirm),
+  }),
+  open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  delete_session: command("delete_session", { sessionId }),
+  /** Answered with `session_export` carrying the session's JSONL log. */
+  export_session: command("export_session", { sessionId }),
+  update_session: command("update_session", {
+    sessionId,
+    settings: updateSettings,
+    /** Switching to bypassPermissions needs `bypass_permissions` here. */
+    confirm: Type.Optional(confirm),
+  }),
+  /** Trust the session's workdir: its own allow rules (and MCP servers) take effect. */
+  trust_folder: command("trust_folder", { sessionId, remember: Type.Boolean() }),
+  send_message: command("send_message", {
+    sessionId,
+    text: Type.String({ minLength: 1, maxLength: 200_000 }),
+  }),
+  cancel: command("cancel", { sessionId }),
+  approval_answer: command("approval_answer", {
+    sessionId,
+    callId: Type.String({ minLength: 1, maxLength: 256 }),
+    answer: ApprovalAnswerSchema,
+  }),
+  reload_catalog: command("reload_catalog", { sessionId }),
+  run_tool: command("run_tool", {
+    sessionId,
+    requestId: Type.String({ minLength: 1, maxLength: 128 }),
+    tool: Type.String({ minLength: 1, maxLength: 128 }),
+    input: Type.Unknown(),
+  }),
+  manual_response: command("manual_response", {
+    sessionId,
+    requestIndex: Type.Integer({ minimum: 1 }),
+    text: Type.String({ maxLength: 200_000 }),
+    toolCalls: Type.Array(
+      Type.Object(
+        { name: Type.String({ minLength: 1, maxLength: 128 }), input: Type.Unknown() },
+        { additionalProperties: false },
+      ),
+      { maxItems: 64 },
+    ),
+  }),
 };
+
+type CommandSchemas = typeof commandSchemas;
+export type ClientCommand = { [K in keyof CommandSchemas]: Static<CommandSchemas[K]> }[keyof CommandSchemas];
 
 const validators = new Map<string, Validator<ClientCommand>>(
   Object.entries(commandSchemas).map(([type, schema]) => [

@@ -21,24 +21,12 @@
 //   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
 //   session's (an isolated slash run), which keeps `messages` in full.
 import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
-import type { ChatMessage, DisclosureMode, PermissionMode, ToolCall, ToolResult } from "./model.ts";
-import type { ApprovalAnswer } from "./permission.ts";
+import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 
-export interface SessionSettings {
-  workdir: string;
-  provider: string;
-  model: string;
-  permissionMode: PermissionMode;
-  disclosure: DisclosureMode;
-  /** Scenario file for the scripted provider (path relative to the repo's scenarios/ or absolute). */
-  scenario?: string;
-  /** Experiment: refresh tool definitions every iteration (a labelled deviation from the design). */
-  refreshToolsEachIteration?: boolean;
-  /** Network inside the sandbox for this session's commands (default off). */
-  allowNetwork?: boolean;
-}
+import type { SessionSettings } from "./schemas.ts";
+export type { SessionSettings };
 
 export interface SessionSummary {
   id: string;
@@ -63,40 +51,8 @@ export interface ProviderInfo {
   offline: boolean;
 }
 
-export type ClientCommand =
-  | { type: "list_providers" }
-  | { type: "list_sessions" }
-  | {
-      type: "create_session";
-      settings?: Partial<SessionSettings>;
-      /** What the user confirmed (a broad workdir, bypassPermissions); refused with `confirmation_required` otherwise. */
-      confirm?: SessionConfirmation[];
-    }
-  | { type: "open_session"; sessionId: string; lastSeq?: number }
-  | { type: "delete_session"; sessionId: string }
-  /** Answered with `session_export` carrying the session's JSONL log. */
-  | { type: "export_session"; sessionId: string }
-  | {
-      type: "update_session";
-      sessionId: string;
-      settings: Partial<Omit<SessionSettings, "workdir">>;
-      /** Switching to bypassPermissions needs `bypass_permissions` here. */
-      confirm?: SessionConfirmation[];
-    }
-  /** Trust the session's workdir: its own allow rules (and MCP servers) take effect. */
-  | { type: "trust_folder"; sessionId: string; remember: boolean }
-  | { type: "send_message"; sessionId: string; text: string }
-  | { type: "cancel"; sessionId: string }
-  | { type: "approval_answer"; sessionId: string; callId: string; answer: ApprovalAnswer }
-  | { type: "reload_catalog"; sessionId: string }
-  | { type: "run_tool"; sessionId: string; requestId: string; tool: string; input: unknown }
-  | {
-      type: "manual_response";
-      sessionId: string;
-      requestIndex: number;
-      text: string;
-      toolCalls: { name: string; input: unknown }[];
-    };
+/** Client commands and their JSON Schemas are defined once, in ./schemas.ts. */
+export type { ClientCommand } from "./schemas.ts";
 
 /** Events that belong to one session's ordered stream (each carries a sequence number). */
 export type SessionEvent =

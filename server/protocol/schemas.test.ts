@@ -1,0 +1,81 @@
+// The command schemas are the one definition of the client commands (their types are derived from them).
+// Every command has a schema that takes a well-formed frame and names what is wrong with a bad one.
+import { describe, expect, it } from "vitest";
+import { commandSchemas, parseClientCommand, type ClientCommand, type SessionSettings } from "./schemas.ts";
+
+const settings: SessionSettings = {
+  workdir: "/w",
+  provider: "scripted",
+  model: "m",
+  permissionMode: "acceptEdits",
+  disclosure: "eager",
+  scenario: "x.yaml",
+  refreshToolsEachIteration: true,
+  allowNetwork: true,
+};
+const { workdir: _workdir, ...updatable } = settings;
+
+// One well-formed command of each type: a type added to the schemas without a sample fails to compile.
+const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K }> } = {
+  list_providers: { type: "list_providers" },
+  list_sessions: { type: "list_sessions" },
+  create_session: { type: "create_session", settings, confirm: ["broad_workdir", "bypass_permissions"] },
+  open_session: { type: "open_session", sessionId: "s1", lastSeq: 3 },
+  delete_session: { type: "delete_session", sessionId: "s1" },
+  export_session: { type: "export_session", sessionId: "s1" },
+  update_session: {
+    type: "update_session",
+    sessionId: "s1",
+    settings: updatable,
+    confirm: ["bypass_permissions"],
+  },
+  trust_folder: { type: "trust_folder", sessionId: "s1", remember: true },
+  send_message: { type: "send_message", sessionId: "s1", text: "hi" },
+  cancel: { type: "cancel", sessionId: "s1" },
+  approval_answer: {
+    type: "approval_answer",
+    sessionId: "s1",
+    callId: "c1",
+    answer: { kind: "deny", reason: "no" },
+  },
+  reload_catalog: { type: "reload_catalog", sessionId: "s1" },
+  run_tool: { type: "run_tool", sessionId: "s1", requestId: "r1", tool: "read_file", input: { path: "a" } },
+  manual_response: {
+    type: "manual_response",
+    sessionId: "s1",
+    requestIndex: 1,
+    text: "ok",
+    toolCalls: [{ name: "read_file", input: { path: "a" } }],
+  },
+};
+
+describe("client command schemas", () => {
+  it("has a schema for every command type, and nothing else", () => {
+    expect(Object.keys(commandSchemas).sort()).toEqual(Object.keys(samples).sort());
+  });
+
+  it.each(Object.values(samples).map((sample) => [sample.type, sample] as const))(
+    "%s: a well-formed frame parses to the same command; an unknown field is named",
+    (_type, sample) => {
+      expect(parseClientCommand(JSON.stringify(sample))).toEqual({ ok: true, command: sample });
+      const extra = parseClientCommand(JSON.stringify({ ...sample, extra: 1 }));
+      expect(extra.ok).toBe(false);
+      if (!extra.ok) expect(extra.message).toContain('has an unknown field "extra"');
+    },
+  );
+
+  it("refuses a value outside an enum with the allowed values, and a workdir change on update", () => {
+    const badMode = parseClientCommand(
+      JSON.stringify({ type: "create_session", settings: { permissionMode: "yolo" } }),
+    );
+    expect(badMode).toMatchObject({ ok: false });
+    if (!badMode.ok)
+      expect(badMode.message).toContain(
+        'must be one of "strict", "default", "acceptEdits", "bypassPermissions"',
+      );
+    const moved = parseClientCommand(
+      JSON.stringify({ type: "update_session", sessionId: "s1", settings: { workdir: "/elsewhere" } }),
+    );
+    expect(moved).toMatchObject({ ok: false });
+  });
+});
