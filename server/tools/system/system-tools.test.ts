@@ -19,7 +19,6 @@ import { MODEL_OUTPUT_CAP } from "../output-cap.ts";
 import { runProcess } from "../process-runner.ts";
 import { Registry } from "../registry.ts";
 import type { ToolContext, ToolExecution } from "../types.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
 import { openConfined, writeConfined } from "./confined-fs.ts";
 import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES, type SystemTool } from "./index.ts";
 import { READ_FILE_CAP_BYTES } from "./read-file.ts";
@@ -232,7 +231,7 @@ describe("write_file and edit_file", () => {
     const target = path.join(workdir, "swapped.txt");
     // The confinement check saw an absent file inside; then an attacker plants a link to outside.
     await symlink(path.join(outside, "secret.txt"), target);
-    await writeFileAtomic(workdir, target, "new content\n");
+    await writeConfined({ root: workdir, relative: "swapped.txt" }, "new content\n");
     expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
     expect((await lstat(target)).isSymbolicLink()).toBe(false);
     expect(await readFile(target, "utf8")).toBe("new content\n");
@@ -241,7 +240,7 @@ describe("write_file and edit_file", () => {
   it("P6: a parent folder swapped for a symlink after the check is refused", async () => {
     const folder = path.join(workdir, "later");
     await symlink(outside, folder);
-    await expect(writeFileAtomic(workdir, path.join(folder, "f.txt"), "x")).rejects.toThrow(
+    await expect(writeConfined({ root: workdir, relative: "later/f.txt" }, "x")).rejects.toThrow(
       /outside the working directory/,
     );
     expect(await readdir(outside)).toEqual(["secret.txt"]);
