@@ -82,6 +82,7 @@ describe("server/index.ts", () => {
   it("prints one authorised URL, the start time and PLAYGROUND_URL; serves the page", async () => {
     const started = await startCli();
     expect(started.stdout()).toMatch(/ready in \d+ ms/);
+    expect(started.stdout()).toContain("sandbox: on (bubblewrap; network off unless a session allows it)");
     expect(started.stdout().split(started.token).length - 1).toBe(2); // the banner URL and PLAYGROUND_URL only
     const page = await rawRequest(started.port, {
       path: "/",

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
+import { detectSandbox } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -119,6 +120,12 @@ async function main(): Promise<void> {
   console.log(`PseudoClaude Playground is ready in ${elapsed} ms. Open:\n\n  ${server.url}\n`);
   console.log(
     `workdir: ${workdir}${flags.workdir ? "" : " (a fresh copy of examples/demo-workdir, trusted for this start)"}`,
+  );
+  const sandbox = detectSandbox();
+  console.log(
+    sandbox.available
+      ? "sandbox: on (bubblewrap; network off unless a session allows it)"
+      : `sandbox off: ${sandbox.reason ?? "unavailable"} — every command will ask for approval`,
   );
   if (flags.dev)
     console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
