@@ -41,8 +41,11 @@ describe("hidden characters", () => {
       0xfeff,
     ];
     for (const code of promised) expect(escapeHidden(String.fromCharCode(code))).toBe(markerFor(code));
+    // Line and paragraph separators break the line on screen where the shell sees none: escaped, as the
+    // engine escapes them (hidden-characters-agree.test.ts holds the two tables equal).
+    expect(escapeHidden("a\u2028b\u2029c")).toBe("a\\u2028b\\u2029c");
     // Newline and tab stay as they are, and so do ordinary non-ASCII letters, emoji and CJK.
-    const visible = "a\tb\nc é ß 中文 🙂 \u00a0 \u2028";
+    const visible = "a\tb\nc é ß 中文 🙂 \u00a0";
     expect(escapeHidden(visible)).toBe(visible);
     expect(hiddenCharactersIn([visible])).toEqual([]);
   });

@@ -17,7 +17,7 @@ export type EscapedPart = { kind: "text"; text: string } | { kind: "hidden"; cha
 // Also every other format character (soft hyphen, invisible operators, tag characters) and the letters and
 // marks that render as nothing or a blank, as the server counts them (server/permission/hidden-characters.ts).
 const hiddenPattern =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u2028\u2029\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 
 /** Kinds and names of the wider classes, for characters without a name of their own. */
 function classOf(codePoint: number): [string, HiddenKind] | undefined {
@@ -26,6 +26,9 @@ function classOf(codePoint: number): [string, HiddenKind] | undefined {
     return ["variation selector", "zero-width"];
   if ([0x115f, 0x1160, 0x3164, 0xffa0].includes(codePoint)) return ["Hangul filler", "zero-width"];
   if (codePoint === 0x034f) return ["combining grapheme joiner", "zero-width"];
+  // Line and paragraph separators break a line on screen where the shell sees none.
+  if (codePoint === 0x2028) return ["line separator", "control"];
+  if (codePoint === 0x2029) return ["paragraph separator", "control"];
   // The rest of \p{Cf} (soft hyphen, invisible operators, …); below U+00A0 only controls match.
   if (codePoint >= 0xa0) return ["invisible format character", "zero-width"];
   return undefined;
