@@ -1,4 +1,4 @@
-// Composition root of the command line: `npm run -s cli -- <catalog|prompt|run> ...` (see server/cli/args.ts).
+// Composition root of the command line: `npm run -s cli -- <catalog|prompt|run|install> ...` (see server/cli/args.ts).
 import { PlaygroundError, errorMessage } from "./errors/index.ts";
 import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
@@ -7,6 +7,7 @@ import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
+import { runInstallCommand } from "./cli/install-command.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -24,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
     write(`${USAGE}\n`);
     return 0;
   }
+  if (args.command === "install") return runInstallCommand(args, write);
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),

@@ -18,6 +18,9 @@ commands:
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given.
+  install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
+      Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
+      A refused archive prints one line (entry and rule), writes nothing and exits 2.
 
 flags:
   --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
@@ -28,7 +31,7 @@ flags:
   --json       machine-readable output`;
 
 export interface CliArguments {
-  command: "catalog" | "prompt" | "run" | "help";
+  command: "catalog" | "prompt" | "run" | "install" | "help";
   workdir?: string;
   home?: string;
   json: boolean;
@@ -48,6 +51,8 @@ export interface CliArguments {
   mode: PermissionMode;
   /** Network inside the sandbox for `run`'s commands. */
   allowNetwork: boolean;
+  /** `install`: the .zip, folder or https:// URL, the layer, and whether a same-name skill is replaced. */
+  install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean };
 }
 
 function usageError(message: string): PlaygroundError {
@@ -79,6 +84,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
+        layer: { type: "string" },
+        force: { type: "boolean", default: false },
+        "dry-run": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -86,10 +94,15 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "help"].includes(command))
+  if (!["catalog", "prompt", "run", "install", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
-  if (positionals.length > 1) throw usageError(`unexpected argument "${positionals[1]}"`);
-  if (command !== "help" && !values.workdir) throw usageError(`${command} needs --workdir DIR`);
+  const install = command === "install" ? installArguments(values, positionals) : undefined;
+  if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
+    throw usageError("--layer, --force and --dry-run apply to install only");
+  if (positionals.length > (install ? 2 : 1))
+    throw usageError(`unexpected argument "${positionals[install ? 2 : 1]}"`);
+  if (command !== "help" && !values.workdir && install?.layer !== "user")
+    throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
@@ -116,7 +129,19 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     trust: values.trust,
     mode,
     allowNetwork: values["allow-network"],
+    ...(install ? { install } : {}),
   };
+}
+
+function installArguments(
+  values: { layer?: string; force: boolean; "dry-run": boolean },
+  positionals: string[],
+): NonNullable<CliArguments["install"]> {
+  const source = positionals[1];
+  if (!source) throw usageError("install needs SOURCE (a .zip, a folder or an https:// URL)");
+  if (values.layer !== "user" && values.layer !== "project")
+    throw usageError(`install needs --layer user or --layer project (got ${values.layer ?? "none"})`);
+  return { source, layer: values.layer, force: values.force, dryRun: values["dry-run"] };
 }
 
 /** `review:src/app.ts` → {name: "review", args: "src/app.ts"}; the first colon separates. */
