@@ -47,6 +47,23 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     text: "ok",
     toolCalls: [{ name: "read_file", input: { path: "a" } }],
   },
+  skill_upload: {
+    type: "skill_upload",
+    sessionId: "s1",
+    uploadId: "u1",
+    index: 0,
+    count: 1,
+    data: "UEsFBg==",
+  },
+  install_skill: {
+    type: "install_skill",
+    sessionId: "s1",
+    uploadId: "u1",
+    fileName: "x.zip",
+    layer: "user",
+    dryRun: true,
+    force: false,
+  },
 };
 
 describe("client command schemas", () => {

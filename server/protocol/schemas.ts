@@ -93,6 +93,26 @@ export const commandSchemas = {
     tool: Type.String({ minLength: 1, maxLength: 128 }),
     input: Type.Unknown(),
   }),
+  /**
+   * One chunk of a skill .zip for "Add skill" (frames are at most 1 MiB, so an archive travels in chunks
+   * of at most 512 KiB, base64). A new `uploadId` discards the connection's previous upload.
+   */
+  skill_upload: command("skill_upload", {
+    sessionId,
+    uploadId: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" }),
+    index: Type.Integer({ minimum: 0, maximum: 63 }),
+    count: Type.Integer({ minimum: 1, maximum: 64 }),
+    data: Type.String({ maxLength: 700_000, pattern: "^[A-Za-z0-9+/]*={0,2}$" }),
+  }),
+  /** Plans (`dryRun`) or installs the uploaded .zip; answered with `skill_install`. */
+  install_skill: command("install_skill", {
+    sessionId,
+    uploadId: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" }),
+    fileName: Type.String({ minLength: 1, maxLength: 256 }),
+    layer: Type.Enum(["user", "project"]),
+    dryRun: Type.Boolean(),
+    force: Type.Boolean(),
+  }),
   manual_response: command("manual_response", {
     sessionId,
     requestIndex: Type.Integer({ minimum: 1 }),

@@ -24,6 +24,7 @@ import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
+import type { InstallOutcome } from "./install.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -102,6 +103,8 @@ export type ServerMessage =
   | { type: "session_deleted"; sessionId: string }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
+  /** The answer to `install_skill`: the plan (dry run), the install, or the refusal. */
+  | { type: "skill_install"; sessionId: string; uploadId: string; dryRun: boolean; outcome: InstallOutcome }
   /** A command could not be carried out, or a frame was invalid. */
   | {
       type: "error";

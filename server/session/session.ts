@@ -14,6 +14,7 @@ import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
+import type { CatalogLayers } from "../skills/types.ts";
 
 import {
   EventStream,
@@ -152,6 +153,11 @@ export class Session {
 
   get workdir(): string {
     return this.workspace.workdir;
+  }
+
+  /** The folders of the three skill layers this session's catalog scans (where an install goes). */
+  get skillLayers(): CatalogLayers {
+    return { ...this.workspace.layers };
   }
 
   summary(): SessionSummary {

@@ -13,16 +13,18 @@ import { parseSkillMarkdown } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES } from "./read-bounded.ts";
 import { loadSkillEntry, scanLayers } from "./scan-layer.ts";
 import { checkCommand, isPathProgram, parseToolsJsonText } from "./tools-json.ts";
-import type { SkillSource } from "./types.ts";
+import type { CatalogLayers, SkillSource } from "./types.ts";
 
 export interface InstallTarget {
   layer: InstallLayer;
-  /** Holds `.PseudoClaude/skills` (the user layer). */
-  home: string;
+  /** Holds `.PseudoClaude/skills` (the user layer); needed unless `layers` is given. */
+  home?: string;
   /** Holds `.PseudoClaude/skills` (the project layer); needed for `layer: "project"`. */
   workdir?: string;
   /** The builtin layer, for what a new skill shadows; default the repo's `skills/`. */
   builtinDir?: string;
+  /** A session's own layer folders (they win over home, workdir and builtinDir). */
+  layers?: CatalogLayers;
 }
 
 export interface StagedSkill {
@@ -34,6 +36,11 @@ export interface StagedSkill {
 
 /** The layer folders an install looks at (no project layer without a workdir). */
 export function installLayers(target: InstallTarget): { source: SkillSource; folder: string }[] {
+  if (target.layers) {
+    const { layers } = target;
+    return (["builtin", "user", "project"] as const).map((source) => ({ source, folder: layers[source] }));
+  }
+  if (target.home === undefined) throw new Error("an install target needs a home or the session's layers");
   const layers: { source: SkillSource; folder: string }[] = [
     { source: "builtin", folder: target.builtinDir ?? BUILTIN_SKILLS_DIR },
     { source: "user", folder: path.join(path.resolve(target.home), ".PseudoClaude", "skills") },
@@ -47,7 +54,7 @@ export function installLayers(target: InstallTarget): { source: SkillSource; fol
 }
 
 function layerFolder(target: InstallTarget): string {
-  if (target.layer === "project" && target.workdir === undefined)
+  if (target.layer === "project" && target.workdir === undefined && !target.layers)
     throw new InstallRefused("--layer project", "the project layer needs --workdir DIR");
   const found = installLayers(target).find((layer) => layer.source === target.layer);
   return found!.folder;

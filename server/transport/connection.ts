@@ -11,6 +11,7 @@ import type { SessionHub } from "../session/session-hub.ts";
 import type { Session } from "../session/session.ts";
 import { jsonNestingDepth } from "./json-depth.ts";
 import type { IncomingFrame, Transport } from "./transport.ts";
+import { SkillUploads } from "./skill-uploads.ts";
 
 /** A tab that stops reading its socket is dropped rather than buffering events without bound. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
@@ -24,6 +25,7 @@ export interface ConnectionOptions {
 
 export class ClientConnection {
   private readonly subscriptions = new Map<string, () => void>();
+  private readonly skillUploads = new SkillUploads();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -91,6 +93,7 @@ export class ClientConnection {
 
   private dispose(): void {
     this.closed = true;
+    this.skillUploads.dispose();
     // Closing a tab leaves its sessions (and their runs) alone: only the subscription goes.
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
@@ -225,6 +228,20 @@ export class ClientConnection {
       case "manual_response":
         session.manualResponse(command.requestIndex, { text: command.text, toolCalls: command.toolCalls });
         return;
+      case "skill_upload":
+        this.skillUploads.receive(command);
+        return;
+      case "install_skill": {
+        const outcome = await this.skillUploads.install(session, command);
+        this.send({
+          type: "skill_install",
+          sessionId: session.id,
+          uploadId: command.uploadId,
+          dryRun: command.dryRun,
+          outcome,
+        });
+        return;
+      }
       default: {
         const unexpected: never = command;
         throw new PlaygroundError(
