@@ -70,6 +70,7 @@ export function CatalogPanel({
   selectedSkill,
   onSelectSkill,
   onReload,
+  onAddSkill,
 }: {
   catalog?: CatalogSnapshot;
   workdir?: string;
@@ -78,6 +79,8 @@ export function CatalogPanel({
   selectedSkill?: string;
   onSelectSkill: (name: string) => void;
   onReload: () => void;
+  /** Opens the Add skill dialog (absent: no button). */
+  onAddSkill?: () => void;
 }) {
   return (
     <div className="flex h-full flex-col" data-testid="catalog-panel">
@@ -86,14 +89,26 @@ export function CatalogPanel({
           Skill catalog{" "}
           {catalog && <span className="font-normal text-slate-500">({catalog.skills.length})</span>}
         </h2>
-        <Button
-          small
-          testId="catalog-reload"
-          onClick={onReload}
-          title="Rescan builtin, user and project skills"
-        >
-          Reload
-        </Button>
+        <div className="flex gap-1">
+          {onAddSkill && (
+            <Button
+              small
+              testId="catalog-add-skill"
+              onClick={onAddSkill}
+              title="Install a skill from a .zip or a folder"
+            >
+              Add skill
+            </Button>
+          )}
+          <Button
+            small
+            testId="catalog-reload"
+            onClick={onReload}
+            title="Rescan builtin, user and project skills"
+          >
+            Reload
+          </Button>
+        </div>
       </div>
       <LatestReload feed={reloadFeed} />
       <div className="min-h-0 flex-1 space-y-3 overflow-y-auto p-2">

@@ -7,6 +7,7 @@ import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { skillStage, trustPromptOpen } from "../state/derive.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
+import { AddSkillContainer } from "./add-skill-container.tsx";
 import { CatalogPanel } from "./catalog-panel.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
 import { ConfirmationDialog } from "./confirmation-dialog.tsx";
@@ -37,6 +38,7 @@ export function Workspace() {
   const [presenter, setPresenter] = useState(false);
   const [panels, setPanels] = useState({ catalog: true, inspector: true });
   const [dialogOpen, setDialogOpen] = useState(false);
+  const [addSkillOpen, setAddSkillOpen] = useState(false);
   const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
@@ -81,7 +83,7 @@ export function Workspace() {
   // Escape stops the running turn from anywhere, so a presenter never needs the mouse for it. Menus and
   // dialogs that close on Escape call preventDefault first, and window listeners run after theirs.
   useEffect(() => {
-    if (!running || dialogOpen || state.confirmation) return;
+    if (!running || dialogOpen || addSkillOpen || state.confirmation) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.defaultPrevented) return;
       event.preventDefault();
@@ -90,7 +92,7 @@ export function Workspace() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [running, dialogOpen, state.confirmation, send]);
+  }, [running, dialogOpen, addSkillOpen, state.confirmation, send]);
 
   const sessionCommand = useCallback(
     (build: (sessionId: string) => ClientCommand) => {
@@ -264,6 +266,7 @@ export function Workspace() {
                   selectedSkill={selectedSkill}
                   onSelectSkill={setSelectedSkill}
                   onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
+                  onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
                 />
               )}
             </PanelBoundary>
@@ -324,6 +327,18 @@ export function Workspace() {
             setDialogOpen(false);
             setSelectedRequest(undefined);
             send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
+          }}
+        />
+      )}
+      {addSkillOpen && session && (
+        <AddSkillContainer
+          sessionId={session.id}
+          workdir={session.settings.workdir}
+          answer={state.skillInstall}
+          send={send}
+          onClose={() => {
+            setAddSkillOpen(false);
+            dispatch({ type: "skill_install_clear" });
           }}
         />
       )}

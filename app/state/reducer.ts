@@ -217,6 +217,11 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         ...state,
         pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl },
       };
+    case "skill_install":
+      return {
+        ...state,
+        skillInstall: { uploadId: message.uploadId, dryRun: message.dryRun, outcome: message.outcome },
+      };
     case "event":
       return applySessionEvent(state, message.sessionId, message.seq, message.event);
     default:
@@ -241,6 +246,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return addError(state, action.code, action.message);
     case "export_done":
       return { ...state, pendingExport: undefined };
+    case "skill_install_clear":
+      return { ...state, skillInstall: undefined };
     case "confirmation_done":
       return { ...state, confirmation: undefined };
     case "trust_prompt":

@@ -17,6 +17,7 @@ import type {
   ToolResult,
   Usage,
 } from "../../server/protocol/index.ts";
+import type { InstallOutcome } from "../../server/protocol/index.ts";
 import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
 
 export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token";
@@ -168,6 +169,8 @@ export interface UiState {
   pendingExport?: { sessionId: string; fileName: string; jsonl: string };
   /** A risky create_session / update_session waiting for the user to confirm it. */
   confirmation?: PendingConfirmation;
+  /** The server's latest answer to install_skill ("Add skill"): a plan, an install or a refusal. */
+  skillInstall?: { uploadId: string; dryRun: boolean; outcome: InstallOutcome };
   /** Counter for stable ids of items created by the reducer. */
   nextLocalId: number;
 }
@@ -182,6 +185,8 @@ export type UiAction =
   | { type: "confirmation_done" }
   /** Hide ("Keep untrusted") or show again the folder's trust prompt. */
   | { type: "trust_prompt"; dismissed: boolean }
-  | { type: "console_started"; requestId: string; tool: string; input: unknown };
+  | { type: "console_started"; requestId: string; tool: string; input: unknown }
+  /** The Add skill dialog closed: forget the server's last answer. */
+  | { type: "skill_install_clear" };
 
 export type { ChatMessage };
