@@ -1,0 +1,126 @@
+// "Add skill" in a real Chromium: a .zip dropped on the dialog is checked by the server (the plan says
+// where it goes), installed into the project layer, appears in the catalog, and a scripted run loads it
+// and reads its reference.md. A hostile archive picked with the file input is refused with its entry and
+// rule, and nothing appears.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { zipSync } from "fflate";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+const glossarySkill = `---
+name: glossary-terms
+description: Check that every glossary term in a document is defined. Use when the user asks about the glossary.
+---
+
+# Glossary terms
+
+1. Read \`reference.md\` in this skill's folder for the house definitions.
+2. Compare each term the user names against it and report missing ones.
+`;
+
+function glossaryZip(): Buffer {
+  return Buffer.from(
+    zipSync({
+      "glossary-terms/SKILL.md": encode(glossarySkill),
+      "glossary-terms/reference.md": encode("# Reference\n\n- cents: integer money amounts\n"),
+    }),
+  );
+}
+
+/** Drops `bytes` as a file on the dialog's drop zone, as a drag from the desktop would. */
+async function dropFile(page: Page, name: string, bytes: Buffer) {
+  await page.getByTestId("add-skill-drop").evaluate(
+    (zone, { name, base64 }) => {
+      const binary = atob(base64);
+      const data = new Uint8Array(binary.length);
+      for (let index = 0; index < binary.length; index++) data[index] = binary.charCodeAt(index);
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([data], name, { type: "application/zip" }));
+      zone.dispatchEvent(
+        new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    },
+    { name, base64: bytes.toString("base64") },
+  );
+}
+
+test("drop a zip on Add skill, install it into the project layer, load it and read its file", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  const { catalog, chat } = workspace;
+  await expect(catalog.source("csv-report")).toHaveText("builtin");
+  await expect(catalog.skill("glossary-terms")).toHaveCount(0);
+
+  await page.getByTestId("catalog-add-skill").click();
+  await page.getByTestId("add-skill-layer-project").check();
+  await dropFile(page, "glossary-terms.zip", glossaryZip());
+  await expect(page.getByTestId("add-skill-file")).toHaveText("glossary-terms.zip");
+  await expect(page.getByTestId("add-skill-plan-name")).toHaveText("glossary-terms");
+  await expect(page.getByTestId("add-skill-plan")).toContainText(
+    "<workdir>/.PseudoClaude/skills/glossary-terms",
+  );
+  await expect(page.getByTestId("add-skill-replaces")).toHaveCount(0);
+  // Only the plan so far: nothing is written before Install.
+  const installed = path.join(playground.workdir, ".PseudoClaude", "skills", "glossary-terms");
+  expect(existsSync(installed)).toBe(false);
+  await workspace.screenshot("add-skill-plan");
+
+  await page.getByTestId("add-skill-install").click();
+  await expect(page.getByTestId("add-skill-installed")).toContainText("glossary-terms");
+  await page.getByTestId("add-skill-close").click();
+  await expect(page.getByTestId("add-skill-dialog")).toHaveCount(0);
+  await expect(catalog.source("glossary-terms")).toHaveText("project");
+  await expect(catalog.stage("glossary-terms")).toHaveText("listed");
+  expect(existsSync(path.join(installed, "reference.md"))).toBe(true);
+
+  await chat.send("check the glossary");
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+  await expect(chat.toolCall("load_skill")).toHaveAttribute("data-state", "done");
+  await expect(chat.toolCall("read_file")).toHaveAttribute("data-state", "done");
+  await expect(chat.toolCall("read_file").getByTestId("tool-call-result")).toContainText(
+    "integer money amounts",
+  );
+  await expect(catalog.stage("glossary-terms")).toHaveText("loaded (active)");
+
+  // The same name again: the plan says it replaces, and Install stays off until the replace is ticked.
+  await page.getByTestId("catalog-add-skill").click();
+  await page.getByTestId("add-skill-layer-project").check();
+  await dropFile(page, "glossary-terms.zip", glossaryZip());
+  await expect(page.getByTestId("add-skill-replaces")).toContainText("Replaces the project skill");
+  await expect(page.getByTestId("add-skill-install")).toBeDisabled();
+  await page.getByTestId("add-skill-confirm-replace").check();
+  await expect(page.getByTestId("add-skill-install")).toHaveText("Replace and install");
+  await expect(page.getByTestId("add-skill-install")).toBeEnabled();
+  await page.getByTestId("add-skill-close").click();
+});
+
+test("a zip-slip archive picked with the file input is refused with its entry and rule", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  await page.getByTestId("catalog-add-skill").click();
+  const evil = Buffer.from(
+    zipSync({
+      "evil/SKILL.md": encode("---\nname: evil\ndescription: d\n---\nbody\n"),
+      "evil/../../escaped.txt": encode("x"),
+    }),
+  );
+  await page.getByTestId("add-skill-zip-input").setInputFiles({
+    name: "evil.zip",
+    mimeType: "application/zip",
+    buffer: evil,
+  });
+  await expect(page.getByTestId("add-skill-refusal-entry")).toHaveText("evil/../../escaped.txt");
+  await expect(page.getByTestId("add-skill-refusal-rule")).toContainText("'..' in the path");
+  await expect(page.getByTestId("add-skill-install")).toBeDisabled();
+  await page.getByTestId("add-skill-close").click();
+  await expect(workspace.catalog.skill("evil")).toHaveCount(0);
+  expect(existsSync(path.join(playground.home, ".PseudoClaude", "skills"))).toBe(false);
+});
