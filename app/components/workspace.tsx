@@ -263,6 +263,7 @@ export function Workspace() {
                   reloadFeed={session?.reloadFeed ?? []}
                   selectedSkill={selectedSkill}
                   onSelectSkill={setSelectedSkill}
+                  skillResources={Object.values(session?.skillResources ?? {})}
                   onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
                 />
               )}
@@ -310,6 +311,7 @@ export function Workspace() {
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
+                skillResources={Object.values(session?.skillResources ?? {})}
               />
             </PanelBoundary>
           </aside>

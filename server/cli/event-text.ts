@@ -75,7 +75,8 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "permission_decision": {
       const trace = event.trace;
       const why = [trace.rule, trace.reason].filter(Boolean).join(" — ");
-      return `  permission: ${trace.decision} (${trace.source}${why ? `: ${why}` : ""})`;
+      const resource = trace.resource ? ` [${trace.resource}]` : "";
+      return `  permission: ${trace.decision} (${trace.source}${why ? `: ${why}` : ""})${resource}`;
     }
     case "tool_result": {
       const result = event.result;
