@@ -1,4 +1,6 @@
-import { expect, test } from "./fixtures.ts";
+import { demoScenarios, expect, test } from "./fixtures.ts";
+
+test.use({ scenariosDir: demoScenarios });
 
 // The three levels of disclosure with the demo skill (scenarios/csv-columns.yaml): request #1 lists
 // csv-report by its index line (L1); load_skill puts its SOP with its base directory and file list into

@@ -16,6 +16,8 @@ const FILE_REFERENCE = new RegExp(
   String.raw`(?<![\w/.:$\\-])((?:\$\{(?:SKILL_DIR|CLAUDE_SKILL_DIR)\}/)?(?:\./)?(?:[\w-][\w.-]*/)*[\w-][\w.-]*\.(?:${FILE_EXTENSIONS}))(?![\w/-])`,
   "gi",
 );
+/** A cheap first look: most bodies name no file at all, and then the full pattern never runs. */
+const ANY_EXTENSION = new RegExp(String.raw`\.(?:${FILE_EXTENSIONS})(?![\w-])`, "i");
 const DIR_PREFIX = /^\$\{(?:SKILL_DIR|CLAUDE_SKILL_DIR)\}\//;
 const MARKDOWN_LINK_TARGET = /\]\(\s*<?([^)\s>]+)>?\s*\)/g;
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -54,11 +56,14 @@ export function namedFiles(text: string): FileReference[] {
     }
     found.set(cleaned, { path: cleaned, line: lineAt(text, index), explicit });
   };
-  for (const match of text.matchAll(MARKDOWN_LINK_TARGET)) {
-    const target = match[1]!;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) continue;
-    add(target.split("#")[0]!, match.index, true);
+  if (text.includes("](")) {
+    for (const match of text.matchAll(MARKDOWN_LINK_TARGET)) {
+      const target = match[1]!;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("#")) continue;
+      add(target.split("#")[0]!, match.index, true);
+    }
   }
+  if (!ANY_EXTENSION.test(text)) return [...found.values()];
   for (const match of text.matchAll(FILE_REFERENCE)) {
     add(match[1]!, match.index, DIR_PREFIX.test(match[1]!));
   }
@@ -73,6 +78,7 @@ export interface VariableUse {
 /** `${NAME}` uses other than the skill-directory variables. */
 export function unknownVariables(text: string): VariableUse[] {
   const uses: VariableUse[] = [];
+  if (!text.includes("${")) return uses;
   for (const match of text.matchAll(VARIABLE)) {
     if (SKILL_DIR_VARIABLES.includes(match[1]!)) continue;
     uses.push({ name: match[1]!, line: lineAt(text, match.index) });
