@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { LOAD_SKILL_TOOL_NAME } from "../server/protocol/model.ts";
 import { Catalog } from "../server/skills/index.ts";
+import { buildSkillManifest } from "../server/skills/manifest.ts";
 import { generateCatalog, type CatalogShape, type GeneratedCatalog } from "./generate-catalog.ts";
 import { interleave, median, ratioOf, round, type Figure, type FigureRow } from "./harness.ts";
 
@@ -63,6 +64,21 @@ async function scaling(sizes: number[]): Promise<{ skills: number; loadMs: numbe
   return points;
 }
 
+/**
+ * What a manifest (base directory + bounded file list, server/skills/manifest.ts) costs per skill: built
+ * for every catalog skill once, as load_skill builds it for one. Median per-skill time over 3 passes.
+ */
+async function manifestCost(catalog: Catalog): Promise<{ perSkillMs: number; skills: number }> {
+  const skills = catalog.list();
+  const passes: number[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const started = performance.now();
+    for (const skill of skills) await buildSkillManifest(skill.rootDir, skill.entryPath, skill.body);
+    passes.push((performance.now() - started) / skills.length);
+  }
+  return { perSkillMs: round(median(passes), 4), skills: skills.length };
+}
+
 export const catalogLoadFigure: Figure = {
   name: "catalog-load",
   workload: shapeLabel(FULL_CATALOG),
@@ -92,6 +108,7 @@ export const catalogLoadFigure: Figure = {
       const loadMs = median(samples.subject);
       const readMs = median(samples.baseline);
       const ratio = ratioOf(loadMs, readMs) ?? Infinity;
+      const manifest = await manifestCost(check);
       const growth = quick
         ? []
         : [
@@ -112,6 +129,9 @@ export const catalogLoadFigure: Figure = {
           details: {
             files: generated.readPaths.length,
             perSkillMs: round(loadMs / shape.skills, 4),
+            // Level 3: built by load_skill, never at catalog load; this is what one load adds.
+            manifestPerSkillMs: manifest.perSkillMs,
+            manifestSkills: manifest.skills,
             ...(growth.length > 0 ? { scaling: growth } : {}),
             samplesMs: {
               load: samples.subject.map((value) => round(value)),

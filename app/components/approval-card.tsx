@@ -115,6 +115,12 @@ export function ApprovalCard({
           {request.trace.reason ? `: ${escapeHidden(request.trace.reason)}` : ""}
         </span>
       </div>
+      {request.skill !== undefined && (
+        <p className="text-xs text-amber-900" data-testid="approval-skill">
+          {request.command !== undefined ? "Runs a script of" : "A file of"} skill{" "}
+          <strong className="font-mono">{request.skill}</strong> (from its folder, read-only).
+        </p>
+      )}
       {request.command !== undefined && (
         <>
           <div className="mt-1 font-semibold">Command</div>

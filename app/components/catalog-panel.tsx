@@ -5,6 +5,8 @@ import type { CatalogSnapshot, SkillSource, SkillView } from "../../server/proto
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
+import type { SkillResourceView } from "../state/skill-resources.ts";
+import { NeverReadHints } from "./skill-resources-lane.tsx";
 
 /** Paths inside the session's workdir are shown relative to it; the full path stays in the tooltip. */
 export function displayPath(fullPath: string, workdir?: string): string {
@@ -69,6 +71,7 @@ export function CatalogPanel({
   reloadFeed,
   selectedSkill,
   onSelectSkill,
+  skillResources = [],
   onReload,
   onAddSkill,
 }: {
@@ -78,6 +81,8 @@ export function CatalogPanel({
   reloadFeed: ReloadFeedEntry[];
   selectedSkill?: string;
   onSelectSkill: (name: string) => void;
+  /** Level 3: loaded skills' files, for the "never read" hint after a run. */
+  skillResources?: SkillResourceView[];
   onReload: () => void;
   /** Opens the Add skill dialog (absent: no button). */
   onAddSkill?: () => void;
@@ -216,12 +221,16 @@ export function CatalogPanel({
               {catalog.lint.map((note, index) => (
                 <li key={`${note.skill}-${note.rule}-${index}`} className="text-xs" data-testid="lint-note">
                   <span className="font-mono">{note.skill}</span> ·{" "}
-                  <span className="font-mono text-slate-500">{note.rule}</span>: {note.message}
+                  <span className="font-mono text-slate-500">{note.rule}</span>
+                  {note.line !== undefined && (
+                    <span className="text-slate-500"> (line {note.line})</span>
+                  )}: {note.message}
                 </li>
               ))}
             </ul>
           </section>
         )}
+        <NeverReadHints skills={skillResources} />
         <section data-testid="reload-feed">
           <h3 className="text-xs font-semibold text-slate-600 uppercase">Reload feed</h3>
           {reloadFeed.length === 0 && (

@@ -7,7 +7,9 @@ import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
+import type { SkillResourceView } from "../state/skill-resources.ts";
 import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
+import { SkillResourcesLane } from "./skill-resources-lane.tsx";
 import { Badge, CopyButton } from "./ui.tsx";
 
 // Dotted underline: "hover me for what this means".
@@ -86,11 +88,14 @@ export function InspectorPanel({
   selectedIndex,
   onSelect,
   onShowTurn,
+  skillResources = [],
 }: {
   requests: RequestView[];
   selectedIndex?: number;
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
+  /** Level 3: the loaded skills' files and reads (app/state/skill-resources.ts). */
+  skillResources?: SkillResourceView[];
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
   const selected =
@@ -269,6 +274,7 @@ export function InspectorPanel({
             </div>
           </div>
         </div>
+        <SkillResourcesLane skills={skillResources} segments={snapshot.segments} />
         {diff && (
           <p className="text-[0.7rem] text-slate-700" data-testid="request-diff">
             vs #{previous!.requestIndex}:{" "}

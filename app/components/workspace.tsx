@@ -265,6 +265,7 @@ export function Workspace() {
                   reloadFeed={session?.reloadFeed ?? []}
                   selectedSkill={selectedSkill}
                   onSelectSkill={setSelectedSkill}
+                  skillResources={Object.values(session?.skillResources ?? {})}
                   onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
                   onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
                 />
@@ -313,6 +314,7 @@ export function Workspace() {
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
+                skillResources={Object.values(session?.skillResources ?? {})}
               />
             </PanelBoundary>
           </aside>

@@ -2,6 +2,7 @@
 // Pure: returns a new SessionView and never mutates its input.
 import type { ChatMessage, RunnerEvent } from "../../server/protocol/index.ts";
 import { resolveSnapshot } from "./snapshot-view.ts";
+import { applySkillResourceEvent } from "./skill-resources.ts";
 import type { ChatTurn, HistoryToolResult, SessionView, ToolCallView } from "./types.ts";
 
 type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
@@ -88,7 +89,10 @@ function assistantMessage(view: SessionView, runId: string, requestIndex: number
 }
 
 export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
-  return observedSandbox(applyRunnerEventToView(view, event, seq), event, seq);
+  return applySkillResourceEvent(
+    observedSandbox(applyRunnerEventToView(view, event, seq), event, seq),
+    event,
+  );
 }
 
 function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: number): SessionView {
@@ -239,6 +243,8 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         : [...view.activeSkills, event.name];
       return { ...view, activeSkills };
     }
+    case "skill_resource_read":
+      return view;
     case "tools_registered": {
       const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));
       return added.length ? { ...view, registeredTools: [...view.registeredTools, ...added] } : view;

@@ -18,6 +18,7 @@ import type {
   Usage,
 } from "../../server/protocol/index.ts";
 import type { InstallOutcome } from "../../server/protocol/index.ts";
+import type { SkillResourceView } from "./skill-resources.ts";
 import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
 
 export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token";
@@ -135,6 +136,8 @@ export interface SessionView {
   openedSeq: number;
   /** Turns came from session_opened history only (no live events seen yet). */
   turnsFromHistory: boolean;
+  /** Level 3: each loaded skill's files and their reads (./skill-resources.ts); absent until one is loaded. */
+  skillResources?: Record<string, SkillResourceView>;
 }
 
 export interface UiError {

@@ -75,7 +75,8 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "permission_decision": {
       const trace = event.trace;
       const why = [trace.rule, trace.reason].filter(Boolean).join(" — ");
-      return `  permission: ${trace.decision} (${trace.source}${why ? `: ${why}` : ""})`;
+      const resource = trace.resource ? ` [${trace.resource}]` : "";
+      return `  permission: ${trace.decision} (${trace.source}${why ? `: ${why}` : ""})${resource}`;
     }
     case "tool_result": {
       const result = event.result;
@@ -85,8 +86,13 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "skill_activated":
       return (
         `★ skill activated: ${event.name} [${event.source}] at position ${event.position}` +
-        (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "")
+        (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "") +
+        (event.resources
+          ? `\n  base directory ${event.resources.baseDir} (${event.resources.files.length + event.resources.more} files)`
+          : "")
       );
+    case "skill_resource_read":
+      return `  ◆ skill file read: ${event.skill}/${event.path} (${event.bytes} bytes, ${event.tokens} tokens)`;
     case "tools_registered":
       return event.tools.length
         ? `  tools registered by ${event.skill}: ${event.tools.join(", ")} (visible to the model from the next run)`

@@ -108,6 +108,9 @@ export class PermissionEngine {
       ...(targetText !== undefined ? { target: targetText } : {}),
       ...(reason !== undefined ? { reason } : {}),
       ...(sandbox !== undefined ? { sandbox } : {}),
+      ...(target.skillResource !== undefined
+        ? { resource: `skill resource of ${target.skillResource}` }
+        : {}),
       ...(hidden.length > 0 ? { hiddenCharacters: hidden } : {}),
     });
 

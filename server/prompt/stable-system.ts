@@ -38,8 +38,23 @@ function foldedDescription(item: PromptItem): string {
   return item.description.replace(/\s+/g, " ").trim();
 }
 
-function indexLine(item: PromptItem): string {
-  return `- ${item.name}: ${foldedDescription(item)}`;
+/** Characters of a description its index line keeps (Agent Skills' limit; the catalog keeps it whole). */
+export const INDEX_DESCRIPTION_LIMIT = 1024;
+
+/**
+ * A description as its index line carries it: folded, cut at 1,024 characters (with `…`), and `<` / `>`
+ * escaped, so a description cannot open or close a tag-like block of the prompt (Agent Skills client guide).
+ */
+function indexDescription(item: PromptItem): string {
+  const folded = foldedDescription(item);
+  const cut =
+    folded.length > INDEX_DESCRIPTION_LIMIT ? `${folded.slice(0, INDEX_DESCRIPTION_LIMIT)}…` : folded;
+  return cut.replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** One skill's line in the skills index (level 1 of disclosure). */
+export function indexLine(item: PromptItem): string {
+  return `- ${item.name}: ${indexDescription(item)}`;
 }
 
 function progressiveSkillsSection(skills: readonly PromptItem[]): string {

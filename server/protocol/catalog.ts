@@ -27,6 +27,8 @@ export interface RemovedSkill {
 export interface LintNote {
   skill: string;
   path: string;
+  /** 1-based line of `path` the note is about, when it is about one. */
+  line?: number;
   rule: string;
   message: string;
 }

@@ -5,4 +5,5 @@ export type * from "./runner-events.ts";
 export type * from "./wire.ts";
 export type * from "./sandbox.ts";
 export type * from "./install.ts";
+export type * from "./skill-resources.ts";
 export type { ErrorType } from "../errors/index.ts";

@@ -1,5 +1,6 @@
 // Provider-neutral conversation and tool types. These are wire types: the Runner, the providers, the
 // session log and the browser all use exactly these shapes.
+import type { SkillResources } from "./skill-resources.ts";
 import type { ErrorType } from "../errors/index.ts";
 import type { PermissionTrace } from "./permission.ts";
 
@@ -47,8 +48,12 @@ export type ToolEffect =
       position: number;
       /** The arguments the SOP was rendered with ("" when none). */
       arguments: string;
+      /** Where the skill lives and its files (absent in logs written before level 3). */
+      resources?: SkillResources;
     }
-  | { type: "tools_registered"; skill: string; names: string[] };
+  | { type: "tools_registered"; skill: string; names: string[] }
+  /** A file tool read a file of a loaded skill's folder (`path` relative to its base directory). */
+  | { type: "skill_resource_read"; skill: string; path: string; bytes: number };
 
 /**
  * The one metadata vocabulary of tool results (what the UI reads). Process results (run_command and

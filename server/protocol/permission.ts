@@ -27,6 +27,8 @@ export interface PermissionTrace {
   reason?: string;
   /** Exec calls: the sandbox the process runs in (or why it runs without one). */
   sandbox?: SandboxState;
+  /** Set when the path is a file of a loaded skill's folder: `skill resource of <name>`. */
+  resource?: string;
   /** Characters in the command or path that are shown escaped (bidi, zero-width, control), e.g. `\\u202E`. */
   hiddenCharacters?: string[];
 }
@@ -44,6 +46,8 @@ export interface ApprovalRequest {
   cwd: string;
   /** For skill tools: the exact JSON written to stdin. */
   stdin?: string;
+  /** The loaded skill whose folder the path (or a script the command runs) belongs to. */
+  skill?: string;
   trace: PermissionTrace;
 }
 

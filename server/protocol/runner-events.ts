@@ -1,3 +1,4 @@
+import type { SkillResources } from "./skill-resources.ts";
 import type {
   ChatMessage,
   DisclosureMode,
@@ -168,8 +169,17 @@ type RunnerEventVariant =
       position: number;
       /** The arguments the skill was loaded with (absent in logs written before they were recorded). */
       arguments?: string;
+      /** Base directory and file manifest (absent in logs written before level 3). */
+      resources?: SkillResources;
+      /** Tokens of its line in the stable system's index (level 1; o200k_base, server/prompt/segments.ts). */
+      indexTokens?: number;
     }
   | { type: "tools_registered"; runId: string; skill: string; tools: string[] }
+  /**
+   * A file of a loaded skill's folder read into the conversation (level 3): its size on disk and the
+   * tokens of the text the model received (o200k_base, server/prompt/segments.ts).
+   */
+  | { type: "skill_resource_read"; runId: string; skill: string; path: string; bytes: number; tokens: number }
   /**
    * A message appended to the conversation. An assistant message names the request that produced it
    * (`requestIndex`): this event is the assistant's final text for the chat, too. `figures` are the

@@ -1,8 +1,10 @@
 // The offline stand-in model: it plays the turns of a YAML scenario, one turn per model request. It never
-// looks at the prompt except to notice a new user message, which may start another scenario.
+// looks at the prompt except to notice a new user message, which may start another scenario, and to read
+// a loaded skill's base directory for `{{skill_dir:NAME}}` in a tool call (scenario-placeholders.ts).
 import { randomBytes } from "node:crypto";
 import type { ToolCall } from "../protocol/model.ts";
 import type { Scenario, ScenarioTurn } from "./scenario.ts";
+import { expandSkillDirs } from "./scenario-placeholders.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 
 export const SCENARIO_EXHAUSTED_TEXT = "(scripted model: the scenario has no more turns)";
@@ -156,7 +158,7 @@ export class ScriptedProvider implements Provider {
       const call: ToolCall = {
         id: `${this.callIdPrefix}_${this.callCounter}`,
         name: scripted.name,
-        input: structuredClone(scripted.input),
+        input: expandSkillDirs(structuredClone(scripted.input), request.system.environment),
       };
       yield { type: "tool_call", call };
     }

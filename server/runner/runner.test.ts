@@ -230,6 +230,8 @@ turns:
         source: "builtin",
         position: 0,
         arguments: "a.ts",
+        // Level 1's cost: the tokens of its index line (o200k_base), counted by the runner.
+        indexTokens: expect.any(Number),
       },
       { type: "tools_registered", runId: expect.any(String), skill: "review", tools: ["x"] },
     ]);

@@ -246,6 +246,7 @@ export class Runner {
           readOnly: options.planMode === true,
           ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
           emit: (event) => this.emit(event),
+          promptItems: () => this.deps.prompt.promptItems(),
         });
         this.append(runId, outcome.message);
         unknownInARow = outcome.known ? 0 : unknownInARow + 1;

@@ -7,6 +7,12 @@ import { parseSlashCommand, runUserMessage } from "./slash.ts";
 import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
 
 let harness: Harness;
+/** What load_skill appends to a rendered SOP: where the skill lives (level 3 of disclosure). */
+const baseDirBlock = (skill: string) =>
+  `\n\nSkill base directory: ${path.join(harness.root, "builtin", skill)}`;
+const ROWS_FILES =
+  "\nFiles in this skill (relative to the base directory; read one with read_file on <base directory>/<path> only when a step needs it):\n" +
+  "- count.mjs (348 B)";
 beforeEach(async () => {
   harness = await createHarness();
 });
@@ -40,7 +46,7 @@ describe("slash invocation", () => {
     expect(harness.events[0]).toMatchObject({ skill: "review" });
     expect(harness.history[0]).toEqual({
       role: "user",
-      content: `/review src/app.ts\n\n${REVIEW_BODY}\n\nArguments: src/app.ts`,
+      content: `/review src/app.ts\n\n${REVIEW_BODY}\n\nArguments: src/app.ts${baseDirBlock("review")}`,
     });
     const [snapshot] = harness.requests();
     expect(snapshot.activeSkills).toEqual(["review"]);
@@ -65,7 +71,10 @@ turns:
     expect(outcome.reason).toBe("completed");
     const [first] = harness.requests();
     expect(first.messages).toEqual([
-      { role: "user", content: `/rows data.csv\n\n${ROWS_BODY} Args: data.csv` },
+      {
+        role: "user",
+        content: `/rows data.csv\n\n${ROWS_BODY} Args: data.csv${baseDirBlock("rows")}${ROWS_FILES}`,
+      },
     ]);
     expect(first.tools.map((tool) => tool.name).sort()).toEqual(["count_rows", "echo", "load_skill"]);
     expect(harness.history.slice(2)).toEqual([
@@ -132,7 +141,7 @@ turns:
     expect(snapshot.model).toBe("tiny-model");
     expect(snapshot.messages).toHaveLength(1);
     expect(snapshot.messages[0].role === "user" && snapshot.messages[0].content).toBe(
-      `Summary of the earlier conversation:\n- User: please look at data.csv\n- Tools used: echo\n- Assistant: It has a header row.\n\n---\n\n/rows\n\n${ROWS_BODY}`,
+      `Summary of the earlier conversation:\n- User: please look at data.csv\n- Tools used: echo\n- Assistant: It has a header row.\n\n---\n\n/rows\n\n${ROWS_BODY}${baseDirBlock("rows")}${ROWS_FILES}`,
     );
   });
 

@@ -58,7 +58,8 @@ async function activate(
   const registeredTools = effects.flatMap((effect) =>
     effect.type === "tools_registered" ? effect.names : [],
   );
-  return { registeredTools, events: effectEvents(runId, effects) };
+  const figures = { content: result.content, promptItems: () => deps.prompt.promptItems() };
+  return { registeredTools, events: effectEvents(runId, effects, figures) };
 }
 
 /** The SOP as rendered by the activation (fresh body from disk), or the catalog snapshot as a fallback. */

@@ -17,6 +17,7 @@ import type { PreparedCall, Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { deniedResult as denial, failResult, type ToolExecution, type ToolTarget } from "../tools/types.ts";
+import type { PromptItem } from "../skills/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { effectEvents } from "./effects.ts";
 
@@ -42,6 +43,8 @@ export interface ToolCallContext {
    */
   allowed?: { names: ReadonlySet<string>; scope: string };
   emit: (event: RunnerEvent) => void;
+  /** The skills index, for the level-1 tokens of a skill the call activates. */
+  promptItems?: () => readonly PromptItem[];
 }
 
 /** How long a stopped tool may take to end its processes before the run reports `canceled` anyway. */
@@ -308,6 +311,10 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   const capped = capExecution(execution);
   const message = finish(capped.result, durationMs, trace, capped.fullOutput);
   // What the call changed (a skill activated, tools registered) happened, Stop or not.
-  for (const event of effectEvents(context.runId, capped.result.effects)) emit(event);
+  const figures = {
+    content: capped.result.content,
+    ...(context.promptItems ? { promptItems: context.promptItems } : {}),
+  };
+  for (const event of effectEvents(context.runId, capped.result.effects, figures)) emit(event);
   return { message, known: true, canceled: signal.aborted };
 }

@@ -90,8 +90,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   if (options.builtinDir) layers.builtin = options.builtinDir;
   const catalog = await Catalog.create(layers);
   const registry = new Registry();
-  registerSystemTools(registry);
   const activeSkills = new ActiveSkills();
+  registerSystemTools(registry, { skillRoots: () => activeSkills.resourceRoots() });
   registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
   const removed = catalog.validateTools((name) => registry.isKnown(name));
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });

@@ -1,6 +1,16 @@
 // ActiveSkills: what is loaded. An ordered set keyed by skill name; its entries render, in order, as the
 // `## Active Skills` section of the environment.
+import type { SkillResources } from "../protocol/skill-resources.ts";
 import type { SkillSource } from "./types.ts";
+
+/** A loaded skill's folder, which the read-only file tools may read inside (server/tools/skill-roots.ts). */
+export interface ActiveSkillRoot {
+  skill: string;
+  /** Realpath of the folder. */
+  root: string;
+  /** The folder as the catalog found it (may go through a symlink), so paths written that way resolve too. */
+  given: string;
+}
 
 export interface ActiveSkill {
   name: string;
@@ -10,6 +20,10 @@ export interface ActiveSkill {
   arguments: string;
   /** How many times this name has been activated (re-activation updates in place). */
   activations: number;
+  /** Base directory and file manifest; absent for a loose `*.md` skill (no folder of its own). */
+  resources?: SkillResources;
+  /** The folder as the catalog found it. */
+  rootDir?: string;
 }
 
 export interface ActivationOutcome {
@@ -33,6 +47,8 @@ export class ActiveSkills {
     source: SkillSource;
     body: string;
     arguments?: string;
+    resources?: SkillResources;
+    rootDir?: string;
   }): ActivationOutcome {
     const existing = this.entries.get(skill.name);
     const entry: ActiveSkill = {
@@ -41,6 +57,8 @@ export class ActiveSkills {
       body: skill.body,
       arguments: skill.arguments ?? "",
       activations: (existing?.activations ?? 0) + 1,
+      ...(skill.resources ? { resources: skill.resources } : {}),
+      ...(skill.rootDir ? { rootDir: skill.rootDir } : {}),
     };
     this.entries.set(skill.name, entry);
     return { position: [...this.entries.keys()].indexOf(skill.name), updated: existing !== undefined };
@@ -58,6 +76,21 @@ export class ActiveSkills {
   /** Copies, in activation order. */
   list(): ActiveSkill[] {
     return [...this.entries.values()].map((entry) => ({ ...entry }));
+  }
+
+  /** The folders of the loaded skills that have one, in activation order: readable by the read-only file tools. */
+  resourceRoots(): ActiveSkillRoot[] {
+    return [...this.entries.values()].flatMap((entry) =>
+      entry.resources
+        ? [
+            {
+              skill: entry.name,
+              root: entry.resources.baseDir,
+              given: entry.rootDir ?? entry.resources.baseDir,
+            },
+          ]
+        : [],
+    );
   }
 
   names(): string[] {

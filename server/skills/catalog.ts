@@ -103,7 +103,7 @@ export class Catalog {
           loser: { source: loser.skill.source, path: loser.skill.entryPath },
         });
       }
-      for (const loaded of list) lint.push(...lintSkill(loaded.skill));
+      for (const loaded of list) lint.push(...lintSkill(loaded.skill), ...loaded.resourceLint);
     }
     this.winners = winners;
     this.warningList = warnings;

@@ -11,7 +11,7 @@ const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** The name a skill is expected to have: its folder, or the file name of a loose `*.md` skill. */
 export function expectedSkillName(skill: Pick<Skill, "entryPath" | "rootDir">): string {
   const file = path.basename(skill.entryPath);
-  if (file === "SKILL.md") return path.basename(skill.rootDir);
+  if (file.toLowerCase() === "skill.md") return path.basename(skill.rootDir);
   return file.replace(/\.md$/i, "");
 }
 
@@ -36,7 +36,8 @@ export function lintSkill(skill: Skill): LintNote[] {
   if (description.length > MAX_DESCRIPTION_LENGTH) {
     note(
       "description-length",
-      `description is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}`,
+      `description is ${description.length} characters; the limit is ${MAX_DESCRIPTION_LENGTH}. The catalog ` +
+        `keeps it whole, but its line in the skills index is cut at ${MAX_DESCRIPTION_LENGTH} characters`,
     );
   }
   const bodyLines = skill.body.split("\n").length;

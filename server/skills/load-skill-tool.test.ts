@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -77,6 +78,7 @@ describe("load_skill", () => {
       { name: "csv-report", arguments: "data/sales.csv" },
       context(),
     );
+    const baseDir = realpathSync(path.join(temp.layers.builtin, "csv-report"));
     expect(result).toEqual({
       ok: true,
       tool: "load_skill",
@@ -88,6 +90,7 @@ describe("load_skill", () => {
         registered_tools: ["profile_csv", "chart_csv"],
         skipped_tools: [],
         bodyFromDisk: true,
+        baseDir,
       },
       effects: [
         {
@@ -96,13 +99,17 @@ describe("load_skill", () => {
           source: "builtin",
           position: 0,
           arguments: "data/sales.csv",
+          // tools.json is the mechanism's own file, so the manifest is empty.
+          resources: { baseDir, files: [], more: 0, referenced: [] },
         },
         { type: "tools_registered", skill: "csv-report", names: ["profile_csv", "chart_csv"] },
       ],
     });
     expect(activeSkills.list()[0]).toMatchObject({
       name: "csv-report",
-      body: "Profile data/sales.csv first.\n\nAllowed tools for this skill: profile_csv, read_file",
+      body:
+        "Profile data/sales.csv first.\n\nAllowed tools for this skill: profile_csv, read_file" +
+        `\n\nSkill base directory: ${baseDir}`,
     });
     expect(registry.isKnown("profile_csv")).toBe(true);
     expect(registry.get("chart_csv")?.definition).toMatchObject({
@@ -131,13 +138,13 @@ describe("load_skill", () => {
     const { activeSkills, loadSkill } = await setup();
     await writeFile(path.join(dir, "SKILL.md"), simpleSkill("live", "d", "Version two."));
     await loadSkill.execute({ name: "live" }, context());
-    expect(activeSkills.get("live")?.body).toBe("Version two.");
+    expect(activeSkills.get("live")?.body).toBe(`Version two.\n\nSkill base directory: ${realpathSync(dir)}`);
 
     await rm(path.join(dir, "SKILL.md"));
     const { result } = await loadSkill.execute({ name: "live" }, context());
     expect(result.ok).toBe(true);
     expect(result.metadata?.bodyFromDisk).toBe(false);
-    expect(activeSkills.get("live")?.body).toBe("Version one.");
+    expect(activeSkills.get("live")?.body).toBe(`Version one.\n\nSkill base directory: ${realpathSync(dir)}`);
     expect(activeSkills.size).toBe(1);
   });
 
@@ -152,9 +159,11 @@ describe("load_skill", () => {
     await loadSkill.execute({ name: "second" }, context());
     const { result } = await loadSkill.execute({ name: "first", arguments: "two" }, context());
     expect(result.metadata?.position).toBe(0);
+    const base = (name: string) =>
+      `\n\nSkill base directory: ${realpathSync(path.join(temp.layers.builtin, name))}`;
     expect(activeSkills.list().map((entry) => [entry.name, entry.body])).toEqual([
-      ["first", "First two"],
-      ["second", "Do the thing step by step."],
+      ["first", `First two${base("first")}`],
+      ["second", `Do the thing step by step.${base("second")}`],
     ]);
     expect(registry.get("tool_a")).not.toBe(firstTool);
     expect(registry.names().filter((name) => name === "tool_a")).toHaveLength(1);

@@ -14,7 +14,9 @@ import {
 } from "../tools/types.ts";
 import type { ActiveSkills } from "./active-skills.ts";
 import type { Catalog } from "./catalog.ts";
+import { buildSkillManifest } from "./manifest.ts";
 import { renderInvocation } from "./render.ts";
+import { hasOwnFolder } from "./resource-lint.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import type { SkillSource } from "./types.ts";
 
@@ -32,6 +34,8 @@ export interface SkillActivation {
   skipped_tools: string[];
   /** False when the body could not be re-read and the catalog snapshot was used. */
   bodyFromDisk: boolean;
+  /** Realpath of the skill's folder (absent for a loose `*.md` skill). */
+  baseDir?: string;
 }
 
 export interface LoadSkillToolOptions {
@@ -94,12 +98,19 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
       }
       const freshBody = await catalog.reloadSkillBody(skill.meta.name);
       const body = freshBody ?? skill.body;
-      const rendered = renderInvocation({ meta: skill.meta, body }, args);
+      // Level 3: where the skill lives and what it ships, listed now (never at catalog load). A folder
+      // that cannot be listed (removed since the scan) leaves the SOP without them.
+      const resources = hasOwnFolder(skill)
+        ? await buildSkillManifest(skill.rootDir, skill.entryPath, body).catch(() => undefined)
+        : undefined;
+      const rendered = renderInvocation({ meta: skill.meta, body, rootDir: skill.rootDir }, args, resources);
       const { position } = activeSkills.activate({
         name: skill.meta.name,
         source: skill.source,
         body: rendered,
         arguments: args,
+        rootDir: skill.rootDir,
+        ...(resources ? { resources } : {}),
       });
 
       const registered: string[] = [];
@@ -120,6 +131,7 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
         registered_tools: registered,
         skipped_tools: skipped,
         bodyFromDisk: freshBody !== null,
+        ...(resources ? { baseDir: resources.baseDir } : {}),
       };
       options.onActivated?.(activation);
       const text = `loaded skill "${skill.meta.name}" (${registered.length} specialized tools registered)`;
@@ -131,6 +143,7 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
             source: skill.source,
             position,
             arguments: args,
+            ...(resources ? { resources } : {}),
           },
           { type: "tools_registered", skill: skill.meta.name, names: registered },
         ]),

@@ -8,7 +8,8 @@ import path from "node:path";
 import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES, readBounded } from "./read-bounded.ts";
 import { parseToolsJson, type PathLookups } from "./tools-json.ts";
-import type { Skill, SkillSource, SkillWarning } from "./types.ts";
+import { lintResources } from "./resource-lint.ts";
+import type { LintNote, Skill, SkillSource, SkillWarning } from "./types.ts";
 import { byName } from "../protocol/names.ts";
 
 export { MAX_SKILL_FILE_BYTES };
@@ -25,6 +26,8 @@ export interface LoadedSkill {
   raw: string;
   /** tools.json text as read ("" when absent), for change detection. */
   toolsRaw: string;
+  /** Lint of the files and variables the SKILL.md names (resource-lint.ts). */
+  resourceLint: LintNote[];
 }
 
 export interface LayerScan {
@@ -139,13 +142,15 @@ export async function loadSkillEntry(
       tools = toolsResult.tools;
     }
   }
-  return {
-    loaded: {
-      skill: { meta: parsed.skill.meta, body: parsed.skill.body, entryPath, rootDir, source, tools },
-      raw,
-      toolsRaw,
-    },
+  const skill: Skill = {
+    meta: parsed.skill.meta,
+    body: parsed.skill.body,
+    entryPath,
+    rootDir,
+    source,
+    tools,
   };
+  return { loaded: { skill, raw, toolsRaw, resourceLint: await lintResources(skill, raw) } };
 }
 
 /** One folder entry, classified from its directory entry (a stat only for symlinks and odd types). */
@@ -166,15 +171,12 @@ async function loadFolderEntry(
     }
   }
   if (isDirectory) {
-    return loadSkillEntry(
-      source,
-      path.join(entryPath, "SKILL.md"),
-      entryPath,
-      path.join(entryPath, "tools.json"),
-      {
-        missingIsSkip: true,
-        context,
-      },
+    const toolsPath = path.join(entryPath, "tools.json");
+    const options = { missingIsSkip: true, context } as const;
+    // `skill.md` in lower case is accepted too (Agent Skills client guide); SKILL.md wins when both exist.
+    return (
+      (await loadSkillEntry(source, path.join(entryPath, "SKILL.md"), entryPath, toolsPath, options)) ??
+      loadSkillEntry(source, path.join(entryPath, "skill.md"), entryPath, toolsPath, options)
     );
   }
   const lower = entry.name.toLowerCase();

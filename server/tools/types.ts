@@ -46,6 +46,8 @@ export interface ToolTarget {
   protectedArea?: string;
   /** Set when the path is refused by workdir confinement; the permission engine denies such calls. */
   refusal?: string;
+  /** The loaded skill whose folder the path (or a script the command runs) belongs to. */
+  skillResource?: string;
 }
 
 export interface ToolExecution {

@@ -1,4 +1,5 @@
-import { resolveInWorkdir, type ConfinedPath } from "../confine.ts";
+import type { ConfinedPath } from "../confine.ts";
+import { resolveReadable, type ReadDecision, type SkillRootsProvider } from "../skill-roots.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
 import {
   defineTool,
@@ -20,16 +21,38 @@ interface PathInput {
   path?: string;
 }
 
-/** The permission target of a file tool: the real relative path, its protected area, or the refusal. */
-export function describePath(input: PathInput, workdir: string, fallback?: string): ToolTarget {
+/** A confined path: in the working directory, or (read-only tools) in a loaded skill's folder. */
+export type ToolPath = ConfinedPath & { skillFile?: ReadDecision["skillFile"] };
+
+/** True when the path was confined to a loaded skill's folder outside the working directory. */
+export function inSkillFolder(confined: ToolPath, workdir: string): boolean {
+  return confined.skillFile !== undefined && confined.root !== workdir;
+}
+
+/** How a path is shown to the model: relative to the workdir, or absolute in a skill's folder. */
+export function shownPath(confined: ToolPath, workdir: string): string {
+  return inSkillFolder(confined, workdir) ? confined.absolute : confined.relative;
+}
+
+/**
+ * The permission target of a file tool: the real relative path, its protected area, or the refusal.
+ * With `roots` (read-only tools), a path in a loaded skill's folder is accepted and named as its resource.
+ */
+export function describePath(
+  input: PathInput,
+  workdir: string,
+  fallback?: string,
+  roots?: SkillRootsProvider,
+): ToolTarget {
   const given = input.path ?? fallback;
   if (given === undefined) return { cwd: workdir };
-  const decision = resolveInWorkdir(workdir, given);
+  const decision = resolveReadable(workdir, given, roots);
   if (!decision.ok) return { cwd: workdir, path: given, refusal: decision.reason };
   return {
     cwd: workdir,
-    path: decision.relative,
+    path: shownPath(decision, workdir),
     ...(decision.protectedArea ? { protectedArea: decision.protectedArea } : {}),
+    ...(decision.skillFile ? { skillResource: decision.skillFile.skill } : {}),
   };
 }
 
@@ -44,8 +67,13 @@ export function failure(
 }
 
 /** Resolves a path argument or produces the failure the model reads. */
-export function confine(tool: string, workdir: string, userPath: string): ConfinedPath | ToolExecution {
-  const decision = resolveInWorkdir(workdir, userPath);
+export function confine(
+  tool: string,
+  workdir: string,
+  userPath: string,
+  roots?: SkillRootsProvider,
+): ToolPath | ToolExecution {
+  const decision = resolveReadable(workdir, userPath, roots);
   if (decision.ok) return decision;
   return failure(tool, decision.errorType, decision.reason);
 }
@@ -56,8 +84,9 @@ export function confinePathArgument(
   input: PathInput,
   workdir: string,
   fallback = "",
-): ConfinedPath | ToolExecution {
-  return confine(tool, workdir, input.path ?? fallback);
+  roots?: SkillRootsProvider,
+): ToolPath | ToolExecution {
+  return confine(tool, workdir, input.path ?? fallback, roots);
 }
 
 /**
@@ -69,14 +98,16 @@ export function pathTool<Input extends { path?: string }>(options: {
   definition: ToolDefinition;
   /** Used when the `path` argument is absent; without it an absent path is refused. */
   defaultPath?: string;
-  execute(confined: ConfinedPath, input: Input, context: ToolContext): Promise<ToolExecution>;
+  /** Read-only tools: the loaded skills' folders they may also read inside. Never given to a writing tool. */
+  skillRoots?: SkillRootsProvider;
+  execute(confined: ToolPath, input: Input, context: ToolContext): Promise<ToolExecution>;
 }): Tool<Input> {
-  const { definition, defaultPath } = options;
+  const { definition, defaultPath, skillRoots } = options;
   return defineTool<Input>({
     definition,
-    describe: (input, { workdir }) => describePath(input, workdir, defaultPath),
+    describe: (input, { workdir }) => describePath(input, workdir, defaultPath, skillRoots),
     async execute(input, context) {
-      const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath);
+      const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath, skillRoots);
       if (isExecution(confined)) return confined;
       return options.execute(confined, input, context);
     },
@@ -111,8 +142,12 @@ export async function openForTool(
   }
 }
 
-/** What walked paths (relative to the start) are prefixed with to be relative to the working directory. */
-export function walkPrefix(confined: ConfinedPath): string {
+/**
+ * What walked paths (relative to the start) are prefixed with to be relative to the working directory
+ * (absolute in a loaded skill's folder outside it, so the model can read them back as shown).
+ */
+export function walkPrefix(confined: ToolPath, workdir?: string): string {
+  if (workdir !== undefined && inSkillFolder(confined, workdir)) return `${confined.absolute}/`;
   return confined.relative === "." ? "" : `${confined.relative}/`;
 }
 

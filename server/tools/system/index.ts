@@ -1,4 +1,5 @@
 import type { Registry } from "../registry.ts";
+import type { SkillRootsProvider } from "../skill-roots.ts";
 import type { Tool } from "../types.ts";
 import { createEditFileTool } from "./edit-file.ts";
 import { createListFilesTool } from "./list-files.ts";
@@ -23,18 +24,26 @@ export type SystemToolName = (typeof SYSTEM_TOOL_NAMES)[number];
  */
 export type SystemTool = Tool<object>;
 
-export function createSystemTools(): SystemTool[] {
+/**
+ * `skillRoots`: the session's loaded skills' folders (level 3 of disclosure). The read-only tools may read
+ * inside them and run_command binds them read-only; write_file and edit_file never see them.
+ */
+export function createSystemTools(options: { skillRoots?: SkillRootsProvider } = {}): SystemTool[] {
+  const roots = options.skillRoots ? { skillRoots: options.skillRoots } : {};
   return [
-    createReadFileTool(),
-    createListFilesTool(),
-    createSearchCodeTool(),
+    createReadFileTool(roots),
+    createListFilesTool(roots),
+    createSearchCodeTool(roots),
     createWriteFileTool(),
     createEditFileTool(),
-    createRunCommandTool(),
+    createRunCommandTool(roots),
   ];
 }
 
 /** Registers the built-ins as protected: a skill's tools.json cannot replace them. */
-export function registerSystemTools(registry: Registry): void {
-  for (const tool of createSystemTools()) registry.register(tool, { protected: true });
+export function registerSystemTools(
+  registry: Registry,
+  options: { skillRoots?: SkillRootsProvider } = {},
+): void {
+  for (const tool of createSystemTools(options)) registry.register(tool, { protected: true });
 }

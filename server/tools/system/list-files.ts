@@ -1,4 +1,5 @@
 import { globToRegExp } from "../glob.ts";
+import type { SkillRootsProvider } from "../skill-roots.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
@@ -22,10 +23,11 @@ export interface ListFilesInput {
   path?: string;
 }
 
-export function createListFilesTool(): Tool<ListFilesInput> {
+export function createListFilesTool(options: { skillRoots?: SkillRootsProvider } = {}): Tool<ListFilesInput> {
   const name = "list_files";
   return pathTool<ListFilesInput>({
     defaultPath: ".",
+    ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
     definition: {
       name,
       description:
@@ -66,7 +68,7 @@ export function createListFilesTool(): Tool<ListFilesInput> {
         await folder.handle.close();
       }
       const { entries, summary: walked } = collected;
-      const prefix = walkPrefix(confined);
+      const prefix = walkPrefix(confined, context.workdir);
       const hits = matchGlob(
         name,
         entries.map((entry) => entry.relative),

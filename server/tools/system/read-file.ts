@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import type { SkillRootsProvider } from "../skill-roots.ts";
 import type { Tool, ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
@@ -8,6 +9,7 @@ import {
   looksBinary,
   openForTool,
   pathTool,
+  type ToolPath,
 } from "./common.ts";
 import type { OpenedEntry } from "./confined-fs.ts";
 
@@ -20,9 +22,10 @@ export interface ReadFileInput {
 /** Bytes of a file read_file returns in one call; beyond it the model is told to ask for a line range. */
 export const READ_FILE_CAP_BYTES = 256 * 1024;
 
-export function createReadFileTool(): Tool<ReadFileInput> {
+export function createReadFileTool(options: { skillRoots?: SkillRootsProvider } = {}): Tool<ReadFileInput> {
   const name = "read_file";
   return pathTool<ReadFileInput>({
+    ...(options.skillRoots ? { skillRoots: options.skillRoots } : {}),
     definition: {
       name,
       description:
@@ -43,40 +46,60 @@ export function createReadFileTool(): Tool<ReadFileInput> {
       origin: "system",
     },
     async execute(confined, input): Promise<ToolExecution> {
-      const { relative } = confined;
-      const { start_line: startLine, end_line: endLine } = input;
-      if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
-        return failure(name, "invalid_arguments", `end_line ${endLine} is before start_line ${startLine}`);
-      }
-      const opened = await openForTool(name, confined, "reading");
-      if (isExecution(opened)) return opened;
-      try {
-        const info = opened.stats;
-        if (info.isDirectory()) {
-          return failure(name, "is_directory", `${relative} is a directory; use list_files to see its files`);
-        }
-        if (!info.isFile()) {
-          // A FIFO or device would block the read (and a thread of the pool) forever.
-          return failure(name, "not_a_file", `${relative} is not a regular file`);
-        }
-        if (await looksBinary(opened)) {
-          return failure(
-            name,
-            "binary_file",
-            `${relative} is a binary file (${info.size} bytes); read_file only returns text`,
-          );
-        }
-        if (startLine !== undefined || endLine !== undefined) {
-          return await readLineRange(name, opened, startLine ?? 1, endLine);
-        }
-        return await readHead(name, opened, info.size);
-      } catch (error) {
-        return fileFailure(name, error, relative);
-      } finally {
-        await opened.handle.close();
-      }
+      return withSkillRead(await readConfined(name, confined, input), confined);
     },
   });
+}
+
+/**
+ * A successful read of a loaded skill's file carries the `skill_resource_read` effect (level 3 of
+ * disclosure): the Runner turns it into an event with the tokens of what the model received.
+ */
+function withSkillRead(execution: ToolExecution, confined: ToolPath): ToolExecution {
+  const { result } = execution;
+  if (!result.ok || !confined.skillFile) return execution;
+  const effect = {
+    type: "skill_resource_read" as const,
+    skill: confined.skillFile.skill,
+    path: confined.skillFile.path,
+    bytes: Buffer.byteLength(result.content, "utf8"),
+  };
+  return { ...execution, result: { ...result, effects: [...(result.effects ?? []), effect] } };
+}
+
+async function readConfined(name: string, confined: ToolPath, input: ReadFileInput): Promise<ToolExecution> {
+  const { relative } = confined;
+  const { start_line: startLine, end_line: endLine } = input;
+  if (startLine !== undefined && endLine !== undefined && endLine < startLine) {
+    return failure(name, "invalid_arguments", `end_line ${endLine} is before start_line ${startLine}`);
+  }
+  const opened = await openForTool(name, confined, "reading");
+  if (isExecution(opened)) return opened;
+  try {
+    const info = opened.stats;
+    if (info.isDirectory()) {
+      return failure(name, "is_directory", `${relative} is a directory; use list_files to see its files`);
+    }
+    if (!info.isFile()) {
+      // A FIFO or device would block the read (and a thread of the pool) forever.
+      return failure(name, "not_a_file", `${relative} is not a regular file`);
+    }
+    if (await looksBinary(opened)) {
+      return failure(
+        name,
+        "binary_file",
+        `${relative} is a binary file (${info.size} bytes); read_file only returns text`,
+      );
+    }
+    if (startLine !== undefined || endLine !== undefined) {
+      return await readLineRange(name, opened, startLine ?? 1, endLine);
+    }
+    return await readHead(name, opened, info.size);
+  } catch (error) {
+    return fileFailure(name, error, relative);
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 async function readHead(name: string, opened: OpenedEntry, size: number): Promise<ToolExecution> {

@@ -1,5 +1,6 @@
 import { defaultProcessRunner } from "../process-runner.ts";
 import { sandboxPolicy } from "../sandbox.ts";
+import { skillNamedIn, type SkillRootsProvider } from "../skill-roots.ts";
 import { defineTool, type Tool, type ToolExecution } from "../types.ts";
 import { processExecution } from "./process-result.ts";
 
@@ -18,7 +19,15 @@ export interface RunCommandInput {
   description?: string;
 }
 
-export function createRunCommandTool(): Tool<RunCommandInput> {
+/**
+ * `skillRoots`: the loaded skills' folders. A command naming one (`python3 <base>/scripts/x.py`) is
+ * described as that skill's (the approval card says so); each is bound read-only into the sandbox, so a
+ * script of a skill outside the workdir (under /tmp, say) can run, and never be changed by the command.
+ */
+export function createRunCommandTool(
+  options: { skillRoots?: SkillRootsProvider } = {},
+): Tool<RunCommandInput> {
+  const roots = options.skillRoots;
   const name = "run_command";
   return defineTool<RunCommandInput>({
     definition: {
@@ -44,7 +53,10 @@ export function createRunCommandTool(): Tool<RunCommandInput> {
       category: "exec",
       origin: "system",
     },
-    describe: (input, { workdir }) => ({ cwd: workdir, command: input.command }),
+    describe: (input, { workdir }) => {
+      const skill = skillNamedIn(input.command, roots);
+      return { cwd: workdir, command: input.command, ...(skill ? { skillResource: skill } : {}) };
+    },
     async execute(input, context): Promise<ToolExecution> {
       const { command } = input;
       const requested = input.timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
@@ -56,6 +68,7 @@ export function createRunCommandTool(): Tool<RunCommandInput> {
         signal: context.signal,
         sandbox: sandboxPolicy({
           workdir: context.workdir,
+          ...(roots ? { readOnlyRoots: roots().map((root) => root.root) } : {}),
           ...(context.sandbox ? { settings: context.sandbox } : {}),
         }),
       });

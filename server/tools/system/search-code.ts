@@ -1,4 +1,5 @@
 import { globToRegExp } from "../glob.ts";
+import type { SkillRootsProvider } from "../skill-roots.ts";
 import { defineTool, type Tool, type ToolExecution } from "../types.ts";
 import {
   cappedSuccess,
@@ -9,6 +10,7 @@ import {
   looksBinary,
   matchGlob,
   openForTool,
+  shownPath,
   walkPrefix,
 } from "./common.ts";
 import { ConfinedOpener, PathRefused, readWhole } from "./confined-fs.ts";
@@ -37,7 +39,10 @@ export interface SearchCodeInput {
   case_insensitive?: boolean;
 }
 
-export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): Tool<SearchCodeInput> {
+export function createSearchCodeTool(
+  options: { timeBudgetMs?: number; skillRoots?: SkillRootsProvider } = {},
+): Tool<SearchCodeInput> {
+  const roots = options.skillRoots;
   const timeBudgetMs = options.timeBudgetMs ?? SEARCH_TIME_BUDGET_MS;
   const name = "search_code";
   return defineTool<SearchCodeInput>({
@@ -67,7 +72,7 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       category: "read",
       origin: "system",
     },
-    describe: (input, { workdir }) => describePath(input, workdir, "."),
+    describe: (input, { workdir }) => describePath(input, workdir, ".", roots),
     async execute(input, context): Promise<ToolExecution> {
       const { pattern } = input;
       let regex: RegExp;
@@ -83,17 +88,17 @@ export function createSearchCodeTool(options: { timeBudgetMs?: number } = {}): T
       } catch (error) {
         return failure(name, "invalid_arguments", `invalid glob "${fileGlob}": ${(error as Error).message}`);
       }
-      const confined = confinePathArgument(name, input, context.workdir, ".");
+      const confined = confinePathArgument(name, input, context.workdir, ".", roots);
       if (isExecution(confined)) return confined;
       const start = await openForTool(name, confined, "searching");
       if (isExecution(start)) return start;
 
-      const prefix = walkPrefix(confined);
+      const prefix = walkPrefix(confined, context.workdir);
       let files: SearchedFile[] = [];
       let walked: WalkSummary | undefined;
       try {
         if (!start.stats.isDirectory()) {
-          files.push({ fromRoot: confined.relative, shown: confined.relative });
+          files.push({ fromRoot: confined.relative, shown: shownPath(confined, context.workdir) });
         } else {
           const collected = await collectWalk(walkFiles(start, confined, "searching", context.signal));
           walked = collected.summary;

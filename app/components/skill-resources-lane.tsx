@@ -1,0 +1,116 @@
+// Level 3 of disclosure: per loaded skill, its base directory, its files as listed / read / never read,
+// and the token cost of each level — L1 its index line, L2 its SOP in the environment (the selected
+// request's segment), L3 its files read into the conversation. Every figure is the server's tokenizer.
+"use client";
+import type { PromptSegment } from "../../server/protocol/index.ts";
+import {
+  neverReadFiles,
+  readTokens,
+  skillFileRows,
+  type SkillResourceView,
+} from "../state/skill-resources.ts";
+
+const stateStyle = {
+  listed: "text-slate-600",
+  read: "font-semibold text-emerald-800",
+  "never-read": "text-amber-800",
+} as const;
+const stateLabel = { listed: "listed", read: "read", "never-read": "never read" } as const;
+
+export const levelHelp =
+  "Token cost per level, counted by the server (o200k_base): L1 its line in the stable system's index, " +
+  "L2 its SOP in this request's environment, L3 its own files read into the conversation so far.";
+
+/** A test id part for a path: `/` and other separators become `-`. */
+export function pathTestId(path: string): string {
+  return path.replace(/[^A-Za-z0-9_.-]+/g, "-");
+}
+
+export function SkillResourcesLane({
+  skills,
+  segments,
+}: {
+  skills: SkillResourceView[];
+  /** The selected request's segments (L2 is the environment segment named after the skill). */
+  segments?: PromptSegment[];
+}) {
+  if (skills.length === 0) return null;
+  return (
+    <div className="space-y-1 text-[0.7rem]" data-testid="skill-resources-lane">
+      <div className="font-semibold" title={levelHelp}>
+        Skill files (level 3)
+      </div>
+      {skills.map((skill) => {
+        const sop = segments?.find(
+          (segment) => segment.kind === "environment" && segment.name === skill.skill,
+        );
+        return (
+          <div key={skill.skill} data-testid={`skill-resources-${skill.skill}`}>
+            <div className="flex flex-wrap items-baseline gap-x-2">
+              <span className="font-mono text-amber-900">{skill.skill}</span>
+              <span className="text-slate-500" data-testid={`skill-levels-${skill.skill}`} title={levelHelp}>
+                L1 <span data-testid={`skill-level-l1-${skill.skill}`}>{skill.indexTokens ?? "—"}</span> · L2{" "}
+                <span data-testid={`skill-level-l2-${skill.skill}`}>{sop?.tokens ?? "—"}</span> · L3{" "}
+                <span data-testid={`skill-level-l3-${skill.skill}`}>{readTokens(skill)}</span> tokens
+              </span>
+            </div>
+            <div
+              className="truncate font-mono text-slate-500"
+              title={skill.baseDir}
+              data-testid={`skill-base-${skill.skill}`}
+            >
+              {skill.baseDir}
+            </div>
+            <ul className="font-mono">
+              {skillFileRows(skill).map((file) => (
+                <li
+                  key={file.path}
+                  data-testid={`skill-file-${skill.skill}-${pathTestId(file.path)}`}
+                  data-state={file.state}
+                  className={stateStyle[file.state]}
+                  title={
+                    file.reads
+                      ? `read ${file.reads.reads}× into the conversation: ${file.reads.bytes} bytes, ${file.reads.tokens} tokens (o200k_base)`
+                      : file.state === "never-read"
+                        ? "the SOP points to this file, but the run ended without reading it"
+                        : "in the manifest the SOP carries; not read"
+                  }
+                >
+                  {file.path}{" "}
+                  <span className="font-sans">
+                    ({stateLabel[file.state]}
+                    {file.reads ? `, ${file.reads.tokens} tokens` : ""})
+                  </span>
+                </li>
+              ))}
+              {skill.more > 0 && <li className="text-slate-500">… and {skill.more} more</li>}
+            </ul>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The catalog's after-a-run hint: files an SOP points to that the run never read (not an error). */
+export function NeverReadHints({ skills }: { skills: SkillResourceView[] }) {
+  const hints = skills.flatMap((skill) => {
+    const files = neverReadFiles(skill);
+    return files.length > 0 ? [{ skill: skill.skill, files }] : [];
+  });
+  if (hints.length === 0) return null;
+  return (
+    <section data-testid="catalog-resource-hints">
+      <h3 className="text-xs font-semibold text-slate-600 uppercase">Skill files never read (hint)</h3>
+      <ul className="space-y-0.5">
+        {hints.map((hint) => (
+          <li key={hint.skill} className="text-xs" data-testid={`resource-hint-${hint.skill}`}>
+            <span className="font-mono">{hint.skill}</span>: its SOP points to{" "}
+            <span className="font-mono">{hint.files.join(", ")}</span>, which the last run did not read. Fine
+            if no step needed it; if one did, the SOP may need to say when to read it.
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

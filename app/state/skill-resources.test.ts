@@ -1,0 +1,78 @@
+// The lane's per-file states, from the events only: listed → read; a referenced file unread when a run
+// ends → never read.
+import { describe, expect, it } from "vitest";
+import type { RunnerEvent } from "../../server/protocol/index.ts";
+import { uiReducer, initialUiState } from "./reducer.ts";
+import { neverReadFiles, readTokens, skillFileRows } from "./skill-resources.ts";
+import { envelope, summary } from "./test-builders.ts";
+import type { UiState } from "./types.ts";
+
+function play(events: RunnerEvent[]): UiState {
+  let state = uiReducer(initialUiState, {
+    type: "server",
+    message: envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] }),
+  });
+  events.forEach((event, index) => {
+    state = uiReducer(state, { type: "server", message: envelope(index + 2, event) });
+  });
+  return state;
+}
+
+const activated: RunnerEvent = {
+  type: "skill_activated",
+  runId: "r1",
+  name: "csv-report",
+  source: "builtin",
+  position: 0,
+  arguments: "",
+  indexTokens: 46,
+  resources: {
+    baseDir: "/skills/csv-report",
+    files: [
+      { path: "reference/column-types.md", bytes: 1200 },
+      { path: "scripts/column-types.mjs", bytes: 900 },
+      { path: "profile-csv.mjs", bytes: 5000 },
+    ],
+    more: 0,
+    referenced: ["reference/column-types.md", "scripts/column-types.mjs"],
+  },
+};
+
+describe("skill resources in the UI state", () => {
+  it("moves a file from listed to read, and an unread referenced one to never read when the run ends", () => {
+    const loaded = play([activated]).session!.skillResources!["csv-report"]!;
+    expect(skillFileRows(loaded).map((row) => row.state)).toEqual(["listed", "listed", "listed"]);
+
+    const read: RunnerEvent = {
+      type: "skill_resource_read",
+      runId: "r1",
+      skill: "csv-report",
+      path: "reference/column-types.md",
+      bytes: 1200,
+      tokens: 300,
+    };
+    const stop: RunnerEvent = { type: "stop", runId: "r1", reason: "completed", iterations: 3 };
+    const during = play([activated, read]).session!.skillResources!["csv-report"]!;
+    expect(skillFileRows(during).map((row) => row.state)).toEqual(["read", "listed", "listed"]);
+    expect(readTokens(during)).toBe(300);
+
+    const after = play([activated, read, read, stop]).session!.skillResources!["csv-report"]!;
+    expect(skillFileRows(after).map((row) => [row.path, row.state])).toEqual([
+      ["reference/column-types.md", "read"],
+      ["scripts/column-types.mjs", "never-read"],
+      ["profile-csv.mjs", "listed"],
+    ]);
+    expect(after.reads["reference/column-types.md"]).toEqual({ reads: 2, bytes: 2400, tokens: 600 });
+    expect(neverReadFiles(after)).toEqual(["scripts/column-types.mjs"]);
+    expect(after.indexTokens).toBe(46);
+  });
+
+  it("ignores a read of a skill it never saw loaded, and a log without manifests", () => {
+    const old: RunnerEvent = { ...activated, resources: undefined } as RunnerEvent;
+    const state = play([
+      old,
+      { type: "skill_resource_read", runId: "r1", skill: "x", path: "a.md", bytes: 1, tokens: 1 },
+    ]);
+    expect(state.session!.skillResources).toBeUndefined();
+  });
+});

@@ -1,0 +1,110 @@
+// Level 3 of disclosure in the UI: per loaded skill, its base directory and files as listed / read /
+// never read, and what each level cost in tokens. Derived from runner events only (skill_activated with
+// its manifest, skill_resource_read, stop); the components read it and never compute it.
+import type { RunnerEvent, SkillResourceFile } from "../../server/protocol/index.ts";
+import type { SessionView } from "./types.ts";
+
+export type SkillFileState = "listed" | "read" | "never-read";
+
+export interface SkillFileReads {
+  reads: number;
+  bytes: number;
+  tokens: number;
+}
+
+export interface SkillResourceView {
+  skill: string;
+  baseDir: string;
+  files: SkillResourceFile[];
+  more: number;
+  /** Files the SOP names: unread when a run ends, they are "never read" (a lint hint). */
+  referenced: string[];
+  /** Tokens of its line in the skills index (level 1), from the server's tokenizer. */
+  indexTokens?: number;
+  /** Reads per path (relative to the base directory), including paths past the manifest's bound. */
+  reads: Record<string, SkillFileReads>;
+  /** A run has ended since the skill was (re)loaded. */
+  runEnded: boolean;
+}
+
+export interface SkillFileRow {
+  path: string;
+  bytes?: number;
+  state: SkillFileState;
+  reads?: SkillFileReads;
+  referenced: boolean;
+}
+
+/** The files of a loaded skill with their state, manifest order first, then files read beyond it. */
+export function skillFileRows(view: SkillResourceView): SkillFileRow[] {
+  const listed = new Set(view.files.map((file) => file.path));
+  const rows = view.files.map((file) => row(view, file.path, file.bytes));
+  for (const path of Object.keys(view.reads)) if (!listed.has(path)) rows.push(row(view, path, undefined));
+  return rows;
+}
+
+function row(view: SkillResourceView, path: string, bytes: number | undefined): SkillFileRow {
+  const reads = view.reads[path];
+  const referenced = view.referenced.includes(path);
+  const state: SkillFileState = reads ? "read" : referenced && view.runEnded ? "never-read" : "listed";
+  return { path, ...(bytes !== undefined ? { bytes } : {}), state, ...(reads ? { reads } : {}), referenced };
+}
+
+/** Level 3's cost so far: the tokens of every read of the skill's files. */
+export function readTokens(view: SkillResourceView): number {
+  return Object.values(view.reads).reduce((sum, reads) => sum + reads.tokens, 0);
+}
+
+/** The hint the catalog shows after a run: files the SOP points to that were never read. */
+export function neverReadFiles(view: SkillResourceView): string[] {
+  return skillFileRows(view)
+    .filter((file) => file.state === "never-read")
+    .map((file) => file.path);
+}
+
+export function applySkillResourceEvent(view: SessionView, event: RunnerEvent): SessionView {
+  const current = view.skillResources ?? {};
+  switch (event.type) {
+    case "skill_activated": {
+      if (!event.resources) return view;
+      const previous = current[event.name];
+      const next: SkillResourceView = {
+        skill: event.name,
+        baseDir: event.resources.baseDir,
+        files: event.resources.files,
+        more: event.resources.more,
+        referenced: event.resources.referenced,
+        ...(event.indexTokens !== undefined ? { indexTokens: event.indexTokens } : {}),
+        reads: previous?.reads ?? {},
+        runEnded: false,
+      };
+      return { ...view, skillResources: { ...current, [event.name]: next } };
+    }
+    case "skill_resource_read": {
+      const skill = current[event.skill];
+      if (!skill) return view;
+      const before = skill.reads[event.path] ?? { reads: 0, bytes: 0, tokens: 0 };
+      const reads = {
+        ...skill.reads,
+        [event.path]: {
+          reads: before.reads + 1,
+          bytes: before.bytes + event.bytes,
+          tokens: before.tokens + event.tokens,
+        },
+      };
+      return { ...view, skillResources: { ...current, [event.skill]: { ...skill, reads } } };
+    }
+    case "stop": {
+      if (event.console || Object.keys(current).length === 0) return view;
+      const ended = Object.fromEntries(
+        Object.entries(current).map(([name, skill]) => [
+          name,
+          skill.runEnded ? skill : { ...skill, runEnded: true },
+        ]),
+      );
+      return { ...view, skillResources: ended };
+    }
+    default:
+      return view;
+  }
+}

@@ -1,0 +1,51 @@
+import { demoScenarios, expect, test } from "./fixtures.ts";
+
+test.use({ scenariosDir: demoScenarios });
+
+// The three levels of disclosure with the demo skill (scenarios/csv-columns.yaml): request #1 lists
+// csv-report by its index line (L1); load_skill puts its SOP with its base directory and file list into
+// the environment (L2); the model reads reference/column-types.md and runs the skill's script (L3). The
+// lane shows each file of the skill as listed, then read, and the token cost of each level.
+test("a skill's own files go from listed to read, with the token cost of each level", async ({
+  page,
+  workspace,
+}) => {
+  const { chat, inspector } = workspace;
+  const reference = page.getByTestId("skill-file-csv-report-reference-column-types.md");
+  const script = page.getByTestId("skill-file-csv-report-scripts-column-types.mjs");
+
+  await chat.send("Check the column types in data/sales.csv");
+  // The script belongs to the skill: the approval card says so before it runs.
+  await expect(chat.approvalCard()).toBeVisible();
+  await expect(chat.approvalCard().getByTestId("approval-skill")).toContainText(
+    "Runs a script of skill csv-report",
+  );
+  // By now the reference file was read; the script is listed in the manifest but not read.
+  await expect(reference).toHaveAttribute("data-state", "read");
+  await expect(script).toHaveAttribute("data-state", "listed");
+  await expect(page.getByTestId("skill-file-csv-report-profile-csv.mjs")).toHaveAttribute(
+    "data-state",
+    "listed",
+  );
+  await chat.allowOnce();
+  await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
+  await expect(chat.toolCall("run_command").getByTestId("tool-call-result")).toContainText(
+    "quantity: 71 integer, 1 text",
+  );
+
+  // L2: the SOP in the environment carries the base directory and the file list.
+  await inspector.selectRequest(2);
+  const environment = await inspector.pane("environment");
+  await expect(environment).toContainText("Skill base directory:");
+  await expect(environment).toContainText("- reference/column-types.md (");
+  await expect(page.getByTestId("skill-base-csv-report")).toContainText("skills/csv-report");
+  // Every level has a figure from the server's tokenizer; L3 is what the read cost.
+  for (const level of ["l1", "l2", "l3"]) {
+    await expect(page.getByTestId(`skill-level-${level}-csv-report`)).toHaveText(/^[1-9]\d*$/);
+  }
+  await expect(reference).toContainText(/read, \d+ tokens/);
+  // The SOP points to the script, and the run never read it (it ran it): the catalog hints at that.
+  await expect(script).toHaveAttribute("data-state", "never-read");
+  await expect(page.getByTestId("resource-hint-csv-report")).toContainText("scripts/column-types.mjs");
+  await workspace.screenshot("skill-resources");
+});
