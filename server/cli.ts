@@ -7,6 +7,7 @@ import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
+import { evalTriggers } from "./cli/eval-command.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -49,12 +50,31 @@ async function main(argv: string[]): Promise<number> {
       ...(args.model ? { model: args.model } : {}),
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
       trust: args.trust,
+      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     });
     write(
       args.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : `${formatPrompt(report, sha256Hex(report.system.stable), workspace.home)}\n`,
     );
+    return 0;
+  }
+  if (args.command === "eval") {
+    await evalTriggers(workspace, {
+      ...(args.evals ? { evals: args.evals } : {}),
+      provider: args.provider,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+      ...(args.scenario ? { scenario: args.scenario } : {}),
+      runs: args.runs,
+      concurrency: args.concurrency,
+      ...(args.ablate ? { ablation: args.ablate } : {}),
+      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
+      json: args.json,
+      write,
+      writeProgress: (text) => process.stderr.write(text),
+      progressIsTerminal: process.stderr.isTTY === true,
+    });
     return 0;
   }
   const outcomes = await runConversation(workspace, {
@@ -71,6 +91,7 @@ async function main(argv: string[]): Promise<number> {
     mode: args.mode,
     trust: args.trust,
     allowNetwork: args.allowNetwork,
+    ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

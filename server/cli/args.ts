@@ -18,6 +18,11 @@ commands:
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given.
+  eval triggers --workdir DIR [--home DIR] [--evals FILE] --provider NAME [--model M] [--base-url URL]
+          [--scenario FILE] --runs K [--concurrency N] [--ablate SKILL:DESCRIPTION] [--json]
+      The trigger lab: each query of the eval file (default <workdir>/.PseudoClaude/evals/triggers.yaml)
+      K times as a one-request probe (only load_skill runs); precision, recall, trigger rate, pass rate,
+      confusion and confounds; saved next to the eval file. Progress on stderr; exit 0 even when skills miss.
 
 flags:
   --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
@@ -25,10 +30,13 @@ flags:
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --allow-network  network inside the sandbox for run's commands (default off)
+  --catalog-budget PROFILE[:WINDOW]  trim the skills index as claude-code or codex would for a context
+               window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
+               system says which skills were trimmed (prompt, run, eval; default off)
   --json       machine-readable output`;
 
 export interface CliArguments {
-  command: "catalog" | "prompt" | "run" | "help";
+  command: "catalog" | "prompt" | "run" | "eval" | "help";
   workdir?: string;
   home?: string;
   json: boolean;
@@ -48,6 +56,13 @@ export interface CliArguments {
   mode: PermissionMode;
   /** Network inside the sandbox for `run`'s commands. */
   allowNetwork: boolean;
+  /** `eval triggers`: the eval file, runs per query, probes in flight, an ablation. */
+  evals?: string;
+  runs: number;
+  concurrency: number;
+  ablate?: { skill: string; description: string };
+  /** --catalog-budget: the listing budget of the playground's own index. */
+  catalogBudget?: { profile: "claude-code" | "codex"; contextWindow?: number };
 }
 
 function usageError(message: string): PlaygroundError {
@@ -78,6 +93,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         trust: { type: "boolean", default: false },
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
+        evals: { type: "string" },
+        runs: { type: "string" },
+        concurrency: { type: "string" },
+        ablate: { type: "string" },
+        "catalog-budget": { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -86,9 +106,19 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "help"].includes(command))
+  if (!["catalog", "prompt", "run", "eval", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
-  if (positionals.length > 1) throw usageError(`unexpected argument "${positionals[1]}"`);
+  const extra = command === "eval" ? 2 : 1;
+  if (command === "eval" && positionals[1] !== "triggers") {
+    throw usageError(`eval needs a subcommand: eval triggers (got "${positionals[1] ?? ""}")`);
+  }
+  if (positionals.length > extra) throw usageError(`unexpected argument "${positionals[extra]}"`);
+  const evalOnly = ["evals", "runs", "concurrency", "ablate"] as const;
+  for (const flag of evalOnly) {
+    if (values[flag] !== undefined && command !== "eval")
+      throw usageError(`--${flag} applies to eval triggers only`);
+  }
+  if (command === "eval" && values.runs === undefined) throw usageError("eval triggers needs --runs K");
   if (command !== "help" && !values.workdir) throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
@@ -116,7 +146,42 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     trust: values.trust,
     mode,
     allowNetwork: values["allow-network"],
+    ...(values.evals ? { evals: values.evals } : {}),
+    runs: positiveInteger(values.runs, "--runs", 1),
+    concurrency: positiveInteger(values.concurrency, "--concurrency", 4),
+    ...(values.ablate ? { ablate: parseAblateFlag(values.ablate) } : {}),
+    ...(values["catalog-budget"] ? { catalogBudget: parseCatalogBudgetFlag(values["catalog-budget"]) } : {}),
   };
+}
+
+function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(value)) throw usageError(`${flag} must be a whole number ≥ 1 (got "${value}")`);
+  return Number(value);
+}
+
+/** `csv-report:Summarise spreadsheets.` → the skill and its replacement description. */
+export function parseAblateFlag(value: string): { skill: string; description: string } {
+  const { name, args } = parseLoadFlag(value);
+  if (name === "" || args.trim() === "") {
+    throw usageError(`--ablate needs SKILL:DESCRIPTION (got "${value}")`);
+  }
+  return { skill: name, description: args };
+}
+
+/** `claude-code`, `codex:400000` → a client profile and an optional context window in tokens. */
+export function parseCatalogBudgetFlag(value: string): {
+  profile: "claude-code" | "codex";
+  contextWindow?: number;
+} {
+  const { name, args } = parseLoadFlag(value);
+  if (name !== "claude-code" && name !== "codex") {
+    throw usageError(`--catalog-budget takes claude-code or codex, optionally :WINDOW (got "${value}")`);
+  }
+  if (args === "") return { profile: name };
+  if (!/^[1-9][0-9]*$/.test(args))
+    throw usageError(`--catalog-budget window must be a token count (got "${args}")`);
+  return { profile: name, contextWindow: Number(args) };
 }
 
 /** `review:src/app.ts` → {name: "review", args: "src/app.ts"}; the first colon separates. */
