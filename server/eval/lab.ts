@@ -2,6 +2,7 @@
 // concurrency, scored by the first load_skill; optionally an ablation (one skill's description replaced)
 // run the same way and reported side by side. Results are saved next to the eval file (results.ts).
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ToolDefinition } from "../protocol/model.ts";
@@ -97,7 +98,15 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
   const catalogNames = workspace.catalog.names();
   const ablation = options.ablation === null ? undefined : (options.ablation ?? evals.ablation);
   checkExpectedSkills({ ...evals, ...(ablation ? { ablation } : {}) }, catalogNames);
-  const signal = options.signal ?? new AbortController().signal;
+  // One internal signal that follows the caller's: every in-flight probe listens to it (more than Node's
+  // default of 10 listeners at high concurrency), while the caller's signal gets a single listener.
+  const controller = new AbortController();
+  setMaxListeners(MAX_CONCURRENCY * 4, controller.signal);
+  const outer = options.signal;
+  const follow = () => controller.abort();
+  if (outer?.aborted) controller.abort();
+  else outer?.addEventListener("abort", follow, { once: true });
+  const signal = controller.signal;
   const now = options.now ?? (() => new Date());
   const first = await options.createProvider();
   const started = performance.now();
@@ -153,7 +162,7 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
     done += 1;
     options.onProgress?.({ labId: info.labId, side: side.name, done, total, queryIndex, run, probe });
     return probe;
-  });
+  }).finally(() => outer?.removeEventListener("abort", follow));
 
   const summaries = sides.map((side, sideIndex): TriggerLabSummary => {
     const scored: ScoredQuery[] = evals.queries.map((query, queryIndex) => ({
