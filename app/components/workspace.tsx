@@ -15,6 +15,7 @@ import { InspectorPanel } from "./inspector-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
+import { TriggerLabDialog } from "./trigger-lab-dialog.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 
 export function Workspace() {
@@ -37,6 +38,7 @@ export function Workspace() {
   const [presenter, setPresenter] = useState(false);
   const [panels, setPanels] = useState({ catalog: true, inspector: true });
   const [dialogOpen, setDialogOpen] = useState(false);
+  const [labOpen, setLabOpen] = useState(false);
   const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
@@ -193,6 +195,7 @@ export function Workspace() {
         }
         trust={session?.summary.trust}
         onShowTrust={() => dispatch({ type: "trust_prompt", dismissed: false })}
+        {...(session ? { onOpenTriggerLab: () => setLabOpen(true) } : {})}
         presenter={presenter}
         panels={panels}
         onOpenSession={(id) => {
@@ -325,6 +328,30 @@ export function Workspace() {
             setSelectedRequest(undefined);
             send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
           }}
+        />
+      )}
+      {labOpen && session && (
+        <TriggerLabDialog
+          lab={session.triggerLab}
+          budget={session.catalogBudget}
+          appliedBudget={session.settings.catalogBudget}
+          skills={session.catalog?.skills.map((skill) => skill.name) ?? []}
+          provider={session.settings.provider}
+          model={session.settings.model}
+          onStart={(input) => send({ type: "start_trigger_lab", sessionId: session.id, ...input })}
+          onStop={() => send({ type: "cancel_trigger_lab", sessionId: session.id })}
+          onCheckBudget={(profile, contextWindow) =>
+            send({
+              type: "catalog_budget",
+              sessionId: session.id,
+              profile,
+              ...(contextWindow ? { contextWindow } : {}),
+            })
+          }
+          onApplyBudget={(catalogBudget) =>
+            send({ type: "update_session", sessionId: session.id, settings: { catalogBudget } })
+          }
+          onClose={() => setLabOpen(false)}
         />
       )}
       {state.confirmation && (

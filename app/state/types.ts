@@ -1,5 +1,7 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
+import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -134,6 +136,10 @@ export interface SessionView {
   openedSeq: number;
   /** Turns came from session_opened history only (no live events seen yet). */
   turnsFromHistory: boolean;
+  /** The trigger lab's live table and result (issue 14). */
+  triggerLab?: TriggerLabView;
+  /** The last catalog budget report the server sent. */
+  catalogBudget?: CatalogBudgetReport;
 }
 
 export interface UiError {

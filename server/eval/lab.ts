@@ -46,6 +46,8 @@ export interface TriggerLabOptions {
   /** Overrides the eval file's ablation; `null`: no ablation even if the file has one. */
   ablation?: TriggerAblation | null;
   listingBudget?: ListingBudget;
+  /** Called once before the first probe is sent: what runs, and how many probes in all. */
+  onStarted?: (info: TriggerLabRunInfo, total: number) => void;
   onProgress?: (progress: TriggerLabProgress) => void;
   signal?: AbortSignal;
   now?: () => Date;
@@ -145,6 +147,7 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
 
   const perSide = evals.queries.length * runs;
   const total = perSide * sides.length;
+  options.onStarted?.(info, total);
   let done = 0;
   let firstUsed = false;
   const records = await pooled(total, concurrency, async (index): Promise<ProbeRecord> => {
