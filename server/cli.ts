@@ -7,7 +7,8 @@ import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
-import { evalTriggers } from "./cli/eval-command.ts";
+import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
+import { catalogBudget } from "./prompt/catalog-budget.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -39,7 +40,15 @@ async function main(argv: string[]): Promise<number> {
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
     const report = catalogReport(workspace, trust);
-    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report, workspace.home)}\n`);
+    // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
+    const budget = args.catalogBudget
+      ? catalogBudget({ items: workspace.catalog.promptItems(), ...args.catalogBudget })
+      : undefined;
+    write(
+      args.json
+        ? `${JSON.stringify(budget ? { ...report, budget } : report, null, 2)}\n`
+        : `${formatCatalog(report, workspace.home)}\n${budget ? `${formatBudget(budget)}\n` : ""}`,
+    );
     return 0;
   }
   if (args.command === "prompt") {

@@ -32,7 +32,8 @@ flags:
   --allow-network  network inside the sandbox for run's commands (default off)
   --catalog-budget PROFILE[:WINDOW]  trim the skills index as claude-code or codex would for a context
                window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
-               system says which skills were trimmed (prompt, run, eval; default off)
+               system says which skills were trimmed (prompt, run, eval; default off); with catalog,
+               prints which descriptions that client would cut or drop
   --json       machine-readable output`;
 
 export interface CliArguments {

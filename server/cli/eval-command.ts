@@ -6,7 +6,13 @@ import { PlaygroundError } from "../errors/index.ts";
 import { runTriggerLab } from "../eval/lab.ts";
 import { loadTriggersFile, DEFAULT_EVAL_PATH, type TriggerAblation } from "../eval/triggers-file.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
-import type { TriggerLabProgress, TriggerLabResult, TriggerLabSummary } from "../protocol/trigger-lab.ts";
+import type {
+  CatalogBudgetReport,
+  TriggerLabProgress,
+  TriggerLabResult,
+  TriggerLabSummary,
+} from "../protocol/trigger-lab.ts";
+import { describeBudget } from "../prompt/catalog-budget.ts";
 import { createProvider, loadScenario, loadScenarioDirectory, ScriptedProvider } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
 import { stat } from "node:fs/promises";
@@ -56,6 +62,19 @@ async function scriptedFactory(location: string, model?: string): Promise<() => 
   const scenarios = isDirectory ? await loadScenarioDirectory(location) : [await loadScenario(location)];
   // A fresh provider per probe: the scripted model keeps per-conversation state.
   return () => new ScriptedProvider(scenarios, model ? { model } : {});
+}
+
+/** The catalog budget report as text (`catalog --catalog-budget`). */
+export function formatBudget(report: CatalogBudgetReport): string {
+  const lines = [`\n${describeBudget(report)}`, "(a prediction from the client's published rules)"];
+  for (const entry of report.entries) {
+    const status = entry.listed ? entry.status : "not listed";
+    lines.push(
+      `  ${status.padEnd(10)} ${entry.name} (${entry.shownChars}/${entry.descriptionChars} chars)${entry.reason ? ` — ${entry.reason}` : ""}`,
+    );
+  }
+  lines.push(`sources: ${report.sources.join("; ")}`);
+  return lines.join("\n");
 }
 
 const percent = (value: number | null) =>
