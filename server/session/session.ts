@@ -413,6 +413,7 @@ export class Session {
   /** Stops the run and its tools, stops watching, and writes out the log. */
   async close(): Promise<void> {
     this.cancel();
+    this.lab?.cancel();
     await this.idle();
     this.closed = true;
     this.watcher?.close();
