@@ -19,6 +19,7 @@ const LAYERS = [
   "prompt",
   "permission",
   "runner",
+  "eval",
   "session",
   "transport",
 ];

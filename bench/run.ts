@@ -60,6 +60,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./browser-stream.ts", "browserStreamFigure"),
   },
   {
+    name: "trigger-lab",
+    workload: "20 queries × 4 probes, --concurrency 8, local OpenAI-format server (50 ms answers)",
+    target: "report probes/s and overhead per probe",
+    load: () => importFigure("./trigger-lab.ts", "triggerLabFigure"),
+  },
+  {
     name: "memory",
     workload: "50 sessions × 200 messages held by the server",
     target: "report RSS per session",

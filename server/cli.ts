@@ -1,4 +1,4 @@
-// Composition root of the command line: `npm run -s cli -- <catalog|prompt|run|install> ...` (see server/cli/args.ts).
+// Composition root of the command line: `npm run -s cli -- <catalog|prompt|run|install|eval> ...` (see server/cli/args.ts).
 import { PlaygroundError, errorMessage } from "./errors/index.ts";
 import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
@@ -8,6 +8,8 @@ import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
+import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
+import { catalogBudget } from "./prompt/catalog-budget.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -40,7 +42,15 @@ async function main(argv: string[]): Promise<number> {
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
     const report = catalogReport(workspace, trust);
-    write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report, workspace.home)}\n`);
+    // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
+    const budget = args.catalogBudget
+      ? catalogBudget({ items: workspace.catalog.promptItems(), ...args.catalogBudget })
+      : undefined;
+    write(
+      args.json
+        ? `${JSON.stringify(budget ? { ...report, budget } : report, null, 2)}\n`
+        : `${formatCatalog(report, workspace.home)}\n${budget ? `${formatBudget(budget)}\n` : ""}`,
+    );
     return 0;
   }
   if (args.command === "prompt") {
@@ -51,12 +61,31 @@ async function main(argv: string[]): Promise<number> {
       ...(args.model ? { model: args.model } : {}),
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
       trust: args.trust,
+      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     });
     write(
       args.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : `${formatPrompt(report, sha256Hex(report.system.stable), workspace.home)}\n`,
     );
+    return 0;
+  }
+  if (args.command === "eval") {
+    await evalTriggers(workspace, {
+      ...(args.evals ? { evals: args.evals } : {}),
+      provider: args.provider,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+      ...(args.scenario ? { scenario: args.scenario } : {}),
+      runs: args.runs,
+      concurrency: args.concurrency,
+      ...(args.ablate ? { ablation: args.ablate } : {}),
+      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
+      json: args.json,
+      write,
+      writeProgress: (text) => process.stderr.write(text),
+      progressIsTerminal: process.stderr.isTTY === true,
+    });
     return 0;
   }
   const outcomes = await runConversation(workspace, {
@@ -73,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     mode: args.mode,
     trust: args.trust,
     allowNetwork: args.allowNetwork,
+    ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

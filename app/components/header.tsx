@@ -279,6 +279,7 @@ export function Header({
   onShowTrust,
   onTogglePresenter,
   onTogglePanel,
+  onOpenTriggerLab,
 }: {
   connection: ConnectionStatus;
   sessions: SessionSummary[];
@@ -298,6 +299,8 @@ export function Header({
   onShowTrust: () => void;
   onTogglePresenter: () => void;
   onTogglePanel: (panel: "catalog" | "inspector") => void;
+  /** Opens the trigger lab (issue 14); the button is shown only when given. */
+  onOpenTriggerLab?: () => void;
 }) {
   return (
     <header
@@ -425,6 +428,16 @@ export function Header({
         >
           Inspector {panels.inspector ? "◨" : "□"}
         </Button>
+        {onOpenTriggerLab && (
+          <Button
+            small
+            testId="open-trigger-lab"
+            onClick={onOpenTriggerLab}
+            title="Measure which skill each query triggers; check the catalog budget"
+          >
+            Trigger lab
+          </Button>
+        )}
         <Button
           small
           testId="toggle-presenter"

@@ -16,6 +16,7 @@ import { InspectorPanel } from "./inspector-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
+import { TriggerLabDialog } from "./trigger-lab-dialog.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 
 export function Workspace() {
@@ -39,6 +40,7 @@ export function Workspace() {
   const [panels, setPanels] = useState({ catalog: true, inspector: true });
   const [dialogOpen, setDialogOpen] = useState(false);
   const [addSkillOpen, setAddSkillOpen] = useState(false);
+  const [labOpen, setLabOpen] = useState(false);
   const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
@@ -195,6 +197,7 @@ export function Workspace() {
         }
         trust={session?.summary.trust}
         onShowTrust={() => dispatch({ type: "trust_prompt", dismissed: false })}
+        {...(session ? { onOpenTriggerLab: () => setLabOpen(true) } : {})}
         presenter={presenter}
         panels={panels}
         onOpenSession={(id) => {
@@ -342,6 +345,30 @@ export function Workspace() {
             setAddSkillOpen(false);
             dispatch({ type: "skill_install_clear" });
           }}
+        />
+      )}
+      {labOpen && session && (
+        <TriggerLabDialog
+          lab={session.triggerLab}
+          budget={session.catalogBudget}
+          appliedBudget={session.settings.catalogBudget}
+          skills={session.catalog?.skills.map((skill) => skill.name) ?? []}
+          provider={session.settings.provider}
+          model={session.settings.model}
+          onStart={(input) => send({ type: "start_trigger_lab", sessionId: session.id, ...input })}
+          onStop={() => send({ type: "cancel_trigger_lab", sessionId: session.id })}
+          onCheckBudget={(profile, contextWindow) =>
+            send({
+              type: "catalog_budget",
+              sessionId: session.id,
+              profile,
+              ...(contextWindow ? { contextWindow } : {}),
+            })
+          }
+          onApplyBudget={(catalogBudget) =>
+            send({ type: "update_session", sessionId: session.id, settings: { catalogBudget } })
+          }
+          onClose={() => setLabOpen(false)}
         />
       )}
       {state.confirmation && (

@@ -2,6 +2,7 @@
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
 import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
 import { resolveSnapshot } from "./snapshot-view.ts";
+import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
 
 export const initialUiState: UiState = {
@@ -173,6 +174,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       return { ...state, session: { ...view, turns: [...view.turns, turn] } };
     }
     default:
+      if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };
   }
 }

@@ -1,5 +1,7 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
+import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -138,6 +140,10 @@ export interface SessionView {
   turnsFromHistory: boolean;
   /** Level 3: each loaded skill's files and their reads (./skill-resources.ts); absent until one is loaded. */
   skillResources?: Record<string, SkillResourceView>;
+  /** The trigger lab's live table and result (issue 14). */
+  triggerLab?: TriggerLabView;
+  /** The last catalog budget report the server sent. */
+  catalogBudget?: CatalogBudgetReport;
 }
 
 export interface UiError {

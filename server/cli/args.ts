@@ -21,6 +21,11 @@ commands:
   install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
       Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
       A refused archive prints one line (entry and rule), writes nothing and exits 2.
+  eval triggers --workdir DIR [--home DIR] [--evals FILE] --provider NAME [--model M] [--base-url URL]
+          [--scenario FILE] --runs K [--concurrency N] [--ablate SKILL:DESCRIPTION] [--json]
+      The trigger lab: each query of the eval file (default <workdir>/.PseudoClaude/evals/triggers.yaml)
+      K times as a one-request probe (only load_skill runs); precision, recall, trigger rate, pass rate,
+      confusion and confounds; saved next to the eval file. Progress on stderr; exit 0 even when skills miss.
 
 flags:
   --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
@@ -28,10 +33,14 @@ flags:
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --allow-network  network inside the sandbox for run's commands (default off)
+  --catalog-budget PROFILE[:WINDOW]  trim the skills index as claude-code or codex would for a context
+               window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
+               system says which skills were trimmed (prompt, run, eval; default off); with catalog,
+               prints which descriptions that client would cut or drop
   --json       machine-readable output`;
 
 export interface CliArguments {
-  command: "catalog" | "prompt" | "run" | "install" | "help";
+  command: "catalog" | "prompt" | "run" | "install" | "eval" | "help";
   workdir?: string;
   home?: string;
   json: boolean;
@@ -53,6 +62,13 @@ export interface CliArguments {
   allowNetwork: boolean;
   /** `install`: the .zip, folder or https:// URL, the layer, and whether a same-name skill is replaced. */
   install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean };
+  /** `eval triggers`: the eval file, runs per query, probes in flight, an ablation. */
+  evals?: string;
+  runs: number;
+  concurrency: number;
+  ablate?: { skill: string; description: string };
+  /** --catalog-budget: the listing budget of the playground's own index. */
+  catalogBudget?: { profile: "claude-code" | "codex"; contextWindow?: number };
 }
 
 function usageError(message: string): PlaygroundError {
@@ -83,6 +99,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         trust: { type: "boolean", default: false },
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
+        evals: { type: "string" },
+        runs: { type: "string" },
+        concurrency: { type: "string" },
+        ablate: { type: "string" },
+        "catalog-budget": { type: "string" },
         help: { type: "boolean", default: false },
         layer: { type: "string" },
         force: { type: "boolean", default: false },
@@ -94,13 +115,22 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "install", "help"].includes(command))
+  if (!["catalog", "prompt", "run", "install", "eval", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
   const install = command === "install" ? installArguments(values, positionals) : undefined;
   if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
     throw usageError("--layer, --force and --dry-run apply to install only");
-  if (positionals.length > (install ? 2 : 1))
-    throw usageError(`unexpected argument "${positionals[install ? 2 : 1]}"`);
+  const extra = command === "eval" || install ? 2 : 1;
+  if (command === "eval" && positionals[1] !== "triggers") {
+    throw usageError(`eval needs a subcommand: eval triggers (got "${positionals[1] ?? ""}")`);
+  }
+  if (positionals.length > extra) throw usageError(`unexpected argument "${positionals[extra]}"`);
+  const evalOnly = ["evals", "runs", "concurrency", "ablate"] as const;
+  for (const flag of evalOnly) {
+    if (values[flag] !== undefined && command !== "eval")
+      throw usageError(`--${flag} applies to eval triggers only`);
+  }
+  if (command === "eval" && values.runs === undefined) throw usageError("eval triggers needs --runs K");
   if (command !== "help" && !values.workdir && install?.layer !== "user")
     throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
@@ -130,6 +160,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     mode,
     allowNetwork: values["allow-network"],
     ...(install ? { install } : {}),
+    ...(values.evals ? { evals: values.evals } : {}),
+    runs: positiveInteger(values.runs, "--runs", 1),
+    concurrency: positiveInteger(values.concurrency, "--concurrency", 4),
+    ...(values.ablate ? { ablate: parseAblateFlag(values.ablate) } : {}),
+    ...(values["catalog-budget"] ? { catalogBudget: parseCatalogBudgetFlag(values["catalog-budget"]) } : {}),
   };
 }
 
@@ -142,6 +177,36 @@ function installArguments(
   if (values.layer !== "user" && values.layer !== "project")
     throw usageError(`install needs --layer user or --layer project (got ${values.layer ?? "none"})`);
   return { source, layer: values.layer, force: values.force, dryRun: values["dry-run"] };
+}
+
+function positiveInteger(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9][0-9]*$/.test(value)) throw usageError(`${flag} must be a whole number ≥ 1 (got "${value}")`);
+  return Number(value);
+}
+
+/** `csv-report:Summarise spreadsheets.` → the skill and its replacement description. */
+export function parseAblateFlag(value: string): { skill: string; description: string } {
+  const { name, args } = parseLoadFlag(value);
+  if (name === "" || args.trim() === "") {
+    throw usageError(`--ablate needs SKILL:DESCRIPTION (got "${value}")`);
+  }
+  return { skill: name, description: args };
+}
+
+/** `claude-code`, `codex:400000` → a client profile and an optional context window in tokens. */
+export function parseCatalogBudgetFlag(value: string): {
+  profile: "claude-code" | "codex";
+  contextWindow?: number;
+} {
+  const { name, args } = parseLoadFlag(value);
+  if (name !== "claude-code" && name !== "codex") {
+    throw usageError(`--catalog-budget takes claude-code or codex, optionally :WINDOW (got "${value}")`);
+  }
+  if (args === "") return { profile: name };
+  if (!/^[1-9][0-9]*$/.test(args))
+    throw usageError(`--catalog-budget window must be a token count (got "${args}")`);
+  return { profile: name, contextWindow: Number(args) };
 }
 
 /** `review:src/app.ts` → {name: "review", args: "src/app.ts"}; the first colon separates. */

@@ -5,6 +5,7 @@ import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
 import type { EagerFigures, PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
@@ -51,6 +52,8 @@ export interface PromptOptions {
   model?: string;
   /** --trust: the workdir's own allow rules apply for this command. */
   trust?: boolean;
+  /** --catalog-budget: trim the index as a client profile would (default off). */
+  listingBudget?: ListingBudget;
 }
 
 /** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
@@ -106,6 +109,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
         if (event.type === "request") snapshot ??= event.snapshot;
       },
       disclosure: options.disclosure,
+      ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
     }),
   );
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);

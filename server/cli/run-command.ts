@@ -2,6 +2,7 @@
 import path from "node:path";
 import type { ChatMessage, DisclosureMode, PermissionMode } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
+import type { ListingBudget } from "../prompt/stable-system.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import { createProvider } from "../providers/index.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
@@ -33,6 +34,8 @@ export interface RunCommandOptions {
   trust?: boolean;
   /** Network inside the sandbox for the run's commands (default off). */
   allowNetwork?: boolean;
+  /** --catalog-budget: trim the index as a client profile would (default off). */
+  listingBudget?: ListingBudget;
   write: (text: string) => void;
 }
 
@@ -111,6 +114,7 @@ export async function runConversation(
     onEvent,
     history,
     disclosure: options.disclosure,
+    ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
     requestCounter: new RequestCounter(),
     allowNetwork: options.allowNetwork === true,
   });

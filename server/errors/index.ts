@@ -34,6 +34,8 @@ export type ErrorType =
   | "run_in_progress"
   | "provider_error"
   | "invalid_scenario"
+  /** A trigger-lab eval file (triggers.yaml) is missing, unparsable or has a bad field. */
+  | "invalid_eval"
   | "invalid_frame"
   /** A risky session (broad workdir, bypassPermissions) was not confirmed; `details.confirm` lists what. */
   | "confirmation_required"

@@ -4,6 +4,8 @@
 import type { DisclosureMode } from "../protocol/model.ts";
 import type { PromptItem } from "../skills/types.ts";
 import { byName } from "../protocol/names.ts";
+import type { ClientProfileName } from "../protocol/trigger-lab.ts";
+import { catalogBudget, describeBudget, listingLine } from "./catalog-budget.ts";
 
 export interface SkillBody {
   name: string;
@@ -17,6 +19,17 @@ export interface StableSystemInput {
   disclosure: DisclosureMode;
   /** Rendered bodies of every catalog skill; used only in eager mode. */
   eagerBodies?: readonly SkillBody[];
+  /**
+   * Optional (default off): trim the index as this client profile would, and say in the stable system
+   * which skills were trimmed. Progressive mode only; without it the bytes are exactly as before.
+   */
+  listingBudget?: ListingBudget;
+}
+
+export interface ListingBudget {
+  profile: ClientProfileName;
+  /** Context window in tokens; absent: the profile's character fallback. */
+  contextWindow?: number;
 }
 
 const BASE_INSTRUCTIONS = `You are PseudoClaude, a coding agent running in the PseudoClaude Playground. You help the user with tasks in their working directory: you read files, run commands and follow skills.
@@ -57,7 +70,17 @@ export function indexLine(item: PromptItem): string {
   return `- ${item.name}: ${indexDescription(item)}`;
 }
 
-function progressiveSkillsSection(skills: readonly PromptItem[]): string {
+/** The index lines, trimmed by the listing budget when one is set, and the report line that says how. */
+function indexLines(skills: readonly PromptItem[], budget: ListingBudget | undefined): string[] {
+  if (!budget) return sortedByName(skills).map(indexLine);
+  const report = catalogBudget({ items: skills, ...budget });
+  const lines = report.entries
+    .filter((entry) => entry.listed)
+    .map((entry) => listingLine(entry.name, entry.shown));
+  return [...lines, "", `(${describeBudget(report)})`];
+}
+
+function progressiveSkillsSection(skills: readonly PromptItem[], budget?: ListingBudget): string {
   if (skills.length === 0) {
     return "# Skills\nNo skills are installed in this workspace. Use the system tools directly.";
   }
@@ -66,7 +89,7 @@ function progressiveSkillsSection(skills: readonly PromptItem[]): string {
     "Skills are standard operating procedures (SOPs) for recurring tasks. Only their names and descriptions are listed here; a skill's full instructions are loaded on demand.",
     "",
     "Available skills:",
-    ...sortedByName(skills).map(indexLine),
+    ...indexLines(skills, budget),
     "",
     "How to use a skill:",
     "1. When a skill fits the user's task, call the `load_skill` tool with its `name` (and optional `arguments`) before you start the work.",
@@ -98,6 +121,6 @@ export function buildStableSystem(input: StableSystemInput): string {
   const skills =
     input.disclosure === "eager"
       ? eagerSkillsSection(input.skills, input.eagerBodies ?? [])
-      : progressiveSkillsSection(input.skills);
+      : progressiveSkillsSection(input.skills, input.listingBudget);
   return `${BASE_INSTRUCTIONS}\n\n${skills}\n`;
 }

@@ -6,4 +6,5 @@ export type * from "./wire.ts";
 export type * from "./sandbox.ts";
 export type * from "./install.ts";
 export type * from "./skill-resources.ts";
+export type * from "./trigger-lab.ts";
 export type { ErrorType } from "../errors/index.ts";

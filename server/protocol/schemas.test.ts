@@ -12,6 +12,7 @@ const settings: SessionSettings = {
   scenario: "x.yaml",
   refreshToolsEachIteration: true,
   allowNetwork: true,
+  catalogBudget: { profile: "codex", contextWindow: 200_000 },
 };
 const { workdir: _workdir, ...updatable } = settings;
 
@@ -40,6 +41,16 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
   },
   reload_catalog: { type: "reload_catalog", sessionId: "s1" },
   run_tool: { type: "run_tool", sessionId: "s1", requestId: "r1", tool: "read_file", input: { path: "a" } },
+  start_trigger_lab: {
+    type: "start_trigger_lab",
+    sessionId: "s1",
+    evalPath: ".PseudoClaude/evals/triggers.yaml",
+    runs: 3,
+    concurrency: 4,
+    ablation: { skill: "csv-report", description: "Other words." },
+  },
+  cancel_trigger_lab: { type: "cancel_trigger_lab", sessionId: "s1" },
+  catalog_budget: { type: "catalog_budget", sessionId: "s1", profile: "claude-code", contextWindow: 200_000 },
   manual_response: {
     type: "manual_response",
     sessionId: "s1",

@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from "typebox";
 import type { DisclosureMode, PermissionMode } from "./model.ts";
 import type { SessionConfirmation } from "./sandbox.ts";
+import type { ClientProfileName } from "./trigger-lab.ts";
 import { mustCompile, type Validator } from "./validator.ts";
 
 /** Every value of a string union, checked both ways at compile time (a new mode must be listed here). */
@@ -16,6 +17,15 @@ const DISCLOSURE_MODES = allOf<DisclosureMode>()(["progressive", "eager"]);
 const CONFIRMATIONS = allOf<SessionConfirmation>()(["broad_workdir", "bypass_permissions"]);
 
 const sessionId = Type.String({ minLength: 1, maxLength: 128 });
+
+const CLIENT_PROFILES = allOf<ClientProfileName>()(["claude-code", "codex"]);
+const catalogBudgetSchema = Type.Object(
+  {
+    profile: Type.Enum([...CLIENT_PROFILES]),
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  },
+  { additionalProperties: false },
+);
 
 export const SessionSettingsSchema = Type.Object(
   {
@@ -30,6 +40,8 @@ export const SessionSettingsSchema = Type.Object(
     refreshToolsEachIteration: Type.Optional(Type.Boolean()),
     /** Network inside the sandbox for this session's commands (default off). */
     allowNetwork: Type.Optional(Type.Boolean()),
+    /** Trim the skills index as a client would (issue 14; absent or null: off, the bytes are unchanged). */
+    catalogBudget: Type.Optional(Type.Union([catalogBudgetSchema, Type.Null()])),
   },
   { additionalProperties: false },
 );
@@ -112,6 +124,31 @@ export const commandSchemas = {
     layer: Type.Enum(["user", "project"]),
     dryRun: Type.Boolean(),
     force: Type.Boolean(),
+  }),
+  /** Start the trigger lab on the session's workdir and provider; progress arrives as trigger_lab_* events. */
+  start_trigger_lab: command("start_trigger_lab", {
+    sessionId,
+    /** The eval file, relative to the workdir (default .PseudoClaude/evals/triggers.yaml); must be inside it. */
+    evalPath: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    runs: Type.Integer({ minimum: 1, maximum: 20 }),
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 16 })),
+    /** The B side: this skill's description replaced. */
+    ablation: Type.Optional(
+      Type.Object(
+        {
+          skill: Type.String({ minLength: 1, maxLength: 128 }),
+          description: Type.String({ minLength: 1, maxLength: 4096 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  }),
+  cancel_trigger_lab: command("cancel_trigger_lab", { sessionId }),
+  /** Answered with a catalog_budget_report event: which descriptions a client would cut or drop. */
+  catalog_budget: command("catalog_budget", {
+    sessionId,
+    profile: Type.Enum([...CLIENT_PROFILES]),
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   }),
   manual_response: command("manual_response", {
     sessionId,

@@ -25,6 +25,13 @@ import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 import type { InstallOutcome } from "./install.ts";
+import type {
+  CatalogBudgetReport,
+  TriggerLabProgress,
+  TriggerLabResult,
+  TriggerLabRunInfo,
+  TriggerQueryKind,
+} from "./trigger-lab.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -86,7 +93,18 @@ export type SessionEvent =
       durationMs: number;
       fullOutput?: string;
     }
-  | { type: "session_error"; message: string; code: string };
+  | { type: "session_error"; message: string; code: string }
+  /** Trigger lab (issue 14): never stored in the log (the results are saved next to the eval file). */
+  | {
+      type: "trigger_lab_started";
+      info: TriggerLabRunInfo;
+      queries: { query: string; expect: string; kind: TriggerQueryKind }[];
+      total: number;
+    }
+  | { type: "trigger_lab_progress"; progress: TriggerLabProgress }
+  | { type: "trigger_lab_finished"; result: TriggerLabResult }
+  | { type: "trigger_lab_failed"; labId?: string; message: string }
+  | { type: "catalog_budget_report"; report: CatalogBudgetReport };
 
 export type ServerMessage =
   | {

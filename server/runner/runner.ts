@@ -104,7 +104,13 @@ export class Runner {
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
     const eagerBodies = prompt.eagerBodies();
-    const stable = buildStableSystem({ skills: items, disclosure, eagerBodies });
+    const listingBudget = this.deps.listingBudget;
+    const stable = buildStableSystem({
+      skills: items,
+      disclosure,
+      eagerBodies,
+      ...(listingBudget ? { listingBudget } : {}),
+    });
     const stableHash = sha256Hex(stable);
     const stablePart = stableSegment(stable, stableHash);
     // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).

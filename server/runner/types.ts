@@ -1,7 +1,7 @@
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
 import type { PermissionHook } from "../permission/types.ts";
-import type { SkillBody } from "../prompt/stable-system.ts";
+import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
@@ -70,6 +70,8 @@ export interface RunnerDependencies {
   sandbox?: SandboxSettings;
   /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
   processes?: ProcessRunner;
+  /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
+  listingBudget?: ListingBudget;
 }
 
 export interface RunOptions {

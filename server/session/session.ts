@@ -31,6 +31,8 @@ import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { runConsoleCall } from "./tool-console.ts";
+import { SessionLab, type StartLabRequest } from "./session-lab.ts";
+import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 
 export interface SessionInit {
@@ -70,6 +72,7 @@ export class Session {
   private lastSnapshot: RequestSnapshot | undefined;
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
+  private lab: SessionLab | undefined;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -266,6 +269,7 @@ export class Session {
           history: this.history,
           onEvent: (event) => this.onRunnerEvent(event),
           disclosure: this.settings.disclosure,
+          ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
           sandbox: this.sandboxSettings(),
@@ -337,6 +341,34 @@ export class Session {
       .finally(() => this.consoleCalls.delete(controller));
   }
 
+  /** The trigger lab (issue 14): its events are live or in memory only, never in the log. */
+  private triggerLab(): SessionLab {
+    this.lab ??= new SessionLab({
+      parts: this.init.parts,
+      home: this.init.home,
+      workspace: () => this.workspace,
+      settings: () => this.settings,
+      emit: (event, keep) => {
+        if (!this.closed) this.stream.emit(event, { keep });
+      },
+      log: this.init.log,
+    });
+    return this.lab;
+  }
+
+  startTriggerLab(request: StartLabRequest): void {
+    this.triggerLab().start(request);
+  }
+
+  cancelTriggerLab(): void {
+    this.lab?.cancel();
+  }
+
+  catalogBudget(profile: ClientProfileName, contextWindow?: number): void {
+    const report = this.triggerLab().budget(profile, contextWindow);
+    if (!this.closed) this.stream.emit({ type: "catalog_budget_report", report }, { keep: "none" });
+  }
+
   private emitCatalogSnapshot(): void {
     const running = this.isRunning ? this.lastSnapshot : undefined;
     this.emit(
@@ -387,6 +419,7 @@ export class Session {
   /** Stops the run and its tools, stops watching, and writes out the log. */
   async close(): Promise<void> {
     this.cancel();
+    this.lab?.cancel();
     await this.idle();
     this.closed = true;
     this.watcher?.close();

@@ -8,6 +8,7 @@ import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { PermissionHook } from "../permission/types.ts";
+import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
@@ -45,6 +46,8 @@ export interface ConversationOptions {
   requestCounter?: RequestCounter;
   /** Network inside the sandbox for this conversation's processes (default off). */
   allowNetwork?: boolean;
+  /** Optional listing budget of the skills index (default off). */
+  listingBudget?: ListingBudget;
 }
 
 export interface Workspace {
@@ -118,6 +121,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
       ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
       sandbox: { network: conversation.allowNetwork === true, homes: [home] },
+      ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
     }),
     loadSkill: async (name, args) => {
       return runLoadSkill(

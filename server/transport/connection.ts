@@ -242,6 +242,20 @@ export class ClientConnection {
         });
         return;
       }
+      case "start_trigger_lab":
+        session.startTriggerLab({
+          ...(command.evalPath ? { evalPath: command.evalPath } : {}),
+          runs: command.runs,
+          ...(command.concurrency ? { concurrency: command.concurrency } : {}),
+          ...(command.ablation ? { ablation: command.ablation } : {}),
+        });
+        return;
+      case "cancel_trigger_lab":
+        session.cancelTriggerLab();
+        return;
+      case "catalog_budget":
+        session.catalogBudget(command.profile, command.contextWindow);
+        return;
       default: {
         const unexpected: never = command;
         throw new PlaygroundError(

@@ -1,0 +1,58 @@
+// A lab's results, saved next to its eval file: `<name>.results.jsonl` (one line per probe: side,
+// query, expectation, run, what the probe saw) and `<name>.summary.json` (the whole result). Each lab run
+// replaces both. A file that cannot be written is reported in the result, never thrown: the numbers
+// are still shown.
+import { rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { errorMessage } from "../errors/index.ts";
+import type { TriggerLabResult, TriggerLabSummary } from "../protocol/trigger-lab.ts";
+
+export function resultPaths(evalFile: string): { jsonl: string; summary: string } {
+  const directory = path.dirname(evalFile);
+  const base = path.basename(evalFile).replace(/\.ya?ml$/i, "");
+  return {
+    jsonl: path.join(directory, `${base}.results.jsonl`),
+    summary: path.join(directory, `${base}.summary.json`),
+  };
+}
+
+function probeLines(labId: string, side: "a" | "b", summary: TriggerLabSummary): string[] {
+  return summary.queries.flatMap((query) =>
+    query.probes.map((probe, index) =>
+      JSON.stringify({
+        labId,
+        side,
+        query: query.query,
+        expect: query.expect,
+        kind: query.kind,
+        run: index + 1,
+        ...probe,
+      }),
+    ),
+  );
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text, "utf8");
+  await rename(temporary, file);
+}
+
+export async function saveLabResult(result: TriggerLabResult): Promise<TriggerLabResult> {
+  const files = resultPaths(result.info.evalFile);
+  const lines = [
+    ...probeLines(result.info.labId, "a", result.a),
+    ...(result.b ? probeLines(result.info.labId, "b", result.b) : []),
+  ];
+  try {
+    await writeAtomically(files.jsonl, `${lines.join("\n")}\n`);
+    const saved: TriggerLabResult = { ...result, files };
+    await writeAtomically(files.summary, `${JSON.stringify(saved, null, 2)}\n`);
+    return saved;
+  } catch (error) {
+    return {
+      ...result,
+      saveError: `could not save the results next to ${result.info.evalFile}: ${errorMessage(error)}`,
+    };
+  }
+}
