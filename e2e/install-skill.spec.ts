@@ -17,7 +17,7 @@ description: Check that every glossary term in a document is defined. Use when t
 
 # Glossary terms
 
-1. Read \`reference.md\` in this skill's folder for the house definitions.
+1. Read the reference file in this skill's folder (see its file list) for the house definitions.
 2. Compare each term the user names against it and report missing ones.
 `;
 
@@ -79,13 +79,20 @@ test("drop a zip on Add skill, install it into the project layer, load it and re
   await expect(catalog.stage("glossary-terms")).toHaveText("listed");
   expect(existsSync(path.join(installed, "reference.md"))).toBe(true);
 
-  await chat.send("check the glossary");
+  // Level 3 in the lane: loading lists the skill's files; the next run reads reference.md.
+  await chat.send("load the glossary skill");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await expect(chat.toolCall("load_skill")).toHaveAttribute("data-state", "done");
+  const referenceFile = page.getByTestId("skill-file-glossary-terms-reference.md");
+  await expect(referenceFile).toHaveAttribute("data-state", "listed");
+
+  await chat.send("check the glossary against its reference");
+  await expect(chat.stopTurn().nth(1)).toHaveAttribute("data-reason", "completed");
   await expect(chat.toolCall("read_file")).toHaveAttribute("data-state", "done");
   await expect(chat.toolCall("read_file").getByTestId("tool-call-result")).toContainText(
     "integer money amounts",
   );
+  await expect(referenceFile).toHaveAttribute("data-state", "read");
   await expect(catalog.stage("glossary-terms")).toHaveText("loaded (active)");
 
   // The same name again: the plan says it replaces, and Install stays off until the replace is ticked.
