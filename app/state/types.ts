@@ -7,6 +7,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RunDigest,
   SandboxState,
   ServerMessage,
   SessionConfirmation,
@@ -170,6 +171,8 @@ export interface UiState {
   confirmation?: PendingConfirmation;
   /** Counter for stable ids of items created by the reducer. */
   nextLocalId: number;
+  /** Runs of sessions the compare view asked for (get_runs), by session id. */
+  runs?: Record<string, RunDigest[]>;
 }
 
 export type UiAction =

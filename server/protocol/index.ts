@@ -5,3 +5,4 @@ export type * from "./runner-events.ts";
 export type * from "./wire.ts";
 export type * from "./sandbox.ts";
 export type { ErrorType } from "../errors/index.ts";
+export type * from "./branch.ts";

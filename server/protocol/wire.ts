@@ -24,6 +24,7 @@ import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
+import type { BranchOrigin, RunDigest } from "./branch.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -40,6 +41,8 @@ export interface SessionSummary {
   sandbox?: SandboxState;
   /** Whether the workdir's own settings take effect (absent: the folder grants nothing). */
   trust?: FolderTrust;
+  /** Set on a branch: the session and request it was forked from (server/protocol/branch.ts). */
+  branch?: BranchOrigin;
 }
 
 export interface ProviderInfo {
@@ -85,7 +88,12 @@ export type SessionEvent =
       durationMs: number;
       fullOutput?: string;
     }
-  | { type: "session_error"; message: string; code: string };
+  | { type: "session_error"; message: string; code: string }
+  /**
+   * A branch's start, after the copied conversation (its history_appended events) and before its first
+   * run, which continues that conversation with the edits applied.
+   */
+  | { type: "branch_started"; branch: BranchOrigin };
 
 export type ServerMessage =
   | {
@@ -100,6 +108,8 @@ export type ServerMessage =
   | { type: "providers"; providers: ProviderInfo[] }
   | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
   | { type: "session_deleted"; sessionId: string }
+  /** Answer to get_runs: the session's runs as the compare view shows them. */
+  | { type: "session_runs"; sessionId: string; runs: RunDigest[] }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
   /** A command could not be carried out, or a frame was invalid. */
