@@ -7,8 +7,9 @@ import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
-import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
-import { Badge, CopyButton } from "./ui.tsx";
+import { LineDiffView } from "./line-diff.tsx";
+import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
+import { Badge, Button, CopyButton } from "./ui.tsx";
 
 // Dotted underline: "hover me for what this means".
 const laneHeading = "w-fit cursor-help font-semibold underline decoration-slate-400 decoration-dotted";
@@ -86,13 +87,21 @@ export function InspectorPanel({
   selectedIndex,
   onSelect,
   onShowTurn,
+  onEditResend,
+  onRerun,
+  onCompare,
 }: {
   requests: RequestView[];
   selectedIndex?: number;
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
+  /** Edit & resend / Rerun from here of the selected request; Compare two runs (issue 14). */
+  onEditResend?: (index: number) => void;
+  onRerun?: (index: number) => void;
+  onCompare?: () => void;
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
+  const [lineDiffOn, setLineDiffOn] = useState(false);
   const selected =
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
@@ -147,6 +156,29 @@ export function InspectorPanel({
             show chat turn
           </button>
         </div>
+        {(onEditResend || onRerun || onCompare) && (
+          <div className="flex flex-wrap gap-1" data-testid="inspector-experiments">
+            {onEditResend && (
+              <Button
+                small
+                testId="inspector-edit-resend"
+                onClick={() => onEditResend(selected.requestIndex)}
+              >
+                Edit &amp; resend
+              </Button>
+            )}
+            {onRerun && (
+              <Button small testId="inspector-rerun" onClick={() => onRerun(selected.requestIndex)}>
+                Rerun from here
+              </Button>
+            )}
+            {onCompare && (
+              <Button small testId="inspector-compare" onClick={onCompare}>
+                Compare runs
+              </Button>
+            )}
+          </div>
+        )}
         <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="stable-hash">
           <span>stable system</span>
           <code
@@ -301,7 +333,28 @@ export function InspectorPanel({
         ))}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+        {previous && pane !== "raw" && (
+          <label className="mb-1 flex items-center gap-1 text-xs">
+            <input
+              type="checkbox"
+              data-testid="pane-line-diff-toggle"
+              checked={lineDiffOn}
+              onChange={(event) => setLineDiffOn(event.target.checked)}
+            />
+            line diff against #{previous.requestIndex}
+          </label>
+        )}
+        {lineDiffOn && previous && pane !== "raw" ? (
+          <LineDiffView
+            testId="pane-line-diff"
+            before={paneText(previous.snapshot, pane, previous.payload)}
+            after={paneText(snapshot, pane, selected.payload)}
+            beforeLabel={`#${previous.requestIndex}`}
+            afterLabel={`#${selected.requestIndex}`}
+          />
+        ) : (
+          <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+        )}
       </div>
     </div>
   );

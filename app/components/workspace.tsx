@@ -2,7 +2,12 @@
 // columns. Everything below it is presentational (props in, callbacks out).
 "use client";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type { ClientCommand, SessionConfirmation, SessionSettings } from "../../server/protocol/index.ts";
+import type {
+  ClientCommand,
+  RequestEdit,
+  SessionConfirmation,
+  SessionSettings,
+} from "../../server/protocol/index.ts";
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { skillStage, trustPromptOpen } from "../state/derive.ts";
@@ -16,6 +21,7 @@ import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
+import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
 
 export function Workspace() {
   const [state, dispatch] = useReducer(uiReducer, initialUiState);
@@ -40,6 +46,8 @@ export function Workspace() {
   const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
+  const [editingRequest, setEditingRequest] = useState<number | undefined>(undefined);
+  const [comparing, setComparing] = useState<CompareTarget | undefined>(undefined);
   const openRequested = useRef(false);
   // The last create_session / update_session sent: resent with `confirm` when the server asks for it.
   const confirmable = useRef<Partial<Record<string, ClientCommand>>>({});
@@ -113,6 +121,37 @@ export function Workspace() {
     setSelectedRequest(index);
     setHighlightRequest(index);
   }, []);
+
+  // Compare: a branch against its origin by default, else the session against itself (pick another side).
+  const openCompare = useCallback(() => {
+    const current = stateRef.current.session;
+    if (!current) return;
+    const left = current.summary.branch?.originSessionId ?? current.id;
+    setComparing({ left, right: current.id });
+    for (const sessionId of new Set([left, current.id])) send({ type: "get_runs", sessionId });
+  }, [send]);
+  const pickCompareSession = useCallback(
+    (side: "left" | "right", sessionId: string) => {
+      setComparing((old) => (old ? { ...old, [side]: sessionId } : old));
+      send({ type: "get_runs", sessionId });
+    },
+    [send],
+  );
+  const forkRequest = useCallback(
+    (requestIndex: number, kind: "edit" | "rerun", edits: RequestEdit[], provider?: string) => {
+      setEditingRequest(undefined);
+      setSelectedRequest(undefined);
+      sessionCommand((sessionId) => ({
+        type: "fork_request",
+        sessionId,
+        requestIndex,
+        kind,
+        edits,
+        ...(provider ? { provider } : {}),
+      }));
+    },
+    [sessionCommand],
+  );
 
   // The server answers export_session with the JSONL log; hand it to the browser as a download.
   useEffect(() => {
@@ -238,6 +277,16 @@ export function Workspace() {
           ))}
         </div>
       )}
+      {session && (
+        <BranchBanner
+          session={session}
+          onOpenOrigin={(id) => {
+            setSelectedRequest(undefined);
+            send({ type: "open_session", sessionId: id });
+          }}
+          onCompare={openCompare}
+        />
+      )}
       <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: columns }}>
         {panels.catalog && (
           <aside className="min-h-0 border-r border-slate-200" aria-label="Skill catalog">
@@ -310,6 +359,9 @@ export function Workspace() {
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
+                onEditResend={setEditingRequest}
+                onRerun={(index) => forkRequest(index, "rerun", [])}
+                onCompare={openCompare}
               />
             </PanelBoundary>
           </aside>
@@ -327,6 +379,18 @@ export function Workspace() {
           }}
         />
       )}
+      <ExperimentsLayer
+        session={session}
+        sessions={state.sessions}
+        providers={state.providers}
+        runs={state.runs}
+        editing={editingRequest}
+        comparing={comparing}
+        onResend={(index, edits, provider) => forkRequest(index, "edit", edits, provider)}
+        onCancelEdit={() => setEditingRequest(undefined)}
+        onPickCompareSession={pickCompareSession}
+        onCloseCompare={() => setComparing(undefined)}
+      />
       {state.confirmation && (
         <ConfirmationDialog
           confirmation={state.confirmation}
