@@ -2,7 +2,7 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
@@ -36,6 +36,45 @@ function clip(text: string, length = 90): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
+/** One timeline button; memoised, so selecting a request re-renders two entries, not five hundred. */
+const TimelineEntry = memo(function TimelineEntry({
+  request,
+  previous,
+  first,
+  selected,
+  onSelect,
+  onShowTurn,
+}: {
+  request: RequestView;
+  previous?: RequestView;
+  first: boolean;
+  selected: boolean;
+  onSelect: (index: number) => void;
+  onShowTurn: (index: number) => void;
+}) {
+  const newRun = !previous || previous.runId !== request.runId;
+  // Marks the requests where a skill body entered the environment.
+  const newlyActive = request.snapshot.activeSkills.filter(
+    (name) => !previous?.snapshot.activeSkills.includes(name),
+  ).length;
+  return (
+    <li className="shrink-0">
+      <button
+        type="button"
+        data-testid={`timeline-request-${request.requestIndex}`}
+        aria-pressed={selected}
+        onClick={() => onSelect(request.requestIndex)}
+        onDoubleClick={() => onShowTurn(request.requestIndex)}
+        title={`run ${request.runId}, iteration ${request.snapshot.iteration}; active skills: ${request.snapshot.activeSkills.join(", ") || "none"}${newlyActive ? ` (+${newlyActive} new)` : ""}. Double-click to show its chat turn.`}
+        className={`rounded border px-1.5 py-0.5 text-xs ${selected ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && !first ? "ml-2" : ""}`}
+      >
+        #{request.requestIndex}
+        {newlyActive > 0 && <sup className="ml-px font-semibold">+{newlyActive}</sup>}
+      </button>
+    </li>
+  );
+});
+
 function Timeline({
   requests,
   selected,
@@ -49,30 +88,17 @@ function Timeline({
 }) {
   return (
     <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
-      {requests.map((request, position) => {
-        const previous = requests[position - 1];
-        const newRun = !previous || previous.runId !== request.runId;
-        // Marks the requests where a skill body entered the environment.
-        const newlyActive = request.snapshot.activeSkills.filter(
-          (name) => !previous?.snapshot.activeSkills.includes(name),
-        ).length;
-        return (
-          <li key={request.requestIndex} className="shrink-0">
-            <button
-              type="button"
-              data-testid={`timeline-request-${request.requestIndex}`}
-              aria-pressed={selected === request.requestIndex}
-              onClick={() => onSelect(request.requestIndex)}
-              onDoubleClick={() => onShowTurn(request.requestIndex)}
-              title={`run ${request.runId}, iteration ${request.snapshot.iteration}; active skills: ${request.snapshot.activeSkills.join(", ") || "none"}${newlyActive ? ` (+${newlyActive} new)` : ""}. Double-click to show its chat turn.`}
-              className={`rounded border px-1.5 py-0.5 text-xs ${selected === request.requestIndex ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && position > 0 ? "ml-2" : ""}`}
-            >
-              #{request.requestIndex}
-              {newlyActive > 0 && <sup className="ml-px font-semibold">+{newlyActive}</sup>}
-            </button>
-          </li>
-        );
-      })}
+      {requests.map((request, position) => (
+        <TimelineEntry
+          key={request.requestIndex}
+          request={request}
+          previous={requests[position - 1]}
+          first={position === 0}
+          selected={selected === request.requestIndex}
+          onSelect={onSelect}
+          onShowTurn={onShowTurn}
+        />
+      ))}
       {requests.length > 1 && (
         <li className="self-center text-[0.65rem] text-slate-500">
           +n: skills loaded before it · gap: new run

@@ -1,8 +1,9 @@
 // The container: owns the reducer and the socket, decides which session to open, and lays out the three
 // columns. Everything below it is presentational (props in, callbacks out).
 "use client";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type {
+  ApprovalAnswer,
   ClientCommand,
   RequestEdit,
   SessionConfirmation,
@@ -22,6 +23,9 @@ import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
+
+const MemoChatPanel = memo(ChatPanel);
+const noSkills: never[] = [];
 
 export function Workspace() {
   const [state, dispatch] = useReducer(uiReducer, initialUiState);
@@ -150,6 +154,29 @@ export function Workspace() {
         ...(provider ? { provider } : {}),
       }));
     },
+    [sessionCommand],
+  );
+
+  // Stable callbacks, so selecting a request in the inspector does not re-render a long chat (memo).
+  const chatHandlers = useMemo(
+    () => ({
+      onSend: (text: string) => {
+        // A new message: the inspector follows the newest request again.
+        setSelectedRequest(undefined);
+        sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
+      },
+      onStop: () => sessionCommand((sessionId) => ({ type: "cancel", sessionId })),
+      onAnswer: (callId: string, answer: ApprovalAnswer) =>
+        sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer })),
+      onManualResponse: (requestIndex: number, text: string, toolCalls: { name: string; input: unknown }[]) =>
+        sessionCommand((sessionId) => ({
+          type: "manual_response",
+          sessionId,
+          requestIndex,
+          text,
+          toolCalls,
+        })),
+    }),
     [sessionCommand],
   );
 
@@ -320,33 +347,19 @@ export function Workspace() {
         )}
         <main className="min-h-0" aria-label="Chat">
           <PanelBoundary name="chat">
-            <ChatPanel
+            <MemoChatPanel
               turns={session?.turns ?? []}
               toolCalls={session?.toolCalls ?? {}}
               pendingApprovals={session?.pendingApprovals ?? []}
               manualTurn={session?.manualTurn}
-              skills={catalog?.skills ?? []}
+              skills={catalog?.skills ?? noSkills}
               running={session?.running ?? false}
               connected={state.connection === "open" && !!session}
               highlightRequest={highlightRequest}
-              onSend={(text) => {
-                // A new message: the inspector follows the newest request again.
-                setSelectedRequest(undefined);
-                sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
-              }}
-              onStop={() => sessionCommand((sessionId) => ({ type: "cancel", sessionId }))}
-              onAnswer={(callId, answer) =>
-                sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))
-              }
-              onManualResponse={(requestIndex, text, toolCalls) =>
-                sessionCommand((sessionId) => ({
-                  type: "manual_response",
-                  sessionId,
-                  requestIndex,
-                  text,
-                  toolCalls,
-                }))
-              }
+              onSend={chatHandlers.onSend}
+              onStop={chatHandlers.onStop}
+              onAnswer={chatHandlers.onAnswer}
+              onManualResponse={chatHandlers.onManualResponse}
               onSelectRequest={selectRequestFromChat}
             />
           </PanelBoundary>
