@@ -314,9 +314,14 @@ export function Workspace() {
           onCompare={openCompare}
         />
       )}
-      <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: columns }}>
+      {/* One definite row, and each column contained: what changes in one column (the inspector's panes)
+          never makes the browser lay out the others (a long chat) again. */}
+      <div
+        className="grid min-h-0 flex-1"
+        style={{ gridTemplateColumns: columns, gridTemplateRows: "minmax(0, 1fr)" }}
+      >
         {panels.catalog && (
-          <aside className="min-h-0 border-r border-slate-200" aria-label="Skill catalog">
+          <aside className="min-h-0 border-r border-slate-200 [contain:strict]" aria-label="Skill catalog">
             <PanelBoundary name="catalog">
               {skillDetail && session ? (
                 <SkillDetail
@@ -345,7 +350,7 @@ export function Workspace() {
             </PanelBoundary>
           </aside>
         )}
-        <main className="min-h-0" aria-label="Chat">
+        <main className="min-h-0 [contain:strict]" aria-label="Chat">
           <PanelBoundary name="chat">
             <MemoChatPanel
               turns={session?.turns ?? []}
@@ -365,7 +370,7 @@ export function Workspace() {
           </PanelBoundary>
         </main>
         {panels.inspector && (
-          <aside className="min-h-0 border-l border-slate-200" aria-label="Prompt inspector">
+          <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
               <InspectorPanel
                 requests={session?.requests ?? []}
