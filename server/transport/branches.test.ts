@@ -7,7 +7,10 @@ import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import { TestClient, startTestServer, type TestServer, type EventMessage } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 import { isEvent } from "./protocol-client.ts";
-import type { ServerMessage } from "../protocol/wire.ts";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { sessionsDirectory } from "../session/session-hub.ts";
 
 let server: TestServer;
 let client: TestClient;
@@ -33,28 +36,15 @@ async function originWithReview(): Promise<string> {
   return id;
 }
 
-/** Sends fork_request and resolves with the new branch session's id once its first run stopped. */
-async function fork(command: Record<string, unknown>): Promise<string> {
+/** Forks through the protocol client and resolves with the branch's id once its first run stopped. */
+async function fork(command: Parameters<TestClient["forkRequest"]>[0]): Promise<string> {
   const from = client.messages.length;
-  client.send({ type: "fork_request", ...command });
-  const opened = await client.waitForEvent("session_opened", {
-    from,
-    where: (event) => event.session.branch !== undefined,
-  });
-  await client.waitForEvent("stop", { sessionId: opened.sessionId, from });
-  return opened.sessionId;
+  const branchId = await client.forkRequest(command);
+  await client.waitForEvent("stop", { sessionId: branchId, from });
+  return branchId;
 }
 
-async function runsOf(sessionId: string) {
-  const from = client.messages.length;
-  client.send({ type: "get_runs", sessionId });
-  const answer = await client.waitFor<Extract<ServerMessage, { type: "session_runs" }>>(
-    (message) => message.type === "session_runs" && message.sessionId === sessionId,
-    "session_runs",
-    { from },
-  );
-  return answer.runs;
-}
+const runsOf = (sessionId: string) => client.runs(sessionId);
 
 describe("branches", () => {
   it("resends request #1 with an edited skill description as a labelled branch that continues and reopens", async () => {
@@ -210,5 +200,27 @@ describe("branches", () => {
       /skill "nope" is not in request #1's index; listed: .*review/,
     );
     expect(client.messages.slice(from).some((message) => isEvent(message, "branch_started"))).toBe(false);
+  });
+
+  it("forks a request of a log written by the previous format (snapshots as $historyPrefix references)", async () => {
+    const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "session", "fixtures");
+    const text = (await readFile(path.join(fixtures, "format-1-compact.jsonl"), "utf8"))
+      .split("__WORKDIR__")
+      .join(server.workdir)
+      .split("__SCENARIOS__")
+      .join(server.scenariosDir);
+    await mkdir(sessionsDirectory(server.home), { recursive: true });
+    const oldId = "20261202-100000-format1";
+    await writeFile(path.join(sessionsDirectory(server.home), `${oldId}.jsonl`), text, { mode: 0o600 });
+    const branchId = await fork({ sessionId: oldId, requestIndex: 3, kind: "rerun", edits: [] });
+    const resent = requests(branchId)[0];
+    // Request #3 of that log was sent with the first 5 messages of its conversation.
+    const messages = client.snapshotMessages(branchId, resent);
+    expect(messages).toHaveLength(5);
+    expect(messages[0].role).toBe("user");
+    expect(resent.activeSkills).toEqual(["review"]);
+    // The old log itself is unchanged by the fork, and still opens as before.
+    expect(await readFile(path.join(sessionsDirectory(server.home), `${oldId}.jsonl`), "utf8")).toBe(text);
+    expect((await server.hub.list()).find((item) => item.id === oldId)?.branch).toBeUndefined();
   });
 });
