@@ -219,8 +219,9 @@ describe("branches", () => {
     expect(messages).toHaveLength(5);
     expect(messages[0].role).toBe("user");
     expect(resent.activeSkills).toEqual(["review"]);
-    // The old log itself is unchanged by the fork, and still opens as before.
-    expect(await readFile(path.join(sessionsDirectory(server.home), `${oldId}.jsonl`), "utf8")).toBe(text);
+    // The fork only reads the old log: opening it appends (a catalog snapshot), nothing is rewritten.
+    const after = await readFile(path.join(sessionsDirectory(server.home), `${oldId}.jsonl`), "utf8");
+    expect(after.startsWith(text)).toBe(true);
     expect((await server.hub.list()).find((item) => item.id === oldId)?.branch).toBeUndefined();
   });
 });
