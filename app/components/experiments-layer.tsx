@@ -68,10 +68,14 @@ export function ExperimentsLayer({
   onCloseCompare: () => void;
 }) {
   const edited = session?.requests.find((request) => request.requestIndex === editing);
-  const descriptions = Object.fromEntries(
-    (session?.catalog?.skills ?? []).map((skill) => [skill.name, skill.description]),
-  );
   const branch = session?.summary.branch;
+  // The descriptions this session's requests were sent with: the catalog's, then a branch's own edits.
+  const descriptions = Object.fromEntries([
+    ...(session?.catalog?.skills ?? []).map((skill) => [skill.name, skill.description]),
+    ...(branch?.edits ?? []).flatMap((edit) =>
+      edit.kind === "skill_description" ? [[edit.skill, edit.description]] : [],
+    ),
+  ]);
   return (
     <>
       {edited && session && (

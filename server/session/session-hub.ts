@@ -383,11 +383,14 @@ export class SessionHub {
         ? current.model
         : (this.providers().find((info) => info.name === provider)?.defaultModel ?? ""));
     const settings: SessionSettings = { ...current, provider, model, disclosure: snapshot.disclosure };
+    // A branch of a branch keeps its origin's edits (its requests were sent with them); message edits are
+    // already in the copied conversation.
+    const inherited = (origin.summary().branch?.edits ?? []).filter((edit) => edit.kind !== "message");
     const branch: BranchOrigin = {
       originSessionId: origin.id,
       requestIndex: request.requestIndex,
       kind: request.kind,
-      edits,
+      edits: [...inherited, ...edits],
       label: branchLabel(request.requestIndex, request.kind, edits),
     };
     const session = await this.startNew(settings, branch);

@@ -92,6 +92,10 @@ describe("branches", () => {
     expect(stop.reason).toBe("completed");
     expect(requests(branchId).at(-1)!.system.stable).toContain(edited);
 
+    // A rerun of the branch's request is sent with the branch's edits (a branch of a branch keeps them).
+    const rerunId = await fork({ sessionId: branchId, requestIndex: 1, kind: "rerun", edits: [] });
+    expect(requests(rerunId)[0].stableHash).toBe(resent.stableHash);
+
     // The list shows the branch with its origin; reopened on a fresh server connection it keeps its edits.
     const sessions = await server.hub.list();
     expect(sessions.find((summary) => summary.id === branchId)?.branch?.originSessionId).toBe(origin);
