@@ -371,7 +371,8 @@ export class SessionHub {
     const origin = await this.open(request.originId);
     await origin.flushForExport();
     const snapshot = requestFromEvents((await this.readLog(origin.id)).events, request.requestIndex);
-    const edits = request.kind === "rerun" ? [] : request.edits;
+    // Edits are stored in the log header, which the event stream's redaction does not see: no key in them.
+    const edits = request.kind === "rerun" ? [] : redactKnownSecrets(request.edits);
     checkEdits(snapshot, edits);
     const messages = editedMessages(snapshot.messages, edits);
     const current = origin.summary().settings;

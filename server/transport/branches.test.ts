@@ -228,4 +228,21 @@ describe("branches", () => {
     expect(after.startsWith(text)).toBe(true);
     expect((await server.hub.list()).find((item) => item.id === oldId)?.branch).toBeUndefined();
   });
+
+  it("keeps a key-shaped string typed into an edit out of the branch's log (S11)", async () => {
+    const origin = await originWithReview();
+    const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+    const branchId = await fork({
+      sessionId: origin,
+      requestIndex: 1,
+      kind: "edit",
+      edits: [
+        { kind: "skill_description", skill: "review", description: `Use the key ${key} when reviewing.` },
+      ],
+    });
+    const log = await readFile(path.join(sessionsDirectory(server.home), `${branchId}.jsonl`), "utf8");
+    expect(log).not.toContain(key);
+    expect(log).toMatch(/Use the key [^ ]*\[redacted\] when reviewing\./);
+    expect(requests(branchId)[0].system.stable).not.toContain(key);
+  });
 });
