@@ -174,7 +174,7 @@ async function streamRound(
  * Rebuilds out/ when it is older than its sources (as `npm start` does). When the build fails (e.g. a
  * build already running in this checkout) but pages exist, they are used and the row says so.
  */
-function ensurePagesBuilt(quick: boolean): string | undefined {
+export function ensurePagesBuilt(quick: boolean): string | undefined {
   // --quick must stay under a minute, and a next build alone can take longer on a busy machine.
   if (quick && existsSync(path.join(REPO_ROOT, "out", "index.html")))
     return "--quick: out/ used as it is, not rebuilt";

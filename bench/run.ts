@@ -66,6 +66,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./trigger-lab.ts", "triggerLabFigure"),
   },
   {
+    name: "inspector-select",
+    workload: "select a request in a 500-request session (Chromium, real pages)",
+    target: "≤ 100 ms",
+    load: () => importFigure("./inspector-select.ts", "inspectorSelectFigure"),
+  },
+  {
     name: "memory",
     workload: "50 sessions × 200 messages held by the server",
     target: "report RSS per session",

@@ -2,15 +2,16 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
-import { RequestPane, paneHelp, paneLabels, type PaneName } from "./request-panes.tsx";
+import { LineDiffView } from "./line-diff.tsx";
+import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
-import { Badge, CopyButton } from "./ui.tsx";
+import { Badge, Button, CopyButton } from "./ui.tsx";
 
 // Dotted underline: "hover me for what this means".
 const laneHeading = "w-fit cursor-help font-semibold underline decoration-slate-400 decoration-dotted";
@@ -37,6 +38,45 @@ function clip(text: string, length = 90): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
 }
 
+/** One timeline button; memoised, so selecting a request re-renders two entries, not five hundred. */
+const TimelineEntry = memo(function TimelineEntry({
+  request,
+  previous,
+  first,
+  selected,
+  onSelect,
+  onShowTurn,
+}: {
+  request: RequestView;
+  previous?: RequestView;
+  first: boolean;
+  selected: boolean;
+  onSelect: (index: number) => void;
+  onShowTurn: (index: number) => void;
+}) {
+  const newRun = !previous || previous.runId !== request.runId;
+  // Marks the requests where a skill body entered the environment.
+  const newlyActive = request.snapshot.activeSkills.filter(
+    (name) => !previous?.snapshot.activeSkills.includes(name),
+  ).length;
+  return (
+    <li className="shrink-0">
+      <button
+        type="button"
+        data-testid={`timeline-request-${request.requestIndex}`}
+        aria-pressed={selected}
+        onClick={() => onSelect(request.requestIndex)}
+        onDoubleClick={() => onShowTurn(request.requestIndex)}
+        title={`run ${request.runId}, iteration ${request.snapshot.iteration}; active skills: ${request.snapshot.activeSkills.join(", ") || "none"}${newlyActive ? ` (+${newlyActive} new)` : ""}. Double-click to show its chat turn.`}
+        className={`rounded border px-1.5 py-0.5 text-xs ${selected ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && !first ? "ml-2" : ""}`}
+      >
+        #{request.requestIndex}
+        {newlyActive > 0 && <sup className="ml-px font-semibold">+{newlyActive}</sup>}
+      </button>
+    </li>
+  );
+});
+
 function Timeline({
   requests,
   selected,
@@ -50,30 +90,17 @@ function Timeline({
 }) {
   return (
     <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
-      {requests.map((request, position) => {
-        const previous = requests[position - 1];
-        const newRun = !previous || previous.runId !== request.runId;
-        // Marks the requests where a skill body entered the environment.
-        const newlyActive = request.snapshot.activeSkills.filter(
-          (name) => !previous?.snapshot.activeSkills.includes(name),
-        ).length;
-        return (
-          <li key={request.requestIndex} className="shrink-0">
-            <button
-              type="button"
-              data-testid={`timeline-request-${request.requestIndex}`}
-              aria-pressed={selected === request.requestIndex}
-              onClick={() => onSelect(request.requestIndex)}
-              onDoubleClick={() => onShowTurn(request.requestIndex)}
-              title={`run ${request.runId}, iteration ${request.snapshot.iteration}; active skills: ${request.snapshot.activeSkills.join(", ") || "none"}${newlyActive ? ` (+${newlyActive} new)` : ""}. Double-click to show its chat turn.`}
-              className={`rounded border px-1.5 py-0.5 text-xs ${selected === request.requestIndex ? "border-blue-600 bg-blue-600 text-white" : "border-slate-300 bg-white hover:bg-slate-50"} ${newRun && position > 0 ? "ml-2" : ""}`}
-            >
-              #{request.requestIndex}
-              {newlyActive > 0 && <sup className="ml-px font-semibold">+{newlyActive}</sup>}
-            </button>
-          </li>
-        );
-      })}
+      {requests.map((request, position) => (
+        <TimelineEntry
+          key={request.requestIndex}
+          request={request}
+          previous={requests[position - 1]}
+          first={position === 0}
+          selected={selected === request.requestIndex}
+          onSelect={onSelect}
+          onShowTurn={onShowTurn}
+        />
+      ))}
       {requests.length > 1 && (
         <li className="self-center text-[0.65rem] text-slate-500">
           +n: skills loaded before it · gap: new run
@@ -89,6 +116,9 @@ export function InspectorPanel({
   onSelect,
   onShowTurn,
   skillResources = [],
+  onEditResend,
+  onRerun,
+  onCompare,
 }: {
   requests: RequestView[];
   selectedIndex?: number;
@@ -96,8 +126,13 @@ export function InspectorPanel({
   onShowTurn: (index: number) => void;
   /** Level 3: the loaded skills' files and reads (app/state/skill-resources.ts). */
   skillResources?: SkillResourceView[];
+  /** Edit & resend / Rerun from here of the selected request; Compare two runs (issue 14). */
+  onEditResend?: (index: number) => void;
+  onRerun?: (index: number) => void;
+  onCompare?: () => void;
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
+  const [lineDiffOn, setLineDiffOn] = useState(false);
   const selected =
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
@@ -152,6 +187,29 @@ export function InspectorPanel({
             show chat turn
           </button>
         </div>
+        {(onEditResend || onRerun || onCompare) && (
+          <div className="flex flex-wrap gap-1" data-testid="inspector-experiments">
+            {onEditResend && (
+              <Button
+                small
+                testId="inspector-edit-resend"
+                onClick={() => onEditResend(selected.requestIndex)}
+              >
+                Edit &amp; resend
+              </Button>
+            )}
+            {onRerun && (
+              <Button small testId="inspector-rerun" onClick={() => onRerun(selected.requestIndex)}>
+                Rerun from here
+              </Button>
+            )}
+            {onCompare && (
+              <Button small testId="inspector-compare" onClick={onCompare}>
+                Compare runs
+              </Button>
+            )}
+          </div>
+        )}
         <div className="flex flex-wrap items-center gap-1 text-xs" data-testid="stable-hash">
           <span>stable system</span>
           <code
@@ -307,7 +365,28 @@ export function InspectorPanel({
         ))}
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+        {previous && pane !== "raw" && (
+          <label className="mb-1 flex items-center gap-1 text-xs">
+            <input
+              type="checkbox"
+              data-testid="pane-line-diff-toggle"
+              checked={lineDiffOn}
+              onChange={(event) => setLineDiffOn(event.target.checked)}
+            />
+            line diff against #{previous.requestIndex}
+          </label>
+        )}
+        {lineDiffOn && previous && pane !== "raw" ? (
+          <LineDiffView
+            testId="pane-line-diff"
+            before={paneText(previous.snapshot, pane, previous.payload)}
+            after={paneText(snapshot, pane, selected.payload)}
+            beforeLabel={`#${previous.requestIndex}`}
+            afterLabel={`#${selected.requestIndex}`}
+          />
+        ) : (
+          <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+        )}
       </div>
     </div>
   );

@@ -1,8 +1,14 @@
 // The container: owns the reducer and the socket, decides which session to open, and lays out the three
 // columns. Everything below it is presentational (props in, callbacks out).
 "use client";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type { ClientCommand, SessionConfirmation, SessionSettings } from "../../server/protocol/index.ts";
+import { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import type {
+  ApprovalAnswer,
+  ClientCommand,
+  RequestEdit,
+  SessionConfirmation,
+  SessionSettings,
+} from "../../server/protocol/index.ts";
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { skillStage, trustPromptOpen } from "../state/derive.ts";
@@ -18,6 +24,10 @@ import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
 import { TriggerLabDialog } from "./trigger-lab-dialog.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
+import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
+
+const MemoChatPanel = memo(ChatPanel);
+const noSkills: never[] = [];
 
 export function Workspace() {
   const [state, dispatch] = useReducer(uiReducer, initialUiState);
@@ -44,6 +54,8 @@ export function Workspace() {
   const [selectedSkill, setSelectedSkill] = useState<string | undefined>(undefined);
   const [selectedRequest, setSelectedRequest] = useState<number | undefined>(undefined);
   const [highlightRequest, setHighlightRequest] = useState<number | undefined>(undefined);
+  const [editingRequest, setEditingRequest] = useState<number | undefined>(undefined);
+  const [comparing, setComparing] = useState<CompareTarget | undefined>(undefined);
   const openRequested = useRef(false);
   // The last create_session / update_session sent: resent with `confirm` when the server asks for it.
   const confirmable = useRef<Partial<Record<string, ClientCommand>>>({});
@@ -117,6 +129,60 @@ export function Workspace() {
     setSelectedRequest(index);
     setHighlightRequest(index);
   }, []);
+
+  // Compare: a branch against its origin by default, else the session against itself (pick another side).
+  const openCompare = useCallback(() => {
+    const current = stateRef.current.session;
+    if (!current) return;
+    const left = current.summary.branch?.originSessionId ?? current.id;
+    setComparing({ left, right: current.id });
+    for (const sessionId of new Set([left, current.id])) send({ type: "get_runs", sessionId });
+  }, [send]);
+  const pickCompareSession = useCallback(
+    (side: "left" | "right", sessionId: string) => {
+      setComparing((old) => (old ? { ...old, [side]: sessionId } : old));
+      send({ type: "get_runs", sessionId });
+    },
+    [send],
+  );
+  const forkRequest = useCallback(
+    (requestIndex: number, kind: "edit" | "rerun", edits: RequestEdit[], provider?: string) => {
+      setEditingRequest(undefined);
+      setSelectedRequest(undefined);
+      sessionCommand((sessionId) => ({
+        type: "fork_request",
+        sessionId,
+        requestIndex,
+        kind,
+        edits,
+        ...(provider ? { provider } : {}),
+      }));
+    },
+    [sessionCommand],
+  );
+
+  // Stable callbacks, so selecting a request in the inspector does not re-render a long chat (memo).
+  const chatHandlers = useMemo(
+    () => ({
+      onSend: (text: string) => {
+        // A new message: the inspector follows the newest request again.
+        setSelectedRequest(undefined);
+        sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
+      },
+      onStop: () => sessionCommand((sessionId) => ({ type: "cancel", sessionId })),
+      onAnswer: (callId: string, answer: ApprovalAnswer) =>
+        sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer })),
+      onManualResponse: (requestIndex: number, text: string, toolCalls: { name: string; input: unknown }[]) =>
+        sessionCommand((sessionId) => ({
+          type: "manual_response",
+          sessionId,
+          requestIndex,
+          text,
+          toolCalls,
+        })),
+    }),
+    [sessionCommand],
+  );
 
   // The server answers export_session with the JSONL log; hand it to the browser as a download.
   useEffect(() => {
@@ -243,9 +309,24 @@ export function Workspace() {
           ))}
         </div>
       )}
-      <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: columns }}>
+      {session && (
+        <BranchBanner
+          session={session}
+          onOpenOrigin={(id) => {
+            setSelectedRequest(undefined);
+            send({ type: "open_session", sessionId: id });
+          }}
+          onCompare={openCompare}
+        />
+      )}
+      {/* One definite row, and each column contained: what changes in one column (the inspector's panes)
+          never makes the browser lay out the others (a long chat) again. */}
+      <div
+        className="grid min-h-0 flex-1"
+        style={{ gridTemplateColumns: columns, gridTemplateRows: "minmax(0, 1fr)" }}
+      >
         {panels.catalog && (
-          <aside className="min-h-0 border-r border-slate-200" aria-label="Skill catalog">
+          <aside className="min-h-0 border-r border-slate-200 [contain:strict]" aria-label="Skill catalog">
             <PanelBoundary name="catalog">
               {skillDetail && session ? (
                 <SkillDetail
@@ -276,41 +357,27 @@ export function Workspace() {
             </PanelBoundary>
           </aside>
         )}
-        <main className="min-h-0" aria-label="Chat">
+        <main className="min-h-0 [contain:strict]" aria-label="Chat">
           <PanelBoundary name="chat">
-            <ChatPanel
+            <MemoChatPanel
               turns={session?.turns ?? []}
               toolCalls={session?.toolCalls ?? {}}
               pendingApprovals={session?.pendingApprovals ?? []}
               manualTurn={session?.manualTurn}
-              skills={catalog?.skills ?? []}
+              skills={catalog?.skills ?? noSkills}
               running={session?.running ?? false}
               connected={state.connection === "open" && !!session}
               highlightRequest={highlightRequest}
-              onSend={(text) => {
-                // A new message: the inspector follows the newest request again.
-                setSelectedRequest(undefined);
-                sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
-              }}
-              onStop={() => sessionCommand((sessionId) => ({ type: "cancel", sessionId }))}
-              onAnswer={(callId, answer) =>
-                sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer }))
-              }
-              onManualResponse={(requestIndex, text, toolCalls) =>
-                sessionCommand((sessionId) => ({
-                  type: "manual_response",
-                  sessionId,
-                  requestIndex,
-                  text,
-                  toolCalls,
-                }))
-              }
+              onSend={chatHandlers.onSend}
+              onStop={chatHandlers.onStop}
+              onAnswer={chatHandlers.onAnswer}
+              onManualResponse={chatHandlers.onManualResponse}
               onSelectRequest={selectRequestFromChat}
             />
           </PanelBoundary>
         </main>
         {panels.inspector && (
-          <aside className="min-h-0 border-l border-slate-200" aria-label="Prompt inspector">
+          <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
               <InspectorPanel
                 requests={session?.requests ?? []}
@@ -318,6 +385,9 @@ export function Workspace() {
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
                 skillResources={Object.values(session?.skillResources ?? {})}
+                onEditResend={setEditingRequest}
+                onRerun={(index) => forkRequest(index, "rerun", [])}
+                onCompare={openCompare}
               />
             </PanelBoundary>
           </aside>
@@ -371,6 +441,18 @@ export function Workspace() {
           onClose={() => setLabOpen(false)}
         />
       )}
+      <ExperimentsLayer
+        session={session}
+        sessions={state.sessions}
+        providers={state.providers}
+        runs={state.runs}
+        editing={editingRequest}
+        comparing={comparing}
+        onResend={(index, edits, provider) => forkRequest(index, "edit", edits, provider)}
+        onCancelEdit={() => setEditingRequest(undefined)}
+        onPickCompareSession={pickCompareSession}
+        onCloseCompare={() => setComparing(undefined)}
+      />
       {state.confirmation && (
         <ConfirmationDialog
           confirmation={state.confirmation}

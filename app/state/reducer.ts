@@ -1,6 +1,7 @@
 // The one reducer: turns ServerMessages (and a few local actions) into UI state.
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
 import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
+import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
 import { resolveSnapshot } from "./snapshot-view.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
@@ -173,6 +174,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       };
       return { ...state, session: { ...view, turns: [...view.turns, turn] } };
     }
+    case "branch_started":
+      return { ...state, session: applyBranchStarted(view, event) };
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };
@@ -214,6 +217,8 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
       const text = message.command ? `${message.message} (command: ${message.command})` : message.message;
       return addError(state, message.code, text, message.command);
     }
+    case "session_runs":
+      return { ...state, runs: withSessionRuns(state.runs, message.sessionId, message.runs) };
     case "session_export":
       return {
         ...state,

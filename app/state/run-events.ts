@@ -114,7 +114,8 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
           ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
           : { ...view, turnsFromHistory: false };
       }
-      if (base.turns.some((turn) => turn.id === userTurn.id))
+      // A branch's first run continues the copied conversation: no user message of its own.
+      if (event.continues || base.turns.some((turn) => turn.id === userTurn.id))
         return { ...base, running: true, currentRunId: event.runId };
       return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
     }

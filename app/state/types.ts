@@ -9,6 +9,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RunDigest,
   SandboxState,
   ServerMessage,
   SessionConfirmation,
@@ -182,6 +183,8 @@ export interface UiState {
   skillInstall?: { uploadId: string; dryRun: boolean; outcome: InstallOutcome };
   /** Counter for stable ids of items created by the reducer. */
   nextLocalId: number;
+  /** Runs of sessions the compare view asked for (get_runs), by session id. */
+  runs?: Record<string, RunDigest[]>;
 }
 
 export type UiAction =

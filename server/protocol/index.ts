@@ -8,3 +8,4 @@ export type * from "./install.ts";
 export type * from "./skill-resources.ts";
 export type * from "./trigger-lab.ts";
 export type { ErrorType } from "../errors/index.ts";
+export type * from "./branch.ts";

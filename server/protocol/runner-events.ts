@@ -110,6 +110,8 @@ type RunnerEventVariant =
       skill?: string;
       /** The sandbox this run's processes use (absent in logs written before the sandbox existed). */
       sandbox?: SandboxState;
+      /** The run adds no user message: it continues the conversation as it is (a branch's first run). */
+      continues?: true;
     }
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */

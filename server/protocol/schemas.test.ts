@@ -75,6 +75,22 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     dryRun: true,
     force: false,
   },
+  fork_request: {
+    type: "fork_request",
+    sessionId: "s1",
+    requestIndex: 1,
+    kind: "edit",
+    edits: [
+      { kind: "stable", text: "S" },
+      { kind: "environment", section: "base", text: "E" },
+      { kind: "message", index: 0, content: "hi" },
+      { kind: "tool", name: "read_file", description: "d", inputSchema: { type: "object" } },
+      { kind: "skill_description", skill: "review", description: "new" },
+    ],
+    provider: "manual",
+    model: "you",
+  },
+  get_runs: { type: "get_runs", sessionId: "s1" },
 };
 
 describe("client command schemas", () => {

@@ -63,6 +63,37 @@ export const ApprovalAnswerSchema = Type.Union([
 ]);
 export type ApprovalAnswer = Static<typeof ApprovalAnswerSchema>;
 
+const text = Type.String({ maxLength: 1_000_000 });
+/** One edited part of a request (server/protocol/branch.ts RequestEdit). */
+export const RequestEditSchema = Type.Union([
+  Type.Object({ kind: Type.Literal("stable"), text }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal("environment"), section: Type.String({ minLength: 1, maxLength: 256 }), text },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { kind: Type.Literal("message"), index: Type.Integer({ minimum: 0 }), content: text },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal("tool"),
+      name: Type.String({ minLength: 1, maxLength: 128 }),
+      description: Type.Optional(text),
+      inputSchema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal("skill_description"),
+      skill: Type.String({ minLength: 1, maxLength: 128 }),
+      description: Type.String({ minLength: 1, maxLength: 100_000 }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
 function command<K extends string, P extends Record<string, TSchema>>(type: K, properties: P) {
   return Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false });
 }
@@ -162,6 +193,21 @@ export const commandSchemas = {
       { maxItems: 64 },
     ),
   }),
+  /**
+   * Edit & resend (kind "edit") or Rerun from here (kind "rerun", no edits) of request #requestIndex: a new
+   * branch session, opened on this connection like create_session. Provider and model default to the
+   * origin's.
+   */
+  fork_request: command("fork_request", {
+    sessionId,
+    requestIndex: Type.Integer({ minimum: 1 }),
+    kind: Type.Union([Type.Literal("edit"), Type.Literal("rerun")]),
+    edits: Type.Array(RequestEditSchema, { maxItems: 256 }),
+    provider: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 256 })),
+  }),
+  /** Answered with `session_runs`: the session's runs for the compare view (does not open the session's stream). */
+  get_runs: command("get_runs", { sessionId }),
 };
 
 type CommandSchemas = typeof commandSchemas;

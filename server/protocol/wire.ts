@@ -32,6 +32,7 @@ import type {
   TriggerLabRunInfo,
   TriggerQueryKind,
 } from "./trigger-lab.ts";
+import type { BranchOrigin, RunDigest } from "./branch.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -48,6 +49,8 @@ export interface SessionSummary {
   sandbox?: SandboxState;
   /** Whether the workdir's own settings take effect (absent: the folder grants nothing). */
   trust?: FolderTrust;
+  /** Set on a branch: the session and request it was forked from (server/protocol/branch.ts). */
+  branch?: BranchOrigin;
 }
 
 export interface ProviderInfo {
@@ -104,7 +107,12 @@ export type SessionEvent =
   | { type: "trigger_lab_progress"; progress: TriggerLabProgress }
   | { type: "trigger_lab_finished"; result: TriggerLabResult }
   | { type: "trigger_lab_failed"; labId?: string; message: string }
-  | { type: "catalog_budget_report"; report: CatalogBudgetReport };
+  | { type: "catalog_budget_report"; report: CatalogBudgetReport }
+  /**
+   * A branch's start, after the copied conversation (its history_appended events) and before its first
+   * run, which continues that conversation with the edits applied.
+   */
+  | { type: "branch_started"; branch: BranchOrigin };
 
 export type ServerMessage =
   | {
@@ -119,6 +127,8 @@ export type ServerMessage =
   | { type: "providers"; providers: ProviderInfo[] }
   | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
   | { type: "session_deleted"; sessionId: string }
+  /** Answer to get_runs: the session's runs as the compare view shows them. */
+  | { type: "session_runs"; sessionId: string; runs: RunDigest[] }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
   /** The answer to `install_skill`: the plan (dry run), the install, or the refusal. */

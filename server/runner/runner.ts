@@ -22,6 +22,7 @@ import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
+import { overrideSections, overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
@@ -77,10 +78,11 @@ export class Runner {
 
   /** The tool definitions the model sees: snapshotted once per run (DESIGN.md "Registered is not visible"). */
   private definitions(options: RunOptions): ToolDefinition[] {
-    return this.deps.registry.definitions({
+    const definitions = this.deps.registry.definitions({
       ...(options.planMode ? { safety: "read_only" as const } : {}),
       ...(options.toolNames ? { names: options.toolNames } : {}),
     });
+    return overrideTools(definitions, this.deps.prompt.overrides?.());
   }
 
   async run(userText: string, options: RunOptions = {}): Promise<RunOutcome> {
@@ -91,26 +93,31 @@ export class Runner {
     const maxIterations = options.maxIterations ?? this.deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const now = this.deps.now ?? (() => new Date());
 
+    const continues = options.continueConversation === true;
     this.emit({
       type: "run_started",
       runId,
-      userMessage: userText,
+      userMessage: continues ? "" : userText,
       ...(options.skill ? { skill: options.skill } : {}),
       sandbox: sandboxState(this.deps.sandbox?.network ?? false, this.deps.sandbox?.availability),
+      ...(continues ? { continues: true as const } : {}),
     });
     options.onStarted?.();
-    this.append(runId, { role: "user", content: userText });
+    if (!continues) this.append(runId, { role: "user", content: userText });
 
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
     const eagerBodies = prompt.eagerBodies();
     const listingBudget = this.deps.listingBudget;
-    const stable = buildStableSystem({
-      skills: items,
-      disclosure,
-      eagerBodies,
-      ...(listingBudget ? { listingBudget } : {}),
-    });
+    const overrides = prompt.overrides?.();
+    const stable =
+      overrides?.stable ??
+      buildStableSystem({
+        skills: items,
+        disclosure,
+        eagerBodies,
+        ...(listingBudget ? { listingBudget } : {}),
+      });
     const stableHash = sha256Hex(stable);
     const stablePart = stableSegment(stable, stableHash);
     // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).
@@ -160,7 +167,7 @@ export class Runner {
         ),
         disclosure,
       };
-      const sections = buildEnvironmentSections(environmentInput);
+      const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
       const environment = sections.map((section) => section.text).join("");
       const environmentParts = environmentSegments(sections);
       // The snapshot shares the history's message objects (never changed once appended) instead of a copy.

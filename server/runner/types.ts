@@ -32,6 +32,18 @@ export interface PromptSources {
   /** Rendered bodies of every catalog skill, for eager mode and the eager-length comparison. */
   eagerBodies(): SkillBody[];
   environmentFacts(): EnvironmentFacts;
+  /** Parts of the request replaced by hand (a branch's edits, ./request-overrides.ts); absent: none. */
+  overrides?(): PromptOverrides;
+}
+
+/** What an edited request replaces in every request the Runner builds from these sources. */
+export interface PromptOverrides {
+  /** The stable system text, instead of the one built from the index. */
+  stable?: string;
+  /** Environment section text by section name ("base" or an active skill's name). */
+  environment?: Record<string, string>;
+  /** Tool definitions' description / input schema by tool name (what the model sees; execution is unchanged). */
+  tools?: Record<string, { description?: string; inputSchema?: Record<string, unknown> }>;
 }
 
 /** Request indexes are 1-based across a session's runs; share one counter between Runners of a session. */
@@ -94,6 +106,8 @@ export interface RunOptions {
   onStarted?: () => void;
   disclosure?: DisclosureMode;
   maxIterations?: number;
+  /** Add no user message: continue the conversation as it is (a branch's first run); `userText` is ignored. */
+  continueConversation?: boolean;
 }
 
 export interface RunOutcome {

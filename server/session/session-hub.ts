@@ -30,6 +30,18 @@ import { Session } from "./session.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
+import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
+import { branchLabel, checkEdits, editedMessages, requestFromEvents } from "./branch-source.ts";
+import { runDigests } from "./run-digest.ts";
+
+export interface ForkRequest {
+  originId: string;
+  requestIndex: number;
+  kind: BranchKind;
+  edits: RequestEdit[];
+  provider?: string;
+  model?: string;
+}
 
 const SESSION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
@@ -187,23 +199,31 @@ export class SessionHub {
         ? { refreshToolsEachIteration: requested.refreshToolsEachIteration }
         : {}),
     };
+    return this.startNew(settings);
+  }
+
+  /** A new session's log header and session; a branch's header names its origin and title. */
+  private async startNew(settings: SessionSettings, branch?: BranchOrigin): Promise<Session> {
     await mkdir(this.directory, { recursive: true });
     const id = newSessionId();
     const createdAt = new Date().toISOString();
     const ref: { current?: Session } = {};
     const writer = this.writerFor(id, ref);
+    const title = branch ? branch.label : UNTITLED_SESSION;
     writer.append({
       kind: "header",
       version: LOG_FORMAT_VERSION,
       id,
       createdAt,
-      title: UNTITLED_SESSION,
+      title,
       settings,
+      ...(branch ? { branch } : {}),
     });
     const session = await Session.start({
       id,
       createdAt,
       settings,
+      ...(branch ? { title, branch } : {}),
       home: this.options.home,
       parts: this.options.parts,
       writer,
@@ -259,6 +279,7 @@ export class SessionHub {
       createdAt: loaded.header.createdAt,
       settings: loaded.header.settings,
       title: loaded.header.title,
+      ...(loaded.header.branch ? { branch: loaded.header.branch } : {}),
       home: this.options.home,
       parts: this.options.parts,
       writer: this.writerFor(id, ref),
@@ -334,10 +355,57 @@ export class SessionHub {
   private async parseSummary(id: string): Promise<SessionSummary | undefined> {
     const loaded = await this.readLog(id);
     if (!loaded.header) return undefined;
-    const { createdAt, settings, title } = loaded.header;
-    const fold = new SessionSummaryFold({ id, createdAt, settings, title });
+    const { createdAt, settings, title, branch } = loaded.header;
+    const fold = new SessionSummaryFold({ id, createdAt, settings, title, ...(branch ? { branch } : {}) });
     for (const record of loaded.events) fold.observe(record.event, record.at);
     return fold.summary();
+  }
+
+  /**
+   * Edit & resend / Rerun from here: a new branch session from request #requestIndex of `originId`
+   * (session-branch.ts), already running its first request. The origin's settings were confirmed when it
+   * was created, so a branch needs no confirmation of its own.
+   */
+  async fork(request: ForkRequest): Promise<Session> {
+    await this.started;
+    const origin = await this.open(request.originId);
+    await origin.flushForExport();
+    const snapshot = requestFromEvents((await this.readLog(origin.id)).events, request.requestIndex);
+    // Edits are stored in the log header, which the event stream's redaction does not see: no key in them.
+    const edits = request.kind === "rerun" ? [] : redactKnownSecrets(request.edits);
+    checkEdits(snapshot, edits);
+    const messages = editedMessages(snapshot.messages, edits);
+    const current = origin.summary().settings;
+    this.checkSettings(request.provider !== undefined ? { provider: request.provider } : {});
+    const provider = request.provider ?? current.provider;
+    const model =
+      request.model ??
+      (provider === current.provider
+        ? current.model
+        : (this.providers().find((info) => info.name === provider)?.defaultModel ?? ""));
+    const settings: SessionSettings = { ...current, provider, model, disclosure: snapshot.disclosure };
+    // A branch of a branch keeps its origin's edits (its requests were sent with them); message edits are
+    // already in the copied conversation.
+    const inherited = (origin.summary().branch?.edits ?? []).filter((edit) => edit.kind !== "message");
+    const branch: BranchOrigin = {
+      originSessionId: origin.id,
+      requestIndex: request.requestIndex,
+      kind: request.kind,
+      edits: [...inherited, ...edits],
+      label: branchLabel(request.requestIndex, request.kind, edits),
+    };
+    const session = await this.startNew(settings, branch);
+    await session.startBranch({ branch, messages, activeSkills: snapshot.activeSkills });
+    return session;
+  }
+
+  /** The session's runs for the compare view, from its log (written out first when it is open). */
+  async runs(id: string): Promise<RunDigest[]> {
+    await this.started;
+    const live = this.sessions.get(id);
+    if (live) await live.flushForExport();
+    const loaded = await this.readLog(id);
+    return redactKnownSecrets(runDigests(id, loaded.events));
   }
 
   async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {

@@ -5,6 +5,7 @@
 import { chmod, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
+import type { BranchOrigin } from "../protocol/branch.ts";
 import { expandHistoryReferences, expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
 import { upgradeLoggedEvent } from "./legacy-events.ts";
 
@@ -22,6 +23,8 @@ export interface LogHeader {
   createdAt: string;
   title: string;
   settings: SessionSettings;
+  /** Set on a branch: the session and request it was forked from, and the edits (absent in older logs). */
+  branch?: BranchOrigin;
 }
 
 export interface LogEventRecord {

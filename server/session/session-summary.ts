@@ -5,6 +5,7 @@ import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { trustWorthShowing } from "../permission/trust.ts";
 import { sandboxState } from "../tools/sandbox.ts";
+import type { BranchOrigin } from "../protocol/branch.ts";
 
 /** The title of a session before its first user message (also the log header's). */
 export const UNTITLED_SESSION = "New session";
@@ -16,6 +17,8 @@ export interface SummaryHeader {
   settings: SessionSettings;
   /** The log header's title; the first user message replaces the untitled one. */
   title?: string;
+  /** A branch's origin (its log header's). */
+  branch?: BranchOrigin;
 }
 
 export class SessionSummaryFold {
@@ -67,6 +70,7 @@ export class SessionSummaryFold {
       running: live.running,
       ...(trustWorthShowing(trust) ? { trust } : {}),
       sandbox: sandboxState(this.settings.allowNetwork === true),
+      ...(this.header.branch ? { branch: this.header.branch } : {}),
     };
   }
 }

@@ -34,6 +34,9 @@ import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
+import type { BranchOrigin } from "../protocol/branch.ts";
+import { withRequestEdits } from "../runner/request-overrides.ts";
+import { seedBranch, type BranchSeed } from "./session-branch.ts";
 
 export interface SessionInit {
   id: string;
@@ -52,6 +55,8 @@ export interface SessionInit {
   providers?: () => ProviderInfo[];
   /** Starts (and at shutdown ends) the processes this session's tools run; absent: the default runner. */
   processes?: ProcessRunner;
+  /** Set on a branch (its log header's): its edits apply to every request it sends. */
+  branch?: BranchOrigin;
   log: (line: string) => void;
 }
 
@@ -88,6 +93,7 @@ export class Session {
       createdAt: init.createdAt,
       settings: init.settings,
       ...(init.title !== undefined ? { title: init.title } : {}),
+      ...(init.branch ? { branch: init.branch } : {}),
     });
     for (const { event } of restored) this.summaryFold.observe(event);
     const state = restoredState(restored, init.settings);
@@ -252,7 +258,14 @@ export class Session {
     await this.turns.idle();
   }
 
-  private async execute(text: string, signal: AbortSignal): Promise<void> {
+  /** A new branch: its copied conversation and active skills, then its first run (request #N again). */
+  async startBranch(seed: BranchSeed): Promise<void> {
+    const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
+    for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
+    this.turns.start((signal) => this.execute("", signal, true));
+  }
+
+  private async execute(text: string, signal: AbortSignal, continues = false): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
@@ -264,7 +277,9 @@ export class Session {
           provider,
           registry: workspace.registry,
           permission: this.engines.permissionHook(),
-          prompt: workspace.prompt,
+          prompt: this.init.branch
+            ? withRequestEdits(workspace.prompt, this.init.branch.edits)
+            : workspace.prompt,
           workdir: workspace.workdir,
           history: this.history,
           onEvent: (event) => this.onRunnerEvent(event),
@@ -275,7 +290,11 @@ export class Session {
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
         },
-        { signal, refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true },
+        {
+          signal,
+          refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
+          ...(continues ? { continueConversation: true } : {}),
+        },
       );
     } catch (error) {
       const code = error instanceof PlaygroundError ? error.code : "internal";

@@ -176,6 +176,25 @@ export class ClientConnection {
         await this.hub.delete(command.sessionId);
         this.send({ type: "session_deleted", sessionId: command.sessionId });
         return;
+      case "fork_request": {
+        const session = await this.hub.fork({
+          originId: command.sessionId,
+          requestIndex: command.requestIndex,
+          kind: command.kind,
+          edits: command.edits,
+          ...(command.provider !== undefined ? { provider: command.provider } : {}),
+          ...(command.model !== undefined ? { model: command.model } : {}),
+        });
+        await this.attach(session, undefined);
+        return;
+      }
+      case "get_runs":
+        this.send({
+          type: "session_runs",
+          sessionId: command.sessionId,
+          runs: await this.hub.runs(command.sessionId),
+        });
+        return;
       case "export_session": {
         const exported = await this.hub.exportLog(command.sessionId);
         this.send({ type: "session_export", sessionId: command.sessionId, ...exported });
@@ -196,7 +215,9 @@ export class ClientConnection {
           | "create_session"
           | "open_session"
           | "delete_session"
-          | "export_session";
+          | "export_session"
+          | "fork_request"
+          | "get_runs";
       }
     >,
   ): Promise<void> {

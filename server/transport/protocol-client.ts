@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ClientCommand,
   RequestSnapshot,
+  RunDigest,
   ServerMessage,
   SessionConfirmation,
   SessionEvent,
@@ -357,6 +358,33 @@ export class ProtocolClient {
         throw new Error(`session ${sessionId}: ${event.code}: ${event.message}`);
       return event as EventOf<"stop">["event"];
     }
+  }
+
+  /**
+   * Edit & resend / Rerun from here (fork_request): resolves with the branch session's id once it is
+   * opened on this connection (its first run is then under way). A refusal is a ServerError.
+   */
+  async forkRequest(
+    command: Omit<Extract<ClientCommand, { type: "fork_request" }>, "type">,
+  ): Promise<string> {
+    const opened = this.next(
+      (message) => isEvent(message, "session_opened") && message.event.session.branch !== undefined,
+      { sessionId: command.sessionId },
+    );
+    this.send({ type: "fork_request", ...command });
+    return ((await opened) as EventMessage).sessionId;
+  }
+
+  /** The session's runs as the compare view shows them (get_runs). */
+  async runs(sessionId: string): Promise<RunDigest[]> {
+    const answer = this.next(
+      (message) => message.type === "session_runs" && message.sessionId === sessionId,
+      {
+        sessionId,
+      },
+    );
+    this.send({ type: "get_runs", sessionId });
+    return ((await answer) as Extract<ServerMessage, { type: "session_runs" }>).runs;
   }
 
   async close(): Promise<void> {

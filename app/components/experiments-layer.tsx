@@ -1,0 +1,110 @@
+// The experiment loop's overlays (issue 14): the Edit & resend dialog for one request, the compare view,
+// and the banner a branch shows above its chat ("forked from #N: …", with a way back to its origin).
+"use client";
+import type { ProviderInfo, RequestEdit, RunDigest, SessionSummary } from "../../server/protocol/index.ts";
+import type { SessionView } from "../state/types.ts";
+import { CompareView } from "./compare-view.tsx";
+import { EditRequest } from "./edit-request.tsx";
+import { Button } from "./ui.tsx";
+
+export interface CompareTarget {
+  left: string;
+  right: string;
+}
+
+export function BranchBanner({
+  session,
+  onOpenOrigin,
+  onCompare,
+}: {
+  session: SessionView;
+  onOpenOrigin: (id: string) => void;
+  onCompare: () => void;
+}) {
+  const branch = session.summary.branch;
+  if (!branch) return null;
+  return (
+    <div
+      className="flex flex-wrap items-center gap-2 border-b border-violet-200 bg-violet-50 px-2 py-1 text-xs"
+      data-testid="branch-banner"
+    >
+      <span className="font-semibold text-violet-900" data-testid="branch-label">
+        {branch.label}
+      </span>
+      <span className="text-slate-600">
+        a branch of another session: the original is unchanged; these edits apply to every request here
+      </span>
+      <Button small testId="branch-open-origin" onClick={() => onOpenOrigin(branch.originSessionId)}>
+        Open the original
+      </Button>
+      <Button small testId="branch-compare" onClick={onCompare}>
+        Compare with the original
+      </Button>
+    </div>
+  );
+}
+
+export function ExperimentsLayer({
+  session,
+  sessions,
+  providers,
+  runs,
+  editing,
+  comparing,
+  onResend,
+  onCancelEdit,
+  onPickCompareSession,
+  onCloseCompare,
+}: {
+  session: SessionView | undefined;
+  sessions: SessionSummary[];
+  providers: ProviderInfo[];
+  runs: Record<string, RunDigest[]> | undefined;
+  editing: number | undefined;
+  comparing: CompareTarget | undefined;
+  onResend: (requestIndex: number, edits: RequestEdit[], provider: string) => void;
+  onCancelEdit: () => void;
+  onPickCompareSession: (side: "left" | "right", sessionId: string) => void;
+  onCloseCompare: () => void;
+}) {
+  const edited = session?.requests.find((request) => request.requestIndex === editing);
+  const branch = session?.summary.branch;
+  // The descriptions this session's requests were sent with: the catalog's, then a branch's own edits.
+  const descriptions = Object.fromEntries([
+    ...(session?.catalog?.skills ?? []).map((skill) => [skill.name, skill.description]),
+    ...(branch?.edits ?? []).flatMap((edit) =>
+      edit.kind === "skill_description" ? [[edit.skill, edit.description]] : [],
+    ),
+  ]);
+  return (
+    <>
+      {edited && session && (
+        <EditRequest
+          key={edited.requestIndex}
+          snapshot={edited.snapshot}
+          skillDescriptions={descriptions}
+          providers={providers}
+          provider={session.settings.provider}
+          onSend={(edits, provider) => onResend(edited.requestIndex, edits, provider)}
+          onCancel={onCancelEdit}
+        />
+      )}
+      {comparing && (
+        <CompareView
+          key={`${comparing.left}-${comparing.right}`}
+          left={{
+            sessionId: comparing.left,
+            runs: runs?.[comparing.left],
+            ...(branch && branch.originSessionId === comparing.left
+              ? { preferredRequest: branch.requestIndex }
+              : {}),
+          }}
+          right={{ sessionId: comparing.right, runs: runs?.[comparing.right] }}
+          sessions={sessions}
+          onPickSession={onPickCompareSession}
+          onClose={onCloseCompare}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+// The branch and compare parts of the UI state: a branch's copied conversation becomes its first chat
+// turns when branch_started arrives, and each session_runs answer is kept for the compare view. Pure.
+import type { RunDigest, SessionEvent } from "../../server/protocol/index.ts";
+import { turnsFromHistory } from "./run-events.ts";
+import type { SessionView } from "./types.ts";
+
+/** The copied conversation (its history_appended events came just before) shown as chat turns. */
+export function applyBranchStarted(
+  view: SessionView,
+  _event: Extract<SessionEvent, { type: "branch_started" }>,
+): SessionView {
+  const copied = turnsFromHistory(view.conversation.history);
+  const turns = copied.turns.map((turn) => ({ ...turn, id: `branch-${turn.id}` }));
+  return { ...view, turns: [...turns, ...view.turns], toolCalls: { ...copied.toolCalls, ...view.toolCalls } };
+}
+
+/** Runs per session id, as the server last reported them. */
+export type RunsBySession = Record<string, RunDigest[]>;
+
+export function withSessionRuns(
+  runs: RunsBySession | undefined,
+  sessionId: string,
+  list: RunDigest[],
+): RunsBySession {
+  return { ...runs, [sessionId]: list };
+}
