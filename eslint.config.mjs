@@ -20,6 +20,7 @@ const LAYERS = [
   "permission",
   "runner",
   "session",
+  "export",
   "transport",
 ];
 

@@ -7,6 +7,7 @@ import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
+import { exportCommand } from "./cli/export-command.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -24,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
     write(`${USAGE}\n`);
     return 0;
   }
+  if (args.command === "export") return exportCommand(args, write);
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),
@@ -71,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     mode: args.mode,
     trust: args.trust,
     allowNetwork: args.allowNetwork,
+    save: args.save,
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

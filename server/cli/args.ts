@@ -14,10 +14,14 @@ commands:
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
-          [--eager] [--plan] [--refresh-tools]
+          [--eager] [--plan] [--refresh-tools] [--save]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
-      for are denied unless --yes is given.
+      for are denied unless --yes is given. --save writes the session log where the server keeps them
+      (<home>/.PseudoClaude/playground/sessions/) and prints its id; it then opens in the browser.
+  export  SESSION_ID [--home DIR] --format html|jsonl|scenario [--out FILE]
+      A saved session as one self-contained HTML file, its JSONL log, or a scenario YAML the scripted
+      model replays offline (stdout unless --out). Keys and the server token are redacted.
 
 flags:
   --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
@@ -25,10 +29,21 @@ flags:
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --allow-network  network inside the sandbox for run's commands (default off)
-  --json       machine-readable output`;
+  --json       machine-readable output
+  --save       (run) keep the session: written like the server's, listed in the browser
+  --format F   (export) html, jsonl or scenario
+  --out FILE   (export) write to FILE instead of stdout`;
 
 export interface CliArguments {
-  command: "catalog" | "prompt" | "run" | "help";
+  command: "catalog" | "prompt" | "run" | "export" | "help";
+  /** export: the session to export. */
+  sessionId?: string;
+  /** export: html, jsonl or scenario. */
+  format?: string;
+  /** export: the file to write (stdout when absent). */
+  out?: string;
+  /** run: save the session log where the server keeps them. */
+  save: boolean;
   workdir?: string;
   home?: string;
   json: boolean;
@@ -79,6 +94,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
+        save: { type: "boolean", default: false },
+        format: { type: "string" },
+        out: { type: "string" },
       },
     });
   } catch (error) {
@@ -86,10 +104,22 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "help"].includes(command))
+  if (!["catalog", "prompt", "run", "export", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
-  if (positionals.length > 1) throw usageError(`unexpected argument "${positionals[1]}"`);
-  if (command !== "help" && !values.workdir) throw usageError(`${command} needs --workdir DIR`);
+  const allowedPositionals = command === "export" ? 2 : 1;
+  if (positionals.length > allowedPositionals)
+    throw usageError(`unexpected argument "${positionals[allowedPositionals]}"`);
+  if (command === "export") {
+    if (positionals[1] === undefined) throw usageError("export needs a SESSION_ID (see `run --save`)");
+    if (!values.format || !["html", "jsonl", "scenario"].includes(values.format))
+      throw usageError(
+        `export needs --format html, jsonl or scenario${values.format ? ` (got "${values.format}")` : ""}`,
+      );
+  } else if (values.format !== undefined || values.out !== undefined)
+    throw usageError("--format and --out apply to export only");
+  if (values.save && command !== "run") throw usageError("--save applies to run only");
+  if (command !== "help" && command !== "export" && !values.workdir)
+    throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
@@ -116,6 +146,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     trust: values.trust,
     mode,
     allowNetwork: values["allow-network"],
+    save: values.save,
+    ...(command === "export" ? { sessionId: positionals[1], format: values.format, out: values.out } : {}),
   };
 }
 

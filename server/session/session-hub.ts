@@ -33,6 +33,11 @@ import type { ProcessRunner } from "../tools/process-runner.ts";
 
 const SESSION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
+/** True for a string that may name a session log (checked before any path is built from it). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id);
+}
+
 export interface SessionHubOptions {
   home: string;
   defaultWorkdir: string;
@@ -53,7 +58,7 @@ export function sessionsDirectory(home: string): string {
   return path.join(home, ".PseudoClaude", "playground", "sessions");
 }
 
-function newSessionId(): string {
+export function newSessionId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15).toLowerCase();
   return `${stamp}-${randomBytes(4).toString("hex")}`;
 }
