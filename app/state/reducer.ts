@@ -217,6 +217,17 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         ...state,
         pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl },
       };
+    case "session_file":
+      // An HTML page or a scenario: downloaded like the log (`jsonl` holds the file's text).
+      return {
+        ...state,
+        pendingExport: {
+          sessionId: message.sessionId,
+          fileName: message.fileName,
+          jsonl: message.text,
+          mimeType: message.mimeType,
+        },
+      };
     case "event":
       return applySessionEvent(state, message.sessionId, message.seq, message.event);
     default:

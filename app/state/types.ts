@@ -165,7 +165,7 @@ export interface UiState {
   session?: SessionView;
   errors: UiError[];
   /** A session log the server sent for download; cleared once the browser has it. */
-  pendingExport?: { sessionId: string; fileName: string; jsonl: string };
+  pendingExport?: { sessionId: string; fileName: string; jsonl: string; mimeType?: string };
   /** A risky create_session / update_session waiting for the user to confirm it. */
   confirmation?: PendingConfirmation;
   /** Counter for stable ids of items created by the reducer. */

@@ -102,6 +102,15 @@ export type ServerMessage =
   | { type: "session_deleted"; sessionId: string }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
+  /** A session exported as one file: a self-contained HTML page or a scenario YAML (export_session's `format`). */
+  | {
+      type: "session_file";
+      sessionId: string;
+      format: "html" | "scenario";
+      fileName: string;
+      mimeType: string;
+      text: string;
+    }
   /** A command could not be carried out, or a frame was invalid. */
   | {
       type: "error";

@@ -27,6 +27,7 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
+import { importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -356,6 +357,23 @@ export class SessionHub {
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }
+  }
+
+  get home(): string {
+    return this.options.home;
+  }
+
+  /** Writes out a live session's log before it is read for an export (a closed one is on disk already). */
+  async flushLog(id: string): Promise<void> {
+    await this.started;
+    await this.sessions.get(id)?.flushForExport();
+  }
+
+  /** Stores a scenario YAML for the session and makes its scripted model play it (scenario-import.ts). */
+  async importScenario(session: Session, fileName: string, yaml: string): Promise<void> {
+    const changes = await importScenario(this.options.home, session.id, fileName, yaml);
+    this.checkSettings(changes);
+    await session.updateSettings(changes);
   }
 
   async delete(id: string): Promise<void> {
