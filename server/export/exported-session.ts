@@ -59,12 +59,21 @@ export async function readExportedSession(home: string, id: string): Promise<Exp
   return parseExportedLog(data, file);
 }
 
-/** Parses, expands and redacts one session log's bytes. */
+/**
+ * The events with every request snapshot's messages in full (a copy: the session's own events keep
+ * referring to the conversation by `historyLength`, which is what keeps the HTML page linear in size).
+ */
+export function withFullMessages(events: readonly ExportedEvent[]): ExportedEvent[] {
+  const copies = events.map((record) => ({ ...record, event: { ...record.event } as SessionEvent }));
+  expandHistoryReferences(copies);
+  return copies;
+}
+
+/** Parses and redacts one session log's bytes (snapshots refer to the conversation by historyLength). */
 export function parseExportedLog(data: Buffer, file: string): ExportedSession {
   const loaded = parseSessionLog(data, file);
   if (!loaded.header)
     throw new PlaygroundError("io_error", `${file} has no readable header record; it cannot be exported`);
-  expandHistoryReferences(loaded.events);
   const events = loaded.events.map((record) => ({
     seq: record.seq,
     at: record.at,

@@ -3,7 +3,7 @@
 import { PlaygroundError } from "../errors/index.ts";
 import { sessionToHtml } from "./html-export.ts";
 import { sessionToScenario } from "./scenario-export.ts";
-import { redactServerTokens, type ExportedSession } from "./exported-session.ts";
+import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
 
 export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
 export { sessionToHtml } from "./html-export.ts";
@@ -26,7 +26,7 @@ export function isExportFormat(value: string): value is ExportFormat {
 function sessionToJsonl(session: ExportedSession): string {
   const lines = [
     JSON.stringify(session.header),
-    ...session.events.map((record) => JSON.stringify({ kind: "event", ...record })),
+    ...withFullMessages(session.events).map((record) => JSON.stringify({ kind: "event", ...record })),
   ];
   return redactServerTokens(`${lines.join("\n")}\n`);
 }

@@ -8,7 +8,7 @@ import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, ToolCall } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import { contentSha256, environmentWorkdir } from "../providers/scenario-divergence.ts";
-import type { ExportedSession } from "./exported-session.ts";
+import { withFullMessages, type ExportedSession } from "./exported-session.ts";
 
 interface YamlTurn {
   text?: string;
@@ -55,7 +55,8 @@ function yamlCalls(calls: readonly ToolCall[]): { name: string; input: unknown }
 
 /** The scenario YAML of a saved session; refuses a session in which the model never answered. */
 export function sessionToScenario(session: ExportedSession): string {
-  const { header, events } = session;
+  const { header } = session;
+  const events = withFullMessages(session.events);
   const snapshots = new Map<number, RequestSnapshot>();
   const answers = new Map<number, { text: string; toolCalls: ToolCall[] }>();
   const userMessages: string[] = [];
