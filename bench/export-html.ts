@@ -19,7 +19,7 @@ const CALLS = [
   "{ name: read_file, input: { path: src/orders.js } }",
 ];
 
-function scenario(runs: number): string {
+export function longScenario(runs: number): string {
   const turns: string[] = [];
   for (let run = 1; run <= runs; run++) {
     for (const [index, call] of CALLS.entries())
@@ -40,7 +40,7 @@ export const exportHtmlFigure: Figure = {
       const workdir = path.join(root, "work");
       const home = path.join(root, "home");
       await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
-      await writeFile(path.join(root, "long.yaml"), scenario(runs));
+      await writeFile(path.join(root, "long.yaml"), longScenario(runs));
       let sessionId = "";
       await runConversation(await createWorkspace({ workdir, home }), {
         provider: "scripted",

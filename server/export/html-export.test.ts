@@ -10,7 +10,8 @@ import { runConversation } from "../cli/run-command.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
 import { createWorkspace } from "../session/workspace.ts";
 import { exportSession, readExportedSession } from "./index.ts";
-import type { HtmlModel } from "./html-model.ts";
+import { buildHtmlModel, type HtmlModel } from "./html-model.ts";
+import type { ExportedSession } from "./index.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const KEY = "sk-ant-api03-" + "Q".repeat(40);
@@ -31,6 +32,7 @@ turns:
 let root: string;
 let html: string;
 let sessionId: string;
+let session: ExportedSession;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "html-export-"));
@@ -57,17 +59,20 @@ beforeAll(async () => {
   sessionId = saved.sessionId;
   // Saved exactly where the server keeps its logs.
   expect(await readdir(sessionsDirectory(home))).toEqual([`${sessionId}.jsonl`]);
-  html = exportSession(await readExportedSession(home, sessionId), "html").text;
+  session = await readExportedSession(home, sessionId);
+  html = exportSession(session, "html").text;
 });
 
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function pageData(page: string): HtmlModel {
+type PageData = Pick<HtmlModel, "id" | "title" | "texts" | "toolSets" | "conversation" | "requests">;
+
+function pageData(page: string): PageData {
   const match = /<script type="application\/json" id="session-data">([^<]*)<\/script>/.exec(page);
   if (!match) throw new Error("no data block");
-  return JSON.parse(match[1]) as HtmlModel;
+  return JSON.parse(match[1]) as PageData;
 }
 
 describe("HTML export", () => {
@@ -118,9 +123,11 @@ describe("HTML export", () => {
     expect(first.payload).toMatchObject({ provider: "scripted" });
     expect(first.segments?.length).toBeGreaterThan(0);
     expect(first.tokenizer).toBeTruthy();
-    expect(second.calls).toMatchObject([{ name: "read_file", result: { ok: true } }]);
-    expect(data.lane.find((row) => row.skill === "review")).toMatchObject({ listed: true, loadedAt: 1 });
-    expect(data.settings).toMatchObject({ provider: "scripted", permissionMode: "default" });
+    // The rest is rendered into the page as HTML, from the same model.
+    const model = buildHtmlModel(session);
+    expect(model.requests[1].calls).toMatchObject([{ name: "read_file", result: { ok: true } }]);
+    expect(model.lane.find((row) => row.skill === "review")).toMatchObject({ listed: true, loadedAt: 1 });
+    expect(model.settings).toMatchObject({ provider: "scripted", permissionMode: "default" });
   });
 
   it("renders the chat and the timeline in the page itself, escaped", () => {

@@ -140,6 +140,28 @@ function settingsTable(model: HtmlModel): string {
   return `<table data-testid="export-settings">${rows}</table>${changes ? `<p>Changed during the session:</p><ul>${changes}</ul>` : ""}`;
 }
 
+/**
+ * What the page's script needs to draw the panes. The chat, the lane, the settings and each request's
+ * calls are already in the page as HTML, so they are left out here: the file does not carry them twice.
+ */
+export function paneData(model: HtmlModel) {
+  return {
+    id: model.id,
+    title: model.title,
+    texts: model.texts,
+    toolSets: model.toolSets,
+    conversation: model.conversation,
+    conversationTokens: model.conversationTokens,
+    requests: model.requests.map(({ calls: _calls, answer: _answer, listedSkills: _listed, ...request }) => ({
+      ...request,
+      // A hash prefix tells segments apart on screen; the full hashes are in the JSONL export.
+      ...(request.segments
+        ? { segments: request.segments.map((segment) => ({ ...segment, hash: segment.hash.slice(0, 12) })) }
+        : {}),
+    })),
+  };
+}
+
 /** The whole page for a saved session. `exportedAt` is a parameter so the output is reproducible. */
 export function sessionToHtml(session: ExportedSession, exportedAt = new Date().toISOString()): string {
   const model = buildHtmlModel(session);
@@ -151,7 +173,12 @@ export function sessionToHtml(session: ExportedSession, exportedAt = new Date().
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
-  const replay = model.settings.provider === "scripted" && model.settings.scenario ? " (scripted model)" : "";
+  const replay =
+    model.settings.provider !== "scripted"
+      ? ""
+      : model.settings.replayOf
+        ? " (replay of a recorded session)"
+        : " (scripted model)";
   const warnings = model.warnings.length
     ? `<section class="warnings"><h2>Damaged parts of the log</h2><ul>${model.warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join("")}</ul></section>`
     : "";
@@ -179,7 +206,7 @@ ${warnings}
 </main>
 <section><h2>Disclosure lane</h2>${lane(model)}</section>
 <section><h2>Run settings</h2>${settingsTable(model)}</section>
-<script type="application/json" id="session-data">${jsonForScript(model)}</script>
+<script type="application/json" id="session-data">${jsonForScript(paneData(model))}</script>
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>

@@ -118,10 +118,10 @@ export const PAGE_SCRIPT = String.raw`(function () {
     } else if (pane === "tokens") {
       if (request.segments) {
         box.appendChild(el("p", { class: "note" }, ["Counted by the server with " + request.tokenizer + " (a tokenizer, not the provider)."]));
-        var rows = [["segment", "name", "tokens"]].concat(request.segments.map(function (s) { return [s.kind, s.name, s.tokens]; }));
+        var rows = [["segment", "name", "sha256", "tokens"]].concat(request.segments.map(function (s) { return [s.kind, s.name, s.hash + "…", s.tokens]; }));
         if (!request.messages) {
           var counted = data.conversationTokens.slice(0, request.historyLength || 0);
-          rows.push(["message", counted.length + " message(s)", counted.reduce(function (sum, t) { return sum + (t || 0); }, 0)]);
+          rows.push(["message", counted.length + " message(s)", "", counted.reduce(function (sum, t) { return sum + (t || 0); }, 0)]);
         }
         box.appendChild(table(rows));
       } else box.appendChild(el("p", null, ["No token figures in this log (written before they were recorded)."]));
