@@ -7,7 +7,6 @@ import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
-import { exportCommand } from "./cli/export-command.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -25,7 +24,8 @@ async function main(argv: string[]): Promise<number> {
     write(`${USAGE}\n`);
     return 0;
   }
-  if (args.command === "export") return exportCommand(args, write);
+  // Loaded only for export, so the other commands start no slower.
+  if (args.command === "export") return (await import("./cli/export-command.ts")).exportCommand(args, write);
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),

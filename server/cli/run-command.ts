@@ -12,7 +12,7 @@ import type { Workspace } from "../session/workspace.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { createCliPermission } from "./cli-permission.ts";
-import { startSavedRun, type SavedRun } from "./saved-run.ts";
+import type { SavedRun } from "./saved-run.ts";
 import { describeEvent } from "./event-text.ts";
 import { describeTrust } from "./trust-text.ts";
 
@@ -79,7 +79,9 @@ export async function runConversation(
       `replay of a recorded session${recording.session ? ` (${recording.session}, ${recording.provider ?? "?"}/${recording.model ?? "?"})` : ""}\n`,
     );
   const saved: SavedRun | undefined = options.save
-    ? await startSavedRun(workspace.home, workspace, {
+    ? await (
+        await import("./saved-run.ts")
+      ).startSavedRun(workspace.home, workspace, {
         workdir: workspace.workdir,
         provider: options.provider,
         model: provider.model,
