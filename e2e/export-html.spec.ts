@@ -1,12 +1,17 @@
 // Share a session: export it from the session menu as one HTML file, open that file from file:// with
 // every network request refused and recorded, and click through two requests' panes. Then save it as a
-// scenario and import that back: the header says the session is a replay.
-import { readFile } from "node:fs/promises";
+// scenario and import that back: the header says the session is a replay. And from the command line:
+// run --save, export --format html, open from file://.
+import { execFile } from "node:child_process";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { expect, test } from "./fixtures.ts";
 
 const scenarios = fileURLToPath(new URL("./fixtures/export-scenarios/", import.meta.url));
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+const run = promisify(execFile);
 test.use({ scenariosDir: scenarios });
 
 test("an exported HTML file opens from file:// with no request and shows two requests' panes", async ({
@@ -104,4 +109,62 @@ test("save as scenario, then import it: the session replays the recording", asyn
   await chat.send("review the README");
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
   await expect(chat.toolCall("read_file")).toHaveCount(2);
+});
+
+test("run --save, then export --format html: the file shows the environment with the loaded SOP and holds no key", async ({
+  browser,
+}, testInfo) => {
+  const root = testInfo.outputPath("cli");
+  const home = path.join(root, "home");
+  const workdir = path.join(root, "work");
+  await mkdir(home, { recursive: true });
+  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  const key = `sk-ant-api03-${"k".repeat(40)}`;
+  // The key is configured for the CLI, and the tool output quotes it: neither may reach the file.
+  await writeFile(path.join(workdir, "secret.txt"), `ANTHROPIC_API_KEY=${key}\n`);
+  const scenario = path.join(root, "read-secret.yaml");
+  await writeFile(
+    scenario,
+    "name: read-secret\nturns:\n  - tool_calls:\n      - { name: load_skill, input: { name: review } }\n" +
+      "  - tool_calls:\n      - { name: read_file, input: { path: secret.txt } }\n  - text: Done.\n",
+  );
+  const env = { ...process.env, ANTHROPIC_API_KEY: key };
+  const cli = (args: string[]) =>
+    run(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot, env });
+  const saved = await cli([
+    "run",
+    "--workdir",
+    workdir,
+    "--home",
+    home,
+    "--scenario",
+    scenario,
+    "--message",
+    "review",
+    "--yes",
+    "--save",
+    "--json",
+  ]);
+  const { sessionId } = JSON.parse(saved.stdout.trim().split("\n").at(-1)!) as { sessionId: string };
+  const file = path.join(root, "session.html");
+  await cli(["export", sessionId, "--home", home, "--format", "html", "--out", file]);
+  expect(await readFile(file, "utf8")).not.toContain(key);
+
+  const context = await browser.newContext();
+  const requests: string[] = [];
+  context.on("request", (request) => requests.push(request.url()));
+  await context.route("**/*", (route) =>
+    route.request().url().startsWith("file:") ? route.continue() : route.abort(),
+  );
+  const viewer = await context.newPage();
+  await viewer.goto(`file://${file}`);
+  await viewer.getByTestId("export-request-2").click();
+  await viewer.getByTestId("export-pane-tab-environment").click();
+  await expect(viewer.getByTestId("export-pane-environment")).toContainText("### review");
+  await expect(viewer.getByTestId("export-pane-environment")).toContainText("Acme Orders review");
+  await viewer.getByTestId("export-request-3").click();
+  await viewer.getByTestId("export-pane-tab-messages").click();
+  await expect(viewer.getByTestId("export-pane-messages")).toContainText("ANTHROPIC_API_KEY=[redacted]");
+  expect(requests).toEqual([`file://${file}`]);
+  await context.close();
 });

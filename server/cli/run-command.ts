@@ -90,6 +90,8 @@ export async function runConversation(
         ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
         ...(options.refreshTools ? { refreshToolsEachIteration: true } : {}),
         ...(options.allowNetwork ? { allowNetwork: true } : {}),
+        // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
+        ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
       })
     : undefined;
   const onEvent = (unredacted: RunnerEvent) => {
