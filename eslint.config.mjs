@@ -21,6 +21,7 @@ const LAYERS = [
   "runner",
   "eval",
   "session",
+  "export",
   "transport",
 ];
 

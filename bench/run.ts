@@ -72,6 +72,18 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./inspector-select.ts", "inspectorSelectFigure"),
   },
   {
+    name: "export-html",
+    workload: "HTML export of a 200-request session (40 runs × 5 requests, scripted)",
+    target: "report file size",
+    load: () => importFigure("./export-html.ts", "exportHtmlFigure"),
+  },
+  {
+    name: "start-time",
+    workload: "launch → printed URL: npm start (pages built) and the installed bin",
+    target: "≤ 2 s (median of 5)",
+    load: () => importFigure("./start-time.ts", "startTimeFigure"),
+  },
+  {
     name: "memory",
     workload: "50 sessions × 200 messages held by the server",
     target: "report RSS per session",

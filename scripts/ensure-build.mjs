@@ -41,7 +41,9 @@ if (
 }
 console.log("Building the playground pages (next build)…");
 const started = Date.now();
-const result = spawnSync("npx", ["next", "build"], {
+// Other flags go to next build (the package build passes --webpack: Turbopack cannot resolve a symlinked node_modules).
+const nextFlags = process.argv.slice(2).filter((flag) => flag !== "--force");
+const result = spawnSync("npx", ["next", "build", ...nextFlags], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },

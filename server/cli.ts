@@ -28,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.command === "install") return runInstallCommand(args, write);
+  // Loaded only for export, so the other commands start no slower.
+  if (args.command === "export") return (await import("./cli/export-command.ts")).exportCommand(args, write);
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),
@@ -103,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
     trust: args.trust,
     allowNetwork: args.allowNetwork,
     ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
+    save: args.save,
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

@@ -2,7 +2,7 @@
 // permission and disclosure modes, the sandbox (and the session's network switch), the folder's trust,
 // the offline-demo badge, connection state and view toggles.
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type {
   DisclosureMode,
   FolderTrust,
@@ -280,6 +280,7 @@ export function Header({
   onTogglePresenter,
   onTogglePanel,
   onOpenTriggerLab,
+  menu,
 }: {
   connection: ConnectionStatus;
   sessions: SessionSummary[];
@@ -301,6 +302,8 @@ export function Header({
   onTogglePanel: (panel: "catalog" | "inspector") => void;
   /** Opens the trigger lab (issue 14); the button is shown only when given. */
   onOpenTriggerLab?: () => void;
+  /** The session menu (share and replay: session-menu.tsx), next to the session picker. */
+  menu?: ReactNode;
 }) {
   return (
     <header
@@ -319,6 +322,7 @@ export function Header({
         onRefresh={onRefreshSessions}
         onDelete={onDeleteSession}
       />
+      {menu}
       {settings && (
         <>
           <span
@@ -341,6 +345,15 @@ export function Header({
               title="Model turns come from a YAML scenario; no API key, no network"
             >
               <span data-testid="header-provider-scripted">scripted model — offline demo</span>
+            </Badge>
+          )}
+          {settings.provider === "scripted" && settings.replayOf && (
+            <Badge
+              tone="amber"
+              testId="replay-badge"
+              title={`The model turns are a recording (${settings.replayOf}), played back offline`}
+            >
+              replay of a recorded session
             </Badge>
           )}
           {settings.refreshToolsEachIteration && (

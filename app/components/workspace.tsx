@@ -18,6 +18,7 @@ import { CatalogPanel } from "./catalog-panel.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
 import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
+import { SessionMenu } from "./session-menu.tsx";
 import { InspectorPanel } from "./inspector-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
@@ -189,7 +190,9 @@ export function Workspace() {
     const exported = state.pendingExport;
     if (!exported) return;
     const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([exported.jsonl], { type: "application/x-ndjson" }));
+    link.href = URL.createObjectURL(
+      new Blob([exported.jsonl], { type: exported.mimeType ?? "application/x-ndjson" }),
+    );
     link.download = exported.fileName;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
@@ -282,6 +285,19 @@ export function Workspace() {
           send({ type: "delete_session", sessionId: id });
         }}
         onExport={() => sessionCommand((sessionId) => ({ type: "export_session", sessionId }))}
+        menu={
+          session && (
+            <SessionMenu
+              running={running}
+              onExport={(format) =>
+                sessionCommand((sessionId) => ({ type: "export_session", sessionId, format }))
+              }
+              onImportScenario={(fileName, yaml) =>
+                sessionCommand((sessionId) => ({ type: "import_scenario", sessionId, fileName, yaml }))
+              }
+            />
+          )
+        }
         onChangeSettings={(change) =>
           sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }))
         }

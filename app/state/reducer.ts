@@ -229,6 +229,17 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         ...state,
         skillInstall: { uploadId: message.uploadId, dryRun: message.dryRun, outcome: message.outcome },
       };
+    case "session_file":
+      // An HTML page or a scenario: downloaded like the log (`jsonl` holds the file's text).
+      return {
+        ...state,
+        pendingExport: {
+          sessionId: message.sessionId,
+          fileName: message.fileName,
+          jsonl: message.text,
+          mimeType: message.mimeType,
+        },
+      };
     case "event":
       return applySessionEvent(state, message.sessionId, message.seq, message.event);
     default:

@@ -176,7 +176,7 @@ export interface UiState {
   session?: SessionView;
   errors: UiError[];
   /** A session log the server sent for download; cleared once the browser has it. */
-  pendingExport?: { sessionId: string; fileName: string; jsonl: string };
+  pendingExport?: { sessionId: string; fileName: string; jsonl: string; mimeType?: string };
   /** A risky create_session / update_session waiting for the user to confirm it. */
   confirmation?: PendingConfirmation;
   /** The server's latest answer to install_skill ("Add skill"): a plan, an install or a refusal. */

@@ -14,10 +14,14 @@ commands:
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
-          [--eager] [--plan] [--refresh-tools]
+          [--eager] [--plan] [--refresh-tools] [--save]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
-      for are denied unless --yes is given.
+      for are denied unless --yes is given. --save writes the session log where the server keeps them
+      (<home>/.PseudoClaude/playground/sessions/) and prints its id; it then opens in the browser.
+  export  SESSION_ID [--home DIR] --format html|jsonl|scenario [--out FILE]
+      A saved session as one self-contained HTML file, its JSONL log, or a scenario YAML the scripted
+      model replays offline (stdout unless --out). Keys and the server token are redacted.
   install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
       Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
       A refused archive prints one line (entry and rule), writes nothing and exits 2.
@@ -37,10 +41,21 @@ flags:
                window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
                system says which skills were trimmed (prompt, run, eval; default off); with catalog,
                prints which descriptions that client would cut or drop
-  --json       machine-readable output`;
+  --json       machine-readable output
+  --save       (run) keep the session: written like the server's, listed in the browser
+  --format F   (export) html, jsonl or scenario
+  --out FILE   (export) write to FILE instead of stdout`;
 
 export interface CliArguments {
-  command: "catalog" | "prompt" | "run" | "install" | "eval" | "help";
+  command: "catalog" | "prompt" | "run" | "install" | "eval" | "export" | "help";
+  /** export: the session to export. */
+  sessionId?: string;
+  /** export: html, jsonl or scenario. */
+  format?: string;
+  /** export: the file to write (stdout when absent). */
+  out?: string;
+  /** run: save the session log where the server keeps them. */
+  save: boolean;
   workdir?: string;
   home?: string;
   json: boolean;
@@ -108,6 +123,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         layer: { type: "string" },
         force: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
+        save: { type: "boolean", default: false },
+        format: { type: "string" },
+        out: { type: "string" },
       },
     });
   } catch (error) {
@@ -115,12 +133,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   const { values, positionals } = parsed;
   const command = values.help ? "help" : (positionals[0] ?? "help");
-  if (!["catalog", "prompt", "run", "install", "eval", "help"].includes(command))
+  if (!["catalog", "prompt", "run", "install", "eval", "export", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
   const install = command === "install" ? installArguments(values, positionals) : undefined;
   if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
     throw usageError("--layer, --force and --dry-run apply to install only");
-  const extra = command === "eval" || install ? 2 : 1;
+  const extra = command === "eval" || command === "export" || install ? 2 : 1;
   if (command === "eval" && positionals[1] !== "triggers") {
     throw usageError(`eval needs a subcommand: eval triggers (got "${positionals[1] ?? ""}")`);
   }
@@ -131,7 +149,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw usageError(`--${flag} applies to eval triggers only`);
   }
   if (command === "eval" && values.runs === undefined) throw usageError("eval triggers needs --runs K");
-  if (command !== "help" && !values.workdir && install?.layer !== "user")
+  if (command === "export") {
+    if (positionals[1] === undefined) throw usageError("export needs a SESSION_ID (see `run --save`)");
+    if (!values.format || !["html", "jsonl", "scenario"].includes(values.format))
+      throw usageError(
+        `export needs --format html, jsonl or scenario${values.format ? ` (got "${values.format}")` : ""}`,
+      );
+  } else if (values.format !== undefined || values.out !== undefined)
+    throw usageError("--format and --out apply to export only");
+  if (values.save && command !== "run") throw usageError("--save applies to run only");
+  if (command !== "help" && command !== "export" && !values.workdir && install?.layer !== "user")
     throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
@@ -165,6 +192,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     concurrency: positiveInteger(values.concurrency, "--concurrency", 4),
     ...(values.ablate ? { ablate: parseAblateFlag(values.ablate) } : {}),
     ...(values["catalog-budget"] ? { catalogBudget: parseCatalogBudgetFlag(values["catalog-budget"]) } : {}),
+    save: values.save,
+    ...(command === "export" ? { sessionId: positionals[1], format: values.format, out: values.out } : {}),
   };
 }
 

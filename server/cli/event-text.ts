@@ -99,9 +99,17 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         : undefined;
     case "stop":
       return `■ stop: ${event.reason} after ${event.iterations} iteration(s)${event.message ? ` — ${event.message}` : ""}`;
+    case "provider_payload": {
+      // A replay of a recorded session says where the request left the recording.
+      const divergence = (event.payload as { divergence?: unknown } | null)?.divergence;
+      return Array.isArray(divergence) && divergence.length > 0
+        ? `  ⚠ replay diverged from the recording at request #${event.requestIndex}:\n${divergence
+            .map((line) => `    - ${String(line)}`)
+            .join("\n")}`
+        : undefined;
+    }
     case "text_delta":
     case "usage":
-    case "provider_payload":
     case "tool_started":
       return undefined;
     case "history_appended":

@@ -11,7 +11,9 @@ import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { sandboxState } from "../tools/sandbox.ts";
+import { ScriptedProvider } from "../providers/scripted.ts";
 import { createCliPermission } from "./cli-permission.ts";
+import type { SavedRun } from "./saved-run.ts";
 import { describeEvent } from "./event-text.ts";
 import { describeTrust } from "./trust-text.ts";
 
@@ -36,6 +38,8 @@ export interface RunCommandOptions {
   allowNetwork?: boolean;
   /** --catalog-budget: trim the index as a client profile would (default off). */
   listingBudget?: ListingBudget;
+  /** --save: write the session log where the server keeps them, and print its id at the end. */
+  save?: boolean;
   write: (text: string) => void;
 }
 
@@ -72,11 +76,33 @@ export async function runConversation(
   });
   // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
   registerConfiguredSecrets({ home: workspace.home });
+  const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
+  if (recording && !options.json)
+    process.stderr.write(
+      `replay of a recorded session${recording.session ? ` (${recording.session}, ${recording.provider ?? "?"}/${recording.model ?? "?"})` : ""}\n`,
+    );
+  const saved: SavedRun | undefined = options.save
+    ? await (
+        await import("./saved-run.ts")
+      ).startSavedRun(workspace.home, workspace, {
+        workdir: workspace.workdir,
+        provider: options.provider,
+        model: provider.model,
+        permissionMode: options.mode ?? "default",
+        disclosure: options.disclosure,
+        ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
+        ...(options.refreshTools ? { refreshToolsEachIteration: true } : {}),
+        ...(options.allowNetwork ? { allowNetwork: true } : {}),
+        // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
+        ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
+      })
+    : undefined;
   const onEvent = (unredacted: RunnerEvent) => {
     // Every run says which sandbox its processes run in (the engine's, when the Runner did not say).
     const raw = redactKnownSecrets(unredacted);
     const event: RunnerEvent =
       raw.type === "run_started" && raw.sandbox === undefined ? { ...raw, sandbox: permission.sandbox } : raw;
+    saved?.record(event);
     if (options.json) return options.write(`${JSON.stringify(event)}\n`);
     if (event.type === "text_delta") {
       options.write(streaming === "" ? `◆ assistant: ${event.text}` : event.text);
@@ -135,6 +161,13 @@ export async function runConversation(
     }
   } finally {
     process.removeListener("SIGINT", onSigint);
+    await saved?.close();
   }
+  if (saved)
+    options.write(
+      options.json
+        ? `${JSON.stringify({ type: "session_saved", sessionId: saved.id })}\n`
+        : `saved session ${saved.id} (${saved.file})\n`,
+    );
   return outcomes;
 }

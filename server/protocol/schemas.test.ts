@@ -13,6 +13,7 @@ const settings: SessionSettings = {
   refreshToolsEachIteration: true,
   allowNetwork: true,
   catalogBudget: { profile: "codex", contextWindow: 200_000 },
+  replayOf: "20260101-000000-abcdef12",
 };
 const { workdir: _workdir, ...updatable } = settings;
 
@@ -23,7 +24,8 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
   create_session: { type: "create_session", settings, confirm: ["broad_workdir", "bypass_permissions"] },
   open_session: { type: "open_session", sessionId: "s1", lastSeq: 3 },
   delete_session: { type: "delete_session", sessionId: "s1" },
-  export_session: { type: "export_session", sessionId: "s1" },
+  export_session: { type: "export_session", sessionId: "s1", format: "html" },
+  import_scenario: { type: "import_scenario", sessionId: "s1", fileName: "r.yaml", yaml: "name: r" },
   update_session: {
     type: "update_session",
     sessionId: "s1",

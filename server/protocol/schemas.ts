@@ -42,6 +42,8 @@ export const SessionSettingsSchema = Type.Object(
     allowNetwork: Type.Optional(Type.Boolean()),
     /** Trim the skills index as a client would (issue 14; absent or null: off, the bytes are unchanged). */
     catalogBudget: Type.Optional(Type.Union([catalogBudgetSchema, Type.Null()])),
+    /** Set when the scenario is a recorded session (imported): the recording's session id or name. */
+    replayOf: Type.Optional(Type.String({ maxLength: 256 })),
   },
   { additionalProperties: false },
 );
@@ -109,8 +111,20 @@ export const commandSchemas = {
   }),
   open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
   delete_session: command("delete_session", { sessionId }),
-  /** Answered with `session_export` carrying the session's JSONL log. */
-  export_session: command("export_session", { sessionId }),
+  /**
+   * Answered with `session_export` carrying the session's JSONL log; with `format` html or scenario,
+   * with `session_file` carrying one self-contained HTML page or a scenario YAML that replays it.
+   */
+  export_session: command("export_session", {
+    sessionId,
+    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario"])),
+  }),
+  /** A scenario YAML (e.g. a recorded session) the session's scripted model plays from now on. */
+  import_scenario: command("import_scenario", {
+    sessionId,
+    fileName: Type.String({ minLength: 1, maxLength: 256 }),
+    yaml: Type.String({ minLength: 1, maxLength: 900_000 }),
+  }),
   update_session: command("update_session", {
     sessionId,
     settings: updateSettings,

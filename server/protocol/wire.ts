@@ -133,6 +133,15 @@ export type ServerMessage =
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
   /** The answer to `install_skill`: the plan (dry run), the install, or the refusal. */
   | { type: "skill_install"; sessionId: string; uploadId: string; dryRun: boolean; outcome: InstallOutcome }
+  /** A session exported as one file: a self-contained HTML page or a scenario YAML (export_session's `format`). */
+  | {
+      type: "session_file";
+      sessionId: string;
+      format: "html" | "scenario";
+      fileName: string;
+      mimeType: string;
+      text: string;
+    }
   /** A command could not be carried out, or a frame was invalid. */
   | {
       type: "error";

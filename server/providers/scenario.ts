@@ -10,9 +10,38 @@ export interface ScenarioToolCall {
   input: Record<string, unknown>;
 }
 
+/**
+ * What the recorded model was sent for this turn (optional, written by `export --format scenario`). A
+ * replay compares the request it sees with it and reports where the two diverge (scenario-divergence.ts).
+ */
+export interface RecordedRequest {
+  /** Names of the tool definitions sent, in order. */
+  tools?: string[];
+  /** sha256 hex of the stable system. */
+  stableSha256?: string;
+  /** The working directory the environment named. */
+  workdir?: string;
+  /** Messages in the conversation sent. */
+  messages?: number;
+  /** sha256 hex of the last message's content. */
+  lastMessageSha256?: string;
+}
+
 export interface ScenarioTurn {
   text?: string;
   toolCalls: ScenarioToolCall[];
+  /** The request the recorded model answered with this turn (absent in hand-written scenarios). */
+  request?: RecordedRequest;
+}
+
+/** Where a recorded scenario came from (optional; `export --format scenario` writes it). */
+export interface ScenarioRecording {
+  session?: string;
+  provider?: string;
+  model?: string;
+  at?: string;
+  /** The user messages of the recorded conversation, in order: replay them to reach the same calls. */
+  messages?: string[];
 }
 
 export interface Scenario {
@@ -21,12 +50,16 @@ export interface Scenario {
   match?: string;
   matcher?: RegExp;
   turns: ScenarioTurn[];
+  /** Set when the scenario is a recorded session (a replay). */
+  recorded?: ScenarioRecording;
   /** File the scenario came from (as given to the loader), for error messages and labels. */
   file: string;
 }
 
-const SCENARIO_KEYS = new Set(["name", "match", "turns", "description"]);
-const TURN_KEYS = new Set(["text", "tool_calls"]);
+const SCENARIO_KEYS = new Set(["name", "match", "turns", "description", "recorded"]);
+const TURN_KEYS = new Set(["text", "tool_calls", "request"]);
+const REQUEST_KEYS = new Set(["tools", "stable_sha256", "workdir", "messages", "last_message_sha256"]);
+const RECORDED_KEYS = new Set(["session", "provider", "model", "at", "messages"]);
 const CALL_KEYS = new Set(["name", "input"]);
 
 function invalid(file: string, problem: string): PlaygroundError {
@@ -61,6 +94,52 @@ function parseToolCall(file: string, where: string, value: unknown): ScenarioToo
   return { name: value.name, input: (value.input as Record<string, unknown> | undefined) ?? {} };
 }
 
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function parseRecordedRequest(file: string, where: string, value: unknown): RecordedRequest {
+  if (!isPlainObject(value))
+    throw invalid(file, `${where} must be a mapping (what the recorded model was sent)`);
+  rejectUnknownKeys(file, where, value, REQUEST_KEYS);
+  const request: RecordedRequest = {};
+  if (value.tools !== undefined) {
+    if (!isStringList(value.tools)) throw invalid(file, `${where}.tools must be a list of tool names`);
+    request.tools = value.tools;
+  }
+  for (const [key, field] of [
+    ["stable_sha256", "stableSha256"],
+    ["workdir", "workdir"],
+    ["last_message_sha256", "lastMessageSha256"],
+  ] as const) {
+    if (value[key] === undefined) continue;
+    if (typeof value[key] !== "string") throw invalid(file, `${where}.${key} must be a string`);
+    request[field] = value[key];
+  }
+  if (value.messages !== undefined) {
+    if (!Number.isInteger(value.messages)) throw invalid(file, `${where}.messages must be an integer`);
+    request.messages = value.messages as number;
+  }
+  return request;
+}
+
+function parseRecording(file: string, value: unknown): ScenarioRecording {
+  if (!isPlainObject(value))
+    throw invalid(file, "recorded must be a mapping (where the recording came from)");
+  rejectUnknownKeys(file, "recorded", value, RECORDED_KEYS);
+  const recording: ScenarioRecording = {};
+  for (const key of ["session", "provider", "model", "at"] as const) {
+    if (value[key] === undefined) continue;
+    if (typeof value[key] !== "string") throw invalid(file, `recorded.${key} must be a string`);
+    recording[key] = value[key];
+  }
+  if (value.messages !== undefined) {
+    if (!isStringList(value.messages)) throw invalid(file, "recorded.messages must be a list of strings");
+    recording.messages = value.messages;
+  }
+  return recording;
+}
+
 function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
   const where = `turns[${index}]`;
   if (!isPlainObject(value)) throw invalid(file, `${where} must be an object with text and/or tool_calls`);
@@ -78,7 +157,9 @@ function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
   if ((text === undefined || text === "") && toolCalls.length === 0) {
     throw invalid(file, `${where} must have a non-empty text or at least one tool_calls entry`);
   }
-  return { ...(text ? { text } : {}), toolCalls };
+  const request =
+    value.request === undefined ? undefined : parseRecordedRequest(file, `${where}.request`, value.request);
+  return { ...(text ? { text } : {}), toolCalls, ...(request ? { request } : {}) };
 }
 
 /** Parses and checks scenario YAML. `file` is only used to name the source in errors. */
@@ -118,6 +199,7 @@ export function parseScenario(source: string, file: string): Scenario {
     name: value.name,
     ...(matcher ? { match: value.match as string, matcher } : {}),
     turns,
+    ...(value.recorded !== undefined ? { recorded: parseRecording(file, value.recorded) } : {}),
     file,
   };
 }

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { ToolCall } from "../protocol/model.ts";
 import type { Scenario, ScenarioTurn } from "./scenario.ts";
 import { expandSkillDirs } from "./scenario-placeholders.ts";
+import { requestDivergence } from "./scenario-divergence.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 
 export const SCENARIO_EXHAUSTED_TEXT = "(scripted model: the scenario has no more turns)";
@@ -134,12 +135,16 @@ export class ScriptedProvider implements Provider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     const turn = this.takeTurn(request);
+    // A recorded turn says what its model was sent; a replay that sees something else says where.
+    const divergence = turn?.request ? requestDivergence(turn.request, request) : [];
     yield {
       type: "payload",
       payload: {
         provider: "scripted",
         scenario: this.current ? { name: this.current.name, file: this.current.file } : null,
         turn: turn ? this.nextTurn : null,
+        ...(this.current?.recorded ? { replay: true } : {}),
+        ...(divergence.length > 0 ? { divergence } : {}),
       },
     };
     const text = turn ? turn.text : SCENARIO_EXHAUSTED_TEXT;

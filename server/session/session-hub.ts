@@ -27,6 +27,7 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
+import { importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -44,6 +45,11 @@ export interface ForkRequest {
 }
 
 const SESSION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** True for a string that may name a session log (checked before any path is built from it). */
+export function isSessionId(id: string): boolean {
+  return SESSION_ID.test(id);
+}
 
 export interface SessionHubOptions {
   home: string;
@@ -65,7 +71,7 @@ export function sessionsDirectory(home: string): string {
   return path.join(home, ".PseudoClaude", "playground", "sessions");
 }
 
-function newSessionId(): string {
+export function newSessionId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15).toLowerCase();
   return `${stamp}-${randomBytes(4).toString("hex")}`;
 }
@@ -419,6 +425,23 @@ export class SessionHub {
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }
+  }
+
+  get home(): string {
+    return this.options.home;
+  }
+
+  /** Writes out a live session's log before it is read for an export (a closed one is on disk already). */
+  async flushLog(id: string): Promise<void> {
+    await this.started;
+    await this.sessions.get(id)?.flushForExport();
+  }
+
+  /** Stores a scenario YAML for the session and makes its scripted model play it (scenario-import.ts). */
+  async importScenario(session: Session, fileName: string, yaml: string): Promise<void> {
+    const changes = await importScenario(this.options.home, session.id, fileName, yaml);
+    this.checkSettings(changes);
+    await session.updateSettings(changes);
   }
 
   async delete(id: string): Promise<void> {

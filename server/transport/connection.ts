@@ -8,6 +8,7 @@ import { parseClientCommand } from "../protocol/schemas.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
+import { exportSession, readExportedSession } from "../export/index.ts";
 import type { Session } from "../session/session.ts";
 import { jsonNestingDepth } from "./json-depth.ts";
 import type { IncomingFrame, Transport } from "./transport.ts";
@@ -196,6 +197,13 @@ export class ClientConnection {
         });
         return;
       case "export_session": {
+        if (command.format === "html" || command.format === "scenario") {
+          await this.hub.flushLog(command.sessionId);
+          const session = await readExportedSession(this.hub.home, command.sessionId);
+          const file = exportSession(session, command.format);
+          this.send({ type: "session_file", sessionId: command.sessionId, format: command.format, ...file });
+          return;
+        }
         const exported = await this.hub.exportLog(command.sessionId);
         this.send({ type: "session_export", sessionId: command.sessionId, ...exported });
         return;
@@ -276,6 +284,9 @@ export class ClientConnection {
         return;
       case "catalog_budget":
         session.catalogBudget(command.profile, command.contextWindow);
+        return;
+      case "import_scenario":
+        await this.hub.importScenario(session, command.fileName, command.yaml);
         return;
       default: {
         const unexpected: never = command;

@@ -1,0 +1,102 @@
+// The session menu: share and replay the open session. "Export HTML" downloads one self-contained page
+// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline, and
+// "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
+"use client";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "./ui.tsx";
+
+export type SessionFileFormat = "html" | "scenario";
+
+export function SessionMenu({
+  onExport,
+  onImportScenario,
+  running,
+}: {
+  onExport: (format: SessionFileFormat) => void;
+  /** The chosen file's name and text. */
+  onImportScenario: (fileName: string, yaml: string) => void;
+  /** A scenario cannot be swapped in while a run is going. */
+  running: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      setOpen(false);
+    };
+    document.addEventListener("mousedown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  const choose = (format: SessionFileFormat) => {
+    setOpen(false);
+    onExport(format);
+  };
+  return (
+    <div className="relative" ref={container}>
+      <Button small testId="session-menu" onClick={() => setOpen(!open)} title="Share or replay this session">
+        Share ▾
+      </Button>
+      {open && (
+        <div
+          className="absolute top-full left-0 z-20 mt-1 flex w-64 flex-col gap-1 rounded border border-slate-300 bg-white p-1 shadow-lg"
+          data-testid="session-menu-list"
+        >
+          <Button
+            small
+            testId="session-export-html"
+            onClick={() => choose("html")}
+            title="One HTML file with the chat, the inspector and every pane; opens without the playground"
+          >
+            Export HTML
+          </Button>
+          <Button
+            small
+            testId="session-export-scenario"
+            onClick={() => choose("scenario")}
+            title="The model turns as a scenario YAML: replay this session offline with the scripted model"
+          >
+            Save as scenario
+          </Button>
+          <Button
+            small
+            testId="session-import-scenario"
+            disabled={running}
+            onClick={() => fileInput.current?.click()}
+            title={
+              running
+                ? "Stop the run first"
+                : "Play a scenario file (e.g. a recorded session) with this session's scripted model"
+            }
+          >
+            Import scenario…
+          </Button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".yaml,.yml"
+            className="hidden"
+            data-testid="session-import-scenario-file"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = "";
+              if (!file) return;
+              setOpen(false);
+              void file.text().then((text) => onImportScenario(file.name, text));
+            }}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

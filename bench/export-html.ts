@@ -1,0 +1,90 @@
+// Exported HTML for a 200-request session: a scripted conversation of 40 runs × 5 requests (4 tool calls
+// and an answer each) saved with `run --save` (in-process), then exported. Reports the file's size (and
+// per request), the JSONL log's size for comparison, and the export time.
+import { cp, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runConversation } from "../server/cli/run-command.ts";
+import { exportSession, readExportedSession } from "../server/export/index.ts";
+import { sessionsDirectory } from "../server/session/session-hub.ts";
+import { createWorkspace } from "../server/session/workspace.ts";
+import { median, round, type Figure, type FigureRow } from "./harness.ts";
+
+const repoRoot = fileURLToPath(new URL("../", import.meta.url));
+const CALLS = [
+  "{ name: read_file, input: { path: README.md } }",
+  "{ name: list_files, input: { pattern: 'src/*' } }",
+  "{ name: search_code, input: { pattern: cents, path: src } }",
+  "{ name: read_file, input: { path: src/orders.js } }",
+];
+
+export function longScenario(runs: number): string {
+  const turns: string[] = [];
+  for (let run = 1; run <= runs; run++) {
+    for (const [index, call] of CALLS.entries())
+      turns.push(`  - text: "Run ${run}, step ${index + 1}: looking."\n    tool_calls:\n      - ${call}`);
+    turns.push(`  - text: "Run ${run} done: the files say what the README says."`);
+  }
+  return `name: long-session\nturns:\n${turns.join("\n")}\n`;
+}
+
+export const exportHtmlFigure: Figure = {
+  name: "export-html",
+  workload: "HTML export of a 200-request session (40 runs × 5 requests, scripted)",
+  target: "report file size (usable at 200 requests)",
+  async run({ quick }): Promise<FigureRow[]> {
+    const runs = quick ? 8 : 40;
+    const root = await mkdtemp(path.join(os.tmpdir(), "bench-export-"));
+    try {
+      const workdir = path.join(root, "work");
+      const home = path.join(root, "home");
+      await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+      await writeFile(path.join(root, "long.yaml"), longScenario(runs));
+      let sessionId = "";
+      await runConversation(await createWorkspace({ workdir, home }), {
+        provider: "scripted",
+        scenario: path.join(root, "long.yaml"),
+        messages: Array.from({ length: runs }, (_, index) => `step through the project, pass ${index + 1}`),
+        yes: true,
+        json: true,
+        disclosure: "progressive",
+        planMode: false,
+        refreshTools: false,
+        save: true,
+        write: (line) => {
+          const event = JSON.parse(line) as { type: string; sessionId?: string };
+          if (event.type === "session_saved") sessionId = event.sessionId!;
+        },
+      });
+      const logBytes = (await stat(path.join(sessionsDirectory(home), `${sessionId}.jsonl`))).size;
+      const times: number[] = [];
+      let html = "";
+      let requests = 0;
+      for (let round = 0; round < (quick ? 2 : 5); round++) {
+        const started = performance.now();
+        const session = await readExportedSession(home, sessionId);
+        html = exportSession(session, "html").text;
+        times.push(performance.now() - started);
+        requests = session.events.filter((record) => record.event.type === "request").length;
+      }
+      const bytes = Buffer.byteLength(html);
+      return [
+        {
+          figure: "export-html",
+          workload: `${requests}-request session → one HTML file`,
+          unit: "KiB",
+          median: round(bytes / 1024),
+          baselineMedian: round(logBytes / 1024),
+          ratio: round(bytes / logBytes),
+          target: "report",
+          status: "report",
+          note: `baseline: the session's JSONL log; ${round(bytes / requests / 1024)} KiB per request; export (read + render) median ${round(median(times))} ms`,
+          details: { requests, htmlBytes: bytes, logBytes, exportMs: times.map((value) => round(value)) },
+        },
+      ];
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  },
+};

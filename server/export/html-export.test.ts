@@ -1,0 +1,139 @@
+// A saved run (the CLI's `run --save`, in-process) exported as HTML: one file, escaped, redacted, with a
+// CSP that admits exactly its one inline script and style, and data for every request's panes.
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runConversation } from "../cli/run-command.ts";
+import { sessionsDirectory } from "../session/session-hub.ts";
+import { createWorkspace } from "../session/workspace.ts";
+import { exportSession, readExportedSession } from "./index.ts";
+import { buildHtmlModel, type HtmlModel } from "./html-model.ts";
+import type { ExportedSession } from "./index.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const KEY = "sk-ant-api03-" + "Q".repeat(40);
+const TOKEN = "ab".repeat(32);
+const HOSTILE = `<img src=x onerror=alert(1)></script><script>alert(2)</script><!-- ${KEY} #token=${TOKEN}`;
+
+const scenario = `name: hostile
+turns:
+  - text: "Loading the review skill."
+    tool_calls:
+      - { name: load_skill, input: { name: review } }
+  - text: ${JSON.stringify(HOSTILE)}
+    tool_calls:
+      - { name: read_file, input: { path: README.md } }
+  - text: "Done. \\u2028 line separator"
+`;
+
+let root: string;
+let html: string;
+let sessionId: string;
+let session: ExportedSession;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "html-export-"));
+  const workdir = path.join(root, "work");
+  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  const home = path.join(root, "home");
+  await writeFile(path.join(root, "hostile.yaml"), scenario);
+  const output: string[] = [];
+  const outcomes = await runConversation(await createWorkspace({ workdir, home }), {
+    provider: "scripted",
+    scenario: path.join(root, "hostile.yaml"),
+    messages: ["review the README"],
+    yes: true,
+    json: true,
+    disclosure: "progressive",
+    planMode: false,
+    refreshTools: false,
+    save: true,
+    write: (line) => output.push(line),
+  });
+  expect(outcomes.map((outcome) => outcome.reason)).toEqual(["completed"]);
+  const saved = JSON.parse(output.at(-1)!) as { type: string; sessionId: string };
+  expect(saved.type).toBe("session_saved");
+  sessionId = saved.sessionId;
+  // Saved exactly where the server keeps its logs.
+  expect(await readdir(sessionsDirectory(home))).toEqual([`${sessionId}.jsonl`]);
+  session = await readExportedSession(home, sessionId);
+  html = exportSession(session, "html").text;
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+type PageData = Pick<HtmlModel, "id" | "title" | "texts" | "toolSets" | "conversation" | "requests">;
+
+function pageData(page: string): PageData {
+  const match = /<script type="application\/json" id="session-data">([^<]*)<\/script>/.exec(page);
+  if (!match) throw new Error("no data block");
+  return JSON.parse(match[1]) as PageData;
+}
+
+describe("HTML export", () => {
+  it("never lets model text become markup, and admits only its own script and style", () => {
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("<script>alert");
+    expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    // Two script elements: the data block and the page script; nothing loads from anywhere.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).not.toMatch(/<[a-z][^>]*\s(src|href)\s*=/i);
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/
+      .exec(html)![1]
+      .replace(/&#39;/g, "'");
+    expect(csp).toContain("default-src 'none'");
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1];
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1];
+    const hash = (text: string) => createHash("sha256").update(text).digest("base64");
+    expect(csp).toContain(`script-src 'sha256-${hash(script)}'`);
+    expect(csp).toContain(`style-src 'sha256-${hash(style)}'`);
+  });
+
+  it("leaves no key and no server token in the file", () => {
+    expect(html).not.toContain(KEY);
+    expect(html).not.toContain(TOKEN);
+    expect(html).toContain("[redacted]");
+  });
+
+  it("carries every request's panes: stable, environment with the loaded SOP, messages, tools, raw, diffs, tokens", () => {
+    const data = pageData(html);
+    expect(data.id).toBe(sessionId);
+    expect(data.title).toBe("review the README");
+    expect(data.requests.map((request) => request.index)).toEqual([1, 2, 3]);
+    const [first, second, third] = data.requests;
+    expect(data.texts[first.stable]).toContain("load_skill");
+    expect(data.texts[second.environment]).toContain("## Active Skills");
+    // Stable unchanged across requests: one copy in the table, and no stable diff.
+    expect(second.stable).toBe(first.stable);
+    expect(second.diff?.stable).toBeUndefined();
+    expect(
+      second.diff?.environment?.some(([op, text]) => op === "+" && String(text).includes("review")),
+    ).toBe(true);
+    // Messages by reference to the one conversation (the last request's messages held a key, so the
+    // redacted conversation no longer matches them and they are kept in full, redacted too).
+    expect(second.historyLength).toBe(3);
+    expect(third.historyLength ?? third.messages?.length).toBe(5);
+    expect(data.conversation[3]).toMatchObject({ role: "assistant" });
+    expect(data.toolSets[first.tools].map((tool) => tool.name)).toContain("read_file");
+    expect(first.payload).toMatchObject({ provider: "scripted" });
+    expect(first.segments?.length).toBeGreaterThan(0);
+    expect(first.tokenizer).toBeTruthy();
+    // The rest is rendered into the page as HTML, from the same model.
+    const model = buildHtmlModel(session);
+    expect(model.requests[1].calls).toMatchObject([{ name: "read_file", result: { ok: true } }]);
+    expect(model.lane.find((row) => row.skill === "review")).toMatchObject({ listed: true, loadedAt: 1 });
+    expect(model.settings).toMatchObject({ provider: "scripted", permissionMode: "default" });
+  });
+
+  it("renders the chat and the timeline in the page itself, escaped", () => {
+    expect(html).toContain('data-testid="export-request-3"');
+    expect(html).toContain("review the README");
+    expect(html).toContain("skill review loaded");
+    expect(html).toContain('data-testid="export-lane-review"');
+  });
+});

@@ -1,0 +1,214 @@
+// Session → one self-contained HTML file: inline style and one inline script, no network, no server. The
+// chat, the inspector timeline, the disclosure lane and the settings are rendered here, escaped; the
+// selected request's panes are drawn by the page's script from the JSON data block (textContent only).
+// A strict CSP allows only that script and style (by hash): model text is untrusted, and an exported file
+// is opened by people who never ran the playground.
+import { createHash } from "node:crypto";
+import type { ExportedSession } from "./exported-session.ts";
+import { buildHtmlModel, type ChatEntry, type HtmlModel } from "./html-model.ts";
+import { PAGE_SCRIPT } from "./html-script.ts";
+import { PAGE_STYLE } from "./html-style.ts";
+
+const PANES: [string, string][] = [
+  ["stable", "Stable system"],
+  ["environment", "Environment"],
+  ["messages", "Messages"],
+  ["tools", "Tools"],
+  ["raw", "Raw"],
+  ["diffs", "Diffs"],
+  ["tokens", "Tokens & cache"],
+];
+
+/** Text for HTML text and attribute values (both quote kinds, so any attribute quoting is safe). */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** JSON that cannot end its <script> element or open a comment inside it. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function cspHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+function chatEntry(entry: ChatEntry): string {
+  const text = escapeHtml(entry.text);
+  switch (entry.kind) {
+    case "user":
+      return `<li class="chat user"><div class="who">user${entry.detail ? ` · ${escapeHtml(entry.detail)}` : ""}</div><pre>${text}</pre></li>`;
+    case "assistant": {
+      const calls = (entry.calls ?? [])
+        .map(
+          (call) =>
+            `<pre class="call">→ ${escapeHtml(call.name)}(${escapeHtml(JSON.stringify(call.input))})</pre>`,
+        )
+        .join("");
+      const link =
+        entry.requestIndex !== undefined
+          ? ` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`
+          : "";
+      return `<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text ? `<pre>${text}</pre>` : ""}${calls}</li>`;
+    }
+    case "tool":
+      return `<li class="chat tool${entry.ok === false ? " failed" : ""}"><details><summary>${escapeHtml(entry.detail ?? "tool result")}</summary><pre>${text}</pre></details></li>`;
+    default:
+      return `<li class="chat ${entry.kind}">${text}${entry.detail ? ` — ${escapeHtml(entry.detail)}` : ""}</li>`;
+  }
+}
+
+/** The request's tokens as the server counted them: prompt parts plus the conversation's messages. */
+export function requestTokens(model: HtmlModel, index: number): number | undefined {
+  const request = model.requests[index];
+  if (!request.segments) return undefined;
+  const parts = request.segments.reduce((sum, segment) => sum + segment.tokens, 0);
+  // An isolated run's own messages have no figures in the log: only the prompt parts are counted then.
+  if (request.messages) return parts;
+  const messages = model.conversationTokens.slice(0, request.historyLength ?? 0);
+  return parts + messages.reduce<number>((sum, tokens) => sum + (tokens ?? 0), 0);
+}
+
+function timeline(model: HtmlModel): string {
+  if (model.requests.length === 0) return "<p>No model request in this session.</p>";
+  const items = model.requests.map((request, position) => {
+    const calls = request.calls.map((call) => call.name).join(", ");
+    const tokens = requestTokens(model, position);
+    const usage = request.usage.find((entry) => entry.source !== "estimate");
+    const figures = [
+      tokens !== undefined ? `${tokens} tokens (${request.tokenizer ?? "tokenizer"})` : "",
+      usage?.inputTokens !== undefined ? `provider: ${usage.inputTokens} in` : "",
+      usage?.cacheReadInputTokens ? `${usage.cacheReadInputTokens} cache read` : "",
+    ].filter(Boolean);
+    const changed =
+      request.diff &&
+      (request.diff.stable || request.diff.toolsAdded.length || request.diff.toolsRemoved.length)
+        ? ' <span class="warn">prefix changed</span>'
+        : "";
+    return (
+      `<li><button type="button" data-request="${request.index}" data-testid="export-request-${request.index}">` +
+      `#${request.index} · it. ${request.iteration}${changed}<br><small>${escapeHtml(calls || (request.answer ? "answer" : "no answer"))}` +
+      `${figures.length ? ` · ${escapeHtml(figures.join(" · "))}` : ""}${request.stop ? ` · stop: ${escapeHtml(request.stop.reason)}` : ""}</small></button></li>`
+    );
+  });
+  return `<ol class="timeline" data-testid="export-timeline">${items.join("")}</ol>`;
+}
+
+function lane(model: HtmlModel): string {
+  if (model.lane.length === 0) return "<p>No skills in this session.</p>";
+  const rows = model.lane.map(
+    (row) =>
+      `<tr data-testid="export-lane-${escapeHtml(row.skill)}"><td>${escapeHtml(row.skill)}</td><td>${row.listed ? "listed" : "—"}</td>` +
+      `<td>${row.loadedAt !== undefined ? `loaded at request #${row.loadedAt}` : "never loaded"}</td>` +
+      `<td>${escapeHtml(row.tools.join(", ") || "—")}</td>` +
+      `<td>${row.visibleFrom !== undefined ? `visible from request #${row.visibleFrom}` : row.tools.length ? "registered, not visible yet" : "—"}</td>` +
+      `<td>${escapeHtml(row.resources.join(", ") || "—")}</td></tr>`,
+  );
+  return (
+    `<table class="lane" data-testid="export-lane"><thead><tr><th>skill</th><th>index</th><th>SOP</th><th>tools registered</th>` +
+    `<th>tools visible</th><th>files read</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+  );
+}
+
+function settingsTable(model: HtmlModel): string {
+  const entries: [string, unknown][] = [
+    ["session", model.id],
+    ["created", model.createdAt],
+    ...Object.entries(model.settings),
+    ...(model.sandbox !== undefined ? [["sandbox", model.sandbox] as [string, unknown]] : []),
+    ...(model.trust !== undefined ? [["folder trust", model.trust] as [string, unknown]] : []),
+  ];
+  const rows = entries
+    .map(
+      ([key, value]) =>
+        `<tr><th>${escapeHtml(key)}</th><td>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</td></tr>`,
+    )
+    .join("");
+  const changes = model.settingsChanges
+    .map((change) => `<li>${escapeHtml(change.at)}: ${escapeHtml(JSON.stringify(change.settings))}</li>`)
+    .join("");
+  return `<table data-testid="export-settings">${rows}</table>${changes ? `<p>Changed during the session:</p><ul>${changes}</ul>` : ""}`;
+}
+
+/**
+ * What the page's script needs to draw the panes. The chat, the lane, the settings and each request's
+ * calls are already in the page as HTML, so they are left out here: the file does not carry them twice.
+ */
+export function paneData(model: HtmlModel) {
+  return {
+    id: model.id,
+    title: model.title,
+    texts: model.texts,
+    toolSets: model.toolSets,
+    conversation: model.conversation,
+    conversationTokens: model.conversationTokens,
+    requests: model.requests.map(({ calls: _calls, answer: _answer, listedSkills: _listed, ...request }) => ({
+      ...request,
+      // A hash prefix tells segments apart on screen; the full hashes are in the JSONL export.
+      ...(request.segments
+        ? { segments: request.segments.map((segment) => ({ ...segment, hash: segment.hash.slice(0, 12) })) }
+        : {}),
+    })),
+  };
+}
+
+/** The whole page for a saved session. `exportedAt` is a parameter so the output is reproducible. */
+export function sessionToHtml(session: ExportedSession, exportedAt = new Date().toISOString()): string {
+  const model = buildHtmlModel(session);
+  const csp = [
+    "default-src 'none'",
+    `script-src ${cspHash(PAGE_SCRIPT)}`,
+    `style-src ${cspHash(PAGE_STYLE)}`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+  const replay =
+    model.settings.provider !== "scripted"
+      ? ""
+      : model.settings.replayOf
+        ? " (replay of a recorded session)"
+        : " (scripted model)";
+  const warnings = model.warnings.length
+    ? `<section class="warnings"><h2>Damaged parts of the log</h2><ul>${model.warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join("")}</ul></section>`
+    : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(model.title)} — PseudoClaude Playground session</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<header data-testid="export-header"><strong>PseudoClaude Playground</strong> · <span data-testid="export-title">${escapeHtml(model.title)}</span>
+· ${escapeHtml(model.settings.provider)}/${escapeHtml(model.settings.model)}${escapeHtml(replay)} · ${model.requests.length} request(s)
+<small>exported ${escapeHtml(exportedAt)}; keys and the server token redacted</small></header>
+${warnings}
+<main>
+<section class="chat-column"><h2>Chat</h2><ol class="chat-list" data-testid="export-chat">${model.chat.map(chatEntry).join("")}</ol></section>
+<section class="inspector"><h2>Inspector</h2>${timeline(model)}
+<nav class="tabs" role="tablist">${PANES.map(([pane, label]) => `<button type="button" role="tab" data-pane="${pane}" data-testid="export-pane-tab-${pane}">${label}</button>`).join("")}</nav>
+<div id="pane" data-testid="export-pane"><noscript>The panes need JavaScript; the data is in the session-data block of this file.</noscript></div>
+</section>
+</main>
+<section><h2>Disclosure lane</h2>${lane(model)}</section>
+<section><h2>Run settings</h2>${settingsTable(model)}</section>
+<script type="application/json" id="session-data">${jsonForScript(paneData(model))}</script>
+<script>${PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}

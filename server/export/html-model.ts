@@ -1,0 +1,352 @@
+// The data an exported HTML page carries, folded from a saved session's events: every request with its
+// panes (stable, environment, messages, tools, raw, diffs, token and cache figures), the conversation, the
+// disclosure lane and the run settings. Repeated parts are stored once, so the file grows with the
+// session, not with its square: system texts and tool lists in tables, messages as a prefix of the one
+// conversation, provider payloads relative to the previous one (as the log stores them).
+import { diffLines } from "diff";
+import type { ChatMessage, ToolCall, ToolDefinition, ToolResult, Usage } from "../protocol/model.ts";
+import type { PermissionTrace } from "../protocol/permission.ts";
+import type { PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
+import type { SessionSettings } from "../protocol/wire.ts";
+import { compactPayload } from "../session/payload-compaction.ts";
+import type { ExportedSession } from "./exported-session.ts";
+
+/** One changed run of lines: `+` added, `-` removed, `=` unchanged (its line count only). */
+export type DiffPart = ["+" | "-", string] | ["=", number];
+
+export interface ExportedCall {
+  id: string;
+  name: string;
+  input: unknown;
+  known: boolean;
+  visible: boolean;
+  result?: { ok: boolean; content: string; errorType?: string; durationMs: number };
+  permission?: Pick<PermissionTrace, "decision" | "source" | "rule" | "reason">;
+}
+
+export interface ExportedRequest {
+  index: number;
+  runId: string;
+  iteration: number;
+  provider: string;
+  model: string;
+  disclosure: string;
+  at: string;
+  stableHash: string;
+  /** Indexes into `texts`. */
+  stable: number;
+  environment: number;
+  /** The first `historyLength` messages of `conversation`, or the run's own messages (an isolated run). */
+  historyLength?: number;
+  messages?: ChatMessage[];
+  /** Index into `toolSets`. */
+  tools: number;
+  registeredNotVisible: string[];
+  listedSkills: string[];
+  activeSkills: string[];
+  tokenizer?: string;
+  segments?: PromptSegment[];
+  eager?: RequestSnapshot["eager"];
+  eagerStableLength?: number;
+  /** Another part of the playground's cache figures (`snapshot.cache`), shown as they are when present. */
+  cache?: unknown;
+  usage: Usage[];
+  /** The provider payload, or its compact form relative to the previous request's (`$previousPayload`). */
+  payload?: unknown;
+  answer?: string;
+  calls: ExportedCall[];
+  diff?: { stable?: DiffPart[]; environment?: DiffPart[]; toolsAdded: string[]; toolsRemoved: string[] };
+  stop?: { reason: string; message?: string };
+}
+
+export interface ChatEntry {
+  kind: "user" | "assistant" | "tool" | "stop" | "skill" | "error";
+  text: string;
+  requestIndex?: number;
+  detail?: string;
+  calls?: ToolCall[];
+  ok?: boolean;
+}
+
+export interface LaneRow {
+  skill: string;
+  listed: boolean;
+  loadedAt?: number;
+  tools: string[];
+  visibleFrom?: number;
+  resources: string[];
+}
+
+export interface HtmlModel {
+  id: string;
+  title: string;
+  createdAt: string;
+  settings: SessionSettings;
+  settingsChanges: { at: string; settings: SessionSettings }[];
+  sandbox?: unknown;
+  trust?: unknown;
+  texts: string[];
+  toolSets: ToolDefinition[][];
+  conversation: ChatMessage[];
+  /** Tokens of each conversation message (its history_appended figures; null when the log has none). */
+  conversationTokens: (number | null)[];
+  requests: ExportedRequest[];
+  chat: ChatEntry[];
+  lane: LaneRow[];
+  warnings: string[];
+}
+
+class Interner<T> {
+  readonly values: T[] = [];
+  private readonly index = new Map<string, number>();
+  add(value: T, key = JSON.stringify(value)): number {
+    let found = this.index.get(key);
+    if (found === undefined) {
+      found = this.values.length;
+      this.values.push(value);
+      this.index.set(key, found);
+    }
+    return found;
+  }
+}
+
+function lineDiff(before: string, after: string): DiffPart[] | undefined {
+  if (before === after) return undefined;
+  return diffLines(before, after).map((change): DiffPart => {
+    if (change.added) return ["+", change.value];
+    if (change.removed) return ["-", change.value];
+    return ["=", change.count ?? change.value.split("\n").length - 1];
+  });
+}
+
+function requestDiff(previous: RequestSnapshot | undefined, next: RequestSnapshot): ExportedRequest["diff"] {
+  if (!previous) return undefined;
+  const before = previous.tools.map((tool) => tool.name);
+  const after = next.tools.map((tool) => tool.name);
+  const stable = lineDiff(previous.system.stable, next.system.stable);
+  const environment = lineDiff(previous.system.environment, next.system.environment);
+  return {
+    ...(stable ? { stable } : {}),
+    ...(environment ? { environment } : {}),
+    toolsAdded: after.filter((name) => !before.includes(name)),
+    toolsRemoved: before.filter((name) => !after.includes(name)),
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0];
+}
+
+/** Folds the session's events into what the page shows. */
+export function buildHtmlModel(session: ExportedSession): HtmlModel {
+  const { header } = session;
+  const texts = new Interner<string>();
+  const toolSets = new Interner<ToolDefinition[]>();
+  const conversation: ChatMessage[] = [];
+  const requests = new Map<number, ExportedRequest>();
+  const byRun = new Map<string, ExportedRequest>();
+  const callsById = new Map<string, ExportedCall>();
+  const chat: ChatEntry[] = [];
+  const lane = new Map<string, LaneRow>();
+  const model: HtmlModel = {
+    id: header.id,
+    title: header.title,
+    createdAt: header.createdAt,
+    settings: header.settings,
+    settingsChanges: [],
+    texts: texts.values,
+    toolSets: toolSets.values,
+    conversation,
+    conversationTokens: [],
+    requests: [],
+    chat,
+    lane: [],
+    warnings: [...session.warnings],
+  };
+  const laneRow = (skill: string): LaneRow => {
+    let row = lane.get(skill);
+    if (!row) {
+      row = { skill, listed: false, tools: [], resources: [] };
+      lane.set(skill, row);
+    }
+    return row;
+  };
+  let previousSnapshot: RequestSnapshot | undefined;
+  let previousPayload: { seq: number; payload: unknown } | undefined;
+  let lastRequest: ExportedRequest | undefined;
+  for (const { seq, at, event } of session.events) {
+    switch (event.type) {
+      case "run_started":
+        if (event.sandbox) model.sandbox = event.sandbox;
+        chat.push({
+          kind: "user",
+          text: event.skill ? firstLine(event.userMessage) : event.userMessage,
+          ...(event.skill ? { detail: `slash invocation of ${event.skill}` } : {}),
+        });
+        break;
+      case "request": {
+        const snapshot = event.snapshot;
+        const cache = (snapshot as RequestSnapshot & { cache?: unknown }).cache;
+        const request: ExportedRequest = {
+          index: snapshot.requestIndex,
+          runId: snapshot.runId,
+          iteration: snapshot.iteration,
+          provider: snapshot.provider,
+          model: snapshot.model,
+          disclosure: snapshot.disclosure,
+          at: snapshot.at,
+          stableHash: snapshot.stableHash,
+          stable: texts.add(snapshot.system.stable, snapshot.system.stable),
+          environment: texts.add(snapshot.system.environment, snapshot.system.environment),
+          ...(snapshot.historyLength !== undefined
+            ? { historyLength: Math.min(snapshot.historyLength, conversation.length) }
+            : { messages: snapshot.messages ?? [] }),
+          tools: toolSets.add(snapshot.tools),
+          registeredNotVisible: snapshot.registeredNotVisible,
+          listedSkills: snapshot.listedSkills,
+          activeSkills: snapshot.activeSkills,
+          ...(snapshot.tokenizer ? { tokenizer: snapshot.tokenizer } : {}),
+          ...(snapshot.segments
+            ? { segments: snapshot.segments.filter((segment) => segment.kind !== "message") }
+            : {}),
+          ...(snapshot.eager ? { eager: snapshot.eager } : {}),
+          ...(snapshot.eagerStableLength !== undefined
+            ? { eagerStableLength: snapshot.eagerStableLength }
+            : {}),
+          ...(cache !== undefined ? { cache } : {}),
+          usage: [],
+          calls: [],
+          diff: requestDiff(previousSnapshot, snapshot),
+        };
+        for (const name of snapshot.listedSkills) laneRow(name).listed = true;
+        for (const row of lane.values())
+          if (
+            row.visibleFrom === undefined &&
+            row.tools.some((tool) => snapshot.tools.some((t) => t.name === tool))
+          )
+            row.visibleFrom = snapshot.requestIndex;
+        previousSnapshot = snapshot;
+        requests.set(request.index, request);
+        byRun.set(request.runId, request);
+        lastRequest = request;
+        break;
+      }
+      case "provider_payload": {
+        const request = requests.get(event.requestIndex);
+        if (!request) break;
+        request.payload = compactPayload(event.payload, previousPayload) ?? event.payload;
+        previousPayload = { seq, payload: event.payload };
+        break;
+      }
+      case "usage":
+        requests.get(event.requestIndex)?.usage.push(event.usage);
+        break;
+      case "assistant_message":
+      case "history_appended": {
+        const message = event.message;
+        if (event.type === "history_appended") {
+          conversation.push(message);
+          model.conversationTokens.push(event.figures?.tokens ?? null);
+        }
+        if (message.role !== "assistant" || event.requestIndex === undefined) break;
+        const request = requests.get(event.requestIndex);
+        if (request) request.answer = message.content;
+        if (event.type === "history_appended" && chat.at(-1)?.requestIndex === event.requestIndex) break;
+        chat.push({
+          kind: "assistant",
+          text: message.content,
+          requestIndex: event.requestIndex,
+          calls: message.toolCalls,
+        });
+        break;
+      }
+      case "tool_call": {
+        if (event.console) break;
+        const call: ExportedCall = {
+          id: event.call.id,
+          name: event.call.name,
+          input: event.call.input,
+          known: event.known,
+          visible: event.visible,
+        };
+        callsById.set(call.id, call);
+        requests.get(event.requestIndex)?.calls.push(call);
+        break;
+      }
+      case "permission_decision": {
+        const call = callsById.get(event.callId);
+        if (call) {
+          const { decision, source, rule, reason } = event.trace;
+          call.permission = { decision, source, ...(rule ? { rule } : {}), ...(reason ? { reason } : {}) };
+        }
+        break;
+      }
+      case "tool_result": {
+        const result: ToolResult = event.result;
+        const call = callsById.get(event.callId);
+        if (call)
+          call.result = {
+            ok: result.ok,
+            content: result.content,
+            ...(result.errorType ? { errorType: result.errorType } : {}),
+            durationMs: event.durationMs,
+          };
+        chat.push({
+          kind: "tool",
+          text: result.content,
+          detail: `${result.tool}${result.ok ? "" : ` failed: ${result.errorType ?? "error"}`} (${event.durationMs} ms)`,
+          ok: result.ok,
+        });
+        break;
+      }
+      case "skill_activated": {
+        const row = laneRow(event.name);
+        row.loadedAt ??= byRun.get(event.runId)?.index ?? lastRequest?.index;
+        chat.push({ kind: "skill", text: `skill ${event.name} loaded (${event.source})` });
+        break;
+      }
+      case "tools_registered":
+        laneRow(event.skill).tools.push(
+          ...event.tools.filter((tool) => !laneRow(event.skill).tools.includes(tool)),
+        );
+        break;
+      case "stop": {
+        const request = byRun.get(event.runId);
+        if (request)
+          request.stop = { reason: event.reason, ...(event.message ? { message: event.message } : {}) };
+        chat.push({
+          kind: "stop",
+          text: `stop: ${event.reason} after ${event.iterations} iteration(s)`,
+          ...(event.message ? { detail: event.message } : {}),
+        });
+        break;
+      }
+      case "catalog_snapshot":
+        for (const skill of event.catalog.skills) laneRow(skill.name).listed = true;
+        break;
+      case "settings_changed":
+        model.settingsChanges.push({ at, settings: event.settings });
+        break;
+      case "trust_state":
+        model.trust = event.trust;
+        break;
+      case "session_error":
+        chat.push({ kind: "error", text: `${event.code}: ${event.message}` });
+        break;
+      default: {
+        // Events of other parts of the playground (e.g. a level-3 file read): shown in the lane when
+        // they name a skill and a path, ignored otherwise.
+        const other = event as { type: string; skill?: unknown; path?: unknown };
+        if (
+          other.type === "skill_resource_read" &&
+          typeof other.skill === "string" &&
+          typeof other.path === "string"
+        )
+          laneRow(other.skill).resources.push(other.path);
+      }
+    }
+  }
+  model.requests = [...requests.values()].sort((left, right) => left.index - right.index);
+  model.lane = [...lane.values()];
+  return model;
+}

@@ -1,0 +1,52 @@
+// Exporting a saved session: as its JSONL log (references expanded), one self-contained HTML page, or a
+// scenario YAML the scripted model replays. Used by `cli export` and the browser's session menu.
+import { PlaygroundError } from "../errors/index.ts";
+import { sessionToHtml } from "./html-export.ts";
+import { sessionToScenario } from "./scenario-export.ts";
+import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
+
+export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
+export { sessionToHtml } from "./html-export.ts";
+export { sessionToScenario } from "./scenario-export.ts";
+
+export const EXPORT_FORMATS = ["jsonl", "html", "scenario"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportedFile {
+  fileName: string;
+  mimeType: string;
+  text: string;
+}
+
+export function isExportFormat(value: string): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The JSONL log as a reader without this program needs it: header, then every event in full. */
+function sessionToJsonl(session: ExportedSession): string {
+  const lines = [
+    JSON.stringify(session.header),
+    ...withFullMessages(session.events).map((record) => JSON.stringify({ kind: "event", ...record })),
+  ];
+  return redactServerTokens(`${lines.join("\n")}\n`);
+}
+
+export function exportSession(session: ExportedSession, format: ExportFormat): ExportedFile {
+  const id = session.header.id;
+  switch (format) {
+    case "jsonl":
+      return { fileName: `${id}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
+    case "html":
+      return { fileName: `${id}.html`, mimeType: "text/html", text: sessionToHtml(session) };
+    case "scenario":
+      return {
+        fileName: `${id}.scenario.yaml`,
+        mimeType: "application/yaml",
+        text: sessionToScenario(session),
+      };
+    default: {
+      const unknown: never = format;
+      throw new PlaygroundError("invalid_arguments", `unknown export format "${String(unknown)}"`);
+    }
+  }
+}
