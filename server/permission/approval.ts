@@ -16,6 +16,7 @@ export function buildApprovalRequest(check: PermissionCheck, trace: PermissionTr
     ...(target.path !== undefined ? { path: target.path } : {}),
     cwd: target.cwd,
     ...(target.stdin !== undefined ? { stdin: target.stdin } : {}),
+    ...(target.mcp !== undefined ? { mcp: structuredClone(target.mcp) } : {}),
     trace,
   };
 }

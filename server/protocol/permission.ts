@@ -44,6 +44,8 @@ export interface ApprovalRequest {
   cwd: string;
   /** For skill tools: the exact JSON written to stdin. */
   stdin?: string;
+  /** For MCP tools: the server, its name for the tool, and its annotations (hints from the server, not guarantees). */
+  mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
   trace: PermissionTrace;
 }
 

@@ -46,6 +46,8 @@ export interface ToolTarget {
   protectedArea?: string;
   /** Set when the path is refused by workdir confinement; the permission engine denies such calls. */
   refusal?: string;
+  /** For MCP tools: the server, its name for the tool, and its annotations (hints shown on the approval card). */
+  mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
 }
 
 export interface ToolExecution {
