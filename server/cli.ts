@@ -6,7 +6,7 @@ import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
-import { runConversation } from "./cli/run-command.ts";
+import { runConversation, startMcp } from "./cli/run-command.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -29,7 +29,19 @@ async function main(argv: string[]): Promise<number> {
     ...(args.home ? { home: args.home } : {}),
   });
   const disclosure = args.eager ? "eager" : "progressive";
+  try {
+    return await runCommand(args, workspace, disclosure);
+  } finally {
+    // No MCP server outlives the command.
+    await workspace.mcp.close();
+  }
+}
 
+async function runCommand(
+  args: ReturnType<typeof parseCliArguments>,
+  workspace: Awaited<ReturnType<typeof createWorkspace>>,
+  disclosure: "eager" | "progressive",
+): Promise<number> {
   if (args.command === "catalog") {
     const { trust, problems } = await loadFolderPermission({
       workdir: workspace.workdir,
@@ -37,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       ...(args.trust ? { via: "cli" as const } : {}),
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+    await startMcp(workspace, trust.trusted);
     const report = catalogReport(workspace, trust);
     write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatCatalog(report, workspace.home)}\n`);
     return 0;

@@ -21,6 +21,7 @@
 //   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
 //   session's (an isolated slash run), which keeps `messages` in full.
 import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
+import type { McpServerView } from "./mcp.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
@@ -85,7 +86,9 @@ export type SessionEvent =
       durationMs: number;
       fullOutput?: string;
     }
-  | { type: "session_error"; message: string; code: string };
+  | { type: "session_error"; message: string; code: string }
+  /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
+  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] };
 
 export type ServerMessage =
   | {

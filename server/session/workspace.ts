@@ -102,7 +102,12 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   registerSystemTools(registry);
   const activeSkills = new ActiveSkills();
   registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
-  const mcp = new McpServers({ registry, workdir, sandbox: { homes: [home] }, clientVersion: PLAYGROUND_VERSION });
+  const mcp = new McpServers({
+    registry,
+    workdir,
+    sandbox: { homes: [home] },
+    clientVersion: PLAYGROUND_VERSION,
+  });
   const removed = catalog.validateTools(
     (name) => registry.isKnown(name),
     (name) => mcp.explainMissing(name),
