@@ -49,7 +49,7 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
   // The tool console: a form from echo's input schema, the call through an approval card.
   const toolConsole = echo.getByTestId("tool-console-mcp__everything__echo");
   await toolConsole.locator("summary").click();
-  await console
+  await toolConsole
     .getByTestId("console-form-mcp__everything__echo-field-message")
     .fill("hello from the browser");
   await toolConsole.getByTestId("console-form-mcp__everything__echo-submit").click();
