@@ -83,12 +83,19 @@ export class SandboxedStdioTransport implements Transport {
     const args = sandbox
       ? bwrapArguments(sandbox, { cwd: launch.cwd, file: program, args: launch.args })
       : launch.args;
-    const child = spawn(file, args, {
+    const stdio: ("pipe" | "ignore")[] = [
+      "pipe",
+      "pipe",
+      "pipe",
+      ...(sandbox?.seccomp ? (["pipe"] as const) : []),
+    ];
+    const child: ChildProcess = spawn(file, args, {
       cwd: launch.cwd,
-      env: childEnvironment(launch.env, sandbox !== undefined),
+      // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
+      env: childEnvironment(launch.env, sandbox !== undefined) as NodeJS.ProcessEnv,
       // Its own process group: one signal to -pid ends it and whatever it started.
       detached: true,
-      stdio: ["pipe", "pipe", "pipe", ...(sandbox?.seccomp ? (["pipe"] as const) : [])],
+      stdio,
     });
     this.child = child;
     this.exited = new Promise((resolve) => child.once("close", () => resolve()));
