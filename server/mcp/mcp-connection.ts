@@ -1,14 +1,34 @@
 // One configured MCP server: started (stdio in the sandbox, or Streamable HTTP), `initialize` within 10 s
 // or it is failed, its tool list read, its stderr kept, a crash reported (and a reconnect possible), and
 // ended on close. State changes are reported to `onChange`; nothing here throws at the caller.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// The SDK is loaded on the first connect: a CLI command or session without MCP servers never pays for it.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
 import { sandboxPolicy, type SandboxSettings } from "../tools/sandbox.ts";
 import type { McpServerConfig } from "./config.ts";
-import { SandboxedStdioTransport } from "./stdio-transport.ts";
+import type { SandboxedStdioTransport } from "./stdio-transport.ts";
+
+interface SdkModules {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  SandboxedStdioTransport: typeof SandboxedStdioTransport;
+}
+let sdk: Promise<SdkModules> | undefined;
+function loadSdk(): Promise<SdkModules> {
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("./stdio-transport.ts"),
+  ]).then(([client, http, stdio]) => ({
+    Client: client.Client,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    SandboxedStdioTransport: stdio.SandboxedStdioTransport,
+  }));
+  return sdk;
+}
 
 export const INITIALIZE_TIMEOUT_MS = 10_000;
 /** Tools read from one server at most (pages of tools/list). */
@@ -72,7 +92,7 @@ export class McpConnection {
   }
 
   get pid(): number | undefined {
-    return this.transport instanceof SandboxedStdioTransport ? this.transport.pid : undefined;
+    return (this.transport as Partial<SandboxedStdioTransport> | undefined)?.pid;
   }
 
   /** Starts the server and reads its tools. Resolves when it is connected or failed. */
@@ -87,10 +107,13 @@ export class McpConnection {
     this.stderrTail = "";
     this.changed();
     const started = performance.now();
-    const client = new Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
+    let client: Client;
     let transport: Transport;
     try {
-      transport = this.createTransport();
+      const modules = await loadSdk();
+      if (generation !== this.generation) return;
+      client = new modules.Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
+      transport = this.createTransport(modules);
     } catch (error) {
       return this.fail(generation, message(error), started);
     }
@@ -157,10 +180,10 @@ export class McpConnection {
     this.changed();
   }
 
-  private createTransport(): Transport {
+  private createTransport(modules: SdkModules): Transport {
     const { config } = this.options;
     if (config.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      return new modules.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
       });
     }
@@ -175,7 +198,7 @@ export class McpConnection {
       network: policy.network,
       ...(policy.reason ? { reason: policy.reason } : {}),
     };
-    return new SandboxedStdioTransport({
+    return new modules.SandboxedStdioTransport({
       command: config.command,
       args: config.args,
       env: config.env,
@@ -247,8 +270,8 @@ export class McpConnection {
     this.transport = undefined;
     if (!client && !transport) return;
     try {
-      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
-        await transport.terminateSession();
+      const http = transport as Partial<StreamableHTTPClientTransport> | undefined;
+      if (this.config.transport === "http" && http?.sessionId) await http.terminateSession?.();
     } catch {
       // The session may already be gone on the server: closing goes on.
     }

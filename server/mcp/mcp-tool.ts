@@ -2,13 +2,14 @@
 // category exec whatever the server's annotations say (readOnlyHint is a hint from the server, shown on
 // the approval card, never a reason to skip the question). A call is one `tools/call` with a timeout;
 // Stop and the timeout send `notifications/cancelled` to the server (the SDK does it on abort/timeout).
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpToolView } from "../protocol/mcp.ts";
 import { defineTool, failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
 import type { CallOptions } from "./mcp-connection.ts";
 import { renderCallResult, type CallResultLike } from "./mcp-result.ts";
 
 export const DEFAULT_MCP_CALL_TIMEOUT_MS = 60_000;
+/** JSON-RPC code of the SDK's McpError on a request timeout (ErrorCode.RequestTimeout), without loading the SDK. */
+const REQUEST_TIMEOUT_CODE = -32001;
 
 export type McpToolInput = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export function createMcpTool(
             ),
           };
         }
-        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        if ((error as { code?: unknown }).code === REQUEST_TIMEOUT_CODE) {
           return {
             result: failResult(
               tool.name,

@@ -174,6 +174,20 @@ describe("a session's MCP servers", () => {
     });
     expect(processesWithArgument(marker).some((pid) => before.includes(pid))).toBe(false);
 
+    // A crash is reported (once) and the panel offers a reconnect.
+    const crash = client.messages.length;
+    for (const pid of processesWithArgument(marker)) process.kill(pid, "SIGKILL");
+    await client.waitForEvent("mcp_state", {
+      sessionId,
+      from: crash,
+      where: (event) => event.servers[0]?.status === "crashed",
+    });
+    const reported = await client.waitForEvent("session_error", { sessionId, from: crash });
+    expect(reported.event).toMatchObject({
+      code: "mcp_error",
+      message: expect.stringContaining("MCP server everything crashed"),
+    });
+
     const unknown = client.messages.length;
     client.send({ type: "mcp_reconnect", sessionId, server: "nope" });
     const error = await client.waitFor((message) => message.type === "error", "error", { from: unknown });

@@ -20,6 +20,8 @@ export class SessionMcp {
   private stderrTimer: NodeJS.Timeout | undefined;
   private started: Promise<void> = Promise.resolve();
   private reported = new Set<string>();
+  /** Each server's status in the last mcp_state sent, to report a crash once. */
+  private statuses = new Map<string, string>();
   private closed = false;
   private readonly unsubscribe: () => void;
 
@@ -83,6 +85,14 @@ export class SessionMcp {
     const servers = mcp.views();
     if (servers.length === 0) return;
     this.options.emit({ type: "mcp_state", servers, warnings: mcp.warnings });
+    for (const server of servers) {
+      if (server.status === "crashed" && this.statuses.get(server.name) !== "crashed")
+        this.options.emitError(
+          "mcp_error",
+          `MCP server ${server.name} crashed: ${server.error ?? "it ended"} (Reconnect in the MCP panel)`,
+        );
+      this.statuses.set(server.name, server.status);
+    }
   }
 
   async close(): Promise<void> {
