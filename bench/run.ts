@@ -48,6 +48,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./skill-tool-call-figure.ts", "skillToolCallFigure"),
   },
   {
+    name: "mcp-call",
+    workload: "mcp__everything__echo via registry + permission + MCP client vs the SDK's Client",
+    target: "report (median ratio, same run)",
+    load: () => importFigure("./mcp-call.ts", "mcpCallFigure"),
+  },
+  {
     name: "ws-stream",
     workload: "10,000 text deltas server → ws client (loopback)",
     target: "report msgs/s and ratio vs raw socket",

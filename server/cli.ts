@@ -6,7 +6,7 @@ import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
-import { runConversation } from "./cli/run-command.ts";
+import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
 import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
@@ -35,7 +35,19 @@ async function main(argv: string[]): Promise<number> {
     ...(args.home ? { home: args.home } : {}),
   });
   const disclosure = args.eager ? "eager" : "progressive";
+  try {
+    return await runCommand(args, workspace, disclosure);
+  } finally {
+    // No MCP server outlives the command.
+    await workspace.mcp.close();
+  }
+}
 
+async function runCommand(
+  args: ReturnType<typeof parseCliArguments>,
+  workspace: Awaited<ReturnType<typeof createWorkspace>>,
+  disclosure: "eager" | "progressive",
+): Promise<number> {
   if (args.command === "catalog") {
     const { trust, problems } = await loadFolderPermission({
       workdir: workspace.workdir,
@@ -43,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
       ...(args.trust ? { via: "cli" as const } : {}),
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
+    await startMcp(workspace, trust.trusted);
     const report = catalogReport(workspace, trust);
     // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
     const budget = args.catalogBudget

@@ -163,6 +163,24 @@ export function ApprovalCard({
           {sandboxCallLine(sandbox)}
         </p>
       )}
+      {request.mcp && (
+        <p className="mt-1" data-testid="approval-mcp">
+          Runs in the MCP server <span className="font-mono font-semibold">{request.mcp.server}</span> as its
+          tool <span className="font-mono">{request.mcp.tool}</span>.
+          {request.mcp.annotations && Object.keys(request.mcp.annotations).length > 0 && (
+            <span data-testid="approval-mcp-annotations">
+              {" "}
+              The server says (hints, not guarantees):{" "}
+              <span className="font-mono">
+                {Object.entries(request.mcp.annotations)
+                  .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+                  .join(", ")}
+              </span>
+              .
+            </span>
+          )}
+        </p>
+      )}
       {request.stdin !== undefined && (
         <>
           <div className="mt-1 font-semibold">stdin</div>

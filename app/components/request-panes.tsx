@@ -157,6 +157,15 @@ export function RequestPane({
             >
               <summary className="cursor-pointer text-xs">
                 <span className="font-mono font-semibold">{tool.name}</span> <Badge>{tool.origin}</Badge>{" "}
+                {tool.mcpServer && (
+                  <Badge
+                    tone="violet"
+                    testId="tool-origin-mcp"
+                    title={`A tool of the MCP server ${tool.mcpServer}`}
+                  >
+                    MCP: {tool.mcpServer}
+                  </Badge>
+                )}{" "}
                 <Badge tone={tool.safety === "read_only" ? "green" : "amber"}>{tool.safety}</Badge>
                 {tool.skill && <span className="text-slate-500"> from {tool.skill}</span>}
                 {diff?.toolsAdded.includes(tool.name) && <Badge tone="green">added</Badge>}

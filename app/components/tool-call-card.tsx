@@ -7,6 +7,7 @@ import { hiddenCharactersIn, hiddenWarning } from "../lib/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre } from "./escaped-text.tsx";
 import { truncationNotes } from "./tool-console.tsx";
+import { McpResultView } from "./mcp-result-view.tsx";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
 
 const stateTones: Record<ToolCallState, Tone> = {
@@ -134,6 +135,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
               {truncationNotes(metadata).map((note) => ` · ${note}`)}
             </p>
           ) : null}
+          <McpResultView metadata={metadata} />
           {content.length > longResult ? (
             <details>
               <summary className="cursor-pointer">

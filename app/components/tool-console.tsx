@@ -3,6 +3,7 @@
 "use client";
 import type { JsonSchema, ToolResultMetadata } from "../../server/protocol/index.ts";
 import type { ConsoleResult } from "../state/types.ts";
+import { McpResultView } from "./mcp-result-view.tsx";
 import { SchemaForm } from "./schema-form.tsx";
 import { Badge, Pre } from "./ui.tsx";
 
@@ -63,6 +64,7 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
           <Pre testId="console-stderr" text={stderr} />
         </>
       )}
+      <McpResultView metadata={metadata} />
     </div>
   );
 }

@@ -20,6 +20,7 @@ import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
 import { SessionMenu } from "./session-menu.tsx";
 import { InspectorPanel } from "./inspector-panel.tsx";
+import { McpPanel } from "./mcp-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
@@ -124,6 +125,13 @@ export function Workspace() {
     },
     [send],
   );
+  /** The tool console (a skill's tools, an MCP server's tools): one call by hand. */
+  const runTool = (tool: string, input: unknown) => {
+    consoleCounter.current += 1;
+    const requestId = `console-${Date.now()}-${consoleCounter.current}`;
+    dispatch({ type: "console_started", requestId, tool, input });
+    sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
+  };
 
   const selectRequestFromChat = useCallback((index: number) => {
     setPanels((old) => ({ ...old, inspector: true }));
@@ -350,25 +358,37 @@ export function Workspace() {
                   consoleResults={Object.values(session.consoleResults)}
                   registeredTools={session.registeredTools}
                   onClose={() => setSelectedSkill(undefined)}
-                  onRunTool={(tool, input) => {
-                    consoleCounter.current += 1;
-                    const requestId = `console-${Date.now()}-${consoleCounter.current}`;
-                    dispatch({ type: "console_started", requestId, tool, input });
-                    sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
-                  }}
+                  onRunTool={runTool}
                 />
               ) : (
-                <CatalogPanel
-                  catalog={catalog}
-                  workdir={session?.settings.workdir}
-                  stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
-                  reloadFeed={session?.reloadFeed ?? []}
-                  selectedSkill={selectedSkill}
-                  onSelectSkill={setSelectedSkill}
-                  skillResources={Object.values(session?.skillResources ?? {})}
-                  onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
-                  onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
-                />
+                <div className="flex h-full min-h-0 flex-col">
+                  <div className="min-h-0 flex-1">
+                    <CatalogPanel
+                      catalog={catalog}
+                      workdir={session?.settings.workdir}
+                      stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
+                      reloadFeed={session?.reloadFeed ?? []}
+                      selectedSkill={selectedSkill}
+                      onSelectSkill={setSelectedSkill}
+                      skillResources={Object.values(session?.skillResources ?? {})}
+                      onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
+                      onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
+                    />
+                  </div>
+                  {session?.mcp && session.mcp.servers.length > 0 && (
+                    <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
+                      <McpPanel
+                        servers={session.mcp.servers}
+                        warnings={session.mcp.warnings}
+                        consoleResults={Object.values(session.consoleResults)}
+                        onReconnect={(server) =>
+                          sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
+                        }
+                        onRunTool={runTool}
+                      />
+                    </div>
+                  )}
+                </div>
               )}
             </PanelBoundary>
           </aside>

@@ -165,6 +165,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
           },
         },
       };
+    case "mcp_state":
+      return { ...state, session: { ...view, mcp: { servers: event.servers, warnings: event.warnings } } };
     case "session_error": {
       const turn = {
         kind: "error" as const,

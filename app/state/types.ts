@@ -5,6 +5,7 @@ import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
+  McpServerView,
   ChatMessage,
   PermissionTrace,
   ProviderInfo,
@@ -128,6 +129,8 @@ export interface SessionView {
   requests: RequestView[];
   reloadFeed: ReloadFeedEntry[];
   consoleResults: Record<string, ConsoleResult>;
+  /** The session's MCP servers (the newest mcp_state event); absent when it has none. */
+  mcp?: { servers: McpServerView[]; warnings: string[] };
   manualTurn?: ManualTurnRequest;
   running: boolean;
   currentRunId?: string;

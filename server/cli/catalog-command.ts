@@ -1,5 +1,7 @@
 // `cli catalog`: what the Catalog found in the three layers, and why each skill is (not) offered.
 import type { CatalogSnapshot } from "../protocol/catalog.ts";
+import type { McpServerView } from "../protocol/mcp.ts";
+import type { ToolDefinition } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -14,6 +16,10 @@ export interface CatalogReport {
   lint: CatalogSnapshot["lint"];
   /** Whether the workdir's own allow rules apply (project skills need no trust: their calls ask). */
   trust: FolderTrust;
+  /** Every tool in the main Registry at the end of the start: system tools, then MCP tools. */
+  tools: Pick<ToolDefinition, "name" | "origin" | "category" | "mcpServer">[];
+  /** The MCP servers: status, tools with the token cost of their definitions, stderr tail. */
+  mcp: McpServerView[];
 }
 
 export function catalogReport(workspace: Workspace, trust: FolderTrust): CatalogReport {
@@ -27,6 +33,13 @@ export function catalogReport(workspace: Workspace, trust: FolderTrust): Catalog
     shadowed: snapshot.shadowed,
     lint: snapshot.lint,
     trust,
+    tools: workspace.registry.definitions().map((tool) => ({
+      name: tool.name,
+      origin: tool.origin,
+      category: tool.category,
+      ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}),
+    })),
+    mcp: workspace.mcp.views(),
   };
 }
 
@@ -63,7 +76,18 @@ export function formatCatalog(report: CatalogReport, home: string): string {
   section(
     "Removed (missing tools)",
     report.removed.map(
-      (entry) => `${entry.name} [${entry.source}] needs ${entry.missing.join(", ")} — ${entry.path}`,
+      (entry) =>
+        `${entry.name} [${entry.source}] needs ${entry.missing.join(", ")}${entry.reasons ? ` (${entry.reasons.join("; ")})` : ""} — ${entry.path}`,
+    ),
+  );
+  section(
+    "MCP servers",
+    report.mcp.map(
+      (server) =>
+        `${server.name} [${server.transport}, ${server.scope}] ${server.status}${server.error ? `: ${server.error}` : ""}` +
+        (server.tools.length > 0
+          ? ` — ${server.tools.length} tools, ${server.definitionTokens} tokens of definitions (o200k_base): ${server.tools.map((tool) => tool.name).join(", ")}`
+          : ""),
     ),
   );
   section(

@@ -51,6 +51,20 @@ export function sandboxLine(allowNetwork: boolean, colour = process.stderr.isTTY
   return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }
 
+/** Starts the MCP servers (the workdir's own when trusted); failures and bad config are warnings on stderr. */
+export async function startMcp(workspace: Workspace, trusted: boolean): Promise<void> {
+  await workspace.startMcp(trusted);
+  for (const warning of workspace.mcp.warnings) process.stderr.write(`warning: ${warning}\n`);
+  for (const server of workspace.mcp.views()) {
+    if (server.status === "failed")
+      process.stderr.write(`warning: MCP server ${server.name} failed: ${server.error}\n`);
+    if (server.status === "withheld")
+      process.stderr.write(
+        `note: MCP server ${server.name} (${server.configFile}) not started: the folder is not trusted (--trust)\n`,
+      );
+  }
+}
+
 export async function runConversation(
   workspace: Workspace,
   options: RunCommandOptions,
@@ -133,6 +147,8 @@ export async function runConversation(
       `note: ${permission.trust.folder} is ${describeTrust(permission.trust, workspace.home)}\n`,
     );
   if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
+  // MCP servers start with the run and end with the command (server/cli.ts closes them).
+  await startMcp(workspace, permission.trust.trusted);
   const history: ChatMessage[] = [];
   const deps = workspace.runnerDependencies({
     provider,

@@ -49,6 +49,8 @@ export type ErrorType =
   | "catalog_reload_held"
   /** A permission settings file could not be read or has invalid rules. */
   | "permission_settings"
+  /** An MCP server answered a tool call with a protocol error, or is not connected. */
+  | "mcp_error"
   | "internal";
 
 /** The ErrorType values a tool result's `errorType` uses when a process ends badly. */

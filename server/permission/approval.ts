@@ -17,6 +17,7 @@ export function buildApprovalRequest(check: PermissionCheck, trace: PermissionTr
     cwd: target.cwd,
     ...(target.stdin !== undefined ? { stdin: target.stdin } : {}),
     ...(target.skillResource !== undefined ? { skill: target.skillResource } : {}),
+    ...(target.mcp !== undefined ? { mcp: structuredClone(target.mcp) } : {}),
     trace,
   };
 }

@@ -22,6 +22,8 @@ export interface RemovedSkill {
   source: SkillSource;
   path: string;
   missing: string[];
+  /** Why each missing tool is missing, in the order of `missing`, when known ("server srv not connected"). */
+  reasons?: string[];
 }
 
 export interface LintNote {

@@ -7,5 +7,6 @@ export type * from "./sandbox.ts";
 export type * from "./install.ts";
 export type * from "./skill-resources.ts";
 export type * from "./trigger-lab.ts";
+export type * from "./mcp.ts";
 export type { ErrorType } from "../errors/index.ts";
 export type * from "./branch.ts";

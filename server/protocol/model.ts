@@ -19,6 +19,8 @@ export interface ToolDefinition {
   origin: "system" | "skill" | "main";
   /** For skill tools: the skill that registered it. */
   skill?: string;
+  /** For MCP tools (`mcp__<server>__<tool>`, origin "main"): the server it comes from. */
+  mcpServer?: string;
 }
 
 export interface ToolCall {

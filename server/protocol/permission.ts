@@ -48,6 +48,8 @@ export interface ApprovalRequest {
   stdin?: string;
   /** The loaded skill whose folder the path (or a script the command runs) belongs to. */
   skill?: string;
+  /** For MCP tools: the server, its name for the tool, and its annotations (hints from the server, not guarantees). */
+  mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
   trace: PermissionTrace;
 }
 

@@ -33,6 +33,7 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     confirm: ["bypass_permissions"],
   },
   trust_folder: { type: "trust_folder", sessionId: "s1", remember: true },
+  mcp_reconnect: { type: "mcp_reconnect", sessionId: "s1", server: "everything" },
   send_message: { type: "send_message", sessionId: "s1", text: "hi" },
   cancel: { type: "cancel", sessionId: "s1" },
   approval_answer: {

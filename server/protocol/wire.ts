@@ -21,6 +21,7 @@
 //   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
 //   session's (an isolated slash run), which keeps `messages` in full.
 import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
+import type { McpServerView } from "./mcp.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
 import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
@@ -112,7 +113,9 @@ export type SessionEvent =
    * A branch's start, after the copied conversation (its history_appended events) and before its first
    * run, which continues that conversation with the edits applied.
    */
-  | { type: "branch_started"; branch: BranchOrigin };
+  | { type: "branch_started"; branch: BranchOrigin }
+  /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
+  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] };
 
 export type ServerMessage =
   | {

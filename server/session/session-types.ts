@@ -7,6 +7,7 @@ import type { PromptSources } from "../runner/types.ts";
 import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
 import type { CatalogLayers, ReloadDiff } from "../skills/types.ts";
+import type { McpServers } from "../mcp/mcp-servers.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
@@ -23,6 +24,10 @@ export interface SessionWorkspace {
   prompt: PromptSources;
   /** Rescans the layers and drops vanished skills from ActiveSkills (falls back to catalog.reload()). */
   reloadCatalog?(): Promise<ReloadDiff>;
+  /** MCP servers (absent in workspaces built without them, e.g. some tests). */
+  mcp?: McpServers;
+  /** Starts the MCP servers; the workdir's own only when `trusted`. */
+  startMcp?(trusted: boolean): Promise<void>;
 }
 
 /** The permission engine as a session uses it (rules + mode; asking the user is the session's job). */

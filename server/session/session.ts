@@ -30,6 +30,7 @@ import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
+import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
@@ -78,6 +79,7 @@ export class Session {
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
+  private mcp: SessionMcp | undefined;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -131,6 +133,14 @@ export class Session {
       session.emitError("restore_failed", problem, { replay: true }),
     );
     session.emitCatalogSnapshot();
+    // MCP servers start in the background; the workdir's own only once the folder is trusted.
+    session.mcp = new SessionMcp({
+      workspace: session.workspace,
+      emit: (event) => session.emit(event),
+      emitError: (code, message) => session.emitError(code, message, { replay: true }),
+      catalogChanged: () => session.emitCatalogSnapshot(),
+    });
+    session.mcp.start(trust?.trusted === true);
     if (init.watch !== false) {
       const { builtin, user, project } = session.workspace.layers;
       session.watcher = new SkillWatcher(
@@ -419,6 +429,8 @@ export class Session {
     const { trust, problems } = await this.engines.trustFolder(remember);
     for (const problem of problems) this.emitError("permission_settings", problem);
     this.emit({ type: "trust_state", trust });
+    // The folder's own MCP servers start now (those already running are kept).
+    if (trust.trusted) this.mcp?.start(true);
     await this.flushLog();
   }
 
@@ -435,11 +447,23 @@ export class Session {
     await this.flushLog();
   }
 
-  /** Stops the run and its tools, stops watching, and writes out the log. */
+  /** Ends the MCP server of this name and starts it again. */
+  reconnectMcp(server: string): Promise<void> {
+    if (!this.mcp) throw new PlaygroundError("not_found", `session ${this.id} has no MCP servers`);
+    return this.mcp.reconnect(server);
+  }
+
+  /** Resolves once the MCP servers have each connected or failed (tests, the CLI). */
+  mcpStarted(): Promise<void> {
+    return this.mcp?.whenStarted() ?? Promise.resolve();
+  }
+
+  /** Stops the run and its tools, ends its MCP servers, stops watching, and writes out the log. */
   async close(): Promise<void> {
     this.cancel();
     this.lab?.cancel();
     await this.idle();
+    await this.mcp?.close();
     this.closed = true;
     this.watcher?.close();
     await this.init.writer.close();

@@ -13,6 +13,8 @@ import type { Provider } from "../providers/types.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
+import { loadMcpConfig } from "../mcp/config.ts";
+import { McpServers } from "../mcp/mcp-servers.ts";
 import { ActiveSkills } from "../skills/active-skills.ts";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
 import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
@@ -62,6 +64,13 @@ export interface Workspace {
   prompt: PromptSources;
   /** Skills removed by dependency validation at start (also in catalog.removed()). */
   removed: RemovedSkill[];
+  /** The MCP servers whose tools join the Registry (none run until `startMcp`). */
+  mcp: McpServers;
+  /**
+   * Reads the MCP config (the workdir's servers only when `trusted`) and starts the servers; resolves when
+   * each is connected or failed. Skills are validated again whenever a server comes up or goes away.
+   */
+  startMcp(trusted: boolean): Promise<void>;
   /** Everything a Runner (or a slash invocation) needs for this workspace. */
   runnerDependencies(options: ConversationOptions): SlashDependencies;
   /** Calls load_skill as the model would; returns its result. */
@@ -96,7 +105,20 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   const activeSkills = new ActiveSkills();
   registerSystemTools(registry, { skillRoots: () => activeSkills.resourceRoots() });
   registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
-  const removed = catalog.validateTools((name) => registry.isKnown(name));
+  const mcp = new McpServers({
+    registry,
+    workdir,
+    sandbox: { homes: [home] },
+    clientVersion: PLAYGROUND_VERSION,
+  });
+  const removed = catalog.validateTools(
+    (name) => registry.isKnown(name),
+    (name) => mcp.explainMissing(name),
+  );
+  // A server that comes up (or goes away) changes which skills can be followed: validated again.
+  mcp.onChange((change) => {
+    if (change === "state") catalog.validateTools((name) => registry.isKnown(name));
+  });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
 
   return {
@@ -108,6 +130,10 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     activeSkills,
     prompt,
     removed,
+    mcp,
+    startMcp: async (trusted) => {
+      await mcp.start(await loadMcpConfig({ workdir, home, trusted }));
+    },
     runnerDependencies: (conversation) => ({
       provider: conversation.provider,
       registry,

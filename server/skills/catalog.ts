@@ -53,6 +53,7 @@ export class Catalog {
   private removedList: RemovedSkill[] = [];
   private lintList: LintNote[] = [];
   private isKnownTool: ((name: string) => boolean) | null = null;
+  private explainMissing: ((name: string) => string | undefined) | null = null;
   /** The last queued scan; loads and reloads run one after another. */
   private pending: Promise<unknown> = Promise.resolve();
 
@@ -115,10 +116,16 @@ export class Catalog {
   /**
    * Removes every skill whose `meta.tools` names a tool that is neither in its own tools.json nor known
    * to `isKnownTool` (system tools + the main Registry). Remembered and re-applied by `reload()`.
+   * `explainMissing` may say why a name is missing (an MCP server that is not connected); the reasons go
+   * into the record next to `missing`.
    * @returns the removed skills with their missing tool names.
    */
-  validateTools(isKnownTool: (name: string) => boolean): RemovedSkill[] {
+  validateTools(
+    isKnownTool: (name: string) => boolean,
+    explainMissing?: (name: string) => string | undefined,
+  ): RemovedSkill[] {
     this.isKnownTool = isKnownTool;
+    if (explainMissing) this.explainMissing = explainMissing;
     this.applyValidation();
     return this.removed();
   }
@@ -133,7 +140,19 @@ export class Catalog {
         ? loaded.skill.meta.tools.filter((tool) => !ownTools.has(tool) && !predicate(tool))
         : [];
       if (missing.length > 0) {
-        removed.push({ name, source: loaded.skill.source, path: loaded.skill.entryPath, missing });
+        const explain = this.explainMissing;
+        const reasons = explain
+          ? missing.map((tool) => explain(tool) ?? `no tool ${tool} is registered`)
+          : [];
+        removed.push({
+          name,
+          source: loaded.skill.source,
+          path: loaded.skill.entryPath,
+          missing,
+          ...(reasons.some((reason, index) => reason !== `no tool ${missing[index]} is registered`)
+            ? { reasons }
+            : {}),
+        });
       } else {
         available.set(name, loaded);
       }

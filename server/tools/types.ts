@@ -48,6 +48,8 @@ export interface ToolTarget {
   refusal?: string;
   /** The loaded skill whose folder the path (or a script the command runs) belongs to. */
   skillResource?: string;
+  /** For MCP tools: the server, its name for the tool, and its annotations (hints shown on the approval card). */
+  mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
 }
 
 export interface ToolExecution {

@@ -251,6 +251,9 @@ export class ClientConnection {
       case "run_tool":
         session.runTool(command.requestId, command.tool, command.input);
         return;
+      case "mcp_reconnect":
+        await session.reconnectMcp(command.server);
+        return;
       case "trust_folder":
         await session.trustFolder(command.remember);
         return;

@@ -1,0 +1,169 @@
+// The MCP panel: the session's MCP servers (where each is configured, its status, why it failed or
+// crashed, whether it runs in the sandbox), their tools with the token cost of each definition, the tail
+// of the server's stderr, a reconnect button, and a tool console per tool (forms from its input schema).
+"use client";
+import type { McpServerStatus, McpServerView } from "../../server/protocol/index.ts";
+import type { ConsoleResult } from "../state/types.ts";
+import { ToolConsole } from "./tool-console.tsx";
+import { Badge, Button, Pre, formatJson, type Tone } from "./ui.tsx";
+
+const statusTones: Record<McpServerStatus, Tone> = {
+  configured: "slate",
+  withheld: "amber",
+  starting: "blue",
+  connected: "green",
+  failed: "red",
+  crashed: "red",
+  closed: "slate",
+};
+
+export function McpPanel({
+  servers,
+  warnings,
+  consoleResults,
+  onReconnect,
+  onRunTool,
+}: {
+  servers: McpServerView[];
+  warnings: string[];
+  consoleResults: ConsoleResult[];
+  onReconnect: (server: string) => void;
+  onRunTool: (tool: string, input: unknown) => void;
+}) {
+  const total = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
+  return (
+    <section className="space-y-1.5 p-2 text-xs" data-testid="mcp-panel" aria-label="MCP servers">
+      <div className="flex items-center gap-1">
+        <h2 className="text-sm font-semibold">MCP servers</h2>
+        <Badge
+          testId="mcp-total-tokens"
+          title="o200k_base tokens (gpt-tokenizer) of every MCP tool definition, counted on the server"
+        >
+          {total} tokens of definitions in every request
+        </Badge>
+      </div>
+      {warnings.map((warning) => (
+        <p key={warning} className="text-amber-900" data-testid="mcp-warning">
+          ⚠ {warning}
+        </p>
+      ))}
+      {servers.map((server) => (
+        <McpServerCard
+          key={server.name}
+          server={server}
+          consoleResults={consoleResults}
+          onReconnect={() => onReconnect(server.name)}
+          onRunTool={onRunTool}
+        />
+      ))}
+    </section>
+  );
+}
+
+function McpServerCard({
+  server,
+  consoleResults,
+  onReconnect,
+  onRunTool,
+}: {
+  server: McpServerView;
+  consoleResults: ConsoleResult[];
+  onReconnect: () => void;
+  onRunTool: (tool: string, input: unknown) => void;
+}) {
+  const canReconnect = server.status !== "withheld" && server.status !== "starting";
+  return (
+    <div
+      className="rounded border border-slate-200 p-1.5"
+      data-testid={`mcp-server-${server.name}`}
+      data-status={server.status}
+    >
+      <div className="flex flex-wrap items-center gap-1">
+        <span className="font-mono text-sm font-semibold">{server.name}</span>
+        <Badge tone={statusTones[server.status]} testId="mcp-server-status">
+          {server.status}
+        </Badge>
+        <Badge>{server.transport === "http" ? "Streamable HTTP" : "stdio"}</Badge>
+        <Badge title={server.configFile}>{server.scope === "user" ? "your settings" : "this folder"}</Badge>
+        {server.sandbox && (
+          <Badge
+            tone={server.sandbox.enabled ? "green" : "red"}
+            testId="mcp-server-sandbox"
+            title={server.sandbox.reason}
+          >
+            {server.sandbox.enabled
+              ? `sandbox on · network ${server.sandbox.network ? "on" : "off"}`
+              : "sandbox off"}
+          </Badge>
+        )}
+        {canReconnect && (
+          <Button
+            testId={`mcp-reconnect-${server.name}`}
+            small
+            onClick={onReconnect}
+            title="End the server and start it again"
+          >
+            {server.status === "connected" ? "Restart" : "Reconnect"}
+          </Button>
+        )}
+      </div>
+      <p className="mt-0.5 font-mono break-all text-slate-600" data-testid="mcp-server-target">
+        {server.target}
+        {server.serverInfo ? ` — ${server.serverInfo.name} ${server.serverInfo.version}` : ""}
+        {server.startMs !== undefined ? ` · started in ${server.startMs} ms` : ""}
+      </p>
+      {server.error && (
+        <p
+          className={server.status === "withheld" ? "text-amber-900" : "text-red-800"}
+          data-testid="mcp-server-error"
+        >
+          {server.error}
+        </p>
+      )}
+      {server.tools.length > 0 && (
+        <details open className="mt-1" data-testid="mcp-server-tools">
+          <summary className="cursor-pointer font-semibold">
+            {server.tools.length} tools · {server.definitionTokens} tokens of definitions (o200k_base)
+          </summary>
+          <ul className="mt-1 space-y-1">
+            {server.tools.map((tool) => (
+              <li key={tool.name} className="rounded bg-slate-50 p-1" data-testid={`mcp-tool-${tool.name}`}>
+                <div className="flex flex-wrap items-center gap-1">
+                  <span className="font-mono font-semibold">{tool.name}</span>
+                  <Badge
+                    testId="mcp-tool-tokens"
+                    title="o200k_base tokens of name, description and input schema as sent to the model"
+                  >
+                    {tool.definitionTokens} tokens
+                  </Badge>
+                  {tool.annotations?.readOnlyHint === true && (
+                    <Badge tone="violet" title="A hint from the server, not a guarantee: calls still ask">
+                      server says read-only
+                    </Badge>
+                  )}
+                </div>
+                <p className="text-slate-700">{tool.description}</p>
+                <details>
+                  <summary className="cursor-pointer">input schema</summary>
+                  <Pre text={formatJson(tool.inputSchema)} />
+                </details>
+                <ToolConsole
+                  tool={tool.name}
+                  schema={tool.inputSchema}
+                  results={consoleResults.filter((result) => result.tool === tool.name)}
+                  onRun={(input) => onRunTool(tool.name, input)}
+                />
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {server.stderrTail && (
+        <details className="mt-1">
+          <summary className="cursor-pointer">stderr (last lines)</summary>
+          <Pre text={server.stderrTail} testId="mcp-server-stderr" className="max-h-32" />
+        </details>
+      )}
+    </div>
+  );
+}

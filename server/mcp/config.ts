@@ -1,0 +1,204 @@
+// MCP server configuration in the de-facto format: `{"mcpServers": {"NAME": {...}}}` in
+// `~/.PseudoClaude/settings.json` (the user's own: always starts), `<workdir>/.PseudoClaude/settings.json`
+// and `<workdir>/.mcp.json` (the folder's: start only once the folder is trusted). A stdio server is
+// `{"command", "args"?, "env"?, "cwd"?, "network"?}`, a Streamable HTTP one `{"url", "headers"?}`.
+// Bad config is a warning naming the file and the field; the rest loads. Never throws.
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+
+export interface StdioServerConfig {
+  transport: "stdio";
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute working directory (default: the workdir). */
+  cwd?: string;
+  /** Network inside the sandbox for this server (default off). */
+  network: boolean;
+  configFile: string;
+  scope: "user" | "workdir";
+}
+
+export interface HttpServerConfig {
+  transport: "http";
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  configFile: string;
+  scope: "user" | "workdir";
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+export interface LoadedMcpConfig {
+  /** Servers to start, in config order (user first, then the workdir's when trusted). */
+  servers: McpServerConfig[];
+  /** The workdir's servers that were not started because the folder is not trusted. */
+  withheld: McpServerConfig[];
+  /** One line per problem: file, field, what is wrong. */
+  warnings: string[];
+}
+
+/** `mcp__<server>__<tool>` must be a tool name every provider accepts: letters, digits, `_`, `-`. */
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
+
+export function mcpConfigFiles(workdir: string, home: string): { file: string; scope: "user" | "workdir" }[] {
+  return [
+    { file: path.join(home, ".PseudoClaude", "settings.json"), scope: "user" },
+    { file: path.join(workdir, ".PseudoClaude", "settings.json"), scope: "workdir" },
+    { file: path.join(workdir, ".mcp.json"), scope: "workdir" },
+  ];
+}
+
+export async function loadMcpConfig(options: {
+  workdir: string;
+  home: string;
+  /** Whether the workdir is trusted: its own servers start only then. */
+  trusted: boolean;
+}): Promise<LoadedMcpConfig> {
+  const warnings: string[] = [];
+  const byName = new Map<string, McpServerConfig>();
+  const withheld = new Map<string, McpServerConfig>();
+  // A workdir that is the home has only the user's own file (as the permission settings read it).
+  const sameFolder = (await realOr(options.home)) === (await realOr(options.workdir));
+  const seen = new Set<string>();
+  for (const { file, scope } of mcpConfigFiles(options.workdir, options.home)) {
+    if (seen.has(file) || (sameFolder && scope === "workdir")) continue;
+    seen.add(file);
+    const text = await readOptional(file, warnings);
+    if (text === undefined) continue;
+    for (const server of parseMcpServers(text, file, scope, options.workdir, warnings)) {
+      if (scope === "workdir" && !options.trusted) {
+        if (!byName.has(server.name)) withheld.set(server.name, server);
+        continue;
+      }
+      const earlier = byName.get(server.name);
+      if (earlier)
+        warnings.push(`${file}: mcpServers.${server.name} replaces the one in ${earlier.configFile}`);
+      byName.set(server.name, server);
+      withheld.delete(server.name);
+    }
+  }
+  return { servers: [...byName.values()], withheld: [...withheld.values()], warnings };
+}
+
+async function realOr(folder: string): Promise<string> {
+  try {
+    return await realpath(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
+async function readOptional(file: string, warnings: string[]): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      warnings.push(`${file}: cannot be read (${code ?? String(error)})`);
+    return undefined;
+  }
+}
+
+/** The servers of one file's `mcpServers`; each bad entry is one warning and is skipped. */
+export function parseMcpServers(
+  text: string,
+  file: string,
+  scope: "user" | "workdir",
+  workdir: string,
+  warnings: string[],
+): McpServerConfig[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    warnings.push(`${file}: invalid JSON (${(error as Error).message}); its MCP servers were ignored`);
+    return [];
+  }
+  if (!isRecord(document)) return [];
+  const servers = document.mcpServers;
+  if (servers === undefined) return [];
+  if (!isRecord(servers)) {
+    warnings.push(`${file}: "mcpServers" must be an object of named servers`);
+    return [];
+  }
+  const out: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    const parsed = parseServer(name, entry, { file, scope, workdir });
+    if (typeof parsed === "string")
+      warnings.push(`${file}: mcpServers.${name}: ${parsed}; this server was skipped`);
+    else out.push(parsed);
+  }
+  return out;
+}
+
+function parseServer(
+  name: string,
+  entry: unknown,
+  where: { file: string; scope: "user" | "workdir"; workdir: string },
+): McpServerConfig | string {
+  if (!SERVER_NAME.test(name) || name.includes("__"))
+    return "a server name is 1–40 letters, digits, '_' or '-' without '__' (it becomes part of mcp__<server>__<tool>)";
+  if (!isRecord(entry)) return "must be an object with a command (stdio) or a url (http)";
+  const type = entry.type;
+  if (type !== undefined && typeof type !== "string") return '"type" must be "stdio" or "http"';
+  const kind =
+    type === undefined
+      ? entry.url !== undefined
+        ? "http"
+        : "stdio"
+      : type === "streamable-http" || type === "streamableHttp"
+        ? "http"
+        : type;
+  const base = { name, configFile: where.file, scope: where.scope };
+  if (kind === "sse")
+    return '"type": "sse" (the old HTTP+SSE transport) is not supported; use a Streamable HTTP url';
+  if (kind === "http") {
+    const url = entry.url;
+    if (typeof url !== "string") return '"url" must be a string (http:// or https://)';
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return `"url" is not a URL: ${url}`;
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      return `"url" must be http:// or https://, not ${parsed.protocol}`;
+    const headers = stringRecord(entry.headers, "headers");
+    if (typeof headers === "string") return headers;
+    return { transport: "http", ...base, url, headers };
+  }
+  if (kind !== "stdio") return `"type" must be "stdio" or "http", not ${JSON.stringify(kind)}`;
+  const command = entry.command;
+  if (typeof command !== "string" || command.trim() === "") return '"command" must be a non-empty string';
+  const args = entry.args ?? [];
+  if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string"))
+    return '"args" must be a list of strings';
+  const env = stringRecord(entry.env, "env");
+  if (typeof env === "string") return env;
+  if (entry.cwd !== undefined && typeof entry.cwd !== "string") return '"cwd" must be a string';
+  if (entry.network !== undefined && typeof entry.network !== "boolean")
+    return '"network" must be true or false';
+  return {
+    transport: "stdio",
+    ...base,
+    command,
+    args: args as string[],
+    env,
+    ...(typeof entry.cwd === "string" ? { cwd: path.resolve(where.workdir, entry.cwd) } : {}),
+    network: entry.network === true,
+  };
+}
+
+function stringRecord(value: unknown, field: string): Record<string, string> | string {
+  if (value === undefined) return {};
+  if (!isRecord(value) || Object.values(value).some((item) => typeof item !== "string"))
+    return `"${field}" must be an object of string values`;
+  return value as Record<string, string>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

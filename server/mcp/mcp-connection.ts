@@ -1,0 +1,314 @@
+// One configured MCP server: started (stdio in the sandbox, or Streamable HTTP), `initialize` within 10 s
+// or it is failed, its tool list read, its stderr kept, a crash reported (and a reconnect possible), and
+// ended on close. State changes are reported to `onChange`; nothing here throws at the caller.
+// The SDK is loaded on the first connect: a CLI command or session without MCP servers never pays for it.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
+import { sandboxPolicy, type SandboxSettings } from "../tools/sandbox.ts";
+import type { McpServerConfig } from "./config.ts";
+import type { SandboxedStdioTransport } from "./stdio-transport.ts";
+
+interface SdkModules {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  SandboxedStdioTransport: typeof SandboxedStdioTransport;
+}
+let sdk: Promise<SdkModules> | undefined;
+function loadSdk(): Promise<SdkModules> {
+  sdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("./stdio-transport.ts"),
+  ]).then(([client, http, stdio]) => ({
+    Client: client.Client,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    SandboxedStdioTransport: stdio.SandboxedStdioTransport,
+  }));
+  return sdk;
+}
+
+export const INITIALIZE_TIMEOUT_MS = 10_000;
+/** Tools read from one server at most (pages of tools/list). */
+const MAX_TOOLS = 500;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
+/** `mcp__srv__tool` → its parts; undefined for any other name. */
+export function parseMcpToolName(name: string): { server: string; tool: string } | undefined {
+  const match = /^mcp__(.+?)__(.+)$/.exec(name);
+  return match ? { server: match[1]!, tool: match[2]! } : undefined;
+}
+
+/** A definition as the model reads it, tokenized as the request segments are (o200k_base). */
+function definitionTokens(name: string, description: string, inputSchema: unknown): number {
+  return countTokens(JSON.stringify({ name, description, input_schema: inputSchema }));
+}
+
+export interface McpConnectionOptions {
+  config: McpServerConfig;
+  /** Realpath of the workdir: a stdio server's cwd (unless configured) and its writable folder. */
+  workdir: string;
+  /** Homes whose secrets the sandbox hides, and bwrap's availability; the network is the server's own. */
+  sandbox: Omit<SandboxSettings, "network">;
+  initializeTimeoutMs?: number;
+  clientVersion: string;
+  onChange: () => void;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+export class McpConnection {
+  status: McpServerStatus = "configured";
+  error: string | undefined;
+  tools: McpToolView[] = [];
+  warnings: string[] = [];
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private serverInfo: { name: string; version: string } | undefined;
+  private stderrTail = "";
+  private startMs: number | undefined;
+  private sandboxView: McpServerView["sandbox"];
+  private closing = false;
+  /** Bumped on every (re)connect, so a late callback of an old connection changes nothing. */
+  private generation = 0;
+
+  constructor(private readonly options: McpConnectionOptions) {}
+
+  get name(): string {
+    return this.options.config.name;
+  }
+
+  get config(): McpServerConfig {
+    return this.options.config;
+  }
+
+  get pid(): number | undefined {
+    return (this.transport as Partial<SandboxedStdioTransport> | undefined)?.pid;
+  }
+
+  /** Starts the server and reads its tools. Resolves when it is connected or failed. */
+  async connect(): Promise<void> {
+    await this.shutdown();
+    this.closing = false;
+    const generation = ++this.generation;
+    this.status = "starting";
+    this.error = undefined;
+    this.tools = [];
+    this.warnings = [];
+    this.stderrTail = "";
+    this.changed();
+    const started = performance.now();
+    let client: Client;
+    let transport: Transport;
+    try {
+      const modules = await loadSdk();
+      if (generation !== this.generation) return;
+      client = new modules.Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
+      transport = this.createTransport(modules);
+    } catch (error) {
+      return this.fail(generation, message(error), started);
+    }
+    this.client = client;
+    this.transport = transport;
+    const timeoutMs = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport, { timeout: timeoutMs }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer to initialize within ${timeoutMs / 1000} s`)),
+            timeoutMs,
+          );
+        }),
+      ]);
+      const tools = await this.readTools(client, timeoutMs);
+      if (generation !== this.generation) return;
+      this.tools = tools;
+      this.serverInfo = client.getServerVersion();
+      this.status = "connected";
+      this.startMs = Math.round(performance.now() - started);
+      client.onclose = () => this.onClosed(generation);
+      this.changed();
+    } catch (error) {
+      await this.fail(generation, this.describeStartFailure(error, timeoutMs), started);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private describeStartFailure(error: unknown, timeoutMs: number): string {
+    const text = message(error);
+    if (/timed out/i.test(text)) return `no answer to initialize within ${timeoutMs / 1000} s`;
+    const bwrap = /^bwrap: (.*)$/m.exec(this.stderrTail)?.[1];
+    if (bwrap) {
+      const missing = /^execvp (.+): No such file or directory$/.exec(bwrap);
+      return missing
+        ? `program not found inside the sandbox: ${missing[1]}`
+        : `the sandbox could not start it: ${bwrap}`;
+    }
+    if (/connection closed/i.test(text)) return `the server exited before answering initialize (${text})`;
+    return text;
+  }
+
+  private async fail(generation: number, reason: string, started: number): Promise<void> {
+    if (generation !== this.generation) return;
+    await this.shutdown();
+    if (generation !== this.generation) return;
+    this.status = "failed";
+    this.error = reason;
+    this.startMs = Math.round(performance.now() - started);
+    this.changed();
+  }
+
+  private onClosed(generation: number): void {
+    if (generation !== this.generation || this.closing) return;
+    this.status = "crashed";
+    const stderr = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
+    this.error = `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
+    this.tools = [];
+    void this.shutdown();
+    this.changed();
+  }
+
+  private createTransport(modules: SdkModules): Transport {
+    const { config } = this.options;
+    if (config.transport === "http") {
+      return new modules.StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers },
+      });
+    }
+    const cwd = config.cwd ?? this.options.workdir;
+    const policy = sandboxPolicy({
+      workdir: this.options.workdir,
+      ...(config.cwd ? { readOnlyRoots: [config.cwd] } : {}),
+      settings: { ...this.options.sandbox, network: config.network },
+    });
+    this.sandboxView = {
+      enabled: policy.enabled,
+      network: policy.network,
+      ...(policy.reason ? { reason: policy.reason } : {}),
+    };
+    return new modules.SandboxedStdioTransport({
+      command: config.command,
+      args: config.args,
+      env: config.env,
+      cwd,
+      sandbox: policy,
+      onStderr: (text) => {
+        this.stderrTail = (this.stderrTail + text).slice(-16 * 1024);
+        this.changed();
+      },
+    });
+  }
+
+  private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
+    const out: McpToolView[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      for (const tool of page.tools) {
+        const name = mcpToolName(this.name, tool.name);
+        if (!TOOL_NAME.test(name)) {
+          this.warnings.push(
+            `${this.name}: tool "${tool.name}" skipped: ${name} is not a tool name providers accept (1–64 of A-Z a-z 0-9 _ -)`,
+          );
+          continue;
+        }
+        const description = tool.description ?? tool.title ?? "";
+        const inputSchema = (tool.inputSchema ?? { type: "object" }) as Record<string, unknown>;
+        out.push({
+          name,
+          tool: tool.name,
+          ...(tool.title ? { title: tool.title } : {}),
+          description,
+          inputSchema,
+          ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
+          definitionTokens: definitionTokens(name, description, inputSchema),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor && out.length < MAX_TOOLS);
+    return out;
+  }
+
+  /** One `tools/call`. Stop (the signal) and the timeout both send `notifications/cancelled` (the SDK). */
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions) {
+    const client = this.client;
+    if (!client || this.status !== "connected")
+      throw new Error(
+        `MCP server ${this.name} is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
+      );
+    return client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+    });
+  }
+
+  /** Ends the server (its process group, or the HTTP session). */
+  async close(): Promise<void> {
+    this.generation++;
+    this.closing = true;
+    await this.shutdown();
+    if (this.status !== "configured") this.status = "closed";
+    this.tools = [];
+  }
+
+  private async shutdown(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    if (!client && !transport) return;
+    try {
+      const http = transport as Partial<StreamableHTTPClientTransport> | undefined;
+      if (this.config.transport === "http" && http?.sessionId) await http.terminateSession?.();
+    } catch {
+      // The session may already be gone on the server: closing goes on.
+    }
+    try {
+      await client?.close();
+    } finally {
+      // client.close() closes the transport; a transport that never connected is closed here.
+      await transport?.close();
+    }
+  }
+
+  private changed(): void {
+    this.options.onChange();
+  }
+
+  view(): McpServerView {
+    const { config } = this;
+    return {
+      name: this.name,
+      transport: config.transport,
+      configFile: config.configFile,
+      scope: config.scope,
+      target: config.transport === "http" ? config.url : [config.command, ...config.args].join(" "),
+      status: this.status,
+      ...(this.error ? { error: this.error } : {}),
+      ...(this.serverInfo
+        ? { serverInfo: { name: this.serverInfo.name, version: this.serverInfo.version } }
+        : {}),
+      ...(this.sandboxView ? { sandbox: { ...this.sandboxView } } : {}),
+      tools: structuredClone(this.tools),
+      stderrTail: this.stderrTail.slice(-4096),
+      definitionTokens: this.tools.reduce((sum, tool) => sum + tool.definitionTokens, 0),
+      ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),
+    };
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

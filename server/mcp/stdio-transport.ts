@@ -1,0 +1,201 @@
+// The stdio transport of an MCP server that runs inside the sandbox (server/tools/sandbox.ts): the SDK's
+// newline-delimited JSON-RPC framing over the child's stdin/stdout, but the child is bubblewrap around the
+// server's command (its PID namespace dies with it, --die-with-parent), in its own process group, with the
+// minimal environment plus the config's `env`. The SDK's own StdioClientTransport cannot hand bwrap its
+// seccomp program on descriptor 3, hence this class. stderr is kept (a bounded tail) and shown.
+import { spawn, type ChildProcess } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
+import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-group.ts";
+import { CHILD_ENV_ALLOWLIST } from "../tools/process-runner.ts";
+import { bwrapArguments, type SandboxPolicy } from "../tools/sandbox.ts";
+
+/** Bytes of stderr kept per server (the tail). */
+export const STDERR_TAIL_BYTES = 16 * 1024;
+const KILL_GRACE_MS = 1000;
+
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Enabled: the command runs under bwrap with this policy; disabled: directly (sandbox off). */
+  sandbox: SandboxPolicy;
+  onStderr?: (text: string) => void;
+}
+
+/** Live server process groups of this process, killed by the exit hook if nobody closed them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Looks a bare command up on PATH (as the child would); a path must be an executable file. */
+export function findProgram(command: string, searchPath = process.env.PATH ?? ""): string | undefined {
+  const candidates = command.includes("/")
+    ? [path.resolve(command)]
+    : searchPath
+        .split(":")
+        .filter(Boolean)
+        .map((folder) => path.join(folder, command));
+  for (const candidate of candidates) {
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+export class SandboxedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private stderrText = "";
+  private exited: Promise<void> = Promise.resolve();
+  private closing = false;
+
+  constructor(private readonly launch: StdioLaunch) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get stderr(): string {
+    return this.stderrText;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error("SandboxedStdioTransport already started");
+    const { launch } = this;
+    const program = findProgram(launch.command, launch.env.PATH ?? process.env.PATH);
+    if (!program) return Promise.reject(new Error(`command not found: ${launch.command}`));
+    const sandbox = launch.sandbox.enabled ? launch.sandbox : undefined;
+    if (sandbox?.refusal) return Promise.reject(new Error(`sandbox: ${sandbox.refusal}`));
+    const file = sandbox ? (sandbox.program ?? "bwrap") : program;
+    const args = sandbox
+      ? bwrapArguments(sandbox, { cwd: launch.cwd, file: program, args: launch.args })
+      : launch.args;
+    const stdio: ("pipe" | "ignore")[] = [
+      "pipe",
+      "pipe",
+      "pipe",
+      ...(sandbox?.seccomp ? (["pipe"] as const) : []),
+    ];
+    const child: ChildProcess = spawn(file, args, {
+      cwd: launch.cwd,
+      // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
+      env: childEnvironment(launch.env, sandbox !== undefined) as NodeJS.ProcessEnv,
+      // Its own process group: one signal to -pid ends it and whatever it started.
+      detached: true,
+      stdio,
+    });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once("close", () => resolve()));
+    return new Promise((resolve, reject) => {
+      child.once("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once("spawn", () => {
+        if (child.pid !== undefined) {
+          liveGroups.add(child.pid);
+          installExitHook();
+        }
+        if (sandbox?.seccomp) {
+          // bwrap reads its seccomp program on descriptor 3, to its end.
+          const seccomp = child.stdio[3] as NodeJS.WritableStream;
+          seccomp.end(Buffer.from(sandbox.seccomp));
+        }
+        resolve();
+      });
+      child.stdout!.on("data", (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        this.drain();
+      });
+      child.stderr!.on("data", (chunk: Buffer) => {
+        const text = chunk.toString("utf8");
+        this.stderrText = (this.stderrText + text).slice(-STDERR_TAIL_BYTES);
+        launch.onStderr?.(text);
+      });
+      child.stdin!.on("error", (error) => this.onerror?.(error));
+      child.once("close", () => {
+        if (child.pid !== undefined) liveGroups.delete(child.pid);
+        this.onclose?.();
+      });
+    });
+  }
+
+  private drain(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        // A line that is not JSON-RPC (a server printing to stdout): reported, the stream goes on.
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error("the MCP server's stdin is closed"));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once("drain", resolve);
+    });
+  }
+
+  /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after 1 s; resolves once it is gone. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closing) return this.exited;
+    this.closing = true;
+    const pid = child.pid;
+    child.stdin?.end();
+    if (pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      signalGroup(pid, "SIGTERM");
+      if (!(await waitForGroupExit(pid, KILL_GRACE_MS, 10))) signalGroup(pid, "SIGKILL");
+    }
+    await this.exited;
+    // The leader is gone; anything left in its group (no sandbox: a child it started) goes too.
+    if (pid !== undefined && isGroupAlive(pid)) {
+      signalGroup(pid, "SIGKILL");
+      await waitForGroupExit(pid, KILL_GRACE_MS, 10);
+    }
+    this.buffer.clear();
+  }
+}
+
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** The allowlisted environment of every tool process, plus the server's own `env` from its config. */
+function childEnvironment(extra: Record<string, string>, sandboxed: boolean): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")) environment[key] = value;
+  }
+  environment.PATH ??= DEFAULT_PATH;
+  if (sandboxed) environment.TMPDIR = "/tmp";
+  return { ...environment, ...extra };
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
+  });
+}
