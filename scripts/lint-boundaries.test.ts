@@ -18,7 +18,7 @@ describe("npm run lint (layering, DESIGN.md §2)", () => {
         "server/runner/injected.ts",
         'import { startServer } from "../transport/start-server.ts";\nexport const s = startServer;\n',
       ),
-    ).toEqual([expect.stringContaining("server/runner is below session, export, transport")]);
+    ).toEqual([expect.stringContaining("server/runner is below eval, session, export, transport")]);
     expect(
       await problems(
         "server/runner/injected.ts",

@@ -138,7 +138,7 @@ export class Session {
       workspace: session.workspace,
       emit: (event) => session.emit(event),
       emitError: (code, message) => session.emitError(code, message, { replay: true }),
-      catalogChanged: () => session.emitCatalogSnapshot(),
+      catalogChanged: () => session.emitCatalogSnapshot({ onlyIfChanged: true }),
     });
     session.mcp.start(trust?.trusted === true);
     if (init.watch !== false) {
@@ -398,14 +398,18 @@ export class Session {
     if (!this.closed) this.stream.emit({ type: "catalog_budget_report", report }, { keep: "none" });
   }
 
-  private emitCatalogSnapshot(): void {
+  /** The last catalog_snapshot sent, so a server's state change that leaves the catalog as it was sends none. */
+  private lastCatalogEvent: SessionEvent | undefined;
+
+  private emitCatalogSnapshot(options: { onlyIfChanged?: boolean } = {}): void {
     const running = this.isRunning ? this.lastSnapshot : undefined;
-    this.emit(
-      catalogSnapshotEvent(
-        this.workspace,
-        running?.tools.map((tool) => tool.name),
-      ),
+    const event = catalogSnapshotEvent(
+      this.workspace,
+      running?.tools.map((tool) => tool.name),
     );
+    if (options.onlyIfChanged && this.lastCatalogEvent && sameJson(this.lastCatalogEvent, event)) return;
+    this.lastCatalogEvent = event;
+    this.emit(event);
   }
 
   /** Rescans the three layers; pushes the diff (with warnings new since the last scan) and a snapshot. */

@@ -58,8 +58,12 @@ describe("createWorkspace", () => {
       ok: true,
       content: 'loaded skill "review" (0 specialized tools registered)',
     });
+    // The SOP ends with where the skill lives (level 3: its base directory; this one ships no other file).
     expect(workspace.prompt.activeSkills()).toEqual([
-      { name: "review", body: "project review body\n\nArguments: src" },
+      {
+        name: "review",
+        body: `project review body\n\nArguments: src\n\nSkill base directory: ${path.join(root, "work", ".PseudoClaude", "skills", "review")}`,
+      },
     ]);
     expect(workspace.prompt.environmentFacts().cwd).toBe(path.join(root, "work"));
     expect(workspace.prompt.eagerBodies().map((entry) => entry.name)).toEqual(["mine", "reads", "review"]);

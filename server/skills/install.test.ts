@@ -226,6 +226,16 @@ describe("installSkill", () => {
     expect(await readdir(path.join(userSkills(), "mac"))).toEqual(["SKILL.md"]);
   });
 
+  it("accepts a lower-case skill.md (Agent Skills client guide) and the catalog lists the skill", async () => {
+    const zip = zipOf({ "lower/skill.md": simpleSkill("lower"), "lower/reference.md": "ref" });
+    expect(await installSkill(bytes("lower.zip", zip), userTarget())).toMatchObject({ ok: true });
+    expect((await readdir(path.join(userSkills(), "lower"))).sort()).toEqual(["reference.md", "skill.md"]);
+    const catalog = await Catalog.create(defaultLayers(workdir, home));
+    expect(catalog.snapshot().skills.find((skill) => skill.name === "lower")).toMatchObject({
+      source: "user",
+    });
+  });
+
   it("replaces a same-name skill only with force, and says so in the plan first", async () => {
     const first = zipOf({ "dup/SKILL.md": simpleSkill("dup", "first version") });
     const second = zipOf({ "dup/SKILL.md": simpleSkill("dup", "second version"), "dup/extra.md": "more" });

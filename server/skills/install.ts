@@ -32,6 +32,8 @@ export interface StagedSkill {
   name: string;
   description: string;
   toolNames: string[];
+  /** The entry file as the archive names it: `SKILL.md`, or `skill.md` in lower case. */
+  skillFile: string;
 }
 
 /** The layer folders an install looks at (no project layer without a workdir). */
@@ -111,7 +113,10 @@ async function checkStagedCommands(tree: InstallTree, toolsText: string, entry: 
 /** Checks the tree in memory: SKILL.md parses, the name is a folder name, tools.json checks. */
 export async function stageSkill(tree: InstallTree): Promise<StagedSkill> {
   const entryOf = (relative: string) => `${tree.topFolder}/${relative}`;
-  const skillFile = tree.files.find((file) => file.path === "SKILL.md");
+  // `skill.md` in lower case is accepted too, as the catalog's scan does (SKILL.md wins when both exist).
+  const skillFile =
+    tree.files.find((file) => file.path === "SKILL.md") ??
+    tree.files.find((file) => file.path === "skill.md");
   if (!skillFile) {
     const variant = tree.files.find((file) => file.path.toLowerCase() === "skill.md");
     throw new InstallRefused(
@@ -122,19 +127,19 @@ export async function stageSkill(tree: InstallTree): Promise<StagedSkill> {
     );
   }
   if (skillFile.data.length > MAX_SKILL_FILE_BYTES)
-    throw new InstallRefused(entryOf("SKILL.md"), `larger than ${MAX_SKILL_FILE_BYTES} bytes`);
+    throw new InstallRefused(entryOf(skillFile.path), `larger than ${MAX_SKILL_FILE_BYTES} bytes`);
   const parsed = parseSkillMarkdown(skillFile.data.toString("utf8"));
   if (!parsed.ok) {
     const where = parsed.problem.line !== undefined ? `line ${parsed.problem.line}: ` : "";
-    throw new InstallRefused(entryOf("SKILL.md"), `${where}${parsed.problem.reason}`);
+    throw new InstallRefused(entryOf(skillFile.path), `${where}${parsed.problem.reason}`);
   }
   const { name, description } = parsed.skill.meta;
-  checkFolderName(name, entryOf("SKILL.md"));
+  checkFolderName(name, entryOf(skillFile.path));
   const toolsFile = tree.files.find((file) => file.path === "tools.json");
   const toolNames = toolsFile
     ? await checkStagedCommands(tree, toolsFile.data.toString("utf8"), entryOf("tools.json"))
     : [];
-  return { tree, name, description, toolNames };
+  return { tree, name, description, toolNames, skillFile: skillFile.path };
 }
 
 /** What installing `staged` into the target layer would replace and shadow (a fresh scan of the layers). */
@@ -248,12 +253,12 @@ export async function commitInstall(
     // Checked once more exactly as the catalog will load it (tools.json commands against real files).
     const outcome = await loadSkillEntry(
       target.layer,
-      path.join(temp, "SKILL.md"),
+      path.join(temp, staged.skillFile),
       temp,
       path.join(temp, "tools.json"),
     );
     if ("warning" in outcome) {
-      const entry = path.relative(temp, outcome.warning.path) || "SKILL.md";
+      const entry = path.relative(temp, outcome.warning.path) || staged.skillFile;
       throw new InstallRefused(`${staged.tree.topFolder}/${entry}`, outcome.warning.reason);
     }
     const asideList: { from: string; aside: string }[] = [];
