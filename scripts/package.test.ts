@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack` (prepack builds the pages and bundles the server), installed
-// with `npm install -g --prefix TMP ./pkg.tgz` (its dependencies come from the npm registry or the local
-// npm cache), then the installed bin started in another folder without --workdir: it serves the pages
+// with `npm install -g --prefix TMP ./pkg.tgz` (it has no dependencies to fetch: the server and the CLI
+// are bundled with theirs, and every package.json entry is a devDependency of the repo), then the installed bin started in another folder without --workdir: it serves the pages
 // with no build step, and that folder is the workdir. Slow (minutes): one test.
 import { execFile, spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
@@ -48,6 +48,9 @@ it("packs, installs into a temp prefix and serves the page from another folder",
     ["install", "-g", "--prefix", prefix, tarball, "--prefer-offline", "--no-audit", "--no-fund"],
     { cwd: root, maxBuffer: 64 << 20 },
   );
+  // Nothing was fetched: the bundle needs no node_modules of its own.
+  const installed = path.join(prefix, "lib", "node_modules", "pseudoclaude-playground");
+  expect((await readdir(installed)).sort()).not.toContain("node_modules");
   const folder = path.join(root, "some-project");
   const home = path.join(root, "home");
   await mkdir(folder);
