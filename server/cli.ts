@@ -4,6 +4,7 @@ import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
 import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
+import { cacheOptions } from "./cli/cache-options.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation } from "./cli/run-command.ts";
@@ -49,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       ...(args.model ? { model: args.model } : {}),
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
       trust: args.trust,
+      cache: cacheOptions(args),
     });
     write(
       args.json
@@ -71,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     mode: args.mode,
     trust: args.trust,
     allowNetwork: args.allowNetwork,
+    cache: cacheOptions(args),
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

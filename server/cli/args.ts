@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { PlaygroundError } from "../errors/index.ts";
 import type { PermissionMode } from "../protocol/model.ts";
+import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
 
 const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
 
@@ -11,10 +12,11 @@ commands:
   catalog --workdir DIR [--home DIR] [--trust] [--json]
       The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
+          [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
-          [--eager] [--plan] [--refresh-tools]
+          [--eager] [--plan] [--refresh-tools] [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given.
@@ -25,6 +27,12 @@ flags:
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --allow-network  network inside the sandbox for run's commands (default off)
+  --cache-model M  predict each request's prompt cache under model M's rules, whatever the provider
+               (default: the provider's model; claude-haiku-4-5 or the configured Anthropic model otherwise)
+  --cache-breakpoints B  stable (cache_control on the stable system only) or rolling (also on the
+               conversation's last block; the default)
+  --skill-placement P  environment (active SOPs in the environment, the default) or message (in the
+               load_skill result; an experiment)
   --json       machine-readable output`;
 
 export interface CliArguments {
@@ -48,6 +56,10 @@ export interface CliArguments {
   mode: PermissionMode;
   /** Network inside the sandbox for `run`'s commands. */
   allowNetwork: boolean;
+  /** --cache-model: the model whose caching rules the prediction applies. */
+  cacheModel?: string;
+  cacheBreakpoints?: CacheBreakpoints;
+  skillPlacement?: SkillPlacement;
 }
 
 function usageError(message: string): PlaygroundError {
@@ -78,6 +90,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         trust: { type: "boolean", default: false },
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
+        "cache-model": { type: "string" },
+        "cache-breakpoints": { type: "string" },
+        "skill-placement": { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -98,7 +113,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const mode = (values.mode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(mode))
     throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);
+  const breakpoints = values["cache-breakpoints"];
+  if (breakpoints !== undefined && breakpoints !== "stable" && breakpoints !== "rolling")
+    throw usageError(`--cache-breakpoints must be stable or rolling (got "${breakpoints}")`);
+  const placement = values["skill-placement"];
+  if (placement !== undefined && placement !== "environment" && placement !== "message")
+    throw usageError(`--skill-placement must be environment or message (got "${placement}")`);
   return {
+    ...(values["cache-model"] ? { cacheModel: values["cache-model"] } : {}),
+    ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),
+    ...(placement ? { skillPlacement: placement } : {}),
     command: command as CliArguments["command"],
     workdir: values.workdir,
     home: values.home,

@@ -3,11 +3,17 @@
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
-import type { EagerFigures, PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
+import type {
+  EagerFigures,
+  PromptSegment,
+  RequestSnapshot,
+  SnapshotCache,
+} from "../protocol/runner-events.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { parseLoadFlag } from "./args.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -26,6 +32,8 @@ export interface PromptReport {
   segments?: PromptSegment[];
   /** The same request under eager disclosure. */
   eager?: EagerFigures;
+  /** The prompt-cache prediction of this (first) request: everything is written or uncached. */
+  cache?: SnapshotCache;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -51,6 +59,7 @@ export interface PromptOptions {
   model?: string;
   /** --trust: the workdir's own allow rules apply for this command. */
   trust?: boolean;
+  cache?: CliCacheOptions;
 }
 
 /** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
@@ -98,8 +107,8 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     trust: options.trust === true,
   });
   let snapshot: RequestSnapshot | undefined;
-  const runner = new Runner(
-    workspace.runnerDependencies({
+  const runner = new Runner({
+    ...workspace.runnerDependencies({
       provider,
       permission: permission.hook,
       onEvent: (event) => {
@@ -107,7 +116,10 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       },
       disclosure: options.disclosure,
     }),
-  );
+    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
+      process.stderr.write(`${line}\n`),
+    ),
+  });
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
   const request = provider.recorded!;
   return {
@@ -118,6 +130,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     ...(snapshot?.segments
       ? { tokenizer: snapshot.tokenizer, segments: snapshot.segments, eager: snapshot.eager }
       : {}),
+    ...(snapshot?.cache ? { cache: snapshot.cache } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { sandboxState } from "../tools/sandbox.ts";
+import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { describeEvent } from "./event-text.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -33,6 +34,8 @@ export interface RunCommandOptions {
   trust?: boolean;
   /** Network inside the sandbox for the run's commands (default off). */
   allowNetwork?: boolean;
+  /** --cache-model, --cache-breakpoints, --skill-placement. */
+  cache?: CliCacheOptions;
   write: (text: string) => void;
 }
 
@@ -105,15 +108,20 @@ export async function runConversation(
     );
   if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
   const history: ChatMessage[] = [];
-  const deps = workspace.runnerDependencies({
-    provider,
-    permission: permission.hook,
-    onEvent,
-    history,
-    disclosure: options.disclosure,
-    requestCounter: new RequestCounter(),
-    allowNetwork: options.allowNetwork === true,
-  });
+  const deps = {
+    ...workspace.runnerDependencies({
+      provider,
+      permission: permission.hook,
+      onEvent,
+      history,
+      disclosure: options.disclosure,
+      requestCounter: new RequestCounter(),
+      allowNetwork: options.allowNetwork === true,
+    }),
+    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
+      process.stderr.write(`${line}\n`),
+    ),
+  };
   // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
   const controller = new AbortController();
   const onSigint = () => controller.abort();
