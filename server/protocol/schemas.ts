@@ -30,6 +30,12 @@ export const SessionSettingsSchema = Type.Object(
     refreshToolsEachIteration: Type.Optional(Type.Boolean()),
     /** Network inside the sandbox for this session's commands (default off). */
     allowNetwork: Type.Optional(Type.Boolean()),
+    /** Anthropic breakpoints: the stable block only, or also the conversation's last block (default rolling). */
+    cacheBreakpoints: Type.Optional(Type.Union([Type.Literal("stable"), Type.Literal("rolling")])),
+    /** Scripted and manual sessions: the model whose caching rules the prediction applies. */
+    cacheAs: Type.Optional(Type.String({ maxLength: 256 })),
+    /** Experiment: active SOPs in the environment (the design) or in the load_skill result. */
+    skillPlacement: Type.Optional(Type.Union([Type.Literal("environment"), Type.Literal("message")])),
   },
   { additionalProperties: false },
 );

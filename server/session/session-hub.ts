@@ -186,6 +186,9 @@ export class SessionHub {
       ...(requested.refreshToolsEachIteration !== undefined
         ? { refreshToolsEachIteration: requested.refreshToolsEachIteration }
         : {}),
+      ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
+      ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
+      ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
     };
     await mkdir(this.directory, { recursive: true });
     const id = newSessionId();
