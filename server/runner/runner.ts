@@ -96,7 +96,8 @@ export class Runner {
     const disclosure = options.disclosure ?? this.deps.disclosure ?? "progressive";
     const maxIterations = options.maxIterations ?? this.deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const now = this.deps.now ?? (() => new Date());
-    const placement = this.deps.skillPlacement ?? "environment";
+    // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
+    const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
     const breakpoints = this.deps.cacheBreakpoints ?? "stable";
 
     this.emit({
