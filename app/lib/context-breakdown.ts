@@ -12,9 +12,7 @@ export interface ContextItem {
   basis: "server" | "estimate";
 }
 
-type ToolWithServer = ToolDefinition & { mcpServer?: string };
-
-function toolLabel(tool: ToolWithServer | undefined, name: string): string {
+function toolLabel(tool: ToolDefinition | undefined, name: string): string {
   if (!tool) return name;
   if (tool.mcpServer) return `${name} (MCP: ${tool.mcpServer})`;
   if (tool.origin === "skill" && tool.skill) return `${name} (skill: ${tool.skill})`;
@@ -50,7 +48,7 @@ export function contextBreakdown(snapshot: RequestSnapshot & { messages?: ChatMe
       basis: indexed > 0 ? "estimate" : "server",
     });
   }
-  const tools = new Map(snapshot.tools.map((tool) => [tool.name, tool as ToolWithServer]));
+  const tools = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
   const byKind = new Map<string, number>();
   for (const segment of segments) {
     if (segment.kind === "tool") {

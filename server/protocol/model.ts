@@ -18,6 +18,8 @@ export interface ToolDefinition {
   origin: "system" | "skill" | "main";
   /** For skill tools: the skill that registered it. */
   skill?: string;
+  /** For MCP tools (origin "main"): the server that provides it. */
+  mcpServer?: string;
 }
 
 export interface ToolCall {
