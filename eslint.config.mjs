@@ -17,6 +17,7 @@ const LAYERS = [
   "mcp",
   "skills",
   "prompt",
+  "cache",
   "permission",
   "runner",
   "eval",

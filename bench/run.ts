@@ -36,6 +36,13 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./prompt-economy.ts", "promptEconomyFigure"),
   },
   {
+    name: "cache-economy",
+    workload:
+      "every demo scenario: billed-equivalent input tokens under 8 cache placements (claude-sonnet-4-5)",
+    target: "report (stable + rolling vs stable only)",
+    load: () => importFigure("./cache-economy.ts", "cacheEconomyFigure"),
+  },
+  {
     name: "runner-overhead",
     workload: "100 iterations, scripted provider, 1,000 skills, 20 active",
     target: "≤ 1 ms per iteration added",

@@ -4,6 +4,7 @@ import { loadFolderPermission } from "./permission/trust.ts";
 import { sha256Hex } from "./prompt/hash.ts";
 import { createWorkspace } from "./session/workspace.ts";
 import { USAGE, parseCliArguments } from "./cli/args.ts";
+import { cacheOptions } from "./cli/cache-options.ts";
 import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation, startMcp } from "./cli/run-command.ts";
@@ -77,6 +78,7 @@ async function runCommand(
       ...(args.messages[0] !== undefined ? { message: args.messages[0] } : {}),
       trust: args.trust,
       ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
+      cache: cacheOptions(args),
     });
     write(
       args.json
@@ -119,6 +121,7 @@ async function runCommand(
     allowNetwork: args.allowNetwork,
     ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     save: args.save,
+    cache: cacheOptions(args),
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;

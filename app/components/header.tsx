@@ -2,6 +2,7 @@
 // permission and disclosure modes, the sandbox (and the session's network switch), the folder's trust,
 // the offline-demo badge, connection state and view toggles.
 "use client";
+import { CacheSettings, type CacheSettingsChange } from "./cache-settings.tsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type {
   DisclosureMode,
@@ -194,7 +195,7 @@ export type SettingsChange = {
   permissionMode?: PermissionMode;
   disclosure?: DisclosureMode;
   allowNetwork?: boolean;
-};
+} & CacheSettingsChange;
 
 const trustVia: Record<NonNullable<FolderTrust["via"]>, string> = {
   remembered: "remembered in ~/.PseudoClaude/trusted-folders.json",
@@ -410,6 +411,7 @@ export function Header({
               ))}
             </select>
           </label>
+          <CacheSettings settings={settings} onChange={onChangeSettings} />
         </>
       )}
       <div className="ml-auto flex items-center gap-1">

@@ -3,11 +3,15 @@
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
 import { memo, useState } from "react";
+import { requestCost, runCost, totalCost } from "../lib/cache-cost.ts";
+import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
+import { CacheStrip } from "./cache-strip.tsx";
+import { ContextView } from "./context-view.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
@@ -24,7 +28,7 @@ export const laneHelp = {
     "Registered, not visible: tools of a skill loaded during this run. They exist on the server, but the model only sees them in the Tools pane from the next run, so the tool list stays stable within a run.",
 };
 const stableHelp =
-  "A hash of the stable system block. It should stay the same for the whole session: loading skills changes the Environment, never this prefix, so the provider's prompt cache keeps working.";
+  "A hash of the stable system block. It stays the same while the catalog and the disclosure mode do not change: loading a skill changes the Environment, not this block. That alone does not make a cache hit: the provider caches the prefix tools → stable system, so a tool that becomes visible (a skill's tool in the next run) changes the prefix before it, and a prefix below the model's minimum is never cached. The Prompt cache strip says what is read.";
 
 const barColors = {
   stable: "bg-slate-500",
@@ -302,6 +306,18 @@ export function InspectorPanel({
             )}
           </div>
         </div>
+        <CacheStrip
+          cache={snapshot.cache}
+          usage={usage}
+          provider={snapshot.provider}
+          cost={requestCost(selected)}
+          run={runCost(requests, selected.runId)}
+          session={totalCost(requests)}
+          {...(snapshot.disclosure === "progressive" && snapshot.eager
+            ? { eagerTokens: snapshot.eager.totalTokens }
+            : {})}
+        />
+        <ContextView items={contextBreakdown(snapshot)} />
         <div className="grid grid-cols-3 gap-1 text-[0.7rem]" data-testid="disclosure-lane">
           <div>
             <div className={laneHeading} title={laneHelp.listed} data-testid="lane-help-listed">

@@ -17,7 +17,7 @@ export const paneLabels: Record<PaneName, string> = {
 /** One line per pane for newcomers (shown as the tab's tooltip). */
 export const paneHelp: Record<PaneName, string> = {
   stable:
-    "Stable system: the identity, rules and the skills index (names and descriptions only). It stays byte-identical across requests, so the provider can cache it.",
+    "Stable system: the identity, rules and the skills index (names and descriptions only). It stays byte-identical across requests while the catalog does not change. The provider caches it only as part of the prefix tools → stable system, and only when that prefix reaches the model's minimum (4,096 tokens for claude-haiku-4-5): see the Prompt cache strip.",
   environment:
     "Environment: the second system block, rebuilt every request (workdir, date, and the full SOP of every loaded skill). Loading a skill changes this, not the stable system.",
   messages: "Messages: the conversation so far — user turns, assistant turns, tool calls and their results.",

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { PlaygroundError } from "../errors/index.ts";
 import type { PermissionMode } from "../protocol/model.ts";
+import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
 
 const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
 
@@ -11,10 +12,12 @@ commands:
   catalog --workdir DIR [--home DIR] [--trust] [--json]
       The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
+          [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
-          [--eager] [--plan] [--refresh-tools] [--save]
+          [--eager] [--plan] [--refresh-tools] [--save] [--cache-model M] [--cache-breakpoints B]
+          [--skill-placement P]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given. --save writes the session log where the server keeps them
@@ -41,6 +44,12 @@ flags:
                window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
                system says which skills were trimmed (prompt, run, eval; default off); with catalog,
                prints which descriptions that client would cut or drop
+  --cache-model M  predict each request's prompt cache under model M's rules, whatever the provider
+               (default: the provider's model; claude-haiku-4-5 or the configured Anthropic model otherwise)
+  --cache-breakpoints B  stable (cache_control on the stable system only) or rolling (also on the
+               conversation's last block; the default)
+  --skill-placement P  environment (active SOPs in the environment, the default) or message (in the
+               load_skill result; an experiment)
   --json       machine-readable output
   --save       (run) keep the session: written like the server's, listed in the browser
   --format F   (export) html, jsonl or scenario
@@ -84,6 +93,10 @@ export interface CliArguments {
   ablate?: { skill: string; description: string };
   /** --catalog-budget: the listing budget of the playground's own index. */
   catalogBudget?: { profile: "claude-code" | "codex"; contextWindow?: number };
+  /** --cache-model: the model whose caching rules the prediction applies. */
+  cacheModel?: string;
+  cacheBreakpoints?: CacheBreakpoints;
+  skillPlacement?: SkillPlacement;
 }
 
 function usageError(message: string): PlaygroundError {
@@ -119,6 +132,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         concurrency: { type: "string" },
         ablate: { type: "string" },
         "catalog-budget": { type: "string" },
+        "cache-model": { type: "string" },
+        "cache-breakpoints": { type: "string" },
+        "skill-placement": { type: "string" },
         help: { type: "boolean", default: false },
         layer: { type: "string" },
         force: { type: "boolean", default: false },
@@ -168,7 +184,16 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const mode = (values.mode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(mode))
     throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);
+  const breakpoints = values["cache-breakpoints"];
+  if (breakpoints !== undefined && breakpoints !== "stable" && breakpoints !== "rolling")
+    throw usageError(`--cache-breakpoints must be stable or rolling (got "${breakpoints}")`);
+  const placement = values["skill-placement"];
+  if (placement !== undefined && placement !== "environment" && placement !== "message")
+    throw usageError(`--skill-placement must be environment or message (got "${placement}")`);
   return {
+    ...(values["cache-model"] ? { cacheModel: values["cache-model"] } : {}),
+    ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),
+    ...(placement ? { skillPlacement: placement } : {}),
     command: command as CliArguments["command"],
     workdir: values.workdir,
     home: values.home,

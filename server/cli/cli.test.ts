@@ -100,8 +100,9 @@ describe("cli prompt", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
-    // The documented fields, plus the server's token figures (tokenizer, segments, eager).
+    // The documented fields, plus the server's token figures (tokenizer, segments, eager) and the cache prediction.
     expect(Object.keys(request).sort()).toEqual([
+      "cache",
       "eager",
       "messages",
       "segments",

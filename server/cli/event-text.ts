@@ -1,5 +1,5 @@
 // Readable one-line renderings of Runner events for `cli run` without --json.
-import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
 import { segmentTokens } from "../prompt/segments.ts";
 
 function clip(text: string, limit = 300): string {
@@ -15,6 +15,17 @@ function indent(text: string): string {
 }
 
 /** Where the request's tokens go, as the server counted them. */
+/** The cache prediction in one line, with the reason of the first segment not read. */
+function cacheLine(cache: SnapshotCache): string {
+  const { predicted } = cache;
+  const missed = cache.segments.find((segment) => segment.status !== "read");
+  const cost = cache.costUsd === null ? "no price" : `$${cache.costUsd.toFixed(5)} input`;
+  return (
+    `cache (predicted, ${cache.model}): read ${predicted.cacheReadInputTokens}, write ${predicted.cacheCreationInputTokens}, ` +
+    `uncached ${predicted.inputTokens}; ${cost}${missed ? ` — ${missed.part}: ${missed.reason}` : ""}`
+  );
+}
+
 function tokenLine(snapshot: RequestSnapshot): string {
   const segments = snapshot.segments ?? [];
   const part = (kind: "tool" | "system" | "environment" | "message") => segmentTokens(segments, kind);
@@ -45,6 +56,7 @@ export function describeEvent(event: RunnerEvent): string | undefined {
           ` (eager would be ${snapshot.eagerStableLength ?? "?"} chars)`,
         `  active skills: ${snapshot.activeSkills.join(", ") || "none"}; environment: ${snapshot.system.environment.length} chars`,
         ...(snapshot.segments ? [`  ${tokenLine(snapshot)}`] : []),
+        ...(snapshot.cache ? [`  ${cacheLine(snapshot.cache)}`] : []),
         `  tools: ${snapshot.tools.map((tool) => tool.name).join(", ")}${notVisible}`,
       ].join("\n");
     }

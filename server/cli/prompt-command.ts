@@ -3,12 +3,18 @@
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolDefinition } from "../protocol/model.ts";
-import type { EagerFigures, PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
+import type {
+  EagerFigures,
+  PromptSegment,
+  RequestSnapshot,
+  SnapshotCache,
+} from "../protocol/runner-events.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import { parseLoadFlag } from "./args.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -27,6 +33,8 @@ export interface PromptReport {
   segments?: PromptSegment[];
   /** The same request under eager disclosure. */
   eager?: EagerFigures;
+  /** The prompt-cache prediction of this (first) request: everything is written or uncached. */
+  cache?: SnapshotCache;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -54,6 +62,7 @@ export interface PromptOptions {
   trust?: boolean;
   /** --catalog-budget: trim the index as a client profile would (default off). */
   listingBudget?: ListingBudget;
+  cache?: CliCacheOptions;
 }
 
 /** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
@@ -101,8 +110,8 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     trust: options.trust === true,
   });
   let snapshot: RequestSnapshot | undefined;
-  const runner = new Runner(
-    workspace.runnerDependencies({
+  const runner = new Runner({
+    ...workspace.runnerDependencies({
       provider,
       permission: permission.hook,
       onEvent: (event) => {
@@ -111,7 +120,10 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       disclosure: options.disclosure,
       ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
     }),
-  );
+    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
+      process.stderr.write(`${line}\n`),
+    ),
+  });
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
   const request = provider.recorded!;
   return {
@@ -122,6 +134,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     ...(snapshot?.segments
       ? { tokenizer: snapshot.tokenizer, segments: snapshot.segments, eager: snapshot.eager }
       : {}),
+    ...(snapshot?.cache ? { cache: snapshot.cache } : {}),
   };
 }
 

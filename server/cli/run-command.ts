@@ -12,6 +12,7 @@ import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
+import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
 import { createCliPermission } from "./cli-permission.ts";
 import type { SavedRun } from "./saved-run.ts";
 import { describeEvent } from "./event-text.ts";
@@ -40,6 +41,8 @@ export interface RunCommandOptions {
   listingBudget?: ListingBudget;
   /** --save: write the session log where the server keeps them, and print its id at the end. */
   save?: boolean;
+  /** --cache-model, --cache-breakpoints, --skill-placement. */
+  cache?: CliCacheOptions;
   write: (text: string) => void;
 }
 
@@ -150,16 +153,21 @@ export async function runConversation(
   // MCP servers start with the run and end with the command (server/cli.ts closes them).
   await startMcp(workspace, permission.trust.trusted);
   const history: ChatMessage[] = [];
-  const deps = workspace.runnerDependencies({
-    provider,
-    permission: permission.hook,
-    onEvent,
-    history,
-    disclosure: options.disclosure,
-    ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
-    requestCounter: new RequestCounter(),
-    allowNetwork: options.allowNetwork === true,
-  });
+  const deps = {
+    ...workspace.runnerDependencies({
+      provider,
+      permission: permission.hook,
+      onEvent,
+      history,
+      disclosure: options.disclosure,
+      ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
+      requestCounter: new RequestCounter(),
+      allowNetwork: options.allowNetwork === true,
+    }),
+    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
+      process.stderr.write(`${line}\n`),
+    ),
+  };
   // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
   const controller = new AbortController();
   const onSigint = () => controller.abort();

@@ -15,6 +15,11 @@ export interface EnvironmentInput {
   activeSkills: readonly SkillBody[];
   /** In eager mode the bodies are already in the stable system, so only the names are listed here. */
   disclosure?: DisclosureMode;
+  /**
+   * Experiment: "message" delivers each SOP inside its load_skill result instead, so the environment (and
+   * the cached prefix) does not change when a skill loads.
+   */
+  skillPlacement?: "environment" | "message";
 }
 
 function formatDate(date: Date | string): string {
@@ -61,6 +66,10 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
     "## Active Skills",
   ].join("\n");
   const skills = input.activeSkills;
+  if (input.skillPlacement === "message") {
+    const note = "(the SOP of a skill you load arrives in its load_skill result; follow it from there)";
+    return [{ name: "base", heading: "# Environment", text: `${facts}\n${note}\n` }];
+  }
   if (skills.length === 0) {
     const none = "(none yet — call load_skill when a skill fits the task)";
     return [{ name: "base", heading: "# Environment", text: `${facts}\n${none}\n` }];

@@ -46,6 +46,66 @@ export interface EagerFigures {
   totalTokens: number;
 }
 
+/** How a prompt part fared in the provider's prompt cache (a prediction, see server/cache). */
+export type CacheStatus = "read" | "written" | "uncached";
+
+/** A run of consecutive prompt segments of one part with the same predicted cache status. */
+export interface CacheSegment {
+  part: "tools" | "stable" | "environment" | "messages";
+  /** Which segments: a tool name or "first … last", "stable", a section name, "messages 0–5". */
+  label: string;
+  tokens: number;
+  status: CacheStatus;
+  /** Why it was not read (or why it was written / read), in words. */
+  reason: string;
+}
+
+/** USD per million tokens for one model, as listed in prices.json (with where it comes from). */
+export interface PriceRow {
+  model: string;
+  input: number;
+  output: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+  source: string;
+  checked: string;
+}
+
+/**
+ * The cache model's prediction for one request (server/cache): what the provider would read from its
+ * prompt cache, write to it, and process uncached, under the named model's rules. A prediction made
+ * with the server's tokenizer, never a measurement: the provider's own report is the `usage` event.
+ */
+export interface SnapshotCache {
+  /** The model whose caching rules were applied (the provider's, or "cache as" / --cache-model). */
+  model: string;
+  /** Which rule set applied: "anthropic", "openai", or "none" (no known caching for this model). */
+  rules: "anthropic" | "openai" | "none";
+  /** Anthropic: where breakpoints were placed ("stable" block only, or also a rolling one on the last message). */
+  breakpoints?: CacheBreakpoints;
+  predicted: {
+    /** Tokens processed uncached (Anthropic's input_tokens; OpenAI's prompt_tokens − cached_tokens). */
+    inputTokens: number;
+    cacheCreationInputTokens: number;
+    cacheReadInputTokens: number;
+  };
+  /** In render order. */
+  segments: CacheSegment[];
+  /** Predicted input cost of the request in USD (output not known yet); null when the model has no price. */
+  costUsd: number | null;
+  /** The price row used (absent when none). */
+  price?: PriceRow;
+  /** Where the numbers come from (tokenizer, rules file). */
+  source: string;
+}
+
+/** Anthropic breakpoint placement: the stable block only, or the stable block plus the conversation's end. */
+export type CacheBreakpoints = "stable" | "rolling";
+
+/** Where an active skill's SOP goes: the environment block (the design) or a message after load_skill. */
+export type SkillPlacement = "environment" | "message";
+
 /** Everything the model was given for one request, captured before the provider is called. */
 export interface RequestSnapshot {
   runId: string;
@@ -88,6 +148,8 @@ export interface RequestSnapshot {
   segments?: PromptSegment[];
   /** The eager alternative of this request (absent in old logs). */
   eager?: EagerFigures;
+  /** The prompt-cache prediction for this request (absent in old logs). */
+  cache?: SnapshotCache;
   at: string;
 }
 

@@ -44,6 +44,12 @@ export const SessionSettingsSchema = Type.Object(
     catalogBudget: Type.Optional(Type.Union([catalogBudgetSchema, Type.Null()])),
     /** Set when the scenario is a recorded session (imported): the recording's session id or name. */
     replayOf: Type.Optional(Type.String({ maxLength: 256 })),
+    /** Anthropic breakpoints: the stable block only, or also the conversation's last block (default rolling). */
+    cacheBreakpoints: Type.Optional(Type.Union([Type.Literal("stable"), Type.Literal("rolling")])),
+    /** Scripted and manual sessions: the model whose caching rules the prediction applies. */
+    cacheAs: Type.Optional(Type.String({ maxLength: 256 })),
+    /** Experiment: active SOPs in the environment (the design) or in the load_skill result. */
+    skillPlacement: Type.Optional(Type.Union([Type.Literal("environment"), Type.Literal("message")])),
   },
   { additionalProperties: false },
 );

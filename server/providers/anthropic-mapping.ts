@@ -1,6 +1,9 @@
 // ModelRequest → Messages API request body (pure). The stable system and the environment are two system
-// text blocks and only the first carries cache_control: the cached prefix (tools + stable system) stays
-// byte-identical when a skill is loaded, because skill bodies live in the second block.
+// text blocks, and the first carries cache_control: the prefix tools + stable system is cached when it
+// reaches the model's minimum (server/cache/cache-rules.json), and stays byte-identical when a skill is
+// loaded, because skill bodies live in the second block. With `cacheBreakpoints: "rolling"` the last
+// block of the conversation carries a second breakpoint, which moves forward with the conversation, so
+// each iteration reads the previous one's messages from the cache instead of re-sending them uncached.
 import type { ChatMessage, ToolDefinition } from "../protocol/model.ts";
 import type { ModelRequest } from "./types.ts";
 import { pairToolResults } from "./history.ts";
@@ -15,12 +18,14 @@ export interface AnthropicToolUseBlock {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: { type: "ephemeral" };
 }
 export interface AnthropicToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
   content: string;
   is_error: boolean;
+  cache_control?: { type: "ephemeral" };
 }
 export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
 
@@ -118,5 +123,9 @@ export function toAnthropicBody(
     stream: true,
   };
   if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools);
+  if (request.cacheBreakpoints === "rolling") {
+    const lastBlock = body.messages.at(-1)?.content.at(-1);
+    if (lastBlock) lastBlock.cache_control = { type: "ephemeral" };
+  }
   return body;
 }

@@ -26,6 +26,8 @@ export interface OpenAiRequestBody {
   stream: true;
   stream_options: { include_usage: true };
   max_completion_tokens?: number;
+  /** One per session: requests sharing a prefix are routed to the same prompt cache. */
+  prompt_cache_key?: string;
 }
 
 /** Chat Completions has no error flag on tool results, so a failed result says so in its text. */
@@ -82,5 +84,6 @@ export function toOpenAiBody(request: ModelRequest, model: string, maxTokens?: n
   // An empty tools array is refused by some compatible servers; no tools means no field.
   if (request.tools.length > 0) body.tools = toOpenAiTools(request.tools);
   if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
+  if (request.promptCacheKey) body.prompt_cache_key = request.promptCacheKey;
   return body;
 }

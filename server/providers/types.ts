@@ -7,6 +7,10 @@ export interface ModelRequest {
   tools: ToolDefinition[];
   /** A per-request model override (slash invocation of a skill with `model:`). */
   model?: string;
+  /** Anthropic: also put a breakpoint on the conversation's last block ("rolling"); default the stable block only. */
+  cacheBreakpoints?: "stable" | "rolling";
+  /** OpenAI: sent as prompt_cache_key (one per session), so requests sharing a prefix meet the same cache. */
+  promptCacheKey?: string;
 }
 
 export type ProviderEvent =

@@ -2,7 +2,13 @@
 // regather the environment, snapshot the request, stream the model, run its tool calls, repeat.
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../errors/index.ts";
-import type { ChatMessage, StopReason, ToolCall, ToolDefinition } from "../protocol/model.ts";
+import {
+  LOAD_SKILL_TOOL_NAME,
+  type ChatMessage,
+  type StopReason,
+  type ToolCall,
+  type ToolDefinition,
+} from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { sha256Hex } from "../prompt/hash.ts";
@@ -92,6 +98,9 @@ export class Runner {
     const disclosure = options.disclosure ?? this.deps.disclosure ?? "progressive";
     const maxIterations = options.maxIterations ?? this.deps.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     const now = this.deps.now ?? (() => new Date());
+    // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
+    const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
+    const breakpoints = this.deps.cacheBreakpoints ?? "stable";
 
     const continues = options.continueConversation === true;
     this.emit({
@@ -166,6 +175,7 @@ export class Runner {
           loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
         ),
         disclosure,
+        ...(placement === "message" ? { skillPlacement: placement } : {}),
       };
       const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
       const environment = sections.map((section) => section.text).join("");
@@ -185,7 +195,20 @@ export class Runner {
         messages: structuredClone(this.deps.history),
         tools: structuredClone(tools),
         ...(options.model ? { model: options.model } : {}),
+        ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
+        ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
       };
+      const at = now().toISOString();
+      const registeredNotVisible = registry.names().filter((name) => !visibleNames.has(name));
+      const cache = this.deps.cache?.predict({
+        requestIndex,
+        runId,
+        at,
+        segments,
+        model: this.deps.cacheModel || model,
+        breakpoints,
+        registeredNotVisible,
+      });
       const snapshot: RequestSnapshot = {
         runId,
         requestIndex,
@@ -197,7 +220,7 @@ export class Runner {
         stableHash,
         messages,
         tools: structuredClone(tools),
-        registeredNotVisible: registry.names().filter((name) => !visibleNames.has(name)),
+        registeredNotVisible,
         listedSkills,
         activeSkills: activeSkills.map((skill) => skill.name),
         eagerStableLength,
@@ -213,7 +236,8 @@ export class Runner {
             eagerEnvironmentTokens +
             segmentTokens(messageParts),
         },
-        at: now().toISOString(),
+        ...(cache ? { cache } : {}),
+        at,
       };
       // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
       this.emit({ type: "request", runId, snapshot });
@@ -245,6 +269,7 @@ export class Runner {
           );
           continue;
         }
+        const activeBefore = new Set(prompt.activeSkills().map((skill) => skill.name));
         const outcome = await runToolCall(call, {
           runId,
           requestIndex,
@@ -261,7 +286,10 @@ export class Runner {
           emit: (event) => this.emit(event),
           promptItems: () => this.deps.prompt.promptItems(),
         });
-        this.append(runId, outcome.message);
+        this.append(
+          runId,
+          placement === "message" ? this.withSops(call, outcome.message, activeBefore) : outcome.message,
+        );
         unknownInARow = outcome.known ? 0 : unknownInARow + 1;
         if (outcome.canceled || signal.aborted) {
           stopping = { reason: "canceled", message: "stopped by the user" };
@@ -274,6 +302,19 @@ export class Runner {
       }
       if (stopping) return stop(stopping.reason, stopping.message);
     }
+  }
+
+  /** Placement experiment: the SOPs a load_skill call activated, appended to its result. */
+  private withSops(
+    call: ToolCall,
+    message: ChatMessage & { role: "tool" },
+    activeBefore: ReadonlySet<string>,
+  ): ChatMessage {
+    if (call.name !== LOAD_SKILL_TOOL_NAME || message.isError) return message;
+    const added = this.deps.prompt.activeSkills().filter((skill) => !activeBefore.has(skill.name));
+    if (added.length === 0) return message;
+    const sops = added.map((skill) => `## Skill SOP: ${skill.name}\n${skill.body.trim()}`).join("\n\n");
+    return { ...message, content: `${message.content}\n\n${sops}` };
   }
 
   private skipCall(

@@ -1,4 +1,5 @@
-import type { RunnerEvent } from "../protocol/runner-events.ts";
+import type { CacheBreakpoints, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
+import type { CachePredictor } from "../cache/cache-model.ts";
 import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
@@ -84,6 +85,16 @@ export interface RunnerDependencies {
   processes?: ProcessRunner;
   /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
   listingBudget?: ListingBudget;
+  /** Predicts each request's prompt-cache figures (`snapshot.cache`); absent: no prediction. */
+  cache?: CachePredictor;
+  /** The model whose caching rules the prediction applies ("cache as", --cache-model); default the request's. */
+  cacheModel?: string;
+  /** Anthropic breakpoints, for the provider and the prediction; default "stable". */
+  cacheBreakpoints?: CacheBreakpoints;
+  /** OpenAI's prompt_cache_key (one per session). */
+  promptCacheKey?: string;
+  /** Experiment: where active SOPs go; default "environment" (the design). */
+  skillPlacement?: SkillPlacement;
 }
 
 export interface RunOptions {

@@ -204,6 +204,9 @@ export class SessionHub {
       ...(requested.refreshToolsEachIteration !== undefined
         ? { refreshToolsEachIteration: requested.refreshToolsEachIteration }
         : {}),
+      ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
+      ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
+      ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
     };
     return this.startNew(settings);
   }

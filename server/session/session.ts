@@ -25,6 +25,7 @@ import {
 import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
+import { SessionCache } from "./session-cache.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
@@ -80,6 +81,7 @@ export class Session {
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
   private mcp: SessionMcp | undefined;
+  private cache: SessionCache | undefined;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -299,6 +301,7 @@ export class Session {
           skills: workspace.catalog,
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
+          ...this.cacheDependencies(provider),
         },
         {
           signal,
@@ -311,6 +314,13 @@ export class Session {
       this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
     }
     await this.flushLog();
+  }
+
+  private cacheDependencies(provider: Parameters<SessionCache["dependencies"]>[1]) {
+    this.cache ??= new SessionCache(this.id, this.init.home, (message) =>
+      this.emitError("io_error", message),
+    );
+    return this.cache.dependencies(this.settings, provider);
   }
 
   /** fsync at the end of each turn; a failure is shown, and the writer keeps retrying. */

@@ -1,0 +1,40 @@
+// The prompt-cache strip on the next-run demo, predicted as claude-sonnet-4-5 ("cache as", since the
+// scripted model caches nothing): request 3 is the next run, whose tool list gained profile_csv, so the
+// strip says "tools changed"; the inspector prices the request, the run and the session.
+import { demoScenarios, expect, test } from "./fixtures.ts";
+
+test.use({ scenariosDir: demoScenarios });
+
+test("cache strip: request 3 of the next-run demo misses because the tools changed, and the run has a price", async ({
+  page,
+  workspace,
+}) => {
+  const { chat, inspector } = workspace;
+  const cacheAs = page.getByTestId("header-cache-as");
+  await cacheAs.fill("claude-sonnet-4-5");
+  await cacheAs.press("Enter");
+  await expect(page.getByTestId("header-cache-breakpoints")).toHaveValue("rolling");
+
+  await chat.send("profile data/sales.csv");
+  await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
+  await inspector.selectRequest(1);
+  await expect(page.getByTestId("cache-model")).toContainText("as claude-sonnet-4-5");
+  await expect(page.getByTestId("cache-reason")).toContainText("first request");
+  await inspector.selectRequest(2);
+  // Request 2 reads tools + stable: its first segments are green.
+  await expect(page.getByTestId("cache-segment").first()).toHaveAttribute("data-status", "read");
+
+  await chat.send("go ahead");
+  await chat.allowOnce();
+  await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
+  await inspector.selectRequest(3);
+  await expect(page.getByTestId("cache-reason")).toContainText("tools changed: profile_csv became visible");
+  await expect(page.getByTestId("cache-segment").first()).toHaveAttribute("data-status", "written");
+  await expect(page.getByTestId("cache-segment").first()).toHaveAttribute("title", /tools changed/);
+  await expect(page.getByTestId("cost-request")).toHaveText(/^\$\d/);
+  await expect(page.getByTestId("cost-run")).toContainText(/\$\d[\d.]* predicted/);
+  await expect(page.getByTestId("cost-session")).toContainText("predicted");
+  await page.getByTestId("context-view-toggle").click();
+  await expect(page.getByTestId("context-item").first()).toBeVisible();
+  await workspace.scratchScreenshot("cache-strip-request-3");
+});

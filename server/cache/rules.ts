@@ -1,0 +1,88 @@
+// The cache rules and the price table as typed data (their JSON lives next to this file, each number with
+// the public page it comes from), and the lookups by model name. Pure: the files are read by rules-file.ts.
+import type { PriceRow } from "../protocol/runner-events.ts";
+
+interface Sourced<T> {
+  value: T;
+  source: string;
+  checked: string;
+  note?: string;
+}
+
+export interface CacheRules {
+  anthropic: {
+    renderOrder: Sourced<string[]>;
+    maxBreakpoints: Sourced<number>;
+    lookbackBlocks: Sourced<number>;
+    ttlSeconds: Sourced<{ "5m": number; "1h": number }>;
+    writeMultiplier: Sourced<{ "5m": number; "1h": number }>;
+    readMultiplier: Sourced<number>;
+    minCacheableTokens: {
+      source: string;
+      checked: string;
+      note?: string;
+      default: number;
+      byModel: Record<string, number>;
+    };
+  };
+  openai: {
+    minPrefixTokens: Sourced<number>;
+    incrementTokens: Sourced<number>;
+    ttlSeconds: Sourced<number>;
+  };
+  families: { anthropic: string[]; openai: string[] };
+}
+
+export interface PriceTable {
+  models: Record<string, Omit<PriceRow, "model">>;
+}
+
+export type RuleFamily = "anthropic" | "openai" | "none";
+
+/** The entry whose key is the longest prefix of `model` (so "claude-sonnet-4-5-20250929" finds "claude-sonnet-4-5"). */
+export function byModelPrefix<T>(
+  table: Record<string, T>,
+  model: string,
+): { key: string; value: T } | undefined {
+  let best: { key: string; value: T } | undefined;
+  for (const [key, value] of Object.entries(table)) {
+    if (model.startsWith(key) && (!best || key.length > best.key.length)) best = { key, value };
+  }
+  return best;
+}
+
+export function ruleFamily(rules: CacheRules, model: string): RuleFamily {
+  const name = model.toLowerCase();
+  if (rules.families.anthropic.some((prefix) => name.startsWith(prefix))) return "anthropic";
+  if (rules.families.openai.some((prefix) => name.startsWith(prefix))) return "openai";
+  return "none";
+}
+
+export function minCacheableTokens(rules: CacheRules, model: string): number {
+  const table = rules.anthropic.minCacheableTokens;
+  return byModelPrefix(table.byModel, model)?.value ?? table.default;
+}
+
+export function priceFor(prices: PriceTable, model: string): PriceRow | undefined {
+  const found = byModelPrefix(prices.models, model);
+  return found ? { model: found.key, ...found.value } : undefined;
+}
+
+export interface TokenCounts {
+  /** Uncached input tokens. */
+  inputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+  outputTokens?: number;
+}
+
+/** USD for the given token counts at `price` (cache writes at the 5-minute rate, which the playground uses). */
+export function costUsd(price: PriceRow, counts: TokenCounts): number {
+  return (
+    (counts.inputTokens * price.input +
+      counts.cacheCreationInputTokens * price.cacheWrite5m +
+      counts.cacheReadInputTokens * price.cacheRead +
+      (counts.outputTokens ?? 0) * price.output) /
+    1_000_000
+  );
+}

@@ -1,0 +1,89 @@
+// `run --json --cache-model M` on the next-run demo: every request event carries snapshot.cache, and the
+// predictions tell the story of issue 13 (in-process, the same code as `cli run`).
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
+import { createWorkspace } from "../session/workspace.ts";
+import { runConversation } from "./run-command.ts";
+import { parseCliArguments } from "./args.ts";
+import { cacheOptions } from "./cache-options.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const demo = path.join(repoRoot, "examples", "demo-workdir");
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "cache-cli-home-"));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
+  const args = parseCliArguments([
+    "run",
+    "--workdir",
+    demo,
+    "--scenario",
+    path.join(repoRoot, "scenarios", "csv-profile-next-run.yaml"),
+    "--json",
+    ...extra,
+  ]);
+  const workspace = await createWorkspace({ workdir: demo, home });
+  const events: RunnerEvent[] = [];
+  await runConversation(workspace, {
+    provider: "scripted",
+    scenario: args.scenario,
+    messages: ["load the csv skill", "now profile data/sales.csv"],
+    yes: true,
+    json: true,
+    disclosure: "progressive",
+    planMode: false,
+    refreshTools: false,
+    cache: cacheOptions(args),
+    write: (line) => events.push(JSON.parse(line) as RunnerEvent),
+  });
+  return events.flatMap((event) => (event.type === "request" ? [event.snapshot.cache!] : []));
+}
+
+describe("run --cache-model on csv-profile-next-run", () => {
+  it("claude-sonnet-4-5: request 1 writes, 2 reads tools + stable, 3 reads less and names profile_csv", async () => {
+    const caches = await nextRunDemo(["--cache-model", "claude-sonnet-4-5", "--cache-breakpoints", "stable"]);
+    expect(caches).toHaveLength(4);
+    for (const cache of caches) {
+      expect(cache.model).toBe("claude-sonnet-4-5");
+      expect(typeof cache.costUsd).toBe("number");
+      for (const segment of cache.segments)
+        expect(Object.keys(segment)).toEqual(expect.arrayContaining(["part", "tokens", "status", "reason"]));
+    }
+    const [first, second, third] = caches;
+    const toolsAndStable = (cache: SnapshotCache) =>
+      cache.segments
+        .filter((s) => s.part === "tools" || s.part === "stable")
+        .reduce((sum, s) => sum + s.tokens, 0);
+    expect(first.predicted.cacheCreationInputTokens).toBe(toolsAndStable(first));
+    expect(first.predicted.cacheReadInputTokens).toBe(0);
+    expect(second.predicted.cacheReadInputTokens).toBe(toolsAndStable(second));
+    expect(third.predicted.cacheReadInputTokens).toBeLessThan(second.predicted.cacheReadInputTokens);
+    const reasons = third.segments
+      .filter((s) => s.status !== "read")
+      .map((s) => s.reason)
+      .join("\n");
+    expect(reasons).toContain("tools changed: profile_csv became visible");
+  });
+
+  it("claude-haiku-4-5: nothing is cached, and the reason names the 4,096-token minimum", async () => {
+    const caches = await nextRunDemo(["--cache-model", "claude-haiku-4-5"]);
+    for (const cache of caches) {
+      expect(cache.predicted.cacheReadInputTokens + cache.predicted.cacheCreationInputTokens).toBe(0);
+      expect(cache.segments[0].reason).toContain("4,096-token minimum of claude-haiku-4-5");
+    }
+  });
+
+  it("--skill-placement message keeps the environment unchanged when a skill loads", async () => {
+    const caches = await nextRunDemo(["--cache-model", "claude-sonnet-4-5", "--skill-placement", "message"]);
+    expect(caches[1].segments.some((s) => s.part === "environment" && s.status === "read")).toBe(true);
+  });
+});

@@ -1,0 +1,50 @@
+// The cache flags of `run` and `prompt` (--cache-model, --cache-breakpoints, --skill-placement) turned into
+// the Runner's cache dependencies: one cache model per command, under the rules and prices in force.
+import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
+import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
+import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
+import type { RunnerDependencies } from "../runner/types.ts";
+import type { CliArguments } from "./args.ts";
+
+export interface CliCacheOptions {
+  cacheModel?: string;
+  breakpoints: CacheBreakpoints;
+  placement: SkillPlacement;
+}
+
+export function cacheOptions(args: CliArguments): CliCacheOptions {
+  return {
+    ...(args.cacheModel ? { cacheModel: args.cacheModel } : {}),
+    breakpoints: args.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+    placement: args.skillPlacement ?? "environment",
+  };
+}
+
+type CacheDependencies = Pick<
+  RunnerDependencies,
+  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey"
+>;
+
+/** The Runner's cache dependencies for one CLI command; override problems go to `warn`. */
+export function cacheDependencies(
+  options: CliCacheOptions | undefined,
+  provider: { name: string; model: string },
+  home: string,
+  warn: (line: string) => void,
+): CacheDependencies {
+  const config = loadCacheConfig({ home });
+  for (const warning of config.warnings) warn(`warning: ${warning}`);
+  return {
+    cache: createCacheModel(config),
+    cacheModel: cacheModelFor({
+      provider: provider.name,
+      providerModel: provider.model,
+      ...(options?.cacheModel ? { cacheAs: options.cacheModel } : {}),
+      forAnyProvider: true,
+      home,
+    }),
+    cacheBreakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+    skillPlacement: options?.placement ?? "environment",
+    promptCacheKey: `pseudoclaude-cli-${process.pid}-${Date.now().toString(36)}`,
+  };
+}

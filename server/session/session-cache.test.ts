@@ -1,0 +1,91 @@
+// A session's cache settings reach its requests: snapshot.cache follows "cache as" and the breakpoint
+// placement, a change applies from the next run, and a broken prices override is reported, not fatal.
+// Real hub, workspace and scripted model over the in-memory transport.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listProviders, loadProvidersConfig } from "../providers/config.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+import { ClientConnection } from "../transport/connection.ts";
+import { ProtocolClient } from "../transport/protocol-client.ts";
+import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
+import { InMemoryTransport } from "../transport/transport.ts";
+import { defaultSessionParts } from "./default-parts.ts";
+import { SessionHub } from "./session-hub.ts";
+
+let root: string;
+let home: string;
+let hub: SessionHub;
+let processes: ProcessRunner;
+let client: ProtocolClient;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), "session-cache-")));
+  home = path.join(root, "home");
+  const workdir = path.join(root, "work");
+  const scenariosDir = path.join(root, "scenarios");
+  for (const folder of [path.join(home, ".PseudoClaude"), workdir, scenariosDir])
+    await mkdir(folder, { recursive: true });
+  for (const [name, text] of Object.entries(TEST_SCENARIOS))
+    await writeFile(path.join(scenariosDir, name), text);
+  processes = new ProcessRunner();
+  hub = new SessionHub({
+    home,
+    defaultWorkdir: workdir,
+    parts: defaultSessionParts({ scenariosDir, home }),
+    providers: () => listProviders(loadProvidersConfig({ home })),
+    log: () => undefined,
+    watch: false,
+    processes,
+  });
+  await hub.ready();
+  const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();
+  void new ClientConnection(serverEnd, hub, { serverVersion: "test", log: () => undefined }).start();
+  client = await ProtocolClient.over(clientEnd);
+});
+
+afterEach(async () => {
+  await client.close();
+  await hub.shutdown();
+  await processes.killAll();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("session cache settings", () => {
+  it("predicts under 'cache as' with the chosen breakpoints, and a change applies from the next run", async () => {
+    const sessionId = await client.createSession({
+      cacheAs: "claude-sonnet-4-5",
+      cacheBreakpoints: "stable",
+    });
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const first = await client.waitForEvent("request", { sessionId });
+    expect(first.event.snapshot.cache).toMatchObject({
+      model: "claude-sonnet-4-5",
+      rules: "anthropic",
+      breakpoints: "stable",
+    });
+    await client.waitForEvent("stop", { sessionId });
+
+    const from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "gpt-5.4-mini" } });
+    await client.waitForEvent("settings_changed", { sessionId, from });
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const second = await client.waitForEvent("request", { sessionId, from });
+    expect(second.event.snapshot.cache).toMatchObject({ model: "gpt-5.4-mini", rules: "openai" });
+  });
+
+  it("without 'cache as', a scripted session predicts as the configured Anthropic model, stable + rolling", async () => {
+    await writeFile(path.join(home, ".PseudoClaude", "prices.json"), "{ not json");
+    const sessionId = await client.createSession();
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const request = await client.waitForEvent("request", { sessionId });
+    expect(request.event.snapshot.cache).toMatchObject({ model: "claude-haiku-4-5", breakpoints: "rolling" });
+    expect(request.event.snapshot.cache!.segments[0].reason).toContain("4,096-token minimum");
+    const warning = await client.waitForEvent("session_error", {
+      sessionId,
+      where: (event) => /prices\.json: not valid JSON/.test(event.message),
+    });
+    expect(warning.event.message).toContain(path.join(home, ".PseudoClaude", "prices.json"));
+  });
+});
