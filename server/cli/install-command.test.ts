@@ -75,7 +75,9 @@ describe("cli install", { timeout: 120_000 }, () => {
     const result = await cli(["install", zipPath, "--layer", "user", "--home", home, "--workdir", workdir]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^installed user skill "csv-report" → .*csv-report \(\d+ files, \d+ bytes, tools: profile_csv\)/);
+    expect(result.stdout).toMatch(
+      /^installed user skill "csv-report" → .*csv-report \(\d+ files, \d+ bytes, tools: profile_csv\)/,
+    );
     expect(result.stdout).toContain(
       `shadows the builtin skill ${path.join(repoRoot, "skills", "csv-report", "SKILL.md")}`,
     );

@@ -151,7 +151,10 @@ export const commandSchemas = {
   }),
   reload_catalog: command("reload_catalog", { sessionId }),
   /** Ends the session's MCP server of this name and starts it again (after a crash or a failed start). */
-  mcp_reconnect: command("mcp_reconnect", { sessionId, server: Type.String({ minLength: 1, maxLength: 64 }) }),
+  mcp_reconnect: command("mcp_reconnect", {
+    sessionId,
+    server: Type.String({ minLength: 1, maxLength: 64 }),
+  }),
   run_tool: command("run_tool", {
     sessionId,
     requestId: Type.String({ minLength: 1, maxLength: 128 }),
