@@ -50,14 +50,27 @@ function isHistoryReference(value: unknown): value is HistoryPrefixReference {
   );
 }
 
-/** Parts of a snapshot that stay the same from one request to the next until skills or the catalog change. */
-const REPEATED_FIELDS = ["stable", "environment", "tools", "segments", "listedSkills"] as const;
+/**
+ * Parts of a snapshot that stay the same from one request to the next until skills or the catalog change
+ * (and the cache prediction's price row and source, the same for every request of a model).
+ */
+const REPEATED_FIELDS = [
+  "stable",
+  "environment",
+  "tools",
+  "segments",
+  "listedSkills",
+  "cachePrice",
+  "cacheSource",
+] as const;
 type RepeatedField = (typeof REPEATED_FIELDS)[number];
 
 function fieldOf(snapshot: RequestSnapshot, field: RepeatedField): unknown {
   if (field === "tools") return snapshot.tools;
   if (field === "segments") return snapshot.segments;
   if (field === "listedSkills") return snapshot.listedSkills;
+  if (field === "cachePrice") return snapshot.cache?.price;
+  if (field === "cacheSource") return snapshot.cache?.source;
   return snapshot.system[field];
 }
 
@@ -65,11 +78,17 @@ function setField(snapshot: RequestSnapshot, field: RepeatedField, value: unknow
   if (field === "tools") snapshot.tools = value as RequestSnapshot["tools"];
   else if (field === "segments") snapshot.segments = value as RequestSnapshot["segments"];
   else if (field === "listedSkills") snapshot.listedSkills = value as string[];
-  else snapshot.system[field] = value as string;
+  else if (field === "cachePrice" || field === "cacheSource") {
+    if (!snapshot.cache) return;
+    if (field === "cachePrice")
+      snapshot.cache.price = value as NonNullable<RequestSnapshot["cache"]>["price"];
+    else snapshot.cache.source = value as string;
+  } else snapshot.system[field] = value as string;
 }
 
 /** What a field is read as when the record it repeats could not be read. */
 function emptyField(field: RepeatedField): unknown {
+  if (field === "cachePrice") return undefined;
   return field === "tools" || field === "segments" || field === "listedSkills" ? [] : "";
 }
 
@@ -129,6 +148,15 @@ export class SnapshotCompactor {
       tools: repeated("tools"),
       listedSkills: repeated("listedSkills"),
       ...(snapshot.segments ? { segments: repeated("segments") } : {}),
+      ...(snapshot.cache
+        ? {
+            cache: {
+              ...snapshot.cache,
+              ...(snapshot.cache.price ? { price: repeated("cachePrice") } : {}),
+              source: repeated("cacheSource"),
+            },
+          }
+        : {}),
     };
     return JSON.stringify({ ...event, snapshot: compact });
   }

@@ -155,7 +155,9 @@ describe("request snapshots in the session log", () => {
     expect(await reopenedSnapshots(sessionId)).toEqual(live);
   }, 60_000);
 
-  it("the log of a 30-request conversation is at least 5× smaller than with full snapshots", async () => {
+  // 5.3× before each request carried its cache prediction (snapshot.cache: about 0.9 KB per request that
+  // does not repeat, once its price row and source are logged by reference).
+  it("the log of a 30-request conversation is at least 4.5× smaller than with full snapshots", async () => {
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
     // The review scenario makes three requests per message (load_skill, read_file, answer).
@@ -177,6 +179,6 @@ describe("request snapshots in the session log", () => {
       `30-request log: ${compactBytes} bytes compact (${Math.round(compactBytes / 30)} per request), ` +
         `${fullBytes} bytes in full`,
     );
-    expect(fullBytes / compactBytes).toBeGreaterThanOrEqual(5);
+    expect(fullBytes / compactBytes).toBeGreaterThanOrEqual(4.5);
   }, 60_000);
 });
