@@ -24,7 +24,7 @@ import { McpPanel } from "./mcp-panel.tsx";
 import { NewSessionDialog } from "./new-session-dialog.tsx";
 import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
-import { TriggerLabDialog } from "./trigger-lab-dialog.tsx";
+import { TriggerLabContainer } from "./trigger-lab-container.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
 
@@ -454,28 +454,7 @@ export function Workspace() {
         />
       )}
       {labOpen && session && (
-        <TriggerLabDialog
-          lab={session.triggerLab}
-          budget={session.catalogBudget}
-          appliedBudget={session.settings.catalogBudget}
-          skills={session.catalog?.skills.map((skill) => skill.name) ?? []}
-          provider={session.settings.provider}
-          model={session.settings.model}
-          onStart={(input) => send({ type: "start_trigger_lab", sessionId: session.id, ...input })}
-          onStop={() => send({ type: "cancel_trigger_lab", sessionId: session.id })}
-          onCheckBudget={(profile, contextWindow) =>
-            send({
-              type: "catalog_budget",
-              sessionId: session.id,
-              profile,
-              ...(contextWindow ? { contextWindow } : {}),
-            })
-          }
-          onApplyBudget={(catalogBudget) =>
-            send({ type: "update_session", sessionId: session.id, settings: { catalogBudget } })
-          }
-          onClose={() => setLabOpen(false)}
-        />
+        <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
       )}
       <ExperimentsLayer
         session={session}

@@ -16,6 +16,15 @@ import type {
   CmdSubst,
 } from "mvdan-sh";
 import { baseName, locateProgram, SHELLS, shellReadsStdin, shellScriptIndex } from "./shell-programs.ts";
+import {
+  ASSIGNING_BUILTINS,
+  ENVIRONMENT_CHANGERS,
+  EXPANSIONS,
+  NOT_UNDERSTOOD,
+  OUTPUT_OPERATORS,
+  PIPE_OPERATORS,
+  REDIRECT_OPERATORS,
+} from "./shell-vocabulary.ts";
 import type {
   FindingKind,
   ParserFinding,
@@ -36,69 +45,6 @@ export const MAX_SYNTAX_NODES = 3_000;
 /** `sh -c "sh -c '…'"` and `eval` are read this deep; deeper nesting is a finding of its own. */
 export const MAX_NESTED_SCRIPTS = 4;
 const DETAIL_LENGTH = 60;
-
-const REDIRECT_OPERATORS = learnOperators(": >a >>b <c <>d >&e <&f >|g <<h <<-i <<<j &>k &>>l\nh\n\ti\n", [
-  ">",
-  ">>",
-  "<",
-  "<>",
-  ">&",
-  "<&",
-  ">|",
-  "<<",
-  "<<-",
-  "<<<",
-  "&>",
-  "&>>",
-]);
-const OUTPUT_OPERATORS = new Set([">", ">>", ">|", "<>", "&>", "&>>"]);
-const PIPE_OPERATORS = new Set([opOf("a | b"), opOf("a |& b")]);
-
-/** Learns mvdan-sh's token numbers by parsing a sample, so a new version of the package cannot shift them. */
-function learnOperators(sample: string, names: string[]): Map<number, string> {
-  const redirects = syntax.NewParser().Parse(sample, "").Stmts[0]!.Redirs;
-  if (redirects.length !== names.length) throw new Error("mvdan-sh: unexpected redirect sample");
-  return new Map(redirects.map((redirect, index) => [redirect.Op, names[index]!]));
-}
-
-function opOf(sample: string): number {
-  return (syntax.NewParser().Parse(sample, "").Stmts[0]!.Cmd as BinaryCmd).Op;
-}
-
-/** Programs whose use changes what later words mean (functions, aliases, PATH, sourced files). */
-const ENVIRONMENT_CHANGERS = new Set([
-  "export",
-  "readonly",
-  "declare",
-  "typeset",
-  "local",
-  "hash",
-  "enable",
-  "source",
-  ".",
-  "shopt",
-]);
-const ASSIGNING_BUILTINS = new Set(["read", "getopts", "mapfile", "readarray"]);
-/** Compound commands the rules cannot vouch for even when every word is literal. */
-const NOT_UNDERSTOOD: Record<string, FindingKind> = {
-  FuncDecl: "function definition",
-  ArithmCmd: "bash-only syntax",
-  TestClause: "bash-only syntax",
-  LetClause: "bash-only syntax",
-  CoprocClause: "bash-only syntax",
-  DeclClause: "environment change",
-  ForClause: "assignment",
-};
-const EXPANSIONS: Record<string, FindingKind> = {
-  CmdSubst: "command substitution",
-  ProcSubst: "process substitution",
-  ParamExp: "parameter expansion",
-  ArithmExp: "arithmetic expansion",
-  ExtGlob: "extended glob",
-  BraceExp: "bash-only syntax",
-  ArrayExpr: "bash-only syntax",
-  CStyleLoop: "bash-only syntax",
-};
 
 export interface Scope {
   depth: number;
