@@ -2,7 +2,8 @@
 // query, expectation, run, what the probe saw) and `<name>.summary.json` (the whole result). Each lab run
 // replaces both. A file that cannot be written is reported in the result, never thrown: the numbers
 // are still shown.
-import { rename, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage } from "../errors/index.ts";
 import type { TriggerLabResult, TriggerLabSummary } from "../protocol/trigger-lab.ts";
@@ -32,10 +33,19 @@ function probeLines(labId: string, side: "a" | "b", summary: TriggerLabSummary):
   );
 }
 
+/**
+ * Temp file + rename. The folder may belong to an untrusted workdir: the temp name is unguessable and is
+ * created exclusively (`wx`), so a symlink planted there is never followed; rename replaces a link itself.
+ */
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text, "utf8");
-  await rename(temporary, file);
+  const temporary = `${file}.${randomBytes(8).toString("hex")}.tmp`;
+  try {
+    await writeFile(temporary, text, { encoding: "utf8", flag: "wx" });
+    await rename(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 export async function saveLabResult(result: TriggerLabResult): Promise<TriggerLabResult> {

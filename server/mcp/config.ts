@@ -5,6 +5,7 @@
 // Bad config is a warning naming the file and the field; the rest loads. Never throws.
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import { registerSecret } from "../providers/redact.ts";
 
 export interface StdioServerConfig {
   transport: "stdio";
@@ -40,6 +41,18 @@ export interface LoadedMcpConfig {
   warnings: string[];
 }
 
+/** Names of `env` variables and headers whose values are credentials (a token, a key, a password). */
+const CREDENTIAL_NAME = /key|token|secret|passw|pwd|auth|credential|cookie|session|dsn|connection|_pat$/i;
+
+/**
+ * A server's credentials are redacted wherever they could show up (its stderr tail, an echoing tool's
+ * result, an error message), as provider keys are: in events, session logs and exports.
+ */
+function registerCredentials(server: McpServerConfig): void {
+  const values = server.transport === "stdio" ? server.env : server.headers;
+  for (const [name, value] of Object.entries(values)) if (CREDENTIAL_NAME.test(name)) registerSecret(value);
+}
+
 /** `mcp__<server>__<tool>` must be a tool name every provider accepts: letters, digits, `_`, `-`. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
 
@@ -73,6 +86,8 @@ export async function loadMcpConfig(options: {
         if (!byName.has(server.name)) withheld.set(server.name, server);
         continue;
       }
+      // Only a server that may start: an untrusted folder must not choose what gets redacted.
+      registerCredentials(server);
       const earlier = byName.get(server.name);
       if (earlier)
         warnings.push(`${file}: mcpServers.${server.name} replaces the one in ${earlier.configFile}`);

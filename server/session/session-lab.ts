@@ -89,6 +89,16 @@ export class SessionLab {
     signal: AbortSignal,
   ): Promise<void> {
     const evals = await loadTriggersFile(evalFile);
+    if (evals.scenarios !== undefined) {
+      // The eval file is the workdir's (maybe an untrusted one): its scenarios stay inside the workdir too.
+      const scenarios = resolveInWorkdir(workspace.workdir, evals.scenarios);
+      if (!scenarios.ok)
+        throw new PlaygroundError(
+          "path_refused",
+          `${evalFile}: scenarios must be inside the workdir: ${scenarios.reason}`,
+        );
+      evals.scenarios = scenarios.absolute;
+    }
     // The scripted model answers probes from the eval file's own scenarios when it names them.
     const probeSettings: SessionSettings =
       settings.provider === "scripted" && evals.scenarios
