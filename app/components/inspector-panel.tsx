@@ -161,7 +161,11 @@ export function InspectorPanel({
 
   return (
     <div className="flex h-full flex-col" data-testid="inspector-panel">
-      <div className="space-y-1.5 border-b border-slate-200 p-2">
+      {/* The request's summary scrolls on its own past half the column, so the panes always stay in reach. */}
+      <div
+        className="max-h-[50%] shrink-0 space-y-1.5 overflow-y-auto border-b border-slate-200 p-2"
+        data-testid="inspector-summary-area"
+      >
         <div className="flex items-center justify-between">
           <h2 className="text-sm font-semibold">Prompt inspector</h2>
           <CopyButton
