@@ -7,7 +7,10 @@ if (!file) {
   console.error("usage: node column-types.mjs <file.csv>");
   process.exit(2);
 }
-const [header, ...rows] = readFileSync(file, "utf8").split(/\r?\n/).filter((line) => line !== "").map((line) => line.split(","));
+const [header, ...rows] = readFileSync(file, "utf8")
+  .split(/\r?\n/)
+  .filter((line) => line !== "")
+  .map((line) => line.split(","));
 const kinds = [
   ["empty", (cell) => cell.trim() === ""],
   ["id-with-leading-zeros", (cell) => /^0\d+$/.test(cell)],
