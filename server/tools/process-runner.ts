@@ -20,6 +20,7 @@ import {
 } from "./process-group.ts";
 import {
   bwrapArguments,
+  guardRepositories,
   sandboxAftermath,
   sandboxSummary,
   type SandboxPolicy,
@@ -159,7 +160,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   if (options.signal?.aborted) return outcome({ canceled: true });
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
-  const sandboxed = options.sandbox?.enabled === true ? options.sandbox : undefined;
+  const sandboxed = options.sandbox?.enabled === true ? await guardRepositories(options.sandbox) : undefined;
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   const program = sandboxed
     ? {
@@ -288,7 +289,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
     await settleExeca(subprocess);
     const sandboxFailure = sandboxed ? sandboxStartFailure(exit.code, stderrCapture.text()) : undefined;
-    const sandboxViolation = sandboxed ? sandboxAftermath(sandboxed) : undefined;
+    const sandboxViolation = sandboxed ? await sandboxAftermath(sandboxed) : undefined;
     return outcome({
       exitCode: exit.code,
       signal: exit.signal,

@@ -14,6 +14,7 @@ import { runProcess } from "./process-runner.ts";
 import {
   bwrapArguments,
   detectSandbox,
+  guardRepositories,
   sandboxPolicy,
   sandboxState,
   type SandboxAvailability,
@@ -532,11 +533,9 @@ describe("the bwrap arguments for a policy", () => {
     execFileSync("git", ["init", "-q"], { cwd: workdir });
     const skillRoot = path.join(root, "skill");
     await mkdir(skillRoot);
-    const policy = sandboxPolicy({
-      workdir,
-      readOnlyRoots: [skillRoot],
-      settings: { network: false, homes: [home] },
-    });
+    const policy = await guardRepositories(
+      sandboxPolicy({ workdir, readOnlyRoots: [skillRoot], settings: { network: false, homes: [home] } }),
+    );
     const argv = bwrapArguments(policy, { cwd: skillRoot, file: "/bin/true", args: [] });
     /** Index of a mount of `target` by `flag` (`--bind SRC DEST`: DEST two places after the flag). */
     const at = (flag: string, target: string) =>
@@ -546,11 +545,18 @@ describe("the bwrap arguments for a policy", () => {
     expect(at("--bind", workdir)).toBeGreaterThan(tmp);
     expect(at("--ro-bind", skillRoot)).toBeGreaterThan(at("--bind", workdir));
     expect(at("--ro-bind", path.join(workdir, ".git", "config"))).toBeGreaterThan(at("--bind", workdir));
+    // The repository's folder, objects/ and refs/ are writable mount points, before every read-only bind.
+    const gitFolder = at("--bind", path.join(workdir, ".git"));
+    expect(gitFolder).toBeGreaterThan(at("--bind", workdir));
+    expect(at("--bind", path.join(workdir, ".git", "objects"))).toBeGreaterThan(gitFolder);
+    expect(at("--bind", path.join(workdir, ".git", "refs"))).toBeLessThan(at("--ro-bind", skillRoot));
     expect(argv).toContain("--unshare-net");
     expect(argv).toContain("--unshare-pid");
     expect(argv).toContain("--die-with-parent");
     expect(argv.slice(-4)).toEqual(["--chdir", skillRoot, "--", "/bin/true"]);
-    const allowed = sandboxPolicy({ workdir, settings: { network: true, homes: [] } });
+    const allowed = await guardRepositories(
+      sandboxPolicy({ workdir, settings: { network: true, homes: [] } }),
+    );
     expect(bwrapArguments(allowed, { cwd: workdir, file: "/bin/true", args: [] })).not.toContain(
       "--unshare-net",
     );

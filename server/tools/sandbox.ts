@@ -14,6 +14,13 @@ import {
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import {
+  protectRepositories,
+  scanRepositories,
+  uncheckedScan,
+  undoRepositoryChanges,
+  type RepositoryScan,
+} from "./sandbox-git.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
@@ -156,7 +163,7 @@ export const PROTECTED_HOME_ENTRIES: readonly string[] = [
   ".config/systemd",
 ];
 
-/** Everything bwrap needs for one process, computed per call from a fixed list of paths (no scanning). */
+/** Everything bwrap needs for one process: fixed paths per call, and the repositories guardRepositories finds. */
 export interface SandboxPolicy {
   enabled: boolean;
   /** The bwrap program (absent when the sandbox is off). */
@@ -177,6 +184,13 @@ export interface SandboxPolicy {
    * the call, removed if the process made them, and the call fails (see sandboxAftermath).
    */
   mustStayAbsent: string[];
+  /** Where in `mounts` writable binds may go: before every read-only bind, which they must not loosen. */
+  mountPointsAt: number;
+  /**
+   * The repositories git could find in the workdir when the call started (guardRepositories): kept as they
+   * are by binds and checked again after the call (sandbox-git.ts). Absent until the policy is guarded.
+   */
+  repositories?: RepositoryScan;
   /**
    * With network off: a seccomp program refusing Unix-domain sockets (seccomp-filter.ts), given to bwrap
    * on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
@@ -315,9 +329,10 @@ function realOrSelf(target: string): string {
 
 /**
  * The policy for a process whose writable folder is `workdir` (run_command; skill tools add their folder
- * as `readOnlyRoots`): the whole filesystem read-only, a private /tmp, the workdir writable except
- * `.git` (kept in place), `.git/config`, `.git/hooks/` and `.PseudoClaude/`, secrets of every home hidden,
- * no network unless allowed, and (in the argv) a PID namespace that dies with its parent.
+ * as `readOnlyRoots`): the whole filesystem read-only, a private /tmp, the workdir writable except what a
+ * host program reads from it as configuration (protected-paths.ts: `.PseudoClaude/` and `.mcp.json` here,
+ * git's repositories once guardRepositories has scanned them), secrets of every home hidden, no network
+ * unless allowed, and (in the argv) a PID namespace that dies with its parent.
  */
 export function sandboxPolicy(options: {
   workdir: string;
@@ -335,6 +350,7 @@ export function sandboxPolicy(options: {
     readOnly: [],
     hidden: [],
     mustStayAbsent: [],
+    mountPointsAt: 0,
     mounts: [],
   };
   if (!availability.available) return off;
@@ -379,27 +395,19 @@ export function sandboxPolicy(options: {
     readOnly.push(target);
   };
 
-  const gitDir = path.join(workdir, ".git");
-  const git = entryAt(gitDir);
+  const mountPointsAt = mounts.length;
   const mustStayAbsent: string[] = [];
-  if (git?.kind === "folder") {
-    // `.git` itself becomes a mount point, so it cannot be renamed aside and replaced by a new one.
-    mounts.push("--bind", gitDir, gitDir);
-    protect(path.join(gitDir, "config"), "file");
-    protect(path.join(gitDir, "hooks"), "folder");
-    // Also read by git on the host, and able to make it run code: the submodules' and linked worktrees'
-    // git folders (their config, hooks, commondir) and `commondir`, which moves config and hooks elsewhere.
-    protect(path.join(gitDir, "modules"), "folder");
-    protect(path.join(gitDir, "worktrees"), "folder");
-    const commondir = path.join(gitDir, "commondir");
-    // An empty stand-in would break git on the host (it dies on an empty commondir): checked afterwards.
-    if (entryAt(commondir)) protect(commondir, "skip");
-    else mustStayAbsent.push(commondir);
-  } else if (git) {
-    // A `.git` file (worktree, submodule) names the git folder: rewriting it would redirect git.
-    protect(gitDir, "skip");
-  }
+  // git's repositories (the workdir's `.git`, and any below it) are scanned and kept when the call starts:
+  // guardRepositories. A `.git` symlink cannot be kept by a bind, which would follow it.
+  if (entryAt(path.join(workdir, ".git"))?.kind === "symlink")
+    refusal ??= `${path.join(workdir, ".git")} is a symbolic link; the sandbox cannot keep it read-only`;
+  // What the playground reads from the workdir as configuration (protected-paths.ts): `.PseudoClaude/`
+  // (an absent one gets an empty read-only stand-in) and `.mcp.json` (an empty stand-in would be read as
+  // a broken config, so an absent one must stay absent).
   protect(path.join(workdir, ".PseudoClaude"), "folder");
+  const mcpConfig = path.join(workdir, ".mcp.json");
+  if (entryAt(mcpConfig)) protect(mcpConfig, "skip");
+  else mustStayAbsent.push(mcpConfig);
   // After the workdir's protected parts (their mount points may have to be made in the writable workdir).
   for (const rootDir of roots) {
     mounts.push("--ro-bind", rootDir, rootDir);
@@ -440,6 +448,7 @@ export function sandboxPolicy(options: {
     hidden,
     ...(refusal ? { refusal } : {}),
     mustStayAbsent,
+    mountPointsAt,
     ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
@@ -453,14 +462,66 @@ function optional<Key extends string, Value>(key: Key, value: Value | undefined)
 export const SECCOMP_DESCRIPTOR = 3;
 
 /**
- * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
- * process made at a path of `mustStayAbsent` and says which, so the call fails with the policy's reason.
+ * Completes a policy for one launch: scans the workdir for the repositories git could find in it, keeps
+ * them as they are (sandbox-git.ts: git folders, objects/ and refs/ as mount points; configuration parts
+ * read-only, or absent after the call) and records the scan for sandboxAftermath. Every launch of a
+ * sandboxed process calls it (process-runner, the MCP stdio transport); bwrapArguments refuses a policy
+ * that skipped it. The scan reads folders asynchronously: the server keeps answering meanwhile.
  */
-export function sandboxAftermath(policy: SandboxPolicy): string | undefined {
+export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxPolicy> {
+  if (!policy.enabled || policy.refusal || policy.repositories) return policy;
+  const workdir = policy.writable[0]!;
+  if (workdir === "/")
+    return {
+      ...policy,
+      repositories: uncheckedScan(workdir, "a workdir of / holds the programs themselves"),
+    };
+  const readOnlyAreas = [...policy.readOnly, ...policy.hidden];
+  const scan = await scanRepositories(workdir, new Set(readOnlyAreas));
+  const protection = protectRepositories(scan, readOnlyAreas);
+  const writableBinds = protection.mountPoints.flatMap((folder) => ["--bind", folder, folder]);
+  const readOnlyBinds = protection.readOnly.flatMap((target) => ["--ro-bind", target, target]);
+  const mounts = [...policy.mounts];
+  // Writable mount points before every read-only bind: a later writable bind would loosen an earlier one.
+  mounts.splice(policy.mountPointsAt, 0, ...writableBinds);
+  mounts.push(...readOnlyBinds);
+  const refusal = protection.refusal;
+  return {
+    ...policy,
+    readOnly: [...policy.readOnly, ...protection.readOnly],
+    mustStayAbsent: [...policy.mustStayAbsent, ...protection.mustStayAbsent],
+    mountPointsAt: policy.mountPointsAt + writableBinds.length,
+    repositories: scan,
+    ...(refusal ? { refusal } : {}),
+    mounts,
+  };
+}
+
+/**
+ * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
+ * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
+ * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`.
+ */
+export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | undefined> {
   const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
   for (const target of made) rmSync(target, { recursive: true, force: true });
-  if (made.length === 0) return undefined;
-  return `the sandbox removed ${made.join(", ")}: git would read it as its config and hooks`;
+  const workdir = policy.writable[0] ?? "/";
+  const undone = made.map(
+    (target) => `removed ${path.relative(workdir, target) || target}: ${whyAbsent(target)}`,
+  );
+  if (policy.repositories)
+    undone.push(
+      ...(await undoRepositoryChanges(policy.repositories, [...policy.readOnly, ...policy.hidden])),
+    );
+  return undone.length === 0
+    ? undefined
+    : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
+}
+
+function whyAbsent(target: string): string {
+  return path.basename(target) === ".mcp.json"
+    ? "the playground would start the MCP servers it names"
+    : "git would read it as configuration or run it as a hook";
 }
 
 /** The full bwrap argv for a program under `policy`, run in `cwd`. */
@@ -468,6 +529,8 @@ export function bwrapArguments(
   policy: SandboxPolicy,
   command: { cwd: string; file: string; args: readonly string[] },
 ): string[] {
+  if (policy.enabled && !policy.repositories)
+    throw new Error("sandbox policy used without guardRepositories: the workdir's repositories are not kept");
   return [
     ...policy.mounts,
     ...(policy.network ? [] : ["--unshare-net"]),
