@@ -20,7 +20,7 @@ import {
 } from "./process-group.ts";
 import {
   bwrapArguments,
-  guardRepositories,
+  prepareSandboxedCall,
   sandboxAftermath,
   sandboxSummary,
   type SandboxPolicy,
@@ -160,7 +160,8 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   if (options.signal?.aborted) return outcome({ canceled: true });
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
-  const sandboxed = options.sandbox?.enabled === true ? await guardRepositories(options.sandbox) : undefined;
+  const sandboxed =
+    options.sandbox?.enabled === true ? await prepareSandboxedCall(options.sandbox) : undefined;
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   const program = sandboxed
     ? {

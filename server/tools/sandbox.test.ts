@@ -553,7 +553,13 @@ describe("the bwrap arguments for a policy", () => {
     expect(argv).toContain("--unshare-net");
     expect(argv).toContain("--unshare-pid");
     expect(argv).toContain("--die-with-parent");
-    expect(argv.slice(-4)).toEqual(["--chdir", skillRoot, "--", "/bin/true"]);
+    // The program runs last, behind the process-limit wrapper (sandbox-limits.ts) where there is one.
+    expect(argv.slice(argv.indexOf("--chdir"), argv.indexOf("--chdir") + 3)).toEqual([
+      "--chdir",
+      skillRoot,
+      "--",
+    ]);
+    expect(argv.at(-1)).toBe("/bin/true");
     const allowed = await guardRepositories(
       sandboxPolicy({ workdir, settings: { network: true, homes: [] } }),
     );

@@ -21,6 +21,17 @@ import {
   undoRepositoryChanges,
   type RepositoryScan,
 } from "./sandbox-git.ts";
+import {
+  createProcessGroup,
+  DEFAULT_LIMITS,
+  limitedCommand,
+  limitedTmpMounts,
+  processLimitMechanism,
+  removeProcessGroup,
+  sandboxLimits,
+  type ProcessGroup,
+  type SandboxLimits,
+} from "./sandbox-limits.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
@@ -111,6 +122,8 @@ export interface SandboxSettings {
   homes: readonly string[];
   /** Whether bwrap can be used; default `detectSandbox()`. Tests pass it in to exercise "sandbox off". */
   availability?: SandboxAvailability;
+  /** Limits of /tmp, /dev/shm and processes; default the server's settings (sandbox-limits.ts). */
+  limits?: Partial<SandboxLimits>;
 }
 
 /** Secrets under a home folder, hidden (an empty read-only file or folder in their place) when present. */
@@ -179,6 +192,10 @@ export interface SandboxPolicy {
   hidden: string[];
   /** Set when the policy cannot be enforced for this workdir; the call fails with this message. */
   refusal?: string;
+  /** Sizes of the call's /tmp and /dev/shm, and how many processes it may have (sandbox-limits.ts). */
+  limits: SandboxLimits;
+  /** The call's own pids cgroup (prepareSandboxedCall), removed by sandboxAftermath. */
+  processGroup?: ProcessGroup;
   /**
    * Absent paths no bind can keep absent (a stand-in would stay on disk and mean something): checked after
    * the call, removed if the process made them, and the call fails (see sandboxAftermath).
@@ -208,6 +225,8 @@ export interface SandboxSummary {
   writable: string[];
   readOnly: string[];
   hidden: string[];
+  /** The limits in force, and what enforces the process limit here ("cgroup", "rlimit" or "none"). */
+  limits?: SandboxLimits & { processLimit: string };
 }
 
 export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
@@ -218,6 +237,7 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
     writable: policy.writable,
     readOnly: policy.readOnly,
     hidden: policy.hidden,
+    ...(policy.enabled ? { limits: { ...policy.limits, processLimit: processLimitMechanism() } } : {}),
   };
 }
 
@@ -351,9 +371,14 @@ export function sandboxPolicy(options: {
     hidden: [],
     mustStayAbsent: [],
     mountPointsAt: 0,
+    limits: DEFAULT_LIMITS,
     mounts: [],
   };
   if (!availability.available) return off;
+  const configured = sandboxLimits();
+  if (typeof configured === "string")
+    return { ...off, enabled: true, network: settings.network, writable: [workdir], refusal: configured };
+  const limits: SandboxLimits = { ...configured, ...settings.limits };
   let empty: { file: string; folder: string };
   try {
     empty = emptySources();
@@ -371,8 +396,8 @@ export function sandboxPolicy(options: {
 
   const mounts: string[] =
     workdir === "/"
-      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-      : [...BASE_MOUNTS, "--tmpfs", "/tmp", "--bind", workdir, workdir];
+      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...limitedTmpMounts(limits)]
+      : [...BASE_MOUNTS, ...limitedTmpMounts(limits), "--bind", workdir, workdir];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
@@ -449,6 +474,7 @@ export function sandboxPolicy(options: {
     ...(refusal ? { refusal } : {}),
     mustStayAbsent,
     mountPointsAt,
+    limits,
     ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
@@ -498,6 +524,18 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
 }
 
 /**
+ * Completes a policy for one call of the process runner (run_command, skill tools): its repositories
+ * guarded, and its own pids cgroup where the server can make one (sandbox-limits.ts). A long-lived MCP
+ * server gets guardRepositories alone.
+ */
+export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
+  const guarded = await guardRepositories(policy);
+  if (!guarded.enabled || guarded.refusal) return guarded;
+  const processGroup = createProcessGroup(guarded.limits.processes);
+  return processGroup ? { ...guarded, processGroup } : guarded;
+}
+
+/**
  * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
  * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
  * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`.
@@ -513,6 +551,7 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     undone.push(
       ...(await undoRepositoryChanges(policy.repositories, [...policy.readOnly, ...policy.hidden])),
     );
+  if (policy.processGroup) await removeProcessGroup(policy.processGroup);
   return undone.length === 0
     ? undefined
     : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
@@ -531,15 +570,19 @@ export function bwrapArguments(
 ): string[] {
   if (policy.enabled && !policy.repositories)
     throw new Error("sandbox policy used without guardRepositories: the workdir's repositories are not kept");
+  const group = policy.processGroup;
+  const program = limitedCommand(command, policy.enabled ? policy.limits.processes : undefined, group);
   return [
     ...policy.mounts,
+    // The call's own cgroup.procs, the one cgroup file it may write: it joins its group through it.
+    ...(group ? ["--bind", group.procs, group.procs] : []),
     ...(policy.network ? [] : ["--unshare-net"]),
     ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     ...ISOLATION_FLAGS,
     "--chdir",
     command.cwd,
     "--",
-    command.file,
-    ...command.args,
+    program.file,
+    ...program.args,
   ];
 }
