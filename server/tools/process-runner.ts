@@ -21,6 +21,7 @@ import {
 import {
   bwrapArguments,
   prepareSandboxedCall,
+  releaseSandboxedCall,
   sandboxAftermath,
   sandboxSummary,
   type SandboxPolicy,
@@ -161,7 +162,10 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
   const sandboxed =
-    options.sandbox?.enabled === true ? await prepareSandboxedCall(options.sandbox) : undefined;
+    options.sandbox?.enabled === true
+      ? await prepareStoppable(options.sandbox, owned, options.signal)
+      : undefined;
+  if (sandboxed === "stopped") return outcome({ canceled: true });
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   const program = sandboxed
     ? {
@@ -312,6 +316,38 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   } finally {
     liveRuns.delete(live);
     owned.delete(live);
+  }
+}
+
+/**
+ * Completes the sandbox policy before the launch (the workdir's repositories are scanned: a moment). Stop
+ * or a shutdown (killAll, which waits for this like for a running call) meanwhile ends the call before
+ * anything starts.
+ */
+async function prepareStoppable(
+  policy: SandboxPolicy,
+  owned: Set<LiveRun>,
+  signal: AbortSignal | undefined,
+): Promise<SandboxPolicy | "stopped"> {
+  let stopped = false;
+  let prepared: () => void = () => undefined;
+  const pending: LiveRun = {
+    pgid: 0,
+    escaped: () => [],
+    stop: () => {
+      stopped = true;
+    },
+    done: new Promise<void>((resolve) => (prepared = resolve)),
+  };
+  owned.add(pending);
+  try {
+    const ready = await prepareSandboxedCall(policy);
+    if (!stopped && !signal?.aborted) return ready;
+    await releaseSandboxedCall(ready);
+    return "stopped";
+  } finally {
+    owned.delete(pending);
+    prepared();
   }
 }
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
-import { runProcess } from "./process-runner.ts";
+import { ProcessRunner, runProcess } from "./process-runner.ts";
 import {
   bwrapArguments,
   detectSandbox,
@@ -474,6 +474,21 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
     const outcome = await running;
     expect(outcome.canceled).toBe(true);
     await pollUntil(() => processesWith(token).length === 0, 1000, "the sleep to end");
+  });
+
+  it("a shutdown while the workdir is being checked ends the call before anything starts", async () => {
+    const runner = new ProcessRunner();
+    const running = runner.run({
+      shellCommand: "touch started; sleep 600",
+      cwd: workdir,
+      timeoutMs: 60_000,
+      sandbox: policy(),
+    });
+    await runner.killAll();
+    const outcome = await running;
+    expect(outcome.canceled).toBe(true);
+    expect(outcome.pid).toBeUndefined();
+    expect(existsSync(path.join(workdir, "started"))).toBe(false);
   });
 
   it("X9: stdin is delivered then closed; `cat` with no input returns at once", async () => {

@@ -535,6 +535,11 @@ export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<Sandb
   return processGroup ? { ...guarded, processGroup } : guarded;
 }
 
+/** Gives back what prepareSandboxedCall took for a call that never started (its cgroup). */
+export async function releaseSandboxedCall(policy: SandboxPolicy): Promise<void> {
+  if (policy.processGroup) await removeProcessGroup(policy.processGroup);
+}
+
 /**
  * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
  * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
@@ -551,7 +556,7 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     undone.push(
       ...(await undoRepositoryChanges(policy.repositories, [...policy.readOnly, ...policy.hidden])),
     );
-  if (policy.processGroup) await removeProcessGroup(policy.processGroup);
+  await releaseSandboxedCall(policy);
   return undone.length === 0
     ? undefined
     : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
