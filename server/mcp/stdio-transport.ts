@@ -79,6 +79,8 @@ export class SandboxedStdioTransport implements Transport {
     if (!program) throw new Error(`command not found: ${launch.command}`);
     // The workdir's repositories stay as they are while the server runs (sandbox-git.ts).
     const sandbox = launch.sandbox.enabled ? await guardRepositories(launch.sandbox) : undefined;
+    // Closed while the workdir was being scanned: nothing is started.
+    if (this.closing) throw new Error("the MCP server was closed before it started");
     if (sandbox?.refusal) throw new Error(`sandbox: ${sandbox.refusal}`);
     const file = sandbox ? (sandbox.program ?? "bwrap") : program;
     const args = sandbox
@@ -161,7 +163,10 @@ export class SandboxedStdioTransport implements Transport {
   /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after 1 s; resolves once it is gone. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) return this.exited;
+    if (!child || this.closing) {
+      this.closing = true;
+      return this.exited;
+    }
     this.closing = true;
     const pid = child.pid;
     child.stdin?.end();
