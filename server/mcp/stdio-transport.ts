@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-group.ts";
 import { CHILD_ENV_ALLOWLIST } from "../tools/process-runner.ts";
-import { bwrapArguments, type SandboxPolicy } from "../tools/sandbox.ts";
+import { bwrapArguments, guardRepositories, type SandboxPolicy } from "../tools/sandbox.ts";
 
 /** Bytes of stderr kept per server (the tail). */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -72,13 +72,16 @@ export class SandboxedStdioTransport implements Transport {
     return this.stderrText;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.child) throw new Error("SandboxedStdioTransport already started");
     const { launch } = this;
     const program = findProgram(launch.command, launch.env.PATH ?? process.env.PATH);
-    if (!program) return Promise.reject(new Error(`command not found: ${launch.command}`));
-    const sandbox = launch.sandbox.enabled ? launch.sandbox : undefined;
-    if (sandbox?.refusal) return Promise.reject(new Error(`sandbox: ${sandbox.refusal}`));
+    if (!program) throw new Error(`command not found: ${launch.command}`);
+    // The workdir's repositories stay as they are while the server runs (sandbox-git.ts).
+    const sandbox = launch.sandbox.enabled ? await guardRepositories(launch.sandbox) : undefined;
+    // Closed while the workdir was being scanned: nothing is started.
+    if (this.closing) throw new Error("the MCP server was closed before it started");
+    if (sandbox?.refusal) throw new Error(`sandbox: ${sandbox.refusal}`);
     const file = sandbox ? (sandbox.program ?? "bwrap") : program;
     const args = sandbox
       ? bwrapArguments(sandbox, { cwd: launch.cwd, file: program, args: launch.args })
@@ -160,7 +163,10 @@ export class SandboxedStdioTransport implements Transport {
   /** Ends the server: stdin closed, SIGTERM to its group, SIGKILL after 1 s; resolves once it is gone. */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child || this.closing) return this.exited;
+    if (!child || this.closing) {
+      this.closing = true;
+      return this.exited;
+    }
     this.closing = true;
     const pid = child.pid;
     child.stdin?.end();

@@ -2,6 +2,7 @@ import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import { protectedAreaOf } from "../tools/confine.ts";
+import { protectedAreaReason } from "../tools/protected-paths.ts";
 import { findDangerous } from "./dangerous.ts";
 import { findHiddenCharacters } from "./hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
@@ -21,8 +22,9 @@ import type { PermissionCheck } from "./types.ts";
  *  5. an ask rule                                                    → ask  (rule)
  *  6. the line does not parse (or is too large to)                   → ask  (parser)   in every mode
  *  7. deny/ask rules exist but a program is unknown (`$X`, `eval $Y`) → ask  (parser)   in every mode
- *  8. a write into .git/ or .PseudoClaude/ (file tool, redirection
- *     or a program like cp/mv/tee/sed -i/rm, after the line's `cd`s)  → ask  (protected_path) in every mode
+ *  8. a protected write (tools/protected-paths.ts: .git, .PseudoClaude, .mcp.json, a git repository's
+ *     files; by a file tool, a redirection or a program like cp/mv/tee/sed -i/rm, after the line's
+ *     `cd`s)                                                         → ask  (protected_path) in every mode
  *  9. such a write outside the workdir, to `~`, or to a target whose
  *     value is unknown before the line runs                          → ask  (list)     in every mode
  * 10. hidden (control, bidi, zero-width) characters in the target    → ask  (parser)   in every mode
@@ -169,12 +171,7 @@ export class PermissionEngine {
 
     const protectedArea = protectedFileTarget(check);
     if (protectedArea) {
-      return trace(
-        "ask",
-        "protected_path",
-        protectedArea,
-        `writes into ${protectedArea}/ always ask, whatever the mode`,
-      );
+      return trace("ask", "protected_path", protectedArea, protectedAreaReason(protectedArea));
     }
     if (shell) {
       const [concern] = findWriteConcerns(shell, target.cwd, target.cwd);
@@ -183,7 +180,7 @@ export class PermissionEngine {
           "ask",
           "protected_path",
           concern.area,
-          `\`${concern.by}\` writes to ${concern.target}: writes into ${concern.area}/ always ask, whatever the mode`,
+          `\`${concern.by}\` writes to ${concern.target}: ${protectedAreaReason(concern.area ?? "")}`,
         );
       }
       if (concern) {

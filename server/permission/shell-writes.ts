@@ -22,7 +22,10 @@ export function resolvePlace(word: ShellWord, base: Place, options: { patterns?:
   const value = word.value;
   if (value === undefined) return { kind: "unknown", why: `\`${word.raw}\` is expanded when the line runs` };
   if (word.pattern && !options.patterns && patternMayEscape(value))
-    return { kind: "unknown", why: `\`${word.raw}\` is a pattern that may match .., .git or .PseudoClaude` };
+    return {
+      kind: "unknown",
+      why: `\`${word.raw}\` is a pattern that may match .., .git, .PseudoClaude or .mcp.json`,
+    };
   if (value === "~" || value.startsWith("~/")) return home(path.posix.normalize(value.slice(2) || "."));
   if (value.startsWith("~")) return { kind: "unknown", why: `\`${value}\` is another user's home folder` };
   if (value.startsWith("/")) return { kind: "absolute", path: path.posix.resolve(value) };
@@ -31,8 +34,8 @@ export function resolvePlace(word: ShellWord, base: Place, options: { patterns?:
   return base;
 }
 
-/** Names a glob must never reach: the parent folder and the protected areas (any case). */
-const GUARDED_NAMES = ["..", ".git", ".pseudoclaude"];
+/** Names a glob must never reach: the parent folder and the protected dot-names (any case). */
+const GUARDED_NAMES = ["..", ".git", ".pseudoclaude", ".mcp.json"];
 
 /**
  * Whether a glob may expand to a path its literal text does not show: a segment matching `..` (`.*` does
@@ -129,7 +132,7 @@ export interface WriteConcern {
   kind: "protected" | "outside";
   /** A redirection (`> file`) or a program's file argument (`cp x file`). */
   via: "redirect" | "program";
-  /** `.git` or `.PseudoClaude` for protected writes. */
+  /** The protected area (tools/protected-paths.ts) of a protected write. */
   area?: string;
   /** The target as written. */
   target: string;
@@ -138,7 +141,7 @@ export interface WriteConcern {
   why: string;
 }
 
-/** The writes of the line that must ask: into `.git/`/`.PseudoClaude/` first, then outside the workdir. */
+/** The writes of the line that must ask: protected ones first (protected-paths.ts), then outside the workdir. */
 export function findWriteConcerns(analysis: ShellAnalysis, cwd: string, workdir: string): WriteConcern[] {
   const places = possiblePlaces(analysis, cwd);
   const writes: { word: ShellWord; by: string; via: WriteConcern["via"] }[] = [];
@@ -175,7 +178,14 @@ export function findWriteConcerns(analysis: ShellAnalysis, cwd: string, workdir:
         } else {
           const area = protectedAreaOf(path.posix.relative(workdir, resolved.path));
           if (area)
-            protectedWrites.push({ kind: "protected", via, area, target, by, why: `it is in ${area}/` });
+            protectedWrites.push({
+              kind: "protected",
+              via,
+              area,
+              target,
+              by,
+              why: `it is protected (${area})`,
+            });
         }
       }
     }

@@ -1,6 +1,15 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { hiddenHomeEntryAt, protectedHomeEntryAt } from "./home-secrets.ts";
+import {
+  PROTECTED_NAMES,
+  protectedAreaOf,
+  repositoryAreaAt,
+  type ProtectedArea,
+  type ProtectedName,
+} from "./protected-paths.ts";
+
+export { protectedAreaOf, type ProtectedArea };
 
 /**
  * Workdir confinement for every path a tool is given. The decision is made on real paths: the realpath of
@@ -8,10 +17,6 @@ import { hiddenHomeEntryAt, protectedHomeEntryAt } from "./home-secrets.ts";
  * anywhere on the way cannot lead outside. Tools then operate on the returned real path, never on the
  * user's text (the kernel never sees a `..` from the model).
  */
-
-/** Top-level areas whose writes always ask, whatever the mode (SECURITY P10). */
-export const PROTECTED_AREAS = [".git", ".PseudoClaude"] as const;
-export type ProtectedArea = (typeof PROTECTED_AREAS)[number];
 
 export interface ConfinedPath {
   ok: true;
@@ -25,11 +30,13 @@ export interface ConfinedPath {
   /** How many trailing parts of `relative` did not exist (0 when `exists`). */
   missingParts: number;
   /**
-   * Set when the path lies in `.git/` or `.PseudoClaude/` (at any depth), judged on the path as written and
-   * on its real path, so `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`. In a workdir
-   * that holds the home folder, also a file of it that runs code later (`~/.bashrc`, `~/.config/git`).
+   * Set when writing the path must always ask (protected-paths.ts states the rule): it lies in `.git`,
+   * `.PseudoClaude` or `.mcp.json` (at any depth), judged on the path as written and on its real path, so
+   * `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`; or in a folder that looks like a git
+   * repository, or would once written. In a workdir that holds the home folder, also a file of it that runs
+   * code later (`~/.bashrc`, `~/.config/git`).
    */
-  protectedArea?: ProtectedArea | `~/${string}`;
+  protectedArea?: ProtectedArea;
 }
 
 export interface RefusedPath {
@@ -119,6 +126,7 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
     protectedAreaOf(relative) ??
     (lexicalBase !== undefined ? protectedAreaOf(toRelative(lexicalBase, lexical)) : undefined) ??
     protectedAreaByRealPath(root, absolute) ??
+    repositoryAreaAt(root, relative) ??
     protectedHomeEntryAt(absolute);
   return {
     ok: true,
@@ -136,11 +144,11 @@ function toRelative(root: string, absolute: string): string {
 }
 
 /**
- * The protected area whose real folder contains `absolute`: `<workdir>/.git` or `<workdir>/.PseudoClaude`
+ * The protected name whose real path contains `absolute`: `<workdir>/.git` or `<workdir>/.PseudoClaude`
  * may be symlinks to another folder of the workdir, and writing there by that folder's name must ask too.
  */
-function protectedAreaByRealPath(root: string, absolute: string): ProtectedArea | undefined {
-  return PROTECTED_AREAS.find((area) => {
+function protectedAreaByRealPath(root: string, absolute: string): ProtectedName | undefined {
+  return PROTECTED_NAMES.find((area) => {
     const areaReal = realpathOrUndefined(path.join(root, area));
     return areaReal !== undefined && isInside(areaReal, absolute);
   });
@@ -152,14 +160,6 @@ function realpathOrUndefined(candidate: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `.git` or `.PseudoClaude` when any segment of a workdir-relative path is one of them. */
-export function protectedAreaOf(relativePath: string): ProtectedArea | undefined {
-  // Compared case-insensitively: on macOS and Windows `.GIT/config` is `.git/config`. On a case-sensitive
-  // filesystem this asks for a folder git would not read, which costs one extra question, nothing more.
-  const segments = relativePath.split(/[\\/]+/).map((segment) => segment.toLowerCase());
-  return PROTECTED_AREAS.find((area) => segments.includes(area.toLowerCase()));
 }
 
 function isDanglingSymlink(candidate: string): boolean {

@@ -20,6 +20,8 @@ import {
 } from "./process-group.ts";
 import {
   bwrapArguments,
+  prepareSandboxedCall,
+  releaseSandboxedCall,
   sandboxAftermath,
   sandboxSummary,
   type SandboxPolicy,
@@ -159,7 +161,11 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   if (options.signal?.aborted) return outcome({ canceled: true });
   const cwdProblem = checkCwd(options.cwd);
   if (cwdProblem) return outcome({ spawnError: cwdProblem });
-  const sandboxed = options.sandbox?.enabled === true ? options.sandbox : undefined;
+  const sandboxed =
+    options.sandbox?.enabled === true
+      ? await prepareStoppable(options.sandbox, owned, options.signal)
+      : undefined;
+  if (sandboxed === "stopped") return outcome({ canceled: true });
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   const program = sandboxed
     ? {
@@ -288,7 +294,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
     await settleExeca(subprocess);
     const sandboxFailure = sandboxed ? sandboxStartFailure(exit.code, stderrCapture.text()) : undefined;
-    const sandboxViolation = sandboxed ? sandboxAftermath(sandboxed) : undefined;
+    const sandboxViolation = sandboxed ? await sandboxAftermath(sandboxed) : undefined;
     return outcome({
       exitCode: exit.code,
       signal: exit.signal,
@@ -310,6 +316,38 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   } finally {
     liveRuns.delete(live);
     owned.delete(live);
+  }
+}
+
+/**
+ * Completes the sandbox policy before the launch (the workdir's repositories are scanned: a moment). Stop
+ * or a shutdown (killAll, which waits for this like for a running call) meanwhile ends the call before
+ * anything starts.
+ */
+async function prepareStoppable(
+  policy: SandboxPolicy,
+  owned: Set<LiveRun>,
+  signal: AbortSignal | undefined,
+): Promise<SandboxPolicy | "stopped"> {
+  let stopped = false;
+  let prepared: () => void = () => undefined;
+  const pending: LiveRun = {
+    pgid: 0,
+    escaped: () => [],
+    stop: () => {
+      stopped = true;
+    },
+    done: new Promise<void>((resolve) => (prepared = resolve)),
+  };
+  owned.add(pending);
+  try {
+    const ready = await prepareSandboxedCall(policy);
+    if (!stopped && !signal?.aborted) return ready;
+    await releaseSandboxedCall(ready);
+    return "stopped";
+  } finally {
+    owned.delete(pending);
+    prepared();
   }
 }
 

@@ -10,10 +10,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
-import { runProcess } from "./process-runner.ts";
+import { ProcessRunner, runProcess } from "./process-runner.ts";
 import {
   bwrapArguments,
   detectSandbox,
+  guardRepositories,
   sandboxPolicy,
   sandboxState,
   type SandboxAvailability,
@@ -475,6 +476,21 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
     await pollUntil(() => processesWith(token).length === 0, 1000, "the sleep to end");
   });
 
+  it("a shutdown while the workdir is being checked ends the call before anything starts", async () => {
+    const runner = new ProcessRunner();
+    const running = runner.run({
+      shellCommand: "touch started; sleep 600",
+      cwd: workdir,
+      timeoutMs: 60_000,
+      sandbox: policy(),
+    });
+    await runner.killAll();
+    const outcome = await running;
+    expect(outcome.canceled).toBe(true);
+    expect(outcome.pid).toBeUndefined();
+    expect(existsSync(path.join(workdir, "started"))).toBe(false);
+  });
+
   it("X9: stdin is delivered then closed; `cat` with no input returns at once", async () => {
     const echoed = await runProcess({
       shellCommand: "cat",
@@ -532,11 +548,9 @@ describe("the bwrap arguments for a policy", () => {
     execFileSync("git", ["init", "-q"], { cwd: workdir });
     const skillRoot = path.join(root, "skill");
     await mkdir(skillRoot);
-    const policy = sandboxPolicy({
-      workdir,
-      readOnlyRoots: [skillRoot],
-      settings: { network: false, homes: [home] },
-    });
+    const policy = await guardRepositories(
+      sandboxPolicy({ workdir, readOnlyRoots: [skillRoot], settings: { network: false, homes: [home] } }),
+    );
     const argv = bwrapArguments(policy, { cwd: skillRoot, file: "/bin/true", args: [] });
     /** Index of a mount of `target` by `flag` (`--bind SRC DEST`: DEST two places after the flag). */
     const at = (flag: string, target: string) =>
@@ -546,11 +560,24 @@ describe("the bwrap arguments for a policy", () => {
     expect(at("--bind", workdir)).toBeGreaterThan(tmp);
     expect(at("--ro-bind", skillRoot)).toBeGreaterThan(at("--bind", workdir));
     expect(at("--ro-bind", path.join(workdir, ".git", "config"))).toBeGreaterThan(at("--bind", workdir));
+    // The repository's folder, objects/ and refs/ are writable mount points, before every read-only bind.
+    const gitFolder = at("--bind", path.join(workdir, ".git"));
+    expect(gitFolder).toBeGreaterThan(at("--bind", workdir));
+    expect(at("--bind", path.join(workdir, ".git", "objects"))).toBeGreaterThan(gitFolder);
+    expect(at("--bind", path.join(workdir, ".git", "refs"))).toBeLessThan(at("--ro-bind", skillRoot));
     expect(argv).toContain("--unshare-net");
     expect(argv).toContain("--unshare-pid");
     expect(argv).toContain("--die-with-parent");
-    expect(argv.slice(-4)).toEqual(["--chdir", skillRoot, "--", "/bin/true"]);
-    const allowed = sandboxPolicy({ workdir, settings: { network: true, homes: [] } });
+    // The program runs last, behind the process-limit wrapper (sandbox-limits.ts) where there is one.
+    expect(argv.slice(argv.indexOf("--chdir"), argv.indexOf("--chdir") + 3)).toEqual([
+      "--chdir",
+      skillRoot,
+      "--",
+    ]);
+    expect(argv.at(-1)).toBe("/bin/true");
+    const allowed = await guardRepositories(
+      sandboxPolicy({ workdir, settings: { network: true, homes: [] } }),
+    );
     expect(bwrapArguments(allowed, { cwd: workdir, file: "/bin/true", args: [] })).not.toContain(
       "--unshare-net",
     );

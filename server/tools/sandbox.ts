@@ -1,19 +1,29 @@
 // The operating-system sandbox for every process the agent starts: bubblewrap (`bwrap`). This module
 // answers whether it can be used on this machine (probed once, by really starting a sandboxed `true`).
 import { spawnSync } from "node:child_process";
-import {
-  accessSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { accessSync, constants, lstatSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import {
+  protectRepositories,
+  scanRepositories,
+  uncheckedScan,
+  undoRepositoryChanges,
+  type RepositoryScan,
+} from "./sandbox-git.ts";
+import {
+  createProcessGroup,
+  DEFAULT_LIMITS,
+  limitedCommand,
+  limitedTmpMounts,
+  processLimitMechanism,
+  removeProcessGroup,
+  sandboxLimits,
+  type ProcessGroup,
+  type SandboxLimits,
+} from "./sandbox-limits.ts";
+import { emptySources } from "./sandbox-stand-ins.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
@@ -104,6 +114,8 @@ export interface SandboxSettings {
   homes: readonly string[];
   /** Whether bwrap can be used; default `detectSandbox()`. Tests pass it in to exercise "sandbox off". */
   availability?: SandboxAvailability;
+  /** Limits of /tmp, /dev/shm and processes; default the server's settings (sandbox-limits.ts). */
+  limits?: Partial<SandboxLimits>;
 }
 
 /** Secrets under a home folder, hidden (an empty read-only file or folder in their place) when present. */
@@ -156,7 +168,7 @@ export const PROTECTED_HOME_ENTRIES: readonly string[] = [
   ".config/systemd",
 ];
 
-/** Everything bwrap needs for one process, computed per call from a fixed list of paths (no scanning). */
+/** Everything bwrap needs for one process: fixed paths per call, and the repositories guardRepositories finds. */
 export interface SandboxPolicy {
   enabled: boolean;
   /** The bwrap program (absent when the sandbox is off). */
@@ -172,11 +184,22 @@ export interface SandboxPolicy {
   hidden: string[];
   /** Set when the policy cannot be enforced for this workdir; the call fails with this message. */
   refusal?: string;
+  /** Sizes of the call's /tmp and /dev/shm, and how many processes it may have (sandbox-limits.ts). */
+  limits: SandboxLimits;
+  /** The call's own pids cgroup (prepareSandboxedCall), removed by sandboxAftermath. */
+  processGroup?: ProcessGroup;
   /**
    * Absent paths no bind can keep absent (a stand-in would stay on disk and mean something): checked after
    * the call, removed if the process made them, and the call fails (see sandboxAftermath).
    */
   mustStayAbsent: string[];
+  /** Where in `mounts` writable binds may go: before every read-only bind, which they must not loosen. */
+  mountPointsAt: number;
+  /**
+   * The repositories git could find in the workdir when the call started (guardRepositories): kept as they
+   * are by binds and checked again after the call (sandbox-git.ts). Absent until the policy is guarded.
+   */
+  repositories?: RepositoryScan;
   /**
    * With network off: a seccomp program refusing Unix-domain sockets (seccomp-filter.ts), given to bwrap
    * on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
@@ -194,6 +217,8 @@ export interface SandboxSummary {
   writable: string[];
   readOnly: string[];
   hidden: string[];
+  /** The limits in force, and what enforces the process limit here ("cgroup", "rlimit" or "none"). */
+  limits?: SandboxLimits & { processLimit: string };
 }
 
 export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
@@ -204,71 +229,8 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
     writable: policy.writable,
     readOnly: policy.readOnly,
     hidden: policy.hidden,
+    ...(policy.enabled ? { limits: { ...policy.limits, processLimit: processLimitMechanism() } } : {}),
   };
-}
-
-/**
- * An empty file and an empty folder to bind read-only over secrets and absent protected parts. They live
- * in one folder per user (`$TMPDIR/pseudoclaude-sandbox-<uid>`, reused by every server start, so nothing
- * piles up) and are checked on every call: still ours, still empty, else made again.
- */
-function emptySources(): { file: string; folder: string } {
-  const uid = process.getuid?.() ?? 0;
-  const base = path.join(os.tmpdir(), `pseudoclaude-sandbox-${uid}`);
-  const file = path.join(base, "empty-file");
-  const folder = path.join(base, "empty-folder");
-  // Another server of the same user may be making them at the same moment: EEXIST is fine, the check decides.
-  if (!isOwnFolder(base, uid)) {
-    rmSync(base, { recursive: true, force: true });
-    unlessExists(() => mkdirSync(base, { mode: 0o700 }));
-  }
-  if (!isEmptyFile(file, uid)) {
-    rmSync(file, { recursive: true, force: true });
-    unlessExists(() => writeFileSync(file, "", { mode: 0o444, flag: "wx" }));
-  }
-  if (!isEmptyFolder(folder, uid)) {
-    rmSync(folder, { recursive: true, force: true });
-    unlessExists(() => mkdirSync(folder, { mode: 0o555 }));
-  }
-  if (!isOwnFolder(base, uid) || !isEmptyFile(file, uid) || !isEmptyFolder(folder, uid)) {
-    throw new Error(`cannot prepare the sandbox's empty mount sources in ${base}`);
-  }
-  return { file, folder };
-}
-
-function unlessExists(make: () => void): void {
-  try {
-    make();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-}
-
-function isOwnFolder(target: string, uid: number): boolean {
-  try {
-    const info = lstatSync(target);
-    return info.isDirectory() && info.uid === uid && (info.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
-
-function isEmptyFile(target: string, uid: number): boolean {
-  try {
-    const info = lstatSync(target);
-    return info.isFile() && info.uid === uid && info.size === 0;
-  } catch {
-    return false;
-  }
-}
-
-function isEmptyFolder(target: string, uid: number): boolean {
-  try {
-    const info = lstatSync(target);
-    return info.isDirectory() && info.uid === uid && readdirSync(target).length === 0;
-  } catch {
-    return false;
-  }
 }
 
 type Entry = { kind: "file" | "folder" | "symlink"; real: string } | undefined;
@@ -315,9 +277,10 @@ function realOrSelf(target: string): string {
 
 /**
  * The policy for a process whose writable folder is `workdir` (run_command; skill tools add their folder
- * as `readOnlyRoots`): the whole filesystem read-only, a private /tmp, the workdir writable except
- * `.git` (kept in place), `.git/config`, `.git/hooks/` and `.PseudoClaude/`, secrets of every home hidden,
- * no network unless allowed, and (in the argv) a PID namespace that dies with its parent.
+ * as `readOnlyRoots`): the whole filesystem read-only, a private /tmp, the workdir writable except what a
+ * host program reads from it as configuration (protected-paths.ts: `.PseudoClaude/` and `.mcp.json` here,
+ * git's repositories once guardRepositories has scanned them), secrets of every home hidden, no network
+ * unless allowed, and (in the argv) a PID namespace that dies with its parent.
  */
 export function sandboxPolicy(options: {
   workdir: string;
@@ -335,9 +298,15 @@ export function sandboxPolicy(options: {
     readOnly: [],
     hidden: [],
     mustStayAbsent: [],
+    mountPointsAt: 0,
+    limits: DEFAULT_LIMITS,
     mounts: [],
   };
   if (!availability.available) return off;
+  const configured = sandboxLimits();
+  if (typeof configured === "string")
+    return { ...off, enabled: true, network: settings.network, writable: [workdir], refusal: configured };
+  const limits: SandboxLimits = { ...configured, ...settings.limits };
   let empty: { file: string; folder: string };
   try {
     empty = emptySources();
@@ -355,8 +324,8 @@ export function sandboxPolicy(options: {
 
   const mounts: string[] =
     workdir === "/"
-      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-      : [...BASE_MOUNTS, "--tmpfs", "/tmp", "--bind", workdir, workdir];
+      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...limitedTmpMounts(limits)]
+      : [...BASE_MOUNTS, ...limitedTmpMounts(limits), "--bind", workdir, workdir];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
@@ -379,27 +348,19 @@ export function sandboxPolicy(options: {
     readOnly.push(target);
   };
 
-  const gitDir = path.join(workdir, ".git");
-  const git = entryAt(gitDir);
+  const mountPointsAt = mounts.length;
   const mustStayAbsent: string[] = [];
-  if (git?.kind === "folder") {
-    // `.git` itself becomes a mount point, so it cannot be renamed aside and replaced by a new one.
-    mounts.push("--bind", gitDir, gitDir);
-    protect(path.join(gitDir, "config"), "file");
-    protect(path.join(gitDir, "hooks"), "folder");
-    // Also read by git on the host, and able to make it run code: the submodules' and linked worktrees'
-    // git folders (their config, hooks, commondir) and `commondir`, which moves config and hooks elsewhere.
-    protect(path.join(gitDir, "modules"), "folder");
-    protect(path.join(gitDir, "worktrees"), "folder");
-    const commondir = path.join(gitDir, "commondir");
-    // An empty stand-in would break git on the host (it dies on an empty commondir): checked afterwards.
-    if (entryAt(commondir)) protect(commondir, "skip");
-    else mustStayAbsent.push(commondir);
-  } else if (git) {
-    // A `.git` file (worktree, submodule) names the git folder: rewriting it would redirect git.
-    protect(gitDir, "skip");
-  }
+  // git's repositories (the workdir's `.git`, and any below it) are scanned and kept when the call starts:
+  // guardRepositories. A `.git` symlink cannot be kept by a bind, which would follow it.
+  if (entryAt(path.join(workdir, ".git"))?.kind === "symlink")
+    refusal ??= `${path.join(workdir, ".git")} is a symbolic link; the sandbox cannot keep it read-only`;
+  // What the playground reads from the workdir as configuration (protected-paths.ts): `.PseudoClaude/`
+  // (an absent one gets an empty read-only stand-in) and `.mcp.json` (an empty stand-in would be read as
+  // a broken config, so an absent one must stay absent).
   protect(path.join(workdir, ".PseudoClaude"), "folder");
+  const mcpConfig = path.join(workdir, ".mcp.json");
+  if (entryAt(mcpConfig)) protect(mcpConfig, "skip");
+  else mustStayAbsent.push(mcpConfig);
   // After the workdir's protected parts (their mount points may have to be made in the writable workdir).
   for (const rootDir of roots) {
     mounts.push("--ro-bind", rootDir, rootDir);
@@ -440,6 +401,8 @@ export function sandboxPolicy(options: {
     hidden,
     ...(refusal ? { refusal } : {}),
     mustStayAbsent,
+    mountPointsAt,
+    limits,
     ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
@@ -453,14 +416,84 @@ function optional<Key extends string, Value>(key: Key, value: Value | undefined)
 export const SECCOMP_DESCRIPTOR = 3;
 
 /**
- * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
- * process made at a path of `mustStayAbsent` and says which, so the call fails with the policy's reason.
+ * Completes a policy for one launch: scans the workdir for the repositories git could find in it, keeps
+ * them as they are (sandbox-git.ts: git folders, objects/ and refs/ as mount points; configuration parts
+ * read-only, or absent after the call) and records the scan for sandboxAftermath. Every launch of a
+ * sandboxed process calls it (process-runner, the MCP stdio transport); bwrapArguments refuses a policy
+ * that skipped it. The scan reads folders asynchronously: the server keeps answering meanwhile.
  */
-export function sandboxAftermath(policy: SandboxPolicy): string | undefined {
+export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxPolicy> {
+  if (!policy.enabled || policy.refusal || policy.repositories) return policy;
+  const workdir = policy.writable[0]!;
+  if (workdir === "/")
+    return {
+      ...policy,
+      repositories: uncheckedScan(workdir, "a workdir of / holds the programs themselves"),
+    };
+  const readOnlyAreas = [...policy.readOnly, ...policy.hidden];
+  const scan = await scanRepositories(workdir, new Set(readOnlyAreas));
+  const protection = protectRepositories(scan, readOnlyAreas);
+  const writableBinds = protection.mountPoints.flatMap((folder) => ["--bind", folder, folder]);
+  const readOnlyBinds = protection.readOnly.flatMap((target) => ["--ro-bind", target, target]);
+  const mounts = [...policy.mounts];
+  // Writable mount points before every read-only bind: a later writable bind would loosen an earlier one.
+  mounts.splice(policy.mountPointsAt, 0, ...writableBinds);
+  mounts.push(...readOnlyBinds);
+  const refusal = protection.refusal;
+  return {
+    ...policy,
+    readOnly: [...policy.readOnly, ...protection.readOnly],
+    mustStayAbsent: [...policy.mustStayAbsent, ...protection.mustStayAbsent],
+    mountPointsAt: policy.mountPointsAt + writableBinds.length,
+    repositories: scan,
+    ...(refusal ? { refusal } : {}),
+    mounts,
+  };
+}
+
+/**
+ * Completes a policy for one call of the process runner (run_command, skill tools): its repositories
+ * guarded, and its own pids cgroup where the server can make one (sandbox-limits.ts). A long-lived MCP
+ * server gets guardRepositories alone.
+ */
+export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
+  const guarded = await guardRepositories(policy);
+  if (!guarded.enabled || guarded.refusal) return guarded;
+  const processGroup = createProcessGroup(guarded.limits.processes);
+  return processGroup ? { ...guarded, processGroup } : guarded;
+}
+
+/** Gives back what prepareSandboxedCall took for a call that never started (its cgroup). */
+export async function releaseSandboxedCall(policy: SandboxPolicy): Promise<void> {
+  if (policy.processGroup) await removeProcessGroup(policy.processGroup);
+}
+
+/**
+ * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
+ * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
+ * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`.
+ */
+export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | undefined> {
   const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
   for (const target of made) rmSync(target, { recursive: true, force: true });
-  if (made.length === 0) return undefined;
-  return `the sandbox removed ${made.join(", ")}: git would read it as its config and hooks`;
+  const workdir = policy.writable[0] ?? "/";
+  const undone = made.map(
+    (target) => `removed ${path.relative(workdir, target) || target}: ${whyAbsent(target)}`,
+  );
+  if (policy.repositories)
+    undone.push(
+      ...(await undoRepositoryChanges(policy.repositories, [...policy.readOnly, ...policy.hidden])),
+    );
+  await releaseSandboxedCall(policy);
+  return undone.length === 0
+    ? undefined
+    : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
+}
+
+function whyAbsent(target: string): string {
+  return path.basename(target) === ".mcp.json"
+    ? "the playground would start the MCP servers it names"
+    : "git would read it as configuration or run it as a hook";
 }
 
 /** The full bwrap argv for a program under `policy`, run in `cwd`. */
@@ -468,15 +501,21 @@ export function bwrapArguments(
   policy: SandboxPolicy,
   command: { cwd: string; file: string; args: readonly string[] },
 ): string[] {
+  if (policy.enabled && !policy.repositories)
+    throw new Error("sandbox policy used without guardRepositories: the workdir's repositories are not kept");
+  const group = policy.processGroup;
+  const program = limitedCommand(command, policy.enabled ? policy.limits.processes : undefined, group);
   return [
     ...policy.mounts,
+    // The call's own cgroup.procs, the one cgroup file it may write: it joins its group through it.
+    ...(group ? ["--bind", group.procs, group.procs] : []),
     ...(policy.network ? [] : ["--unshare-net"]),
     ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     ...ISOLATION_FLAGS,
     "--chdir",
     command.cwd,
     "--",
-    command.file,
-    ...command.args,
+    program.file,
+    ...program.args,
   ];
 }

@@ -1,0 +1,237 @@
+// SECURITY.md S15 (issue #20, class 1), through real bubblewrap and real git: nothing an agent process
+// writes makes the host's git run a configuration the agent wrote. Each attack runs as approved
+// run_command calls; afterwards the host runs a plain `git status` where the user would (the workdir and
+// the folder the attack targeted), and the command the attack planted must not have run.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ToolResult } from "../protocol/model.ts";
+import { detectSandbox } from "./sandbox.ts";
+import { createRunCommandTool } from "./system/run-command.ts";
+
+let root: string;
+let workdir: string;
+/** Outside the workdir and outside /tmp: where the planted command leaves its marker when git runs it. */
+let outside: string;
+let marker: string;
+
+beforeAll(() => {
+  expect(detectSandbox().available, detectSandbox().reason).toBe(true);
+});
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "pc-sandbox-git-"));
+  workdir = path.join(root, "work");
+  await mkdir(workdir);
+  outside = await mkdtemp("/var/tmp/pc-sandbox-git-outside-");
+  marker = path.join(outside, "planted-command-ran");
+});
+
+afterEach(async () => {
+  for (const folder of [root, outside]) await rm(folder, { recursive: true, force: true });
+});
+
+async function run(command: string): Promise<ToolResult> {
+  const execution = await createRunCommandTool().execute(
+    { command },
+    {
+      workdir,
+      callId: "git-attack",
+      signal: new AbortController().signal,
+      sandbox: { network: false, homes: [] },
+    },
+  );
+  return execution.result;
+}
+
+/** Host git as the user runs it: plain, in `cwd`; its output and whether it failed do not matter here. */
+function hostGit(cwd: string, ...args: string[]): { ok: boolean; output: string } {
+  try {
+    const output = execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return { ok: true, output };
+  } catch (error) {
+    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
+  }
+}
+
+const setupGit = (cwd: string, ...args: string[]): string =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+async function repositoryWithTwoCommits(folder: string): Promise<void> {
+  setupGit(folder, "init", "-q", "-b", "main");
+  await writeFile(path.join(folder, "a.txt"), "a\n");
+  setupGit(folder, "add", "a.txt");
+  setupGit(folder, "commit", "-qm", "first");
+  await writeFile(path.join(folder, "b.txt"), "b\n");
+  setupGit(folder, "add", "b.txt");
+  setupGit(folder, "commit", "-qm", "second");
+}
+
+/** A git config whose fsmonitor runs on the next `git status`, in printf's escapes. */
+const plantedConfig = (): string =>
+  `[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "echo pwned > ${marker}; false"\\n`;
+
+/** The host's `git status` in each folder runs nothing the agent wrote. */
+function expectHostGitRunsNothing(...folders: string[]): void {
+  for (const folder of folders) {
+    hostGit(folder, "status", "--short");
+    expect(existsSync(marker), `git status in ${folder} ran the planted command`).toBe(false);
+  }
+}
+
+/** The repository git finds from the workdir is still the workdir's own `.git`, with a valid HEAD. */
+function expectOwnRepository(): void {
+  const found = hostGit(workdir, "rev-parse", "--absolute-git-dir");
+  expect(found.output.trim(), found.output).toBe(path.join(workdir, ".git"));
+  expect(hostGit(workdir, "rev-parse", "--abbrev-ref", "HEAD").output.trim()).toBe("main");
+}
+
+describe("S15: the workdir never becomes a repository the agent configured", () => {
+  it("every step a git command (git log --output, git format-patch -o): the host's git status runs nothing", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const steps = [
+      "git log -1 --pretty='tformat:ref: refs/heads/main' --output=HEAD",
+      `git log -1 --pretty='tformat:${plantedConfig().replace(/\\n/g, "%n").replace(/\\t/g, "%x09")}' --output=config`,
+      "git format-patch -q -o objects -1",
+      "git format-patch -q -o refs -1",
+      "git log -1 --pretty=tformat:broken --output=.git/HEAD",
+    ];
+    const results: ToolResult[] = [];
+    for (const step of steps) results.push(await run(step));
+    expectHostGitRunsNothing(workdir);
+    expect(results.some((result) => !result.ok && result.errorType === "sandbox_violation")).toBe(true);
+    expectOwnRepository();
+  });
+
+  it("one approved `node scripts/setup.js` that plants the bare repository and breaks .git/HEAD fails and is undone", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await mkdir(path.join(workdir, "scripts"));
+    await writeFile(
+      path.join(workdir, "scripts", "setup.js"),
+      [
+        "const fs = require('fs');",
+        "fs.writeFileSync('HEAD', 'ref: refs/heads/main\\n');",
+        `fs.writeFileSync('config', ${JSON.stringify(plantedConfig().replace(/\\n/g, "\n").replace(/\\t/g, "\t"))});`,
+        "fs.mkdirSync('objects'); fs.mkdirSync('refs');",
+        "fs.writeFileSync('.git/HEAD', 'garbage\\n');",
+        "console.log('setup done');",
+      ].join("\n"),
+    );
+    const result = await run("node scripts/setup.js");
+    expectHostGitRunsNothing(workdir);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain("setup done");
+    expectOwnRepository();
+    expect(readFileSync(path.join(workdir, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+  });
+
+  it("a workdir that is not a repository does not become one", async () => {
+    const result = await run(
+      `mkdir objects refs && echo 'ref: refs/heads/main' > HEAD && printf '${plantedConfig()}' > config`,
+    );
+    expectHostGitRunsNothing(workdir);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(hostGit(workdir, "rev-parse", "--git-dir").ok).toBe(false);
+  });
+
+  it("a HEAD broken on its own is put back, and the call says so", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run("rm .git/HEAD && mkdir .git/HEAD");
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain(".git/HEAD");
+    expectOwnRepository();
+  });
+
+  it("objects/ and refs/ of the workdir's repository cannot be moved aside", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await run("mv .git/objects .git/objects-aside; mv .git/refs .git/refs-aside");
+    expect(existsSync(path.join(workdir, ".git", "objects-aside"))).toBe(false);
+    expect(existsSync(path.join(workdir, ".git", "refs-aside"))).toBe(false);
+    expectOwnRepository();
+  });
+});
+
+describe("S15: no folder below the workdir becomes a repository the agent configured", () => {
+  it("bare-repository markers planted in a subfolder are disarmed", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run(
+      `mkdir -p src/objects src/refs && echo 'ref: refs/heads/main' > src/HEAD && printf '${plantedConfig()}' > src/config`,
+    );
+    expectHostGitRunsNothing(workdir, path.join(workdir, "src"));
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain(path.join("src", "HEAD"));
+  });
+
+  it("a copied .git folder with a new config is disarmed", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run(
+      `mkdir sub && cp -r .git sub/.git && printf '${plantedConfig()}' > sub/.git/config`,
+    );
+    expectHostGitRunsNothing(path.join(workdir, "sub"));
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+  });
+
+  it("`git init` by the agent (a config it controls) is disarmed: repositories are made by the user", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run(
+      `git init -q sub && git -C sub config core.fsmonitor 'echo pwned > ${marker}; false'`,
+    );
+    expectHostGitRunsNothing(path.join(workdir, "sub"));
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toMatch(/repository/);
+  });
+
+  it("a `.git` file with `gitdir:` planted in a subfolder is disarmed", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run("mkdir docs && echo 'gitdir: ../.git' > docs/.git");
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(existsSync(path.join(workdir, "docs", ".git"))).toBe(false);
+  });
+
+  it("a disarmed repository armed again by a later call is disarmed again", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await run(
+      `mkdir -p lib/objects lib/refs && echo 'ref: refs/heads/main' > lib/HEAD && printf '${plantedConfig()}' > lib/config`,
+    );
+    const again = await run('cd lib && for f in HEAD.*; do mv "$f" HEAD; done');
+    expectHostGitRunsNothing(path.join(workdir, "lib"));
+    expect(again).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+  });
+
+  it("a repository the user keeps in a subfolder keeps its config and hooks read-only", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const nested = path.join(workdir, "vendor", "lib");
+    await mkdir(nested, { recursive: true });
+    await repositoryWithTwoCommits(nested);
+    const config = await readFile(path.join(nested, ".git", "config"), "utf8");
+    const result = await run(
+      `git -C vendor/lib config core.fsmonitor 'echo pwned > ${marker}; false'; ` +
+        "printf '#!/bin/sh\\necho pwned\\n' > vendor/lib/.git/hooks/pre-commit",
+    );
+    expectHostGitRunsNothing(nested);
+    expect(result.ok).toBe(false);
+    expect(await readFile(path.join(nested, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(path.join(nested, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+});
+
+describe("git keeps working for the agent in the workdir's repository", () => {
+  it("commits, branches, switches and collects garbage", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run(
+      "git checkout -q -b feature && echo c > c.txt && git add c.txt && " +
+        "git -c user.name=t -c user.email=t@example.com commit -qm third && git checkout -q main && " +
+        "git gc -q && git log --oneline feature | wc -l",
+    );
+    expect(result.ok, result.content).toBe(true);
+    expect(result.content.trim()).toBe("3");
+    expectOwnRepository();
+  });
+});

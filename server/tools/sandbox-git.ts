@@ -1,0 +1,356 @@
+// Git on the host never runs a configuration an agent process wrote (SECURITY S15; the rule is stated in
+// protected-paths.ts). A call may change the workdir freely, except that when it ends:
+//  (a) every repository git could find in the workdir before the call is still there, the same, and valid;
+//  (b) no folder of the workdir has become something git would take for a repository.
+// Read-only binds keep what exists: a repository's config, hooks, modules, worktrees, commondir and
+// config.worktree, a `.git` file; its git folder, objects/ and refs/ become mount points, which cannot be
+// moved aside or replaced. What binds cannot cover is verified after the call: HEAD must stay writable for
+// `git checkout`, and a repository can be planted in any folder. So the workdir is scanned before and after
+// the call; a HEAD the call broke is put back, and a repository the call armed is disarmed (its HEAD, or its
+// `.git` file, renamed, so nothing is lost); either way the call fails with `sandbox_violation` saying what
+// was undone.
+//
+// Decided: the agent does not create repositories in the workdir (`git init`, `git clone`, a copied
+// `.git`): the new repository is disarmed and the call fails, because its config would be the agent's to
+// write and git on the host would obey it. The user makes repositories; once one exists, the agent works in
+// it with its config and hooks read-only. A clone into /tmp (private to the call) works.
+import { createHash } from "node:crypto";
+import type { Dirent } from "node:fs";
+import { lstatSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import path from "node:path";
+import { looksLikeRepository } from "./protected-paths.ts";
+
+/** Folders read per scan at most, breadth first; beyond, the check is partial (README says so). */
+export const MAX_SCANNED_FOLDERS = 10_000;
+/** Folders read at the same time (the reads run on libuv's thread pool and never block the server). */
+const SCAN_CONCURRENCY = 8;
+/** The parts of a git folder git reads as configuration or code, kept read-only (or absent). */
+const CONFIGURATION_PARTS = ["config", "config.worktree", "hooks", "modules", "worktrees", "commondir"];
+
+/** A place git may take for a repository: a folder holding a HEAD, or a `.git` that is not a folder. */
+interface Candidate {
+  /** The git folder, or the `.git` file (or symlink). */
+  path: string;
+  kind: "git-folder" | "git-link";
+  /** Whether git would use it: a valid HEAD next to objects/ and refs/ or commondir; a `.git` naming a gitdir. */
+  armed: boolean;
+  /** Identity and marker state: an armed candidate whose fingerprint changed was armed by the call. */
+  fingerprint: string;
+  /** What to put back if the call breaks it: the HEAD (of a git folder) or the link itself. */
+  saved?: { file: string; symlink?: string; bytes?: Buffer };
+  /** A git folder's objects/ and refs/, when they are real folders (bound as mount points). */
+  storeFolders: string[];
+}
+
+export interface RepositoryScan {
+  workdir: string;
+  candidates: Map<string, Candidate>;
+  /** Folders read, and folders seen as an entry of one (read or not): a capped scan is repeated on them. */
+  visited: Set<string>;
+  seen: Set<string>;
+  capped: boolean;
+  /** Why the workdir was not scanned (then nothing is checked after the call either). */
+  unchecked?: string;
+}
+
+/**
+ * A workdir of `/` is not scanned: there the agent can replace the programs the user runs (git itself), so
+ * no check of repositories could keep the rule, and the scan would take in every other program's folders.
+ * Such a session needs the user's explicit confirmation (README, "Trusted folders").
+ */
+export function uncheckedScan(workdir: string, why: string): RepositoryScan {
+  return {
+    workdir,
+    candidates: new Map(),
+    visited: new Set(),
+    seen: new Set(),
+    capped: false,
+    unchecked: why,
+  };
+}
+
+/** Scans the workdir for repository candidates, never entering `skip` (read-only parts of the policy). */
+export async function scanRepositories(
+  workdir: string,
+  skip: ReadonlySet<string>,
+  previous?: RepositoryScan,
+): Promise<RepositoryScan> {
+  const scan: RepositoryScan = {
+    workdir,
+    candidates: new Map(),
+    visited: new Set(),
+    seen: new Set([workdir]),
+    capped: false,
+  };
+  // A capped scan is repeated on the same folders, plus those that did not exist then.
+  const follows = (folder: string): boolean =>
+    !previous?.capped || previous.visited.has(folder) || !previous.seen.has(folder);
+  const queue: string[] = [workdir];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < queue.length) {
+      const folder = queue[next++]!;
+      scan.visited.add(folder);
+      let entries: Dirent[];
+      try {
+        entries = await readdir(folder, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const child = path.join(folder, entry.name);
+        scan.seen.add(child);
+        if (skip.has(child) || !follows(child)) continue;
+        if (queue.length >= MAX_SCANNED_FOLDERS) scan.capped = true;
+        else queue.push(child);
+      }
+      await addCandidates(scan, folder, entries);
+    }
+  };
+  // Workers pick up folders as earlier ones add them; one pass of workers drains the queue.
+  while (next < queue.length) await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, worker));
+  return scan;
+}
+
+async function addCandidates(scan: RepositoryScan, folder: string, entries: Dirent[]): Promise<void> {
+  const head = entries.find((entry) => entry.name.toLowerCase() === "head");
+  if (head) {
+    const candidate = await gitFolder(folder, head.name, entries).catch(() => undefined);
+    if (candidate) scan.candidates.set(candidate.path, candidate);
+  }
+  for (const entry of entries) {
+    if (entry.name.toLowerCase() !== ".git" || entry.isDirectory()) continue;
+    const candidate = await gitLink(path.join(folder, entry.name)).catch(() => undefined);
+    if (candidate) scan.candidates.set(candidate.path, candidate);
+  }
+}
+
+async function gitFolder(folder: string, headName: string, entries: Dirent[]): Promise<Candidate> {
+  const info = await lstat(folder, { bigint: true });
+  const headFile = path.join(folder, headName);
+  const head = await readHead(headFile);
+  const lower = (name: string) => entries.find((entry) => entry.name.toLowerCase() === name);
+  const objects = lower("objects");
+  const refs = lower("refs");
+  const commondir = lower("commondir");
+  const commondirText = commondir
+    ? await readFile(path.join(folder, commondir.name), "utf8").catch(() => "(unreadable)")
+    : undefined;
+  const markers = looksLikeRepository(entries.map((entry) => entry.name));
+  return {
+    path: folder,
+    kind: "git-folder",
+    armed: head.valid && markers,
+    fingerprint: [
+      `${info.dev}:${info.ino}`,
+      head.valid,
+      objects ? "objects" : "-",
+      refs ? "refs" : "-",
+      commondirText === undefined ? "-" : digest(commondirText),
+    ].join("|"),
+    ...(head.saved ? { saved: head.saved } : {}),
+    storeFolders: [objects, refs]
+      .filter((entry): entry is Dirent => entry?.isDirectory() === true)
+      .map((entry) => path.join(folder, entry.name)),
+  };
+}
+
+/**
+ * git's own test of a HEAD (setup.c, validate_headref): a symlink into refs/, or a file holding
+ * `ref: refs/…` or an object id.
+ */
+async function readHead(
+  file: string,
+): Promise<{ valid: boolean; saved?: { file: string; symlink?: string; bytes?: Buffer } }> {
+  const info = await lstat(file);
+  if (info.isSymbolicLink()) {
+    const target = await readlink(file);
+    return { valid: target.startsWith("refs/"), saved: { file, symlink: target } };
+  }
+  if (!info.isFile()) return { valid: false };
+  const bytes = await readFile(file);
+  const text = bytes.subarray(0, 256).toString("latin1");
+  return { valid: /^ref:\s*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text), saved: { file, bytes } };
+}
+
+async function gitLink(file: string): Promise<Candidate> {
+  const info = await lstat(file, { bigint: true });
+  const identity = `${info.dev}:${info.ino}`;
+  if (info.isSymbolicLink()) {
+    const target = await readlink(file);
+    return {
+      path: file,
+      kind: "git-link",
+      armed: true,
+      fingerprint: `${identity}|link|${target}`,
+      saved: { file, symlink: target },
+      storeFolders: [],
+    };
+  }
+  if (!info.isFile()) {
+    return { path: file, kind: "git-link", armed: false, fingerprint: `${identity}|other`, storeFolders: [] };
+  }
+  const bytes = await readFile(file);
+  return {
+    path: file,
+    kind: "git-link",
+    // git reads `gitdir: <path>` (setup.c, read_gitfile_gently); any other content makes git stop.
+    armed: bytes.subarray(0, 16).toString("latin1").startsWith("gitdir:"),
+    fingerprint: `${identity}|file|${digest(bytes)}`,
+    saved: { file, bytes },
+    storeFolders: [],
+  };
+}
+
+function digest(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** The binds and absent parts that keep the repositories of a scan as they are during the call. */
+export interface RepositoryProtection {
+  /** Folders bound onto themselves (writable, but they cannot be moved aside or replaced). */
+  mountPoints: string[];
+  /** Existing configuration parts and `.git` files, bound read-only. */
+  readOnly: string[];
+  /** Configuration parts that do not exist: removed after the call if it made them. */
+  mustStayAbsent: string[];
+  /** Set when a part is a symbolic link: a bind would follow it, so the call is refused. */
+  refusal?: string;
+}
+
+/**
+ * What keeps the armed repositories of `scan` in place: for each git folder outside `readOnlyAreas`, the
+ * folder, objects/ and refs/ as mount points, its configuration parts read-only or absent; `.git` files
+ * read-only. A repository inside another's read-only part (a submodule's git folder) is covered by it.
+ */
+export function protectRepositories(
+  scan: RepositoryScan,
+  readOnlyAreas: readonly string[],
+): RepositoryProtection {
+  const protection: RepositoryProtection = { mountPoints: [], readOnly: [], mustStayAbsent: [] };
+  const armed = [...scan.candidates.values()].filter((candidate) => candidate.armed);
+  const configuration: string[] = [];
+  for (const candidate of armed) {
+    if (candidate.kind !== "git-folder") continue;
+    for (const part of CONFIGURATION_PARTS) configuration.push(path.join(candidate.path, part));
+  }
+  const covered = [...readOnlyAreas, ...configuration];
+  for (const candidate of armed) {
+    if (covered.some((area) => within(candidate.path, area))) continue;
+    if (candidate.kind === "git-link") {
+      // A symlink cannot be bound (a bind follows it); the check after the call puts it back if changed.
+      if (candidate.saved?.symlink === undefined) protection.readOnly.push(candidate.path);
+      continue;
+    }
+    if (candidate.path !== scan.workdir) protection.mountPoints.push(candidate.path);
+    protection.mountPoints.push(...candidate.storeFolders);
+    for (const part of CONFIGURATION_PARTS) {
+      const target = path.join(candidate.path, part);
+      const kind = entryKind(target);
+      if (kind === "symlink") {
+        protection.refusal ??= `${target} is a symbolic link; the sandbox cannot keep it read-only`;
+      } else if (kind) protection.readOnly.push(target);
+      else protection.mustStayAbsent.push(target);
+    }
+  }
+  return protection;
+}
+
+function entryKind(target: string): "symlink" | "other" | undefined {
+  try {
+    return lstatSync(target).isSymbolicLink() ? "symlink" : "other";
+  } catch {
+    return undefined;
+  }
+}
+
+function within(child: string, parent: string): boolean {
+  if (parent === "/") return true;
+  return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+}
+
+/**
+ * After the call (its processes are gone): scans again, disarms every repository the call armed, puts back
+ * every one it broke, and says what was undone (empty when nothing was). `readOnlyAreas` were read-only
+ * during the call: nothing in them changed, and they are not read again.
+ */
+export async function undoRepositoryChanges(
+  before: RepositoryScan,
+  readOnlyAreas: readonly string[],
+): Promise<string[]> {
+  if (before.unchecked !== undefined) return [];
+  const skip = new Set(readOnlyAreas);
+  const after = await scanRepositories(before.workdir, skip, before);
+  const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
+  const undone: string[] = [];
+  for (const candidate of after.candidates.values()) {
+    if (!candidate.armed) continue;
+    const earlier = before.candidates.get(candidate.path);
+    if (earlier?.armed && earlier.fingerprint === candidate.fingerprint) continue;
+    undone.push(disarm(candidate, shown));
+  }
+  for (const earlier of before.candidates.values()) {
+    if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
+    const now = after.candidates.get(earlier.path);
+    // Unchanged, or else broken or replaced (a replacement was disarmed above): the earlier one comes back.
+    if (now?.armed && now.fingerprint === earlier.fingerprint) continue;
+    undone.push(putBack(earlier, shown));
+  }
+  return undone;
+}
+
+/** Renames what makes the candidate a repository: a git folder's HEAD, or the `.git` file itself. */
+function disarm(candidate: Candidate, shown: (target: string) => string): string {
+  const target =
+    candidate.kind === "git-link"
+      ? candidate.path
+      : (headEntry(candidate.path) ?? path.join(candidate.path, "HEAD"));
+  const folder = candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
+  const why =
+    `git would have taken ${shown(folder)} for a repository whose configuration the call could write ` +
+    "(repositories in the workdir are made by the user)";
+  const aside = freeName(`${target}.disarmed`);
+  try {
+    renameSync(target, aside);
+    return `renamed ${shown(target)} to ${path.basename(aside)}: ${why}`;
+  } catch {
+    rmSync(target, { recursive: true, force: true });
+    return entryKind(target) === undefined
+      ? `removed ${shown(target)}: ${why}`
+      : `could not disarm ${shown(target)} (remove it before you run git there): ${why}`;
+  }
+}
+
+/** The HEAD entry of a folder (any case), read again after the call. */
+function headEntry(folder: string): string | undefined {
+  try {
+    const name = readdirSync(folder).find((entry) => entry.toLowerCase() === "head");
+    return name === undefined ? undefined : path.join(folder, name);
+  } catch {
+    return undefined;
+  }
+}
+
+function freeName(base: string): string {
+  for (let attempt = 1; ; attempt++) {
+    const candidate = attempt === 1 ? base : `${base}-${attempt}`;
+    if (entryKind(candidate) === undefined) return candidate;
+  }
+}
+
+/** Writes back a repository's HEAD (or a `.git` link) the call removed or broke. */
+function putBack(earlier: Candidate, shown: (target: string) => string): string {
+  const saved = earlier.saved;
+  const repository = earlier.kind === "git-link" ? path.dirname(earlier.path) : earlier.path;
+  if (!saved) return `the repository at ${shown(repository)} was changed and could not be put back`;
+  try {
+    rmSync(saved.file, { recursive: true, force: true });
+    if (saved.symlink !== undefined) symlinkSync(saved.symlink, saved.file);
+    else writeFileSync(saved.file, saved.bytes ?? Buffer.alloc(0));
+    return `put back ${shown(saved.file)}: the call had broken it, and git would no longer find the repository at ${shown(repository)}`;
+  } catch (error) {
+    return `could not put back ${shown(saved.file)} (${(error as Error).message}): check the repository at ${shown(repository)}`;
+  }
+}
