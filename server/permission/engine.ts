@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
@@ -6,7 +7,8 @@ import { findDangerous } from "./dangerous.ts";
 import { findHiddenCharacters } from "./hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
 import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
-import { findWriteConcerns } from "./shell-writes.ts";
+import { environmentEffect } from "./environment-table.ts";
+import { findWriteConcerns, riskyEffects, type RiskyEffect } from "./shell-writes.ts";
 import type { PermissionCheck } from "./types.ts";
 
 /**
@@ -21,8 +23,9 @@ import type { PermissionCheck } from "./types.ts";
  *  5. an ask rule                                                    → ask  (rule)
  *  6. the line does not parse (or is too large to)                   → ask  (parser)   in every mode
  *  7. deny/ask rules exist but a program is unknown (`$X`, `eval $Y`) → ask  (parser)   in every mode
- *  8. a write into .git/ or .PseudoClaude/ (file tool, redirection
- *     or a program like cp/mv/tee/sed -i/rm, after the line's `cd`s)  → ask  (protected_path) in every mode
+ *  8. a write into .git/ or .PseudoClaude/ (file tool, redirection,
+ *     a program like cp/mv/tee/sed -i/rm, or an option that writes
+ *     — sort -o, git log --output, sed w — after the line's `cd`s)   → ask  (protected_path) in every mode
  *  9. such a write outside the workdir, to `~`, or to a target whose
  *     value is unknown before the line runs                          → ask  (list)     in every mode
  * 10. hidden (control, bidi, zero-width) characters in the target    → ask  (parser)   in every mode
@@ -30,7 +33,9 @@ import type { PermissionCheck } from "./types.ts";
  * 12. allow rules; a compound line needs every simple command allowed → allow (rule)
  * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
  *     an ask that a parser finding caused (substitution, eval, sh -c, here-doc expansion, …) says so (parser)
- * Steps 11 and 12 never allow a line with a parser finding or an environment assignment (`X=1 cmd`).
+ * Steps 11 and 12 never allow a line with a parser finding, an environment assignment (`X=1 cmd`), or
+ * an option that runs programs or writes files (`git -c`, `awk 'BEGIN{system(…)}'`, `find -fprint`; the
+ * rows of option-table.ts); where the mode asks, the question names that option and what it can do (list).
  */
 export class PermissionEngine {
   private rules: CompiledRule[];
@@ -39,10 +44,16 @@ export class PermissionEngine {
   /** The sandbox exec calls run in; when it is off, every exec call asks (absent: treated as off). */
   private sandbox: SandboxState | undefined;
 
-  constructor(options: { mode?: PermissionMode; rules?: CompiledRule[]; sandbox?: SandboxState } = {}) {
+  /** Home folders the dangerous list keeps from a recursive delete (the real home is always one). */
+  private readonly homes: string[];
+
+  constructor(
+    options: { mode?: PermissionMode; rules?: CompiledRule[]; sandbox?: SandboxState; homes?: string[] } = {},
+  ) {
     this.currentMode = options.mode ?? "default";
     this.rules = [...(options.rules ?? [])];
     this.sandbox = options.sandbox;
+    this.homes = [...new Set([homedir(), ...(options.homes ?? [])])];
   }
 
   get sandboxState(): SandboxState | undefined {
@@ -121,7 +132,7 @@ export class PermissionEngine {
     const parsed = isExec && target.command !== undefined ? analyzeShell(target.command) : undefined;
     const shell = tool.origin !== "skill" ? parsed : undefined;
     if (parsed) {
-      const dangerous = findDangerous(parsed, target.cwd);
+      const dangerous = findDangerous(parsed, target.cwd, this.homes);
       if (dangerous) return trace("deny", "list", dangerous.entry, dangerous.reason);
     }
 
@@ -208,7 +219,9 @@ export class PermissionEngine {
       );
     }
 
-    const blockers = shell ? allowBlockers(shell) : [];
+    // Options that run programs or write files (option-table.ts) are never allowed by a rule.
+    const risky = shell ? riskyEffects(shell, target.cwd, target.cwd) : [];
+    const blockers = [...risky.map(describeRisky), ...(shell ? allowBlockers(shell) : [])];
     if (blockers.length === 0) {
       const sessionAllow = this.findAllow(this.sessionRules, tool.name, category, targetText, shell);
       if (sessionAllow) return trace("allow", "session", sessionAllow, "allowed for this session");
@@ -227,13 +240,21 @@ export class PermissionEngine {
       if (ruleAllow) return trace("allow", "rule", ruleAllow);
     }
     const byMode = modeDecision(this.currentMode, category);
+    if (byMode === "ask" && risky.length > 0) {
+      const runs = risky.some(({ effect }) => effect.row.effect === "runs");
+      return trace(
+        "ask",
+        "list",
+        runs ? "option that runs programs" : "option that writes files",
+        `${summarize(blockers)}: a rule never allows an option that runs programs or writes files`,
+      );
+    }
     if (byMode === "ask" && blockers.length > 0) {
       return trace(
         "ask",
         "parser",
         "not fully understood",
-        `${blockers.slice(0, 3).join("; ")}${blockers.length > 3 ? `; and ${blockers.length - 3} more` : ""}: ` +
-          "a rule allows only a command the parser fully understands",
+        `${summarize(blockers)}: a rule allows only a command the parser fully understands`,
       );
     }
     const parts = shell?.commands.length ?? 0;
@@ -310,12 +331,27 @@ function allowBlockers(shell: ShellAnalysis): string[] {
   const blockers = shell.findings.map(describeFinding);
   for (const command of shell.commands) {
     if (command.assignments.length > 0) {
+      const effects = command.assignments.flatMap((assignment) => {
+        const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(assignment)?.[0];
+        const what = name !== undefined ? environmentEffect(name) : undefined;
+        return what !== undefined ? [`${name} ${what}`] : [];
+      });
       blockers.push(
-        `\`${command.assignments.join(" ")}\` at ${command.at} sets the environment of \`${command.text}\``,
+        `\`${command.assignments.join(" ")}\` at ${command.at} sets the environment of \`${command.text}\`` +
+          (effects.length > 0 ? ` (${effects.join("; ")})` : ""),
       );
     }
   }
   return blockers;
+}
+
+/** `git -c core.fsmonitor=… at 1:1 sets a git setting …`: the use, where, and what the row says it can do. */
+function describeRisky({ effect, at }: RiskyEffect): string {
+  return `\`${effect.use}\` at ${at} ${effect.row.what}`;
+}
+
+function summarize(blockers: string[]): string {
+  return `${blockers.slice(0, 3).join("; ")}${blockers.length > 3 ? `; and ${blockers.length - 3} more` : ""}`;
 }
 
 function describeFinding(finding: ParserFinding): string {
