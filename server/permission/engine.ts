@@ -28,7 +28,8 @@ import type { PermissionCheck } from "./types.ts";
  *     — sort -o, git log --output, sed w — after the line's `cd`s)   → ask  (protected_path) in every mode
  *  9. such a write outside the workdir, to `~`, or to a target whose
  *     value is unknown before the line runs                          → ask  (list)     in every mode
- * 10. hidden (control, bidi, zero-width) characters in the target    → ask  (parser)   in every mode
+ * 10. hidden (control, bidi, zero-width) characters in the target,
+ *     or anywhere in an MCP tool's input, or a skill tool's stdin   → ask  (parser)   in every mode
  * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode)
  * 12. allow rules; a compound line needs every simple command allowed → allow (rule)
  * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
@@ -104,7 +105,7 @@ export class PermissionEngine {
     const category = tool.category;
     const targetText = target.command ?? target.path;
     const isExec = category === "exec";
-    const hidden = targetText !== undefined ? findHiddenCharacters(targetText) : [];
+    const hidden = hiddenIn(check);
     const sandbox = isExec ? (this.sandbox ?? SANDBOX_NOT_GIVEN) : undefined;
     const trace = (
       decision: PermissionDecisionKind,
@@ -214,7 +215,7 @@ export class PermissionEngine {
         "ask",
         "parser",
         "hidden characters",
-        `the ${target.command !== undefined ? "command" : "path"} contains characters that do not show ` +
+        `the ${target.command !== undefined ? "command" : target.path !== undefined ? "path" : "input"} contains characters that do not show ` +
           `(${hidden.join(" ")}); they are shown escaped, and a rule never allows such a call`,
       );
     }
@@ -387,6 +388,25 @@ function modeReason(
 
 function describeOrigin(rule: CompiledRule): string {
   return rule.origin === "session" ? "a rule of this session" : `a rule in ${rule.origin}`;
+}
+
+/**
+ * Hidden characters in what the user approves: the command or path, a skill tool's stdin, and for an MCP
+ * tool (whose input is all the card can show) every key and string of the input.
+ */
+function hiddenIn(check: PermissionCheck): string[] {
+  const { target } = check;
+  const texts = [target.command ?? target.path, target.stdin];
+  if (target.mcp !== undefined) texts.push(...stringsOf(check.input));
+  return [...new Set(texts.flatMap((text) => (text !== undefined ? findHiddenCharacters(text) : [])))];
+}
+
+/** Every key and string value inside a JSON value (bounded: an input is a few kilobytes). */
+function stringsOf(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object" || depth > 64) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsOf(item, depth + 1));
+  return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item, depth + 1)]);
 }
 
 /** The protected area a file tool writes into, if any. */
