@@ -132,11 +132,7 @@ export function gitEffects(args: readonly ShellWord[]): ProgramEffect[] {
   const subcommand = args[index]?.value;
   if (subcommand === undefined) return effects;
   const rest = args.slice(index + 1);
-  const rows = GIT_ROWS.filter(
-    (candidate) =>
-      !candidate.subcommands?.includes(GIT_GLOBAL) &&
-      (candidate.subcommands === undefined || candidate.subcommands.includes(subcommand)),
-  );
+  const rows = subcommandRows(subcommand);
   const read = readArguments(rest, SUBCOMMAND_SYNTAX[subcommand] ?? {}, rows);
   for (const option of read.options) {
     if (!option.row) continue;
@@ -168,6 +164,23 @@ export function gitEffects(args: readonly ShellWord[]): ProgramEffect[] {
       });
   }
   return effects;
+}
+
+const rowsBySubcommand = new Map<string, OptionRow[]>();
+
+/** The rows of a subcommand (and those of every subcommand), one array per subcommand. */
+function subcommandRows(subcommand: string): OptionRow[] {
+  let rows = rowsBySubcommand.get(subcommand);
+  if (!rows) {
+    rows = GIT_ROWS.filter(
+      (candidate) =>
+        !candidate.subcommands?.includes(GIT_GLOBAL) &&
+        (candidate.subcommands === undefined || candidate.subcommands.includes(subcommand)),
+    );
+    // Bounded: a subcommand is a word of the command line, which the model chooses.
+    if (rowsBySubcommand.size < 256) rowsBySubcommand.set(subcommand, rows);
+  }
+  return rows;
 }
 
 /** Where `git init DIR`, `git clone URL DIR`, `git worktree add PATH`, `git bundle create FILE` write. */

@@ -53,18 +53,46 @@ function part(word: ShellWord, text: string): ShellWord {
   return { ...(word.value !== undefined ? { value: text } : {}), raw: text, pattern: word.pattern };
 }
 
+/** What reading needs of a program's rows, built once per rows and syntax (every call reads them). */
+interface Spellings {
+  rowOf: Map<string, OptionRow>;
+  spellings: string[];
+  wordOptions: string[];
+  longs: string[];
+}
+
+const spellingsCache = new WeakMap<readonly OptionRow[], WeakMap<OptionSyntax, Spellings>>();
+
+function spellingsOf(rows: readonly OptionRow[], syntax: OptionSyntax): Spellings {
+  let bySyntax = spellingsCache.get(rows);
+  if (!bySyntax) spellingsCache.set(rows, (bySyntax = new WeakMap()));
+  let found = bySyntax.get(syntax);
+  if (found) return found;
+  const optionRows = rows.filter((row) => (row.in ?? "option") === "option");
+  const rowOf = new Map<string, OptionRow>();
+  for (const row of optionRows)
+    for (const option of row.options) if (!rowOf.has(option)) rowOf.set(option, row);
+  const spellings = [...rowOf.keys()];
+  found = {
+    rowOf,
+    spellings,
+    wordOptions: spellings.filter((option) => /^-[^-].+/.test(option)),
+    longs: [
+      ...new Set([...spellings.filter((option) => option.startsWith("--")), ...(syntax.longValues ?? [])]),
+    ],
+  };
+  bySyntax.set(syntax, found);
+  return found;
+}
+
 export function readArguments(
   args: readonly ShellWord[],
   syntax: OptionSyntax,
   rows: readonly OptionRow[],
 ): ReadArguments {
-  const optionRows = rows.filter((row) => (row.in ?? "option") === "option");
-  const rowOf = (spelling: string) => optionRows.find((row) => row.options.includes(spelling));
-  const spellings = optionRows.flatMap((row) => row.options);
-  const wordOptions = spellings.filter((option) => /^-[^-].+/.test(option));
-  const longs = [
-    ...new Set([...spellings.filter((option) => option.startsWith("--")), ...(syntax.longValues ?? [])]),
-  ];
+  const known = spellingsOf(rows, syntax);
+  const rowOf = (spelling: string) => known.rowOf.get(spelling);
+  const { spellings, wordOptions, longs } = known;
   const takes = (option: string): OptionRow["value"] =>
     rowOf(option)?.value ??
     (option.startsWith("--") || syntax.wholeWords

@@ -21,8 +21,20 @@ export type { ProgramEffect } from "./option-table.ts";
 const shown = (word: ShellWord): string => word.value ?? word.raw;
 const literal = (value: string): ShellWord => ({ value, raw: value, pattern: false });
 
+/** Effects by command: one evaluation reads a command for its writes and for its options. */
+const read = new WeakMap<SimpleCommand, ProgramEffect[]>();
+
 /** Every row the command uses, with what each writes (relative targets as seen from the line's folder). */
 export function programEffects(command: SimpleCommand): ProgramEffect[] {
+  let effects = read.get(command);
+  if (!effects) {
+    effects = readEffects(command);
+    read.set(command, effects);
+  }
+  return effects;
+}
+
+function readEffects(command: SimpleCommand): ProgramEffect[] {
   const effects: ProgramEffect[] = [];
   for (const wrapper of command.wrappers) {
     const words = command.words.slice(wrapper.index + 1, wrapper.end);
