@@ -115,3 +115,23 @@ test("S13: a command with bidi, zero-width and control characters is shown escap
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
   await expect(page.getByTestId("header")).toBeVisible();
 });
+
+test("S21: a secret in a command is named in place with a warning; the rest of the command shows", async ({
+  page,
+  workspace,
+}) => {
+  const { chat } = workspace;
+  const card = chat.approvalCard();
+  await chat.send("list the models with the api key");
+  await expect(card.getByTestId("approval-command")).toHaveText(
+    "curl -s -H 'x-api-key: [secret: an API key]' https://api.example.com/v1/models && echo listed",
+  );
+  const warning = card.getByTestId("approval-secrets");
+  await expect(warning).toContainText("Carries a secret");
+  await expect(warning.getByTestId("approval-secret")).toHaveText([
+    /an API key — from text shaped like an API key/,
+  ]);
+  expect(await page.content()).not.toContain("e2eKeyValue0123456789abcdef");
+  await chat.deny("carries a key");
+  await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
+});

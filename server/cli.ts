@@ -11,6 +11,7 @@ import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
 import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
+import { confirmationsForCreate } from "./session/session-confirmations.ts";
 
 function write(text: string): void {
   process.stdout.write(text);
@@ -105,6 +106,7 @@ async function runCommand(
     });
     return 0;
   }
+  await requireRunConfirmations(args, workspace.workdir);
   const outcomes = await runConversation(workspace, {
     provider: args.provider,
     model: args.model,
@@ -125,6 +127,31 @@ async function runCommand(
     write,
   });
   return outcomes.every((outcome) => outcome.reason === "completed") ? 0 : 1;
+}
+
+/**
+ * `run` on a workdir that is `/` or holds the home folder needs `--confirm broad_workdir`, as the page asks
+ * before creating such a session (session-confirmations.ts); `--mode bypassPermissions` confirms itself.
+ */
+async function requireRunConfirmations(
+  args: ReturnType<typeof parseCliArguments>,
+  workdir: string,
+): Promise<void> {
+  const needed = await confirmationsForCreate({
+    workdir,
+    permissionMode: args.mode,
+    homes: args.home ? [args.home] : [],
+  });
+  const missing = needed.filter(
+    (item) => item.confirmation !== "bypass_permissions" && !args.confirm.includes(item.confirmation),
+  );
+  if (missing.length === 0) return;
+  throw new PlaygroundError(
+    "confirmation_required",
+    `run needs a confirmation: ${missing.map((item) => item.reason).join("; ")}. ` +
+      `Run it again with ${missing.map((item) => `--confirm ${item.confirmation}`).join(" ")} if you mean it.`,
+    { confirm: missing.map((item) => item.confirmation) },
+  );
 }
 
 main(process.argv.slice(2)).then(

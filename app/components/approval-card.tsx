@@ -1,5 +1,6 @@
 // The approval card: the exact command or path, cwd and stdin (hidden characters shown escaped, with a
-// warning), the sandbox the call runs in, and the three answers. The card never takes the focus by itself,
+// warning; a secret the call carries named in place, `[secret: NAME]`, with a warning saying which and where
+// from — the card never hides part of a command), the sandbox the call runs in, and the three answers. The card never takes the focus by itself,
 // so keystrokes meant for the composer never answer it; its keys a / s / d work only while the card (or a
 // button on it) has the focus, and only after it has held the focus for a short arming delay. Its buttons
 // become clickable the same delay after it appears, so a click aimed at something else cannot land on them.
@@ -143,6 +144,7 @@ export function ApprovalCard({
         </>
       )}
       <HiddenCharactersWarning characters={hidden} subject={subject} testId="approval-hidden-warning" />
+      <SecretsWarning secrets={request.secrets} subject={subject} />
       <div className="mt-1">
         <span className="font-semibold">cwd</span>{" "}
         <span className="font-mono break-all" data-testid="approval-cwd">
@@ -253,6 +255,33 @@ export function ApprovalCard({
           from the message box.
         </p>
       )}
+    </div>
+  );
+}
+
+/** Which secrets the call carries (each shown as `[secret: NAME]` above) and why that matters. */
+function SecretsWarning({ secrets, subject }: { secrets: ApprovalRequest["secrets"]; subject: string }) {
+  if (!secrets || secrets.length === 0) return null;
+  return (
+    <div
+      role="alert"
+      className="mt-1 rounded border border-red-300 bg-red-50 p-1 text-red-900"
+      data-testid="approval-secrets"
+    >
+      <strong>⚠ Carries a secret.</strong> The {subject} contains{" "}
+      {secrets.length === 1 ? "this secret" : `${secrets.length} secrets`}, each shown in place as{" "}
+      <code>[secret: NAME]</code>; everything else is shown as it will run. Allow it only if the {subject}{" "}
+      should get the secret: a command can send what it carries anywhere it reaches.
+      <ul className="ml-4 list-disc">
+        {secrets.map((secret) => (
+          <li key={`${secret.name}\0${secret.source}`} data-testid="approval-secret">
+            <span className="font-mono font-semibold">
+              <EscapedText text={secret.name} />
+            </span>{" "}
+            — from <EscapedText text={secret.source} />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -3,8 +3,11 @@ import { parseArgs } from "node:util";
 import { PlaygroundError } from "../errors/index.ts";
 import type { PermissionMode } from "../protocol/model.ts";
 import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
+import type { SessionConfirmation } from "../protocol/sandbox.ts";
 
 const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
+/** What `run --confirm` accepts: the confirmations the page asks for (protocol's SessionConfirmation). */
+const CONFIRMATIONS: readonly SessionConfirmation[] = ["broad_workdir", "bypass_permissions"];
 
 export const USAGE = `usage: npm run -s cli -- <command> [flags]
 
@@ -17,7 +20,7 @@ commands:
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
           [--eager] [--plan] [--refresh-tools] [--save] [--cache-model M] [--cache-breakpoints B]
-          [--skill-placement P]
+          [--skill-placement P] [--confirm broad_workdir]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given. --save writes the session log where the server keeps them
@@ -40,6 +43,9 @@ flags:
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
   --allow-network  network inside the sandbox for run's commands (default off)
+  --confirm broad_workdir  (run) you mean a workdir that is / or holds your home folder (every key and
+               project in reach of the agent's tools); without it such a run is refused, as the page asks
+               before such a session (--mode bypassPermissions is its own confirmation)
   --catalog-budget PROFILE[:WINDOW]  trim the skills index as claude-code or codex would for a context
                window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
                system says which skills were trimmed (prompt, run, eval; default off); with catalog,
@@ -84,6 +90,8 @@ export interface CliArguments {
   mode: PermissionMode;
   /** Network inside the sandbox for `run`'s commands. */
   allowNetwork: boolean;
+  /** `run --confirm`: what the user confirmed (a broad workdir), as the page's session confirmations. */
+  confirm: SessionConfirmation[];
   /** `install`: the .zip, folder or https:// URL, the layer, and whether a same-name skill is replaced. */
   install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean };
   /** `eval triggers`: the eval file, runs per query, probes in flight, an ablation. */
@@ -127,6 +135,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         trust: { type: "boolean", default: false },
         mode: { type: "string" },
         "allow-network": { type: "boolean", default: false },
+        confirm: { type: "string", multiple: true, default: [] },
         evals: { type: "string" },
         runs: { type: "string" },
         concurrency: { type: "string" },
@@ -181,6 +190,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   if (values.mode !== undefined && command !== "run") throw usageError("--mode applies to run only");
   if (values["allow-network"] && command !== "run") throw usageError("--allow-network applies to run only");
+  if (values.confirm.length > 0 && command !== "run") throw usageError("--confirm applies to run only");
+  for (const confirmation of values.confirm) {
+    if (!(CONFIRMATIONS as readonly string[]).includes(confirmation))
+      throw usageError(`--confirm takes ${CONFIRMATIONS.join(" or ")} (got "${confirmation}")`);
+  }
   const mode = (values.mode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(mode))
     throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);
@@ -211,6 +225,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     trust: values.trust,
     mode,
     allowNetwork: values["allow-network"],
+    confirm: values.confirm as SessionConfirmation[],
     ...(install ? { install } : {}),
     ...(values.evals ? { evals: values.evals } : {}),
     runs: positiveInteger(values.runs, "--runs", 1),

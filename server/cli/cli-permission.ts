@@ -3,7 +3,7 @@
 // or by --trust) decides; when it says "ask", the "user" is the --yes flag. Asking, rather than deciding in
 // evaluate, keeps the CLI's event stream the same as the browser's.
 import { PermissionEngine } from "../permission/engine.ts";
-import { loadFolderPermission } from "../permission/trust.ts";
+import { folderRealpath, loadFolderPermission } from "../permission/trust.ts";
 import type { ApprovalAnswer, PermissionHook } from "../permission/types.ts";
 import type { PermissionMode } from "../protocol/model.ts";
 import type { FolderTrust, SandboxState } from "../protocol/sandbox.ts";
@@ -36,7 +36,12 @@ export async function createCliPermission(options: {
     ...(options.trust ? { via: "cli" as const } : {}),
   });
   const sandbox = sandboxState(options.allowNetwork === true);
-  const engine = new PermissionEngine({ mode: options.mode ?? "default", rules: loaded.rules, sandbox });
+  const engine = new PermissionEngine({
+    mode: options.mode ?? "default",
+    rules: loaded.rules,
+    sandbox,
+    homes: [options.home, await folderRealpath(options.home)],
+  });
   const hook: PermissionHook = {
     evaluate: (check) => engine.evaluate(check),
     ask: async (): Promise<ApprovalAnswer> =>

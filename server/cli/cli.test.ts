@@ -413,3 +413,61 @@ describe("folder trust (S12) and --mode", () => {
     expect(bad.stderr).toContain("--mode must be one of strict, default, acceptEdits, bypassPermissions");
   });
 });
+
+// Issue #20 class 8: `run` on `/` or on a folder that holds the home folder needs the confirmation the
+// page asks for before such a session (session-confirmations.ts), as `--confirm broad_workdir`.
+describe("run on a broad workdir", () => {
+  let scenario: string;
+  beforeAll(async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "cli-broad-scenario-"));
+    scenario = path.join(folder, "hello.yaml");
+    await writeFile(scenario, "name: hello\nturns:\n  - text: hello\n");
+  });
+
+  it.each([["/"], ["the home folder"]])(
+    "is refused on %s without --confirm broad_workdir, before anything runs",
+    async (which) => {
+      const workdir = which === "/" ? "/" : home;
+      const result = await cli([
+        "run",
+        "--workdir",
+        workdir,
+        "--home",
+        home,
+        "--scenario",
+        scenario,
+        "--json",
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("error (confirmation_required)");
+      expect(result.stderr).toContain("--confirm broad_workdir");
+      expect(result.stdout).toBe("");
+    },
+  );
+
+  it("runs on the home folder with --confirm broad_workdir", async () => {
+    const result = await cli([
+      "run",
+      "--workdir",
+      home,
+      "--home",
+      home,
+      "--scenario",
+      scenario,
+      "--confirm",
+      "broad_workdir",
+      "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(events(result.stdout)[0]).toMatchObject({ type: "run_started" });
+  });
+
+  it("an unknown --confirm, or --confirm on another command, is a usage error", async () => {
+    const unknown = await cli(["run", "--workdir", demo, "--scenario", scenario, "--confirm", "everything"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--confirm takes broad_workdir or bypass_permissions");
+    const other = await cli(["catalog", "--workdir", demo, "--confirm", "broad_workdir"]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("--confirm applies to run only");
+  });
+});

@@ -6,7 +6,6 @@ import type { ListingBudget } from "../prompt/stable-system.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import { createProvider } from "../providers/index.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
-import { redactKnownSecrets } from "../providers/redact.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
@@ -116,7 +115,7 @@ export async function runConversation(
     : undefined;
   const onEvent = (unredacted: RunnerEvent) => {
     // Every run says which sandbox its processes run in (the engine's, when the Runner did not say).
-    const raw = redactKnownSecrets(unredacted);
+    const raw = workspace.secrets.redact(unredacted);
     const event: RunnerEvent =
       raw.type === "run_started" && raw.sandbox === undefined ? { ...raw, sandbox: permission.sandbox } : raw;
     saved?.record(event);

@@ -38,7 +38,7 @@ export async function startSavedRun(
     title: UNTITLED_SESSION,
     settings,
   });
-  const stream = new EventStream(writer);
+  const stream = new EventStream(writer, [], workspace.secrets);
   // The catalog the run started with, as a session's log begins (the lane and the catalog panel read it).
   stream.emit(catalogSnapshotEvent(workspace));
   return {

@@ -5,7 +5,7 @@
 // Bad config is a warning naming the file and the field; the rest loads. Never throws.
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { registerSecret } from "../providers/redact.ts";
+import { looksLikeSecret, registerSecret, type SecretScope } from "../providers/redact.ts";
 
 export interface StdioServerConfig {
   transport: "stdio";
@@ -46,11 +46,19 @@ const CREDENTIAL_NAME = /key|token|secret|passw|pwd|auth|credential|cookie|sessi
 
 /**
  * A server's credentials are redacted wherever they could show up (its stderr tail, an echoing tool's
- * result, an error message), as provider keys are: in events, session logs and exports.
+ * result, an error message): in events, session logs and exports. Only a value that looks like a secret
+ * counts (SECURITY S21), and a workdir's are its session's only (`secrets`): a folder's configuration must
+ * not make ordinary text vanish, least of all from other sessions. The user's own settings count for all.
  */
-function registerCredentials(server: McpServerConfig): void {
+function registerCredentials(server: McpServerConfig, secrets: SecretScope | undefined): void {
+  const field = server.transport === "stdio" ? "env" : "headers";
   const values = server.transport === "stdio" ? server.env : server.headers;
-  for (const [name, value] of Object.entries(values)) if (CREDENTIAL_NAME.test(name)) registerSecret(value);
+  for (const [name, value] of Object.entries(values)) {
+    if (!CREDENTIAL_NAME.test(name)) continue;
+    const origin = { name, source: `${field} of MCP server "${server.name}" in ${server.configFile}` };
+    if (server.scope === "workdir") secrets?.add(value, origin);
+    else if (looksLikeSecret(value)) for (const text of [value, value.trim()]) registerSecret(text, origin);
+  }
 }
 
 /** `mcp__<server>__<tool>` must be a tool name every provider accepts: letters, digits, `_`, `-`. */
@@ -69,6 +77,8 @@ export async function loadMcpConfig(options: {
   home: string;
   /** Whether the workdir is trusted: its own servers start only then. */
   trusted: boolean;
+  /** The session's secrets, which the workdir's servers' credentials join (absent: they join nothing). */
+  secrets?: SecretScope;
 }): Promise<LoadedMcpConfig> {
   const warnings: string[] = [];
   const byName = new Map<string, McpServerConfig>();
@@ -87,7 +97,7 @@ export async function loadMcpConfig(options: {
         continue;
       }
       // Only a server that may start: an untrusted folder must not choose what gets redacted.
-      registerCredentials(server);
+      registerCredentials(server, options.secrets);
       const earlier = byName.get(server.name);
       if (earlier)
         warnings.push(`${file}: mcpServers.${server.name} replaces the one in ${earlier.configFile}`);

@@ -1,3 +1,5 @@
+import path from "node:path";
+import { isInside } from "../tools/confine.ts";
 import { analyzeShell, type ShellAnalysis, type ShellWord, type SimpleCommand } from "./shell-parse.ts";
 import { SHELLS } from "./shell-programs.ts";
 import { possiblePlaces, resolvePlace, type Place } from "./shell-writes.ts";
@@ -20,16 +22,33 @@ const STDIN_INTERPRETERS = new Set(["python", "python3", "perl", "ruby", "node",
 const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|md\d|dm-\d|mapper\/)/;
 /** Wipe targets as written when their value is not literal (`$HOME`). */
 const WIPE_WORDS = new Set(["$HOME", "$HOME/", "$HOME/*", "${HOME}", "${HOME}/", "${HOME}/*"]);
+/** `$PWD` is the folder the line is in: read as `.` (`"$PWD"/*` as `*`). */
+const CURRENT_FOLDER = /^"?\$\{?PWD\}?"?(\/\*?)?$/;
+
+/**
+ * What a recursive delete must never reach, wherever the line runs (the workdir may be the home folder, or
+ * `/`): `/`, a home folder, and every folder above one (`cd .. && rm -rf user` from the home), each also
+ * through a glob of all its entries (`*`, `.*`, `.[!.]*`). A folder inside the home (a project) is fine.
+ */
+interface WipeContext {
+  places: Place[];
+  /** Absolute home folders (the user's, and the session's `--home`). */
+  homes: readonly string[];
+}
 
 /**
  * The first dangerous command of the line, if any. `cwd` resolves relative targets after the line's
  * `cd`s (`cd / && rm -rf .` wipes `/`).
  */
-export function findDangerous(analysis: ShellAnalysis, cwd = "/nonexistent-cwd"): DangerousMatch | undefined {
+export function findDangerous(
+  analysis: ShellAnalysis,
+  cwd = "/nonexistent-cwd",
+  homes: readonly string[] = [],
+): DangerousMatch | undefined {
   const command = analysis.source;
   // `rm${IFS}-rf${IFS}/` is one word to a parser but three to sh (IFS is unset in its environment).
   if (/\$\{?IFS\}?/.test(command)) {
-    const found = findDangerous(analyzeShell(command.replace(/\$\{IFS\}|\$IFS/g, " ")), cwd);
+    const found = findDangerous(analyzeShell(command.replace(/\$\{IFS\}|\$IFS/g, " ")), cwd, homes);
     if (found) return found;
   }
   if (isForkBomb(command))
@@ -46,15 +65,15 @@ export function findDangerous(analysis: ShellAnalysis, cwd = "/nonexistent-cwd")
       };
     }
   }
-  const places = possiblePlaces(analysis, cwd);
+  const wipe: WipeContext = { places: possiblePlaces(analysis, cwd), homes };
   for (const simple of analysis.commands) {
-    const found = dangerousCommand(simple, places);
+    const found = dangerousCommand(simple, wipe);
     if (found) return found;
   }
   return undefined;
 }
 
-function dangerousCommand(simple: SimpleCommand, places: Place[]): DangerousMatch | undefined {
+function dangerousCommand(simple: SimpleCommand, places: WipeContext): DangerousMatch | undefined {
   const program = simple.program;
   if (program === undefined) return undefined;
   const args = simple.args.map((word) => word.value ?? word.raw);
@@ -94,7 +113,7 @@ function isDownloader(simple: SimpleCommand): boolean {
   return simple.program !== undefined && DOWNLOADERS.has(simple.program);
 }
 
-function isRecursiveWipe(simple: SimpleCommand, places: Place[]): boolean {
+function isRecursiveWipe(simple: SimpleCommand, places: WipeContext): boolean {
   const values = simple.args.map((word) => word.value ?? word.raw);
   const recursive = values.some(
     (option) => option === "--recursive" || (/^-[a-zA-Z]+$/.test(option) && /[rR]/.test(option)),
@@ -105,22 +124,52 @@ function isRecursiveWipe(simple: SimpleCommand, places: Place[]): boolean {
 }
 
 /** `/`, `~`, `$HOME`, `/*`, `~/.`, and `.` or `*` in a folder the line `cd`s to that is one of them. */
-function isWipeTarget(word: ShellWord, places: Place[]): boolean {
-  if (word.value === undefined) return WIPE_WORDS.has(word.raw.replace(/(\/\.?)+$/, "/"));
-  return places.some((place) => {
+function isWipeTarget(word: ShellWord, wipe: WipeContext): boolean {
+  if (word.value === undefined) {
+    const current = CURRENT_FOLDER.exec(word.raw);
+    if (current) return isWipeTarget(literalWord(current[1]?.endsWith("*") ? "*" : "."), wipe);
+    return WIPE_WORDS.has(word.raw.replace(/(\/\.?)+$/, "/"));
+  }
+  return wipe.places.some((place) => {
     const resolved = resolvePlace(word, place, { patterns: true });
-    if (resolved.kind === "absolute") return resolved.path === "/" || resolved.path === "/*";
-    if (resolved.kind === "home") return resolved.path === "" || resolved.path === "*";
-    return false;
+    if (resolved.kind === "home") {
+      return (
+        resolved.path === "" || (word.pattern && !resolved.path.includes("/") && isBroadGlob(resolved.path))
+      );
+    }
+    if (resolved.kind !== "absolute") return false;
+    if (holdsHome(resolved.path, wipe.homes)) return true;
+    const parent = path.posix.dirname(resolved.path);
+    return word.pattern && isBroadGlob(path.posix.basename(resolved.path)) && holdsHome(parent, wipe.homes);
   });
 }
 
+/** `/`, a home folder, or a folder with a home folder inside. */
+function holdsHome(folder: string, homes: readonly string[]): boolean {
+  return folder === "/" || homes.some((home) => isInside(folder, home));
+}
+
+/** A glob that matches (nearly) every entry of a folder: `*`, `.*`, `.??*`, `.[!.]*`, `*.*`, `{*,.*}`. */
+function isBroadGlob(segment: string): boolean {
+  const rest = segment.replace(/\[[!^][^\]]*\]/g, "?").replace(/[{},]/g, "");
+  return rest.includes("*") && /^[*?.]+$/.test(rest);
+}
+
+function literalWord(value: string): ShellWord {
+  return { value, raw: value, pattern: value.includes("*") };
+}
+
 /** `find / -delete`, `find ~ -exec rm …`: a start folder that is a wipe target and an action that deletes. */
-function isFindWipe(simple: SimpleCommand, places: Place[]): boolean {
+function isFindWipe(simple: SimpleCommand, places: WipeContext): boolean {
   const args = simple.args;
-  const firstExpression = args.findIndex((word) => /^[-(!]/.test(word.value ?? word.raw));
-  const starts = args.slice(0, firstExpression < 0 ? undefined : firstExpression);
-  if (!starts.some((word) => isWipeTarget(word, places))) return false;
+  // Options before the start folders (-H, -L, -P, -D x, -O3), then the folders (`.` when none is given).
+  let first = 0;
+  while (/^-([HLP]|O\d*|D)$/.test(args[first]?.value ?? "")) first += args[first]!.value === "-D" ? 2 : 1;
+  const rest = args.slice(first);
+  const firstExpression = rest.findIndex((word) => /^[-(!]/.test(word.value ?? word.raw));
+  const starts = rest.slice(0, firstExpression < 0 ? undefined : firstExpression);
+  const folders = starts.length > 0 ? starts : [literalWord(".")];
+  if (!folders.some((word) => isWipeTarget(word, places))) return false;
   return args.some(
     (word, index) =>
       word.value === "-delete" ||

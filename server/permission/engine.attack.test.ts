@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import { createSystemTools } from "../tools/system/index.ts";
+import { createMcpTool } from "../mcp/mcp-tool.ts";
 import { PermissionEngine } from "./engine.ts";
+import { parseRule } from "./rules.ts";
 import type { PermissionCheck } from "./types.ts";
 
 const workdir = "/work/project";
@@ -62,5 +64,48 @@ describe("invisible characters that are not controls or formats still show and s
     const trace = engine.evaluate(command(line));
     expect(trace.decision).toBe("ask");
     expect(trace.hiddenCharacters).toContain(escaped);
+  });
+});
+
+// Issue #20 class 8, SECURITY S13 for MCP: an MCP tool's input is all its approval card can show, so a
+// hidden character anywhere in it (a value, a key, deep inside) is flagged as in a command: it asks in
+// every mode, whatever the rules, and the trace lists it escaped for the card's warning.
+describe("hidden characters in an MCP tool call's input", () => {
+  const tool = createMcpTool(
+    { name: "notes", callTool: () => Promise.reject(new Error("never called")) },
+    {
+      name: "mcp__notes__save",
+      tool: "save",
+      description: "Saves a note",
+      inputSchema: { type: "object" },
+      definitionTokens: 1,
+    },
+  );
+  const mcpCheck = (input: Record<string, unknown>): PermissionCheck => ({
+    callId: "c1",
+    tool: tool.definition,
+    input,
+    target: tool.describe(input as never, { workdir }),
+  });
+  const allowed = parseRule("allow", "mcp__notes__save", "test settings");
+  if (typeof allowed === "string") throw new Error(allowed);
+
+  it.each([
+    ["a bidi override in a value", { text: "safe\u202E txt.exe" }, "\\u202E"],
+    ["a zero-width space in a key", { "pa\u200Bth": "notes.md" }, "\\u200B"],
+    ["an escape deep in an array", { items: [{ text: "ok" }, { text: "\u001b[2Jclear" }] }, "\\u001B"],
+  ])("%s asks under an allow rule and in bypassPermissions", (_name, input, escaped) => {
+    for (const mode of ["default", "bypassPermissions"] as const) {
+      const engine = new PermissionEngine({ sandbox, mode, rules: [allowed] });
+      const trace = engine.evaluate(mcpCheck(input));
+      expect(trace, mode).toMatchObject({ decision: "ask", source: "parser", rule: "hidden characters" });
+      expect(trace.hiddenCharacters).toContain(escaped);
+      expect(trace.reason).toContain("the input contains characters that do not show");
+    }
+  });
+
+  it("plain text, emoji and other scripts in the input stay allowed by the rule", () => {
+    const engine = new PermissionEngine({ sandbox, mode: "default", rules: [allowed] });
+    expect(engine.evaluate(mcpCheck({ text: "naïve café — 日本語 👍", n: 3 })).decision).toBe("allow");
   });
 });

@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
@@ -7,7 +8,8 @@ import { findDangerous } from "./dangerous.ts";
 import { findHiddenCharacters } from "./hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
 import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
-import { findWriteConcerns } from "./shell-writes.ts";
+import { environmentEffect } from "./environment-table.ts";
+import { findWriteConcerns, riskyEffects, type RiskyEffect } from "./shell-writes.ts";
 import type { PermissionCheck } from "./types.ts";
 
 /**
@@ -23,16 +25,19 @@ import type { PermissionCheck } from "./types.ts";
  *  6. the line does not parse (or is too large to)                   → ask  (parser)   in every mode
  *  7. deny/ask rules exist but a program is unknown (`$X`, `eval $Y`) → ask  (parser)   in every mode
  *  8. a protected write (tools/protected-paths.ts: .git, .PseudoClaude, .mcp.json, a git repository's
- *     files; by a file tool, a redirection or a program like cp/mv/tee/sed -i/rm, after the line's
- *     `cd`s)                                                         → ask  (protected_path) in every mode
+ *     files; by a file tool, a redirection, a program like cp/mv/tee/sed -i/rm, or an option that
+ *     writes — sort -o, git log --output, sed w — after the line's `cd`s) → ask (protected_path) in every mode
  *  9. such a write outside the workdir, to `~`, or to a target whose
  *     value is unknown before the line runs                          → ask  (list)     in every mode
- * 10. hidden (control, bidi, zero-width) characters in the target    → ask  (parser)   in every mode
+ * 10. hidden (control, bidi, zero-width) characters in the target,
+ *     or anywhere in an MCP tool's input, or a skill tool's stdin   → ask  (parser)   in every mode
  * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode)
  * 12. allow rules; a compound line needs every simple command allowed → allow (rule)
  * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
  *     an ask that a parser finding caused (substitution, eval, sh -c, here-doc expansion, …) says so (parser)
- * Steps 11 and 12 never allow a line with a parser finding or an environment assignment (`X=1 cmd`).
+ * Steps 11 and 12 never allow a line with a parser finding, an environment assignment (`X=1 cmd`), or
+ * an option that runs programs or writes files (`git -c`, `awk 'BEGIN{system(…)}'`, `find -fprint`; the
+ * rows of option-table.ts); where the mode asks, the question names that option and what it can do (list).
  */
 export class PermissionEngine {
   private rules: CompiledRule[];
@@ -41,10 +46,16 @@ export class PermissionEngine {
   /** The sandbox exec calls run in; when it is off, every exec call asks (absent: treated as off). */
   private sandbox: SandboxState | undefined;
 
-  constructor(options: { mode?: PermissionMode; rules?: CompiledRule[]; sandbox?: SandboxState } = {}) {
+  /** Home folders the dangerous list keeps from a recursive delete (the real home is always one). */
+  private readonly homes: string[];
+
+  constructor(
+    options: { mode?: PermissionMode; rules?: CompiledRule[]; sandbox?: SandboxState; homes?: string[] } = {},
+  ) {
     this.currentMode = options.mode ?? "default";
     this.rules = [...(options.rules ?? [])];
     this.sandbox = options.sandbox;
+    this.homes = [...new Set([homedir(), ...(options.homes ?? [])])];
   }
 
   get sandboxState(): SandboxState | undefined {
@@ -95,7 +106,7 @@ export class PermissionEngine {
     const category = tool.category;
     const targetText = target.command ?? target.path;
     const isExec = category === "exec";
-    const hidden = targetText !== undefined ? findHiddenCharacters(targetText) : [];
+    const hidden = hiddenIn(check);
     const sandbox = isExec ? (this.sandbox ?? SANDBOX_NOT_GIVEN) : undefined;
     const trace = (
       decision: PermissionDecisionKind,
@@ -123,7 +134,7 @@ export class PermissionEngine {
     const parsed = isExec && target.command !== undefined ? analyzeShell(target.command) : undefined;
     const shell = tool.origin !== "skill" ? parsed : undefined;
     if (parsed) {
-      const dangerous = findDangerous(parsed, target.cwd);
+      const dangerous = findDangerous(parsed, target.cwd, this.homes);
       if (dangerous) return trace("deny", "list", dangerous.entry, dangerous.reason);
     }
 
@@ -200,12 +211,14 @@ export class PermissionEngine {
         "ask",
         "parser",
         "hidden characters",
-        `the ${target.command !== undefined ? "command" : "path"} contains characters that do not show ` +
+        `the ${target.command !== undefined ? "command" : target.path !== undefined ? "path" : "input"} contains characters that do not show ` +
           `(${hidden.join(" ")}); they are shown escaped, and a rule never allows such a call`,
       );
     }
 
-    const blockers = shell ? allowBlockers(shell) : [];
+    // Options that run programs or write files (option-table.ts) are never allowed by a rule.
+    const risky = shell ? riskyEffects(shell, target.cwd, target.cwd) : [];
+    const blockers = [...risky.map(describeRisky), ...(shell ? allowBlockers(shell) : [])];
     if (blockers.length === 0) {
       const sessionAllow = this.findAllow(this.sessionRules, tool.name, category, targetText, shell);
       if (sessionAllow) return trace("allow", "session", sessionAllow, "allowed for this session");
@@ -224,13 +237,21 @@ export class PermissionEngine {
       if (ruleAllow) return trace("allow", "rule", ruleAllow);
     }
     const byMode = modeDecision(this.currentMode, category);
+    if (byMode === "ask" && risky.length > 0) {
+      const runs = risky.some(({ effect }) => effect.row.effect === "runs");
+      return trace(
+        "ask",
+        "list",
+        runs ? "option that runs programs" : "option that writes files",
+        `${summarize(blockers)}: a rule never allows an option that runs programs or writes files`,
+      );
+    }
     if (byMode === "ask" && blockers.length > 0) {
       return trace(
         "ask",
         "parser",
         "not fully understood",
-        `${blockers.slice(0, 3).join("; ")}${blockers.length > 3 ? `; and ${blockers.length - 3} more` : ""}: ` +
-          "a rule allows only a command the parser fully understands",
+        `${summarize(blockers)}: a rule allows only a command the parser fully understands`,
       );
     }
     const parts = shell?.commands.length ?? 0;
@@ -307,12 +328,27 @@ function allowBlockers(shell: ShellAnalysis): string[] {
   const blockers = shell.findings.map(describeFinding);
   for (const command of shell.commands) {
     if (command.assignments.length > 0) {
+      const effects = command.assignments.flatMap((assignment) => {
+        const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(assignment)?.[0];
+        const what = name !== undefined ? environmentEffect(name) : undefined;
+        return what !== undefined ? [`${name} ${what}`] : [];
+      });
       blockers.push(
-        `\`${command.assignments.join(" ")}\` at ${command.at} sets the environment of \`${command.text}\``,
+        `\`${command.assignments.join(" ")}\` at ${command.at} sets the environment of \`${command.text}\`` +
+          (effects.length > 0 ? ` (${effects.join("; ")})` : ""),
       );
     }
   }
   return blockers;
+}
+
+/** `git -c core.fsmonitor=… at 1:1 sets a git setting …`: the use, where, and what the row says it can do. */
+function describeRisky({ effect, at }: RiskyEffect): string {
+  return `\`${effect.use}\` at ${at} ${effect.row.what}`;
+}
+
+function summarize(blockers: string[]): string {
+  return `${blockers.slice(0, 3).join("; ")}${blockers.length > 3 ? `; and ${blockers.length - 3} more` : ""}`;
 }
 
 function describeFinding(finding: ParserFinding): string {
@@ -348,6 +384,25 @@ function modeReason(
 
 function describeOrigin(rule: CompiledRule): string {
   return rule.origin === "session" ? "a rule of this session" : `a rule in ${rule.origin}`;
+}
+
+/**
+ * Hidden characters in what the user approves: the command or path, a skill tool's stdin, and for an MCP
+ * tool (whose input is all the card can show) every key and string of the input.
+ */
+function hiddenIn(check: PermissionCheck): string[] {
+  const { target } = check;
+  const texts = [target.command ?? target.path, target.stdin];
+  if (target.mcp !== undefined) texts.push(...stringsOf(check.input));
+  return [...new Set(texts.flatMap((text) => (text !== undefined ? findHiddenCharacters(text) : [])))];
+}
+
+/** Every key and string value inside a JSON value (bounded: an input is a few kilobytes). */
+function stringsOf(value: unknown, depth = 0): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object" || depth > 64) return [];
+  if (Array.isArray(value)) return value.flatMap((item) => stringsOf(item, depth + 1));
+  return Object.entries(value).flatMap(([key, item]) => [key, ...stringsOf(item, depth + 1)]);
 }
 
 /** The protected area a file tool writes into, if any. */

@@ -1,7 +1,7 @@
 // Which word of a simple command is the program that runs: wrappers (`sudo`, `env`, `command`, `xargs`,
 // `timeout 5`, …) and their options are skipped, so rules and the dangerous list see `rm` in `sudo -u root
 // env X=1 /bin/rm -rf x`.
-import type { ShellWord } from "./shell-types.ts";
+import type { ShellWord, WrapperUse } from "./shell-types.ts";
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh"]);
 
@@ -76,6 +76,10 @@ export interface ProgramPosition {
   argsFromInput: boolean;
   /** Set when the argv after a wrapper cannot be read as words (`env -S '…'`). */
   opaque?: string;
+  /** The wrappers skipped, outermost first (their options are read by ./program-effects.ts). */
+  wrappers: WrapperUse[];
+  /** `NAME=VALUE` words a wrapper (`env`) puts into the program's environment, as written. */
+  environment: string[];
 }
 
 export function baseName(word: string): string {
@@ -87,12 +91,16 @@ export function baseName(word: string): string {
 export function locateProgram(words: ShellWord[]): ProgramPosition {
   let index = 0;
   let argsFromInput = false;
+  const wrappers: WrapperUse[] = [];
+  const environment: string[] = [];
   while (index < words.length) {
     const word = words[index]!;
     const name = word.value !== undefined && !word.pattern ? baseName(word.value) : undefined;
     const spec = name !== undefined ? WRAPPERS[name] : undefined;
-    if (!spec) return { index, argsFromInput };
+    if (!spec || name === undefined) return { index, argsFromInput, wrappers, environment };
     if (spec.argsFromInput) argsFromInput = true;
+    const wrapper: WrapperUse = { name, index, end: words.length };
+    wrappers.push(wrapper);
     index++;
     let positional = spec.positional;
     while (index < words.length) {
@@ -102,8 +110,14 @@ export function locateProgram(words: ShellWord[]): ProgramPosition {
         index++;
         break;
       }
-      if (spec.opaqueOptions?.some((option) => value === option || value.startsWith(`${option}=`))) {
-        return { index: -1, argsFromInput, opaque: `${name} ${value} splits a string into a command` };
+      if (spec.opaqueOptions?.some((option) => opaqueUse(value, option))) {
+        return {
+          index: -1,
+          argsFromInput,
+          opaque: `${name} ${value} splits a string into a command`,
+          wrappers,
+          environment,
+        };
       }
       if (value.startsWith("-") && value.length > 1) {
         const takesValue = spec.valueOptions.includes(value);
@@ -111,6 +125,7 @@ export function locateProgram(words: ShellWord[]): ProgramPosition {
         continue;
       }
       if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+        environment.push(words[index]!.raw);
         index++;
         continue;
       }
@@ -121,8 +136,21 @@ export function locateProgram(words: ShellWord[]): ProgramPosition {
       }
       break;
     }
+    wrapper.end = index;
   }
-  return { index: -1, argsFromInput };
+  return { index: -1, argsFromInput, wrappers, environment };
+}
+
+/**
+ * `-S`, `-Sstring`, `--split-string=…` and their abbreviations (`--split`), also inside a cluster of
+ * short options (`-iS 'cmd'`): getopt reads each of them as the option.
+ */
+function opaqueUse(value: string, option: string): boolean {
+  if (option.startsWith("--")) {
+    const name = value.split("=")[0]!;
+    return name.length > 2 && option.startsWith(name);
+  }
+  return value === option || (/^-[a-zA-Z]+/.test(value) && value.slice(1).includes(option.slice(1)));
 }
 
 /** The script of `sh -c SCRIPT` (also `-ec`, `-lc`, `-x -c`): its index in words, or -1. */

@@ -187,15 +187,17 @@ export class Reader {
       programWord?.value !== undefined && !programWord.pattern ? baseName(programWord.value) : undefined;
     const args = located.index >= 0 ? words.slice(located.index + 1) : [];
     const shown = (word: ShellWord) => word.value ?? word.raw;
+    const assignments = [...context.assignments, ...located.environment];
     const command: SimpleCommand = {
       words,
-      assignments: context.assignments,
+      assignments,
+      wrappers: located.wrappers,
       programIndex: located.index,
       ...(program !== undefined ? { program } : {}),
       args,
       text: words.map(shown).join(" "),
       ...(program !== undefined ? { resolvedText: [program, ...args.map(shown)].join(" ") } : {}),
-      literal: context.assignments.length === 0 && words.every((word) => word.value !== undefined),
+      literal: assignments.length === 0 && words.every((word) => word.value !== undefined),
       upstream: context.upstream,
       inner: context.inner,
       argsFromInput: located.argsFromInput,

@@ -10,11 +10,23 @@ export interface ShellWord {
   pattern: boolean;
 }
 
+/** One wrapper before the program: `words[index]` is its name, `words[index + 1 .. end)` its own words. */
+export interface WrapperUse {
+  name: string;
+  index: number;
+  end: number;
+}
+
 export interface SimpleCommand {
   /** Every word as written (assignments excluded). */
   words: ShellWord[];
-  /** `X=1` words before the command, as written. */
+  /**
+   * `X=1` words before the command, and those a wrapper puts into its environment (`env X=1 cmd`), as
+   * written: either way the program runs with them.
+   */
   assignments: string[];
+  /** The wrappers before the program (`sudo`, `env`, `xargs`, `time -o FILE`, …), outermost first. */
+  wrappers: WrapperUse[];
   /** Index in `words` of the program after wrappers (`sudo`, `env`, `command`, …); -1 for none. */
   programIndex: number;
   /**

@@ -4,6 +4,8 @@
 // arguments `xargs` reads) counts as outside the working directory.
 import path from "node:path";
 import { isInside, protectedAreaOf } from "../tools/confine.ts";
+import { inFolder } from "./option-reader.ts";
+import { folderOf, programEffects, type ProgramEffect } from "./program-effects.ts";
 import type { ShellAnalysis, ShellWord, SimpleCommand } from "./shell-types.ts";
 
 export type Place =
@@ -212,22 +214,12 @@ const ALL_OPERANDS = new Set([
 /** With `-i` they rewrite every file operand (the script operand resolves inside and is harmless). */
 const IN_PLACE_EDITORS = new Set(["sed", "perl", "ruby"]);
 const LAST_OPERAND = new Set(["cp", "install", "ln", "rsync"]);
-const OPTION_TARGETS: Record<string, string[]> = {
-  curl: ["-o", "--output"],
-  wget: ["-O", "--output-document", "-P", "--directory-prefix"],
-  tar: ["-C", "--directory"],
-  unzip: ["-d"],
-  cp: ["-t", "--target-directory"],
-  mv: ["-t", "--target-directory"],
-  install: ["-t", "--target-directory"],
-  ln: ["-t", "--target-directory"],
-};
 const UNKNOWN: ShellWord = { raw: "(arguments read from stdin)", pattern: false };
 
 /** The words a command writes to (files it creates, changes or removes). */
 export function writeTargets(command: SimpleCommand): ShellWord[] {
   const program = command.program;
-  if (program === undefined) return [];
+  if (program === undefined) return command.wrappers.length > 0 ? wrapperTargets(command) : [];
   const args = command.args;
   const targets: ShellWord[] = [];
   const operands = operandsOf(args);
@@ -242,10 +234,13 @@ export function writeTargets(command: SimpleCommand): ShellWord[] {
       else if (word.value === undefined && word.raw.startsWith("of=")) targets.push(word);
     }
   }
-  for (const option of OPTION_TARGETS[program] ?? []) targets.push(...optionValues(args, option));
-  const writes = targets.length > 0 || ALL_OPERANDS.has(program) || LAST_OPERAND.has(program);
-  if (writes && command.argsFromInput) targets.push(UNKNOWN);
-  return targets;
+  const folder = folderOf(command);
+  const moved = folder ? targets.map((target) => inFolder(folder, target)) : targets;
+  // Options that write (curl -o, sort -o, git log --output, sed's `w`): the option table's.
+  for (const effect of programEffects(command)) if (effect.target) moved.push(effect.target);
+  const writes = moved.length > 0 || ALL_OPERANDS.has(program) || LAST_OPERAND.has(program);
+  if (writes && command.argsFromInput) moved.push(UNKNOWN);
+  return moved;
 }
 
 function operandsOf(args: ShellWord[]): ShellWord[] {
@@ -259,16 +254,36 @@ function operandsOf(args: ShellWord[]): ShellWord[] {
   return operands;
 }
 
-/** Values of `-o FILE`, `-oFILE`, `--output FILE` and `--output=FILE`. */
-function optionValues(args: ShellWord[], option: string): ShellWord[] {
-  const values: ShellWord[] = [];
-  args.forEach((word, index) => {
-    const value = word.value;
-    if (value === option && args[index + 1]) values.push(args[index + 1]!);
-    else if (value?.startsWith(`${option}=`) && option.startsWith("--"))
-      values.push({ ...word, value: value.slice(option.length + 1) });
-    else if (value?.startsWith(option) && !option.startsWith("--") && value.length > option.length)
-      values.push({ ...word, value: value.slice(option.length) });
-  });
-  return values;
+/** Targets of a command whose program is not known (`env -S …`): only its wrappers' (`time -o FILE`). */
+function wrapperTargets(command: SimpleCommand): ShellWord[] {
+  return programEffects(command).flatMap((effect) => (effect.target ? [effect.target] : []));
+}
+
+export interface RiskyEffect {
+  effect: ProgramEffect;
+  /** Where the command is in the line. */
+  at: string;
+}
+
+/**
+ * The option-table rows the line uses that a rule never allows (every row but what a program is for), in
+ * order; git's repository counts only where it may be outside the working directory.
+ */
+export function riskyEffects(analysis: ShellAnalysis, cwd: string, workdir: string): RiskyEffect[] {
+  const places = possiblePlaces(analysis, cwd);
+  const risky: RiskyEffect[] = [];
+  for (const command of analysis.commands) {
+    for (const effect of programEffects(command)) {
+      if (effect.row.purpose) continue;
+      if (effect.onlyOutside && !places.some((place) => outsideWorkdir(effect.onlyOutside!, place, workdir)))
+        continue;
+      risky.push({ effect, at: command.at });
+    }
+  }
+  return risky;
+}
+
+function outsideWorkdir(word: ShellWord, place: Place, workdir: string): boolean {
+  const resolved = resolvePlace(word, place);
+  return resolved.kind !== "absolute" || !isInside(workdir, resolved.path);
 }

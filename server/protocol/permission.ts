@@ -51,6 +51,11 @@ export interface ApprovalRequest {
   /** For MCP tools: the server, its name for the tool, and its annotations (hints from the server, not guarantees). */
   mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
   trace: PermissionTrace;
+  /**
+   * Secrets the call carries (a provider key, a credential of the session's MCP configuration): each
+   * reads `[secret: NAME]` in the command, path, stdin and input, and the card names it and warns.
+   */
+  secrets?: { name: string; source: string }[];
 }
 
 export type { ApprovalAnswer } from "./schemas.ts";

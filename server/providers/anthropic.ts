@@ -75,7 +75,7 @@ export class AnthropicProvider implements Provider {
     this.baseUrl = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
     this.maxTokens = options.maxTokens ?? 4096;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    registerSecret(options.apiKey);
+    registerSecret(options.apiKey, { name: "the Anthropic API key", source: "the provider settings" });
     // Key and URL are passed explicitly so the SDK's own credential chain (profiles, env) never decides.
     this.client = new Anthropic({
       apiKey: options.apiKey,

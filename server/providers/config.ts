@@ -73,7 +73,7 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    registerSecretFields(parsed);
+    registerSecretFields(parsed, file);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new Error(`${file}: must be a JSON object with "anthropic" and/or "openai" sections`);
     }
@@ -95,13 +95,15 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
  * Every secret-named string in the settings file (apiKey, authToken, …, in any section, used or not,
  * valid file or not) is a key value to redact: a tool that prints the file must not show it.
  */
-function registerSecretFields(value: unknown, depth = 0): void {
+function registerSecretFields(value: unknown, file: string, at = "", depth = 0): void {
   if (value === null || typeof value !== "object" || depth > 8) return;
   for (const [key, field] of Object.entries(value)) {
+    const name = at ? `${at}.${key}` : key;
     if (typeof field === "string" && isSecretFieldName(key)) {
-      registerSecret(field);
-      registerSecret(field.trim());
-    } else registerSecretFields(field, depth + 1);
+      const origin = { name, source: file };
+      registerSecret(field, origin);
+      registerSecret(field.trim(), origin);
+    } else registerSecretFields(field, file, name, depth + 1);
   }
 }
 
@@ -142,11 +144,12 @@ export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersC
   };
   // Every configured key, not only the one in use: the environment wins over the file, but a tool that
   // prints the file would still show the file's key.
-  registerSecret(config.anthropic.apiKey);
-  registerSecret(config.openai.apiKey);
-  registerSecret(file.anthropic.apiKey);
-  registerSecret(file.openai.apiKey);
-  for (const variable of KEY_ENV_VARIABLES) registerSecret(env[variable]?.trim());
+  for (const variable of KEY_ENV_VARIABLES)
+    registerSecret(env[variable]?.trim(), { name: variable, source: "the environment" });
+  registerSecret(file.anthropic.apiKey, { name: "anthropic.apiKey", source: settingsPath });
+  registerSecret(file.openai.apiKey, { name: "openai.apiKey", source: settingsPath });
+  registerSecret(config.anthropic.apiKey, { name: "the Anthropic API key", source: "the configuration" });
+  registerSecret(config.openai.apiKey, { name: "the OpenAI API key", source: "the configuration" });
   refreshKnownSecrets();
   return config;
 }

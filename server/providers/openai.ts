@@ -73,7 +73,7 @@ export class OpenAiProvider implements Provider {
     this.maxTokens = options.maxTokens;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.hasKey = Boolean(options.apiKey);
-    registerSecret(options.apiKey);
+    registerSecret(options.apiKey, { name: "the OpenAI API key", source: "the provider settings" });
     this.client = new OpenAI({
       apiKey: options.apiKey || OPENAI_PLACEHOLDER_KEY,
       baseURL: this.baseUrl,

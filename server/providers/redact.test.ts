@@ -5,7 +5,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listProviders, loadProvidersConfig, registerConfiguredSecrets, settingsFilePath } from "./config.ts";
-import { REDACTED, mayContainSecret, redactJsonLines, redactKnownSecrets, registerSecret } from "./redact.ts";
+import {
+  REDACTED,
+  SecretScope,
+  looksLikeSecret,
+  markSecrets,
+  mayContainSecret,
+  redactJsonLines,
+  redactKnownSecrets,
+  registerSecret,
+} from "./redact.ts";
 
 let home: string;
 beforeEach(async () => {
@@ -102,5 +111,71 @@ describe("redactJsonLines", () => {
     expect(redacted[0]).toBe(clean);
     expect(JSON.parse(redacted[1])).toEqual({ kind: "event", seq: 2, event: { text: `k=${REDACTED}` } });
     expect(redacted[2]).toBe(`{"kind":"event","seq":3,"event":{"text":"${REDACTED}`);
+  });
+});
+
+// SECURITY S21: what a workdir's configuration may make a secret, and where.
+describe("secrets from configuration", () => {
+  it.each([
+    ["svc-tok-4f1d2c9a7b3e5f60"],
+    ["ghp_16C7e42F292c6912E7710c838347Ae178B4a"],
+    ["5f4dcc3b5aa765d61d8327deb882cf99"],
+    ["123e4567-e89b-12d3-a456-426614174000"],
+    ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+  ])("`%s` looks like a secret", (value) => {
+    expect(looksLikeSecret(value)).toBe(true);
+  });
+
+  it.each([
+    ["node payload.js"],
+    ["node_payload.js"],
+    ["scripts/setup-2024.js"],
+    ["https://api.example.com/v1"],
+    ["correcthorsebatterystaple"],
+    ["JavaScriptRuntimeEnvironment"],
+    ["password1234567890"],
+    ["aaaaaaaaaaaaaaaaaaaa1"],
+    ["x7Gq2pL9"],
+  ])("`%s` does not", (value) => {
+    expect(looksLikeSecret(value)).toBe(false);
+  });
+
+  it("a scope's secret is redacted by that scope only, never process-wide", () => {
+    const token = "tok-Q7m2Zx9Lr4Kp8Wv3Bn6H";
+    const mine = new SecretScope();
+    const other = new SecretScope();
+    expect(mine.add(token, { name: "API_TOKEN", source: "env of MCP server x" })).toBe(true);
+    expect(mine.redact(`used ${token}`)).toBe(`used ${REDACTED}`);
+    expect(mine.mayContain(JSON.stringify({ text: token }))).toBe(true);
+    expect(other.redact(`used ${token}`)).toBe(`used ${token}`);
+    expect(redactKnownSecrets(`used ${token}`)).toBe(`used ${token}`);
+  });
+
+  it("text that does not look like a secret is not added", () => {
+    const scope = new SecretScope();
+    expect(scope.add("node payload.js", { name: "API_TOKEN", source: "x" })).toBe(false);
+    expect(scope.redact("ls && node payload.js")).toBe("ls && node payload.js");
+  });
+
+  it("a scope still redacts every provider key", () => {
+    registerSecret("provider-key-for-scope-0b7e", { name: "anthropic.apiKey", source: "providers.json" });
+    expect(new SecretScope().redact("k=provider-key-for-scope-0b7e")).toBe(`k=${REDACTED}`);
+  });
+
+  it("markSecrets names each secret in place and lists it; the rest stays as written", () => {
+    const token = "tok-Z3x8Kq1Wm6Rv9Lp2Hn5B";
+    const scope = new SecretScope();
+    scope.add(token, { name: "SERVICE_TOKEN", source: 'env of MCP server "x" in /w/.mcp.json' });
+    const marked = markSecrets(
+      { command: `curl -H 'X: ${token}' -H 'Authorization: Bearer abcdefgh12345678' x && ls`, n: 1 },
+      scope,
+    );
+    expect(marked.value).toEqual({
+      command:
+        "curl -H 'X: [secret: SERVICE_TOKEN]' -H 'Authorization: Bearer [secret: a bearer token]' x && ls",
+      n: 1,
+    });
+    expect(marked.secrets.map((secret) => secret.name)).toEqual(["SERVICE_TOKEN", "a bearer token"]);
+    expect(markSecrets({ command: "ls -la" }, scope)).toEqual({ value: { command: "ls -la" }, secrets: [] });
   });
 });

@@ -3,6 +3,14 @@
 // an API key, even one we were never told about. Tool output, session events, exports and the CLI go
 // through redactKnownSecrets: the same values and key shapes, but no field-name rule (a tool schema may
 // well have a "password" property) and no copy at all when there is nothing to redact.
+//
+// Who decides what is a secret (SECURITY S21): provider keys (providers.json, the key variables, a CLI
+// flag) are secrets everywhere, for every session. A credential from a workdir's configuration (an MCP
+// server's `env` or `headers` entry named like a key) is a secret only in that workdir's session (a
+// SecretScope), and only when its value looks like one (looksLikeSecret): otherwise a trusted folder could
+// make ordinary text — a command, a file name — vanish from other sessions' logs. An approval card never
+// hides part of what it asks about: `markSecrets` names each secret in place, `[secret: NAME]`, and lists
+// where it came from, so the card can warn.
 
 export const REDACTED = "[redacted]";
 
@@ -26,7 +34,17 @@ const MAYBE_KEY_SHAPED_SOURCE = "sk-[A-Za-z0-9_-]{20}|Bearer";
 /** Values shorter than this are never treated as keys: they would redact ordinary words. */
 const MIN_SECRET_LENGTH = 8;
 
-const registeredSecrets = new Set<string>();
+/** Which secret a value is, for an approval card: `SERVICE_TOKEN`, from `env of MCP server "x" in …`. */
+export interface SecretOrigin {
+  name: string;
+  source: string;
+}
+
+const UNNAMED: SecretOrigin = { name: "a configured key", source: "the playground's configuration" };
+const KEY_SHAPED_ORIGIN: SecretOrigin = { name: "an API key", source: "text shaped like an API key (sk-…)" };
+const BEARER_ORIGIN: SecretOrigin = { name: "a bearer token", source: "text shaped like a bearer token" };
+
+const registeredSecrets = new Map<string, SecretOrigin>();
 let registeredVersion = 0;
 
 /** True for a field name whose value is a secret (apiKey, authorization, x-api-key, …). */
@@ -34,17 +52,49 @@ export function isSecretFieldName(name: string): boolean {
   return SECRET_FIELD.test(name);
 }
 
-/** Remember a key that came from somewhere other than the environment (settings file, CLI flag). */
-export function registerSecret(secret: string | undefined): void {
+/**
+ * Remember a key, for every session, that came from somewhere other than the environment (providers.json,
+ * a CLI flag). Only for the user's own keys: configuration a workdir supplies goes to its SecretScope.
+ */
+export function registerSecret(secret: string | undefined, origin: SecretOrigin = UNNAMED): void {
   if (!secret || secret.length < MIN_SECRET_LENGTH || registeredSecrets.has(secret)) return;
-  registeredSecrets.add(secret);
+  registeredSecrets.set(secret, origin);
   registeredVersion++;
+}
+
+/** Letters and digits a value needs before it can look like a secret. */
+const MIN_RANDOM_CHARACTERS = 16;
+
+/**
+ * Whether a configured value looks like a credential rather than text: no blanks; at least 16 letters and
+ * digits; about 3 bits of entropy per character or more; and lower case, capitals and digits alternating
+ * as in random text (at least 3 changes in 10 characters). Random tokens (hex, base62, base64, UUIDs) pass;
+ * commands, paths, URLs, words and CamelCase names do not.
+ */
+export function looksLikeSecret(value: string): boolean {
+  const text = value.trim();
+  if (/\s/.test(text)) return false;
+  const core = text.replace(/[^A-Za-z0-9]/g, "");
+  if (core.length < MIN_RANDOM_CHARACTERS) return false;
+  const counts = new Map<string, number>();
+  for (const char of core) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let entropy = 0;
+  for (const count of counts.values()) entropy -= (count / core.length) * Math.log2(count / core.length);
+  const kind = (char: string) => (/[a-z]/.test(char) ? 0 : /[A-Z]/.test(char) ? 1 : 2);
+  let changes = 0;
+  for (let index = 1; index < core.length; index++)
+    if (kind(core[index]!) !== kind(core[index - 1]!)) changes++;
+  return entropy >= 3 && changes / (core.length - 1) >= 0.3;
 }
 
 interface KnownSecrets {
   version: number;
   environment: string;
   secrets: string[];
+  /** Each value (and its JSON-escaped form) → which secret it is. */
+  origins: Map<string, SecretOrigin>;
+  /** The values it was built from. */
+  entries: ReadonlyMap<string, SecretOrigin>;
   /** One pass over a text: any known value or anything that may be key-shaped (10× faster than a loop of includes). */
   detector: RegExp;
 }
@@ -69,18 +119,25 @@ function currentSecrets(fresh = false): KnownSecrets {
   if (cached && cached.version === registeredVersion && !fresh) return cached;
   const environment = environmentSignature();
   if (cached && cached.version === registeredVersion && cached.environment === environment) return cached;
-  const secrets = new Set<string>();
-  const add = (value: string | undefined) => {
-    if (!value || value.length < MIN_SECRET_LENGTH) return;
-    secrets.add(value);
-    secrets.add(JSON.stringify(value).slice(1, -1));
-  };
-  for (const secret of registeredSecrets) add(secret);
-  for (const variable of SECRET_ENV_VARIABLES) add(process.env[variable]);
-  const sorted = [...secrets].sort((a, b) => b.length - a.length);
-  const detector = new RegExp([...sorted.map(escapeRegExp), MAYBE_KEY_SHAPED_SOURCE].join("|"));
-  cached = { version: registeredVersion, environment, secrets: sorted, detector };
+  const entries = new Map(registeredSecrets);
+  for (const variable of SECRET_ENV_VARIABLES) {
+    const value = process.env[variable];
+    if (value && !entries.has(value)) entries.set(value, { name: variable, source: "the environment" });
+  }
+  cached = buildKnown(entries, registeredVersion, environment);
   return cached;
+}
+
+function buildKnown(entries: Map<string, SecretOrigin>, version: number, environment: string): KnownSecrets {
+  const origins = new Map<string, SecretOrigin>();
+  for (const [value, origin] of entries) {
+    if (value.length < MIN_SECRET_LENGTH) continue;
+    origins.set(value, origin);
+    origins.set(JSON.stringify(value).slice(1, -1), origin);
+  }
+  const sorted = [...origins.keys()].sort((a, b) => b.length - a.length);
+  const detector = new RegExp([...sorted.map(escapeRegExp), MAYBE_KEY_SHAPED_SOURCE].join("|"));
+  return { version, environment, secrets: sorted, origins, entries, detector };
 }
 
 function knownSecrets(fresh = false): string[] {
@@ -192,4 +249,98 @@ export function redactJsonLines(text: string): string {
       return redacted === record ? line : JSON.stringify(redacted);
     })
     .join("\n");
+}
+
+/** `text` with each known secret (and key-shaped string) replaced by `[secret: NAME]`; what it named. */
+function markString(text: string, known: KnownSecrets, found: Map<string, SecretOrigin>): string {
+  let result = text;
+  for (const secret of known.secrets) {
+    if (!result.includes(secret)) continue;
+    const origin = known.origins.get(secret)!;
+    found.set(`${origin.name}\0${origin.source}`, origin);
+    result = result.split(secret).join(`[secret: ${origin.name}]`);
+  }
+  if (!mayBeKeyShaped(result)) return result;
+  return result.replace(KEY_SHAPED, (_match, skKey: string | undefined, bearer: string | undefined) => {
+    const origin = skKey ? KEY_SHAPED_ORIGIN : BEARER_ORIGIN;
+    found.set(`${origin.name}\0${origin.source}`, origin);
+    return skKey ? `[secret: ${origin.name}]` : `${bearer}[secret: ${origin.name}]`;
+  });
+}
+
+function markValue(value: unknown, known: KnownSecrets, found: Map<string, SecretOrigin>): unknown {
+  if (typeof value === "string") return known.detector.test(value) ? markString(value, known, found) : value;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => markValue(item, known, found));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      known.detector.test(key) ? markString(key, known, found) : key,
+      markValue(field, known, found),
+    ]),
+  );
+}
+
+/** What markSecrets returns: the value with each secret named in place, and the secrets it named. */
+export interface MarkedSecrets<T> {
+  value: T;
+  secrets: SecretOrigin[];
+}
+
+/**
+ * For an approval card, which must never hide part of what it asks about: a copy of `value` where each
+ * known secret (provider keys, and the scope's own) reads `[secret: NAME]` and a key-shaped string
+ * `[secret: an API key]`, with the list of secrets named, so the card can say which and warn.
+ */
+export function markSecrets<T>(value: T, scope?: SecretScope): MarkedSecrets<T> {
+  const found = new Map<string, SecretOrigin>();
+  const marked = markValue(value, scope ? scope.known() : currentSecrets(), found) as T;
+  return { value: marked, secrets: [...found.values()] };
+}
+
+/**
+ * One session's secrets: the provider keys every session has, plus credentials from the configuration of
+ * that session's workdir (its MCP servers' `env` and `headers`), which no other session redacts.
+ */
+export class SecretScope {
+  private readonly own = new Map<string, SecretOrigin>();
+  private ownVersion = 0;
+  private cachedKnown: { global: KnownSecrets; version: number; known: KnownSecrets } | undefined;
+
+  /**
+   * Adds a credential from configuration when it looks like one (looksLikeSecret); returns whether it
+   * did. Ordinary text (a command, a path, a word) never becomes a secret, here or anywhere else.
+   */
+  add(value: string, origin: SecretOrigin): boolean {
+    const trimmed = value.trim();
+    if (!looksLikeSecret(trimmed)) return false;
+    for (const candidate of new Set([value, trimmed])) {
+      if (this.own.has(candidate)) continue;
+      this.own.set(candidate, origin);
+      this.ownVersion++;
+    }
+    return true;
+  }
+
+  /** @internal The provider keys and this scope's own, ready to scan. */
+  known(): KnownSecrets {
+    const global = currentSecrets();
+    if (this.own.size === 0) return global;
+    const cached = this.cachedKnown;
+    if (cached && cached.global === global && cached.version === this.ownVersion) return cached.known;
+    // A provider key keeps its own name when a workdir's configuration repeats it.
+    const entries = new Map([...this.own, ...global.entries]);
+    const known = buildKnown(entries, global.version, global.environment);
+    this.cachedKnown = { global, version: this.ownVersion, known };
+    return known;
+  }
+
+  /** Whether `text` (plain or JSON) may hold one of this session's secrets or a key-shaped string. */
+  mayContain(text: string): boolean {
+    return this.known().detector.test(text);
+  }
+
+  /** redactKnownSecrets with this session's secrets too. */
+  redact<T>(value: T): T {
+    return redactKnownValue(value, this.known()) as T;
+  }
 }

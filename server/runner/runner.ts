@@ -279,6 +279,7 @@ export class Runner {
           signal,
           ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
           ...(this.deps.processes ? { processes: this.deps.processes } : {}),
+          ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
           visibleNames,
           permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
           readOnly: options.planMode === true,

@@ -11,7 +11,7 @@ import type {
 } from "../permission/types.ts";
 import { buildApprovalRequest } from "../permission/approval.ts";
 import { evaluateFailClosed } from "../permission/fail-closed.ts";
-import { redactKnownSecrets } from "../providers/redact.ts";
+import { redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { PreparedCall, Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -32,6 +32,8 @@ export interface ToolCallContext {
   sandbox?: SandboxSettings;
   /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
   processes?: ProcessRunner;
+  /** The session's secrets (provider keys and its workdir's credentials); absent: provider keys only. */
+  secrets?: SecretScope;
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
@@ -183,7 +185,7 @@ async function decide(
     emit({ type: "permission_decision", runId, callId: check.callId, trace });
     return trace;
   }
-  const request = buildApprovalRequest(check, trace);
+  const request = buildApprovalRequest(check, trace, context.secrets);
   emit({ type: "permission_request", runId, request });
   let answer: ApprovalAnswer | typeof ABORTED;
   try {
@@ -221,8 +223,10 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   });
   const finish = (output: ToolResult, durationMs: number, trace?: PermissionTrace, full?: string) => {
     // Whatever a tool printed, no configured key reaches the model's history or an event (S11).
-    const result = redactKnownSecrets(output);
-    const fullOutput = full === undefined ? undefined : redactKnownSecrets(full);
+    const redact = <T>(value: T): T =>
+      context.secrets ? context.secrets.redact(value) : redactKnownSecrets(value);
+    const result = redact(output);
+    const fullOutput = full === undefined ? undefined : redact(full);
     emit({
       type: "tool_result",
       runId,

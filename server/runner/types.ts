@@ -1,3 +1,4 @@
+import type { SecretScope } from "../providers/redact.ts";
 import type { CacheBreakpoints, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import type { CachePredictor } from "../cache/cache-model.ts";
 import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
@@ -83,6 +84,8 @@ export interface RunnerDependencies {
   sandbox?: SandboxSettings;
   /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
   processes?: ProcessRunner;
+  /** The session's secrets, kept out of tool results and named on approval cards; absent: provider keys. */
+  secrets?: SecretScope;
   /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
   listingBudget?: ListingBudget;
   /** Predicts each request's prompt-cache figures (`snapshot.cache`); absent: no prediction. */

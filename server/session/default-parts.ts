@@ -1,7 +1,12 @@
 // The concrete parts a session is built from in the real server: the workspace (catalog + registry +
 // active skills + prompt sources), the permission engine, and the provider named in the settings.
 import path from "node:path";
-import { PermissionEngine, loadFolderPermission, rememberTrustedFolder } from "../permission/index.ts";
+import {
+  PermissionEngine,
+  folderRealpath,
+  loadFolderPermission,
+  rememberTrustedFolder,
+} from "../permission/index.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import { createProvider, loadProvidersConfig } from "../providers/index.ts";
 import { sandboxState } from "../tools/sandbox.ts";
@@ -27,6 +32,7 @@ export function defaultSessionParts(options: {
         mode,
         rules: loaded.rules,
         sandbox: sandboxState(allowNetwork ?? false),
+        homes: [home, await folderRealpath(home)],
       });
       const evaluator: PermissionEngine & PermissionEvaluator = Object.assign(engine, {
         loadProblems: loaded.problems,

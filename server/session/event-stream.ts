@@ -7,7 +7,7 @@
 // No configured key ever leaves through here: an event whose JSON may hold one is redacted before it is
 // logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event).
 import type { SessionEvent } from "../protocol/wire.ts";
-import { mayContainSecret, redactKnownSecrets } from "../providers/redact.ts";
+import { mayContainSecret, redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
 import { ConversationReferences } from "./conversation-references.ts";
 import { SnapshotCompactor } from "./log-compaction.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
@@ -25,11 +25,17 @@ export interface SerializedEvent {
 
 export type EventListener = (seq: number, event: SessionEvent, json: string) => void;
 
-/** The event and its JSON text, both free of configured keys and key-shaped strings. */
-function serializeRedacted(event: SessionEvent): { event: SessionEvent; json: string } {
+/**
+ * The event and its JSON text, both free of configured keys and key-shaped strings: the provider keys,
+ * and the session's own credentials when it has a SecretScope.
+ */
+function serializeRedacted(
+  event: SessionEvent,
+  secrets?: SecretScope,
+): { event: SessionEvent; json: string } {
   const json = JSON.stringify(event);
-  if (!mayContainSecret(json)) return { event, json };
-  const redacted = redactKnownSecrets(event);
+  if (!(secrets ? secrets.mayContain(json) : mayContainSecret(json))) return { event, json };
+  const redacted = secrets ? secrets.redact(event) : redactKnownSecrets(event);
   return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
 }
 
@@ -51,6 +57,8 @@ export class EventStream {
   constructor(
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
+    /** The session's secrets (absent: the provider keys only). */
+    private readonly secrets?: SecretScope,
   ) {
     for (const { event } of restored) {
       this.compactor.observe(event);
@@ -68,7 +76,7 @@ export class EventStream {
     const newest: SerializedEvent[] = [];
     let chars = 0;
     for (let index = restored.length - 1; index >= 0; index--) {
-      const json = serializeRedacted(restored[index].event).json;
+      const json = serializeRedacted(restored[index].event, this.secrets).json;
       if (newest.length > 0 && chars + json.length > MEMORY_REPLAY_CHARS) break;
       newest.push({ seq: restored[index].seq, json });
       chars += json.length;
@@ -103,7 +111,7 @@ export class EventStream {
    */
   emit(original: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
-    const { event, json } = serializeRedacted(this.conversation.toWire(original));
+    const { event, json } = serializeRedacted(this.conversation.toWire(original), this.secrets);
     const keep = options.keep ?? "log";
     if (keep !== "none") {
       this.remember({ seq: this.seq, json });
@@ -144,7 +152,7 @@ export class EventStream {
     const logged = await readSessionLog(this.writer.path);
     const archived = logged.events
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
-      .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event).json }));
+      .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event, this.secrets).json }));
     return [...archived, ...this.after(afterSeq)];
   }
 }

@@ -3,6 +3,7 @@
 import type { PermissionMode } from "../protocol/model.ts";
 import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
 import type { AwaitingInputListener, Provider } from "../providers/types.ts";
+import type { SecretScope } from "../providers/redact.ts";
 import type { PromptSources } from "../runner/types.ts";
 import type { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
@@ -28,6 +29,8 @@ export interface SessionWorkspace {
   mcp?: McpServers;
   /** Starts the MCP servers; the workdir's own only when `trusted`. */
   startMcp?(trusted: boolean): Promise<void>;
+  /** The secrets its events are redacted of (provider keys and its workdir's credentials). */
+  secrets?: SecretScope;
 }
 
 /** The permission engine as a session uses it (rules + mode; asking the user is the session's job). */
@@ -50,7 +53,12 @@ export interface PermissionEvaluator {
 }
 
 export interface SessionParts {
-  createWorkspace(options: { workdir: string; home: string }): Promise<SessionWorkspace>;
+  /** `secrets`: the session's, which its workdir's MCP credentials join (SECURITY S21). */
+  createWorkspace(options: {
+    workdir: string;
+    home: string;
+    secrets?: SecretScope;
+  }): Promise<SessionWorkspace>;
   createPermission(options: {
     mode: PermissionMode;
     workdir: string;

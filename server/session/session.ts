@@ -11,6 +11,7 @@ import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
+import { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
@@ -69,6 +70,8 @@ export class Session {
   private readonly history: ChatMessage[];
   private readonly summaryFold: SessionSummaryFold;
   private readonly stream: EventStream;
+  /** Provider keys and the credentials of this session's workdir configuration (no other session's). */
+  private readonly secrets = new SecretScope();
   private readonly requestCounter: RequestCounter;
   private engines!: SessionEngines;
   private workspace!: SessionWorkspace;
@@ -91,7 +94,7 @@ export class Session {
     this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
-    this.stream = new EventStream(init.writer, restored);
+    this.stream = new EventStream(init.writer, restored, this.secrets);
     this.summaryFold = new SessionSummaryFold({
       id: init.id,
       createdAt: init.createdAt,
@@ -109,7 +112,11 @@ export class Session {
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
   static async start(init: SessionInit): Promise<Session> {
     const session = new Session(init);
-    session.workspace = await init.parts.createWorkspace({ workdir: init.settings.workdir, home: init.home });
+    session.workspace = await init.parts.createWorkspace({
+      workdir: init.settings.workdir,
+      home: init.home,
+      secrets: session.secrets,
+    });
     session.engines = await SessionEngines.create(
       {
         parts: init.parts,
@@ -301,6 +308,7 @@ export class Session {
           skills: workspace.catalog,
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
+          secrets: this.secrets,
           ...this.cacheDependencies(provider),
         },
         {
@@ -366,6 +374,7 @@ export class Session {
         signal: controller.signal,
         sandbox: this.sandboxSettings(),
         ...(this.init.processes ? { processes: this.init.processes } : {}),
+        secrets: this.secrets,
         emit: (event) => this.emit(event),
         emitError: (code, message) => this.emitError(code, message),
       });

@@ -8,6 +8,7 @@ import type { SessionEvent } from "../protocol/wire.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import { runToolCall } from "../runner/tool-call.ts";
 import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
+import type { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
@@ -23,6 +24,7 @@ export interface ConsoleCall {
   signal: AbortSignal;
   sandbox?: SandboxSettings;
   processes?: ProcessRunner;
+  secrets?: SecretScope;
   emit: (event: SessionEvent) => void;
   emitError: (code: ErrorType, message: string) => void;
 }
@@ -44,6 +46,7 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         signal: call.signal,
         ...(call.sandbox ? { sandbox: call.sandbox } : {}),
         ...(call.processes ? { processes: call.processes } : {}),
+        ...(call.secrets ? { secrets: call.secrets } : {}),
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),
         permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,

@@ -10,6 +10,7 @@ import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
+import { SecretScope } from "../providers/redact.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
@@ -35,6 +36,8 @@ export interface WorkspaceOptions {
   home?: string;
   /** Builtin skills folder; default the repo's `skills/`. */
   builtinDir?: string;
+  /** The session's secrets (its workdir's MCP credentials join them); default a scope of its own. */
+  secrets?: SecretScope;
 }
 
 export interface ConversationOptions {
@@ -66,6 +69,8 @@ export interface Workspace {
   removed: RemovedSkill[];
   /** The MCP servers whose tools join the Registry (none run until `startMcp`). */
   mcp: McpServers;
+  /** What this workspace's events and tool results are redacted of: provider keys and its own credentials. */
+  secrets: SecretScope;
   /**
    * Reads the MCP config (the workdir's servers only when `trusted`) and starts the servers; resolves when
    * each is connected or failed. Skills are validated again whenever a server comes up or goes away.
@@ -98,6 +103,7 @@ async function realDirectory(workdir: string): Promise<string> {
 export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const workdir = await realDirectory(options.workdir);
   const home = options.home ?? os.homedir();
+  const secrets = options.secrets ?? new SecretScope();
   const layers = defaultLayers(workdir, home);
   if (options.builtinDir) layers.builtin = options.builtinDir;
   const catalog = await Catalog.create(layers);
@@ -131,8 +137,9 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     prompt,
     removed,
     mcp,
+    secrets,
     startMcp: async (trusted) => {
-      await mcp.start(await loadMcpConfig({ workdir, home, trusted }));
+      await mcp.start(await loadMcpConfig({ workdir, home, trusted, secrets }));
     },
     runnerDependencies: (conversation) => ({
       provider: conversation.provider,
@@ -147,6 +154,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
       ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
       sandbox: { network: conversation.allowNetwork === true, homes: [home] },
+      secrets,
       ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
     }),
     loadSkill: async (name, args) => {
