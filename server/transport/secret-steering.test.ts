@@ -5,7 +5,7 @@
 // session, and an approval card never hides part of a command: a real secret in it is named and warned of.
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 
 const STEERED = "node payload.js";
@@ -58,10 +58,18 @@ async function trustedSession(client: TestClient): Promise<string> {
   return sessionId;
 }
 
+/** The session's log once its last run's stop record is on disk (the log is written asynchronously). */
 async function logOf(sessionId: string): Promise<string> {
   const folder = path.join(server.home, ".PseudoClaude", "playground", "sessions");
-  const file = (await readdir(folder)).find((name) => name.startsWith(sessionId));
-  return readFile(path.join(folder, file!), "utf8");
+  return vi.waitFor(
+    async () => {
+      const file = (await readdir(folder)).find((name) => name.startsWith(sessionId));
+      const text = await readFile(path.join(folder, file!), "utf8");
+      expect(text).toContain('"type":"stop"');
+      return text;
+    },
+    { timeout: 10_000, interval: 50 },
+  );
 }
 
 describe("S21: a trusted config cannot steer redaction", () => {
