@@ -14,13 +14,18 @@ import {
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import { bwrapEnvironmentArguments, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
+import { findProgram } from "./find-program.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
 
 export interface SandboxAvailability {
   available: boolean;
-  /** The bwrap program used (absolute path or a name looked up on PATH). */
+  /**
+   * The bwrap program: an absolute path when available, found once (on the server's own PATH when given as
+   * a name) and never looked up again — a PATH a workdir configures must not choose the launcher.
+   */
   program: string;
   /** Why the sandbox cannot be used. */
   reason?: string;
@@ -31,13 +36,23 @@ export const BWRAP_ENV_VARIABLE = "PSEUDOCLAUDE_BWRAP";
 
 const probes = new Map<string, SandboxAvailability>();
 
-/** Probes bwrap once per program: starts `true` in the namespaces the sandbox uses. Never throws. */
+/**
+ * Resolves bwrap to an absolute path and probes it, once per name: starts `true` in the namespaces the
+ * sandbox uses, with the launcher's fixed environment. The server calls it at start. Never throws.
+ */
 export function detectSandbox(
   program: string = process.env[BWRAP_ENV_VARIABLE] || "bwrap",
 ): SandboxAvailability {
   const known = probes.get(program);
   if (known) return known;
-  const result = probe(program);
+  const absolute = findProgram(program);
+  const result: SandboxAvailability = absolute
+    ? probe(absolute)
+    : {
+        available: false,
+        program,
+        reason: `${program} not found${program.includes("/") ? "" : " on PATH"} (install the Debian package bubblewrap)`,
+      };
   probes.set(program, result);
   return result;
 }
@@ -65,6 +80,7 @@ function probe(program: string): SandboxAvailability {
     encoding: "utf8",
     timeout: 10_000,
     stdio: ["ignore", "ignore", "pipe"],
+    env: { ...LAUNCHER_ENVIRONMENT },
   });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
@@ -463,13 +479,17 @@ export function sandboxAftermath(policy: SandboxPolicy): string | undefined {
   return `the sandbox removed ${made.join(", ")}: git would read it as its config and hooks`;
 }
 
-/** The full bwrap argv for a program under `policy`, run in `cwd`. */
+/**
+ * The full bwrap argv for a program under `policy`, run in `cwd` with exactly `env` (bwrap clears its own
+ * environment, which is the launcher's fixed one, and sets these inside: see child-environment.ts).
+ */
 export function bwrapArguments(
   policy: SandboxPolicy,
-  command: { cwd: string; file: string; args: readonly string[] },
+  command: { cwd: string; file: string; args: readonly string[]; env: Readonly<Record<string, string>> },
 ): string[] {
   return [
     ...policy.mounts,
+    ...bwrapEnvironmentArguments(command.env),
     ...(policy.network ? [] : ["--unshare-net"]),
     ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     ...ISOLATION_FLAGS,
