@@ -338,6 +338,11 @@ function realOrSelf(target: string): string {
 export function sandboxPolicy(options: {
   workdir: string;
   readOnlyRoots?: readonly string[];
+  /**
+   * Paths the program needs to see (an MCP server's program, script and cwd). One the private /tmp would
+   * hide is bound back read-only (see tmpFolderHolding); one under a hidden secret is a refusal.
+   */
+  visiblePaths?: readonly string[];
   settings?: SandboxSettings;
 }): SandboxPolicy {
   const settings = options.settings ?? { network: false, homes: [] };
@@ -364,23 +369,36 @@ export function sandboxPolicy(options: {
   // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
   const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
   const writableRoots = [workdir];
+  const needed = (options.visiblePaths ?? []).map(realOrSelf);
+  let refusal: string | undefined;
+  const exposed: string[] = [];
+  for (const target of needed) {
+    if (within(target, workdir) || roots.some((rootDir) => within(target, rootDir))) continue;
+    const folder = tmpFolderHolding(target);
+    if (folder === "/tmp")
+      refusal ??= `${target} is the sandbox's private /tmp: a server cannot be started from /tmp itself`;
+    else if (folder && !exposed.some((done) => within(folder, done))) exposed.push(folder);
+  }
   /** Paths the process can see at all: not under the private /tmp unless bound back. */
   const visible = (target: string): boolean =>
-    within(target, workdir) || roots.some((rootDir) => within(target, rootDir)) || !within(target, "/tmp");
+    within(target, workdir) ||
+    [...roots, ...exposed].some((rootDir) => within(target, rootDir)) ||
+    !within(target, "/tmp");
   const insideWritable = (target: string): boolean => writableRoots.some((dir) => within(target, dir));
 
+  // Bound back read-only right after the private /tmp, so a workdir inside one is still bound over it.
+  const exposedMounts = exposed.flatMap((folder) => ["--ro-bind", folder, folder]);
   const mounts: string[] =
     workdir === "/"
-      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-      : [...BASE_MOUNTS, "--tmpfs", "/tmp", "--bind", workdir, workdir];
+      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", ...exposedMounts]
+      : [...BASE_MOUNTS, "--tmpfs", "/tmp", ...exposedMounts, "--bind", workdir, workdir];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
-  const readOnly: string[] = [];
+  const readOnly: string[] = [...exposed];
   // Stand-ins for absent parts need a mount point created in the workdir; a workdir that is not writable
   // anyway (a read-only file system) needs none.
   const workdirWritable = isWritable(workdir);
-  let refusal: string | undefined;
   const protect = (target: string, absentAs: "file" | "folder" | "skip"): void => {
     const entry = entryAt(target);
     if (entry?.kind === "symlink") {
@@ -446,6 +464,10 @@ export function sandboxPolicy(options: {
       hidden.push(target);
     }
   }
+  for (const target of needed) {
+    const secret = hidden.find((folder) => within(target, folder));
+    if (secret) refusal ??= `${target} lies in ${secret}, which the sandbox hides (a secret); move it elsewhere`;
+  }
 
   return {
     enabled: true,
@@ -459,6 +481,17 @@ export function sandboxPolicy(options: {
     ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
+}
+
+/**
+ * The folder of the host's /tmp that holds `target` (`/tmp/<first segment>`; the target itself when it
+ * lies directly in /tmp; `/tmp` for /tmp itself), or undefined outside /tmp. The whole folder, not just
+ * the file: a script needs its neighbours (node_modules, a virtualenv, the checkout it belongs to).
+ */
+export function tmpFolderHolding(target: string): string | undefined {
+  if (!within(target, "/tmp")) return undefined;
+  const first = target.slice("/tmp/".length).split("/")[0];
+  return first ? path.join("/tmp", first) : "/tmp";
 }
 
 function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
