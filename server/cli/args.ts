@@ -9,7 +9,7 @@ const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "accep
 export const USAGE = `usage: npm run -s cli -- <command> [flags]
 
 commands:
-  catalog --workdir DIR [--home DIR] [--trust] [--json]
+  catalog --workdir DIR [--home DIR] [--trust] [--allow-network] [--json]
       The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
           [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
@@ -39,7 +39,8 @@ flags:
   --mode MODE  permission mode of run: strict, default, acceptEdits or bypassPermissions (default: default)
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
-  --allow-network  network inside the sandbox for run's commands (default off)
+  --allow-network  network inside the sandbox for run's commands, and (run, catalog) HTTP MCP servers on
+               other hosts: with it off only loopback addresses are contacted (default off)
   --catalog-budget PROFILE[:WINDOW]  trim the skills index as claude-code or codex would for a context
                window of WINDOW tokens (default: the profile's 8,000-character fallback); the stable
                system says which skills were trimmed (prompt, run, eval; default off); with catalog,
@@ -180,7 +181,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
   if (values.mode !== undefined && command !== "run") throw usageError("--mode applies to run only");
-  if (values["allow-network"] && command !== "run") throw usageError("--allow-network applies to run only");
+  if (values["allow-network"] && command !== "run" && command !== "catalog")
+    throw usageError("--allow-network applies to run and catalog only");
   const mode = (values.mode ?? "default") as PermissionMode;
   if (!PERMISSION_MODES.includes(mode))
     throw usageError(`--mode must be one of ${PERMISSION_MODES.join(", ")} (got "${values.mode}")`);

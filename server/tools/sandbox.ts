@@ -80,7 +80,8 @@ function probe(program: string): SandboxAvailability {
     encoding: "utf8",
     timeout: 10_000,
     stdio: ["ignore", "ignore", "pipe"],
-    env: { ...LAUNCHER_ENVIRONMENT },
+    // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which bwrap need not get.
+    env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv,
   });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
@@ -466,7 +467,8 @@ export function sandboxPolicy(options: {
   }
   for (const target of needed) {
     const secret = hidden.find((folder) => within(target, folder));
-    if (secret) refusal ??= `${target} lies in ${secret}, which the sandbox hides (a secret); move it elsewhere`;
+    if (secret)
+      refusal ??= `${target} lies in ${secret}, which the sandbox hides (a secret); move it elsewhere`;
   }
 
   return {
