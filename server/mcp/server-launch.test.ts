@@ -3,7 +3,7 @@
 // without network, and an HTTP server on another address with the session's network off and on.
 import { lookup } from "node:dns/promises";
 import { existsSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -67,7 +67,13 @@ describe("paths the sandbox hides", () => {
     const launcher = path.join(hidden, "start-server");
     await writeFile(launcher, `#!/bin/sh\nexec '${process.execPath}' "$@"\n`);
     await chmod(launcher, 0o755);
-    const servers = await startOne(stdio({ command: launcher, args: [EVERYTHING_SERVER, "stdio"] }));
+    // Named through a symlink in another folder of /tmp: both the link and what it points to are needed.
+    const links = await mkdtemp("/tmp/pc-mcp-links-");
+    cleanups.push(() => rm(links, { recursive: true, force: true }));
+    await symlink(launcher, path.join(links, "server"));
+    const servers = await startOne(
+      stdio({ command: path.join(links, "server"), args: [EVERYTHING_SERVER, "stdio"] }),
+    );
     const view = servers.views()[0]!;
     // Before the fix: "bwrap: execvp …start-server: No such file or directory" (the private /tmp hid it).
     expect(view.status, view.error).toBe("connected");

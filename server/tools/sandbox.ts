@@ -370,7 +370,10 @@ export function sandboxPolicy(options: {
   // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
   const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
   const writableRoots = [workdir];
-  const needed = (options.visiblePaths ?? []).map(realOrSelf);
+  // Both the path as given (what the process opens) and its realpath (where the kernel ends up).
+  const needed = [
+    ...new Set((options.visiblePaths ?? []).flatMap((target) => [path.resolve(target), realOrSelf(target)])),
+  ];
   let refusal: string | undefined;
   const exposed: string[] = [];
   for (const target of needed) {
