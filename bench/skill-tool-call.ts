@@ -10,7 +10,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
-import { CHILD_ENV_ALLOWLIST, runProcess } from "../server/tools/process-runner.ts";
+import { childEnvironment } from "../server/tools/child-environment.ts";
+import { runProcess } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
 import {
   BASE_MOUNTS,
@@ -139,11 +140,7 @@ function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
     : [PROGRAM, ARGS];
   return new Promise((resolve, reject) => {
     // The same allowlisted environment the process runner gives a tool (no NODE_OPTIONS loader from tsx).
-    const env: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([key, value]) => value !== undefined && (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")),
-      ),
-    ) as NodeJS.ProcessEnv;
+    const env = childEnvironment(undefined, false) as NodeJS.ProcessEnv;
     const child = spawn(file, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     // `node -e ""` never reads stdin; EPIPE on this write is expected, as in runProcess.
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {

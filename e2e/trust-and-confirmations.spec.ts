@@ -141,3 +141,94 @@ test("bypassPermissions: the new-session dialog warns and needs a tick; the head
   await confirmation.getByTestId("confirmation-confirm").click();
   await expect(mode).toHaveValue("bypassPermissions");
 });
+
+test("the prompt shows what each MCP server runs and reaches (never a value), offers network to one that needs it, and a folder changed since asks again with the change", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  const mcpFile = path.join(playground.workdir, ".mcp.json");
+  const fetcherEntry = {
+    command: "uvx",
+    args: ["mcp-server-fetch", "--ignore-robots-txt"],
+    // PATH names no uvx: the start fails at once (it would otherwise download from PyPI).
+    env: { PATH: "/opt/no-such-bin", API_TOKEN: "value-never-shown" },
+  };
+  await writeFile(
+    mcpFile,
+    JSON.stringify({
+      mcpServers: {
+        fetcher: fetcherEntry,
+        docs: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer never-shown-either" } },
+      },
+    }),
+  );
+  await newSession(workspace);
+  const prompt = page.getByTestId("trust-prompt");
+  const fetcher = prompt.locator('[data-testid="trust-grant-mcp"][data-server="fetcher"]');
+  await expect(fetcher.getByTestId("trust-server-command")).toHaveText(
+    "uvx mcp-server-fetch --ignore-robots-txt",
+  );
+  await expect(fetcher.getByTestId("trust-server-env")).toHaveText(
+    "API_TOKEN, PATH (names only; values are not shown)",
+  );
+  await expect(fetcher.getByTestId("trust-server-network")).toHaveText(
+    "off: it runs in the sandbox with no network",
+  );
+  await expect(fetcher.getByTestId("trust-server-needs-network")).toContainText(
+    "uvx downloads mcp-server-fetch from PyPI when it is not installed",
+  );
+  const docs = prompt.locator('[data-testid="trust-grant-mcp"][data-server="docs"]');
+  await expect(docs.getByTestId("trust-server-url")).toHaveText("https://mcp.example.com/mcp");
+  await expect(docs.getByTestId("trust-server-headers")).toHaveText("Authorization (names only)");
+  await expect(docs.getByTestId("trust-server-needs-network")).toContainText(
+    "it is at mcp.example.com, another machine",
+  );
+  await expect(prompt).not.toContainText("never-shown");
+  for (const [width, height] of [
+    [1440, 900],
+    [1280, 720],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await workspace.scratchScreenshot(`trust-prompt-servers-${width}`);
+  }
+
+  await fetcher.getByTestId("trust-server-allow-network-fetcher").check();
+  await expect(fetcher.getByTestId("trust-server-network")).toHaveText("on (you allow it below)");
+  await prompt.getByTestId("trust-folder-remember").click();
+  await expect(page.getByTestId("header-trust")).toHaveText("trusted folder");
+  const store = JSON.parse(
+    await readFile(path.join(playground.home, ".PseudoClaude", "trusted-folders.json"), "utf8"),
+  );
+  expect(store.folders[0]).toMatchObject({ path: playground.workdir, networkServers: ["fetcher"] });
+  expect(JSON.stringify(store)).not.toContain("never-shown");
+  // The server ran with the network the user gave it (and failed: its PATH has no uvx).
+  const row = page.getByTestId("mcp-server-fetcher");
+  await expect(row.getByTestId("mcp-server-error")).toContainText("command not found: uvx");
+  await expect(row.getByTestId("mcp-server-sandbox")).toHaveText(/sandbox (on · network on|off)/);
+  // The remote server is not contacted while the session's network is off.
+  await expect(page.getByTestId("mcp-server-docs").getByTestId("mcp-server-error")).toContainText(
+    "Allow network for this session",
+  );
+
+  // Someone edits the trusted config: the next session asks again and says what changed.
+  await writeFile(
+    mcpFile,
+    JSON.stringify({
+      mcpServers: { fetcher: { ...fetcherEntry, env: { ...fetcherEntry.env, NODE_OPTIONS: "--require x" } } },
+    }),
+  );
+  await newSession(workspace);
+  await expect(page.getByTestId("header-trust")).toHaveText("untrusted folder");
+  await expect(prompt.getByTestId("trust-renewal")).toContainText(
+    "its settings changed since you trusted it",
+  );
+  await expect(prompt.getByTestId("trust-change")).toHaveText([
+    "MCP server fetcher changed: env NODE_OPTIONS added",
+  ]);
+  await expect(prompt).not.toContainText("--require x");
+  await workspace.scratchScreenshot("trust-prompt-renewal-1280");
+  await expect(page.getByTestId("mcp-server-fetcher").getByTestId("mcp-server-error")).toContainText(
+    "not trusted",
+  );
+});

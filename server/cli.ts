@@ -57,7 +57,7 @@ async function runCommand(
       ...(args.trust ? { via: "cli" as const } : {}),
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
-    await startMcp(workspace, trust.trusted);
+    await startMcp(workspace, trust, args.allowNetwork);
     const report = catalogReport(workspace, trust);
     // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
     const budget = args.catalogBudget

@@ -254,7 +254,7 @@ function TrustBadge({ trust, onShow }: { trust: FolderTrust; onShow: () => void 
       type="button"
       data-testid="header-trust"
       className="rounded border border-amber-300 bg-amber-50 px-1.5 py-px text-[0.7rem] font-medium whitespace-nowrap text-amber-900 hover:bg-amber-100"
-      title="This folder's own allow rules, MCP servers and default mode are ignored until you trust it (its deny and ask rules apply). Click to see what it would grant."
+      title={`${trust.renewal ? `Asked again: ${trust.renewal.reason}. ` : ""}This folder's own allow rules, MCP servers and default mode are ignored until you trust it (its deny and ask rules apply). Click to see what it would grant.`}
       onClick={onShow}
     >
       untrusted folder

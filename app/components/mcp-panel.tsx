@@ -120,6 +120,11 @@ function McpServerCard({
           {server.error}
         </p>
       )}
+      {server.needsNetwork && server.status === "withheld" && (
+        <p className="text-amber-900" data-testid="mcp-server-needs-network">
+          Needs the network to start: {server.needsNetwork}.
+        </p>
+      )}
       {server.tools.length > 0 && (
         <details open className="mt-1" data-testid="mcp-server-tools">
           <summary className="cursor-pointer font-semibold">

@@ -315,8 +315,8 @@ export function Workspace() {
       {session && trustPromptOpen(session) && session.summary.trust && (
         <TrustPrompt
           trust={session.summary.trust}
-          onTrust={(remember) =>
-            sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, remember }))
+          onTrust={(answer) =>
+            sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, ...answer }))
           }
           onKeepUntrusted={() => dispatch({ type: "trust_prompt", dismissed: true })}
         />

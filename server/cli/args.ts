@@ -12,7 +12,7 @@ const CONFIRMATIONS: readonly SessionConfirmation[] = ["broad_workdir", "bypass_
 export const USAGE = `usage: npm run -s cli -- <command> [flags]
 
 commands:
-  catalog --workdir DIR [--home DIR] [--trust] [--json]
+  catalog --workdir DIR [--home DIR] [--trust] [--allow-network] [--json]
       The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
           [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
@@ -42,7 +42,8 @@ flags:
   --mode MODE  permission mode of run: strict, default, acceptEdits or bypassPermissions (default: default)
   --trust      trust the workdir for this command: its own .PseudoClaude/settings.json allow rules apply
                (remembered trust comes from <home>/.PseudoClaude/trusted-folders.json)
-  --allow-network  network inside the sandbox for run's commands (default off)
+  --allow-network  network inside the sandbox for run's commands, and (run, catalog) HTTP MCP servers on
+               other hosts: with it off only loopback addresses are contacted (default off)
   --confirm broad_workdir  (run) you mean a workdir that is / or holds your home folder (every key and
                project in reach of the agent's tools); without it such a run is refused, as the page asks
                before such a session (--mode bypassPermissions is its own confirmation)
@@ -189,7 +190,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
   }
   if (values.mode !== undefined && command !== "run") throw usageError("--mode applies to run only");
-  if (values["allow-network"] && command !== "run") throw usageError("--allow-network applies to run only");
+  if (values["allow-network"] && command !== "run" && command !== "catalog")
+    throw usageError("--allow-network applies to run and catalog only");
   if (values.confirm.length > 0 && command !== "run") throw usageError("--confirm applies to run only");
   for (const confirmation of values.confirm) {
     if (!(CONFIRMATIONS as readonly string[]).includes(confirmation))

@@ -1,6 +1,7 @@
 // `cli run`: one conversation, one Runner run per --message, every event printed as it happens.
 import path from "node:path";
 import type { ChatMessage, DisclosureMode, PermissionMode } from "../protocol/model.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import { grantsSomething } from "../permission/trust.ts";
@@ -9,6 +10,7 @@ import { registerConfiguredSecrets } from "../providers/config.ts";
 import { RequestCounter, type RunOutcome } from "../runner/types.ts";
 import { runUserMessage } from "../runner/slash.ts";
 import type { Workspace } from "../session/workspace.ts";
+import { UNTRUSTED_FOLDER } from "../mcp/mcp-servers.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
@@ -53,16 +55,20 @@ export function sandboxLine(allowNetwork: boolean, colour = process.stderr.isTTY
   return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }
 
-/** Starts the MCP servers (the workdir's own when trusted); failures and bad config are warnings on stderr. */
-export async function startMcp(workspace: Workspace, trusted: boolean): Promise<void> {
-  await workspace.startMcp(trusted);
+/**
+ * Starts the MCP servers (the workdir's own when trusted, as they were trusted); failures and bad config
+ * are warnings on stderr. `network`: --allow-network (an HTTP server on another host needs it).
+ */
+export async function startMcp(workspace: Workspace, trust: FolderTrust, network = false): Promise<void> {
+  await workspace.mcp.setSessionNetwork(network);
+  await workspace.startMcp(trust);
   for (const warning of workspace.mcp.warnings) process.stderr.write(`warning: ${warning}\n`);
   for (const server of workspace.mcp.views()) {
     if (server.status === "failed")
       process.stderr.write(`warning: MCP server ${server.name} failed: ${server.error}\n`);
     if (server.status === "withheld")
       process.stderr.write(
-        `note: MCP server ${server.name} (${server.configFile}) not started: the folder is not trusted (--trust)\n`,
+        `note: MCP server ${server.name} (${server.configFile}) not started: ${server.error === UNTRUSTED_FOLDER || !server.error ? "the folder is not trusted (--trust)" : server.error}\n`,
       );
   }
 }
@@ -150,7 +156,7 @@ export async function runConversation(
     );
   if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
   // MCP servers start with the run and end with the command (server/cli.ts closes them).
-  await startMcp(workspace, permission.trust.trusted);
+  await startMcp(workspace, permission.trust, options.allowNetwork === true);
   const history: ChatMessage[] = [];
   const deps = {
     ...workspace.runnerDependencies({

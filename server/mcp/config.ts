@@ -3,9 +3,17 @@
 // and `<workdir>/.mcp.json` (the folder's: start only once the folder is trusted). A stdio server is
 // `{"command", "args"?, "env"?, "cwd"?, "network"?}`, a Streamable HTTP one `{"url", "headers"?}`.
 // Bad config is a warning naming the file and the field; the rest loads. Never throws.
+//
+// Trust is bound to content: a workdir's server starts only when the folder is trusted *and* the server
+// is as it was when trusted (its fingerprint: a sha256 of its whole entry, values included), so an entry
+// edited after the trust prompt — by the agent, a `git pull`, anyone — is withheld, with the reason.
+import { createHash } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import type { FolderTrust, McpServerGrant } from "../protocol/sandbox.ts";
 import { looksLikeSecret, registerSecret, type SecretScope } from "../providers/redact.ts";
+import { environmentProblem } from "../tools/child-environment.ts";
+import { networkNeed } from "./server-launch.ts";
 
 export interface StdioServerConfig {
   transport: "stdio";
@@ -32,11 +40,14 @@ export interface HttpServerConfig {
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
+/** A server that is not started, and why (default: the folder is not trusted). */
+export type WithheldServer = McpServerConfig & { withheldBecause?: string };
+
 export interface LoadedMcpConfig {
   /** Servers to start, in config order (user first, then the workdir's when trusted). */
   servers: McpServerConfig[];
-  /** The workdir's servers that were not started because the folder is not trusted. */
-  withheld: McpServerConfig[];
+  /** The workdir's servers that were not started: the folder is not trusted, or the entry changed since. */
+  withheld: WithheldServer[];
   /** One line per problem: file, field, what is wrong. */
   warnings: string[];
 }
@@ -72,29 +83,44 @@ export function mcpConfigFiles(workdir: string, home: string): { file: string; s
   ];
 }
 
+/**
+ * The servers to start. `trusted`: a boolean (the workdir's servers as they are now, or none), or the
+ * folder's trust, whose grants name each server's fingerprint as the user trusted it: a workdir server
+ * whose entry no longer matches is withheld, and one the user allowed network for gets it.
+ */
 export async function loadMcpConfig(options: {
   workdir: string;
   home: string;
-  /** Whether the workdir is trusted: its own servers start only then. */
-  trusted: boolean;
+  /** Whether the workdir is trusted (and what was trusted): its own servers start only then. */
+  trusted: boolean | Pick<FolderTrust, "trusted" | "grants" | "networkServers">;
   /** The session's secrets, which the workdir's servers' credentials join (absent: they join nothing). */
   secrets?: SecretScope;
 }): Promise<LoadedMcpConfig> {
+  const trust = typeof options.trusted === "boolean" ? { trusted: options.trusted } : options.trusted;
+  const bound = "grants" in trust ? trust.grants.servers : undefined;
+  const approved = bound ? new Set(bound.map((server) => server.fingerprint)) : undefined;
+  const networkServers = new Set("networkServers" in trust ? (trust.networkServers ?? []) : []);
   const warnings: string[] = [];
   const byName = new Map<string, McpServerConfig>();
-  const withheld = new Map<string, McpServerConfig>();
-  // A workdir that is the home has only the user's own file (as the permission settings read it).
-  const sameFolder = (await realOr(options.home)) === (await realOr(options.workdir));
-  const seen = new Set<string>();
-  for (const { file, scope } of mcpConfigFiles(options.workdir, options.home)) {
-    if (seen.has(file) || (sameFolder && scope === "workdir")) continue;
-    seen.add(file);
-    const text = await readOptional(file, warnings);
-    if (text === undefined) continue;
-    for (const server of parseMcpServers(text, file, scope, options.workdir, warnings)) {
-      if (scope === "workdir" && !options.trusted) {
-        if (!byName.has(server.name)) withheld.set(server.name, server);
-        continue;
+  const withheld = new Map<string, WithheldServer>();
+  for (const { file, scope, text } of await readConfigFiles(options.workdir, options.home, warnings)) {
+    for (const parsed of parseMcpServers(text, file, scope, options.workdir, warnings)) {
+      let server = parsed;
+      if (scope === "workdir") {
+        if (!trust.trusted) {
+          if (!byName.has(server.name)) withheld.set(server.name, server);
+          continue;
+        }
+        if (approved && !approved.has(serverFingerprint(server))) {
+          if (!byName.has(server.name))
+            withheld.set(server.name, {
+              ...server,
+              withheldBecause: `its entry in ${file} changed after you trusted the folder: review it in the trust prompt (the header's trust badge) before it starts`,
+            });
+          continue;
+        }
+        if (server.transport === "stdio" && networkServers.has(server.name))
+          server = { ...server, network: true };
       }
       // Only a server that may start: an untrusted folder must not choose what gets redacted.
       registerCredentials(server, options.secrets);
@@ -106,6 +132,92 @@ export async function loadMcpConfig(options: {
     }
   }
   return { servers: [...byName.values()], withheld: [...withheld.values()], warnings };
+}
+
+/**
+ * The MCP servers the workdir's own files configure, as they are now (the later file wins by name), for
+ * the trust prompt's grants. Problems are the same warnings loadMcpConfig reports.
+ */
+export async function workdirMcpServers(
+  workdir: string,
+  home: string | undefined,
+): Promise<{ servers: McpServerConfig[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const byName = new Map<string, McpServerConfig>();
+  for (const { file, scope, text } of await readConfigFiles(workdir, home, warnings)) {
+    if (scope !== "workdir") continue;
+    for (const server of parseMcpServers(text, file, scope, workdir, warnings)) {
+      byName.delete(server.name);
+      byName.set(server.name, server);
+    }
+  }
+  return { servers: [...byName.values()], warnings };
+}
+
+/** The config files that exist, in order; a workdir that is the home has only the user's own file. */
+async function readConfigFiles(
+  workdir: string,
+  home: string | undefined,
+  warnings: string[],
+): Promise<{ file: string; scope: "user" | "workdir"; text: string }[]> {
+  const sameFolder = home !== undefined && (await realOr(home)) === (await realOr(workdir));
+  const seen = new Set<string>();
+  const out: { file: string; scope: "user" | "workdir"; text: string }[] = [];
+  for (const { file, scope } of mcpConfigFiles(workdir, home ?? workdir)) {
+    if (seen.has(file) || (sameFolder && scope === "workdir") || (home === undefined && scope === "user"))
+      continue;
+    seen.add(file);
+    const text = await readOptional(file, warnings);
+    if (text !== undefined) out.push({ file, scope, text });
+  }
+  return out;
+}
+
+/** sha256 of a server's whole entry (values included, key order irrelevant): what trust is bound to. */
+export function serverFingerprint(server: McpServerConfig): string {
+  const sorted = (record: Record<string, string>) =>
+    Object.entries(record).sort(([a], [b]) => a.localeCompare(b));
+  const content =
+    server.transport === "stdio"
+      ? [
+          "stdio",
+          server.name,
+          server.command,
+          server.args,
+          sorted(server.env),
+          server.cwd ?? null,
+          server.network,
+        ]
+      : ["http", server.name, server.url, sorted(server.headers)];
+  return `sha256:${createHash("sha256").update(JSON.stringify(content)).digest("hex")}`;
+}
+
+/** A server as the trust prompt shows it: what it runs or reaches, variable and header names, never values. */
+export function serverGrant(server: McpServerConfig): McpServerGrant {
+  const need = networkNeed(server);
+  const common = {
+    name: server.name,
+    configFile: server.configFile,
+    ...(need ? { needsNetwork: need } : {}),
+    fingerprint: serverFingerprint(server),
+  };
+  if (server.transport === "http")
+    return {
+      ...common,
+      transport: "http",
+      url: server.url,
+      headerNames: Object.keys(server.headers).sort(),
+      network: false,
+    };
+  return {
+    ...common,
+    transport: "stdio",
+    command: server.command,
+    args: [...server.args],
+    ...(server.cwd ? { cwd: server.cwd } : {}),
+    envNames: Object.keys(server.env).sort(),
+    network: server.network,
+  };
 }
 
 async function realOr(folder: string): Promise<string> {
@@ -203,6 +315,10 @@ function parseServer(
     return '"args" must be a list of strings';
   const env = stringRecord(entry.env, "env");
   if (typeof env === "string") return env;
+  for (const [variable, value] of Object.entries(env)) {
+    const problem = environmentProblem(variable, value);
+    if (problem) return `"env": ${problem}`;
+  }
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") return '"cwd" must be a string';
   if (entry.network !== undefined && typeof entry.network !== "boolean")
     return '"network" must be true or false';

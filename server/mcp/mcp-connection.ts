@@ -7,8 +7,23 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
-import { sandboxPolicy, type SandboxSettings } from "../tools/sandbox.ts";
+import {
+  sandboxPolicy,
+  sandboxSummary,
+  type SandboxSettings,
+  type SandboxSummary,
+} from "../tools/sandbox.ts";
 import type { McpServerConfig } from "./config.ts";
+import {
+  explainStartFailure,
+  isLoopbackUrl,
+  launchEnvironment,
+  networkNeed,
+  networkRefusal,
+  packageRunnerOf,
+  PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS,
+  serverPaths,
+} from "./server-launch.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
 
 interface SdkModules {
@@ -56,6 +71,11 @@ export interface McpConnectionOptions {
   workdir: string;
   /** Homes whose secrets the sandbox hides, and bwrap's availability; the network is the server's own. */
   sandbox: Omit<SandboxSettings, "network">;
+  /**
+   * The session's network setting: with it off, an HTTP server on another machine is never contacted
+   * (only loopback addresses are). Read at each connect and each request.
+   */
+  sessionNetwork?: () => boolean;
   initializeTimeoutMs?: number;
   clientVersion: string;
   onChange: () => void;
@@ -77,6 +97,8 @@ export class McpConnection {
   private stderrTail = "";
   private startMs: number | undefined;
   private sandboxView: McpServerView["sandbox"];
+  /** The policy the stdio server was started under, for a failed start's message. */
+  private policySummary: SandboxSummary | undefined;
   private closing = false;
   /** Bumped on every (re)connect, so a late callback of an old connection changes nothing. */
   private generation = 0;
@@ -107,6 +129,8 @@ export class McpConnection {
     this.stderrTail = "";
     this.changed();
     const started = performance.now();
+    const refusal = networkRefusal(this.options.config, this.sessionNetwork());
+    if (refusal) return this.fail(generation, refusal, started);
     let client: Client;
     let transport: Transport;
     try {
@@ -119,7 +143,7 @@ export class McpConnection {
     }
     this.client = client;
     this.transport = transport;
-    const timeoutMs = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
+    const timeoutMs = this.initializeTimeout();
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -146,8 +170,33 @@ export class McpConnection {
     }
   }
 
+  private sessionNetwork(): boolean {
+    return this.options.sessionNetwork?.() === true;
+  }
+
+  /** A package runner with the network may download first: it gets longer (server-launch.ts). */
+  private initializeTimeout(): number {
+    const base = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
+    const { config } = this.options;
+    return config.transport === "stdio" && config.network && packageRunnerOf(config)
+      ? Math.max(base, PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS)
+      : base;
+  }
+
   private describeStartFailure(error: unknown, timeoutMs: number): string {
-    const text = message(error);
+    const failure = this.startFailure(message(error), timeoutMs);
+    // The policy matters once the process ran under it (a program not found on the host never did).
+    const ran = this.pid !== undefined;
+    return explainStartFailure({
+      failure,
+      config: this.options.config,
+      stderr: this.stderrTail,
+      ...(this.policySummary && ran ? { sandbox: this.policySummary } : {}),
+      sessionNetwork: this.sessionNetwork(),
+    });
+  }
+
+  private startFailure(text: string, timeoutMs: number): string {
     if (/timed out/i.test(text)) return `no answer to initialize within ${timeoutMs / 1000} s`;
     const bwrap = /^bwrap: (.*)$/m.exec(this.stderrTail)?.[1];
     if (bwrap) {
@@ -185,14 +234,17 @@ export class McpConnection {
     if (config.transport === "http") {
       return new modules.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        fetch: (url, init) => this.fetchUnderSessionNetwork(url, init),
       });
     }
     const cwd = config.cwd ?? this.options.workdir;
     const policy = sandboxPolicy({
       workdir: this.options.workdir,
       ...(config.cwd ? { readOnlyRoots: [config.cwd] } : {}),
+      visiblePaths: serverPaths(config, cwd),
       settings: { ...this.options.sandbox, network: config.network },
     });
+    this.policySummary = sandboxSummary(policy);
     this.sandboxView = {
       enabled: policy.enabled,
       network: policy.network,
@@ -201,7 +253,7 @@ export class McpConnection {
     return new modules.SandboxedStdioTransport({
       command: config.command,
       args: config.args,
-      env: config.env,
+      env: launchEnvironment(config, policy.network),
       cwd,
       sandbox: policy,
       onStderr: (text) => {
@@ -209,6 +261,21 @@ export class McpConnection {
         this.changed();
       },
     });
+  }
+
+  /**
+   * Every request of an HTTP server goes through here: with the session's network off, only a loopback
+   * address is contacted (a redirect is never followed to another host by fetch itself).
+   */
+  private fetchUnderSessionNetwork(url: string | URL, init?: RequestInit): Promise<Response> {
+    const target = String(url);
+    if (!this.sessionNetwork() && !isLoopbackUrl(target))
+      return Promise.reject(
+        new Error(
+          `refused ${new URL(target).host}: this session's network is off (only loopback is contacted)`,
+        ),
+      );
+    return fetch(url, this.sessionNetwork() ? init : { ...init, redirect: "manual" });
   }
 
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
@@ -295,6 +362,7 @@ export class McpConnection {
       configFile: config.configFile,
       scope: config.scope,
       target: config.transport === "http" ? config.url : [config.command, ...config.args].join(" "),
+      ...optionalNeed(config),
       status: this.status,
       ...(this.error ? { error: this.error } : {}),
       ...(this.serverInfo
@@ -311,4 +379,11 @@ export class McpConnection {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** `needsNetwork`: why the server needs the network, when it does and does not have it. */
+export function optionalNeed(config: McpServerConfig): { needsNetwork?: string } {
+  if (config.transport === "stdio" && config.network) return {};
+  const need = networkNeed(config);
+  return need ? { needsNetwork: need } : {};
 }

@@ -4,14 +4,17 @@
 import type { McpServerView } from "../protocol/mcp.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
-import type { LoadedMcpConfig, McpServerConfig } from "./config.ts";
-import { McpConnection, parseMcpToolName } from "./mcp-connection.ts";
+import type { LoadedMcpConfig, WithheldServer } from "./config.ts";
+import { McpConnection, optionalNeed, parseMcpToolName } from "./mcp-connection.ts";
+import { networkRefusal } from "./server-launch.ts";
 import { createMcpTool, DEFAULT_MCP_CALL_TIMEOUT_MS } from "./mcp-tool.ts";
 
 export interface McpServersOptions {
   registry: Registry;
   workdir: string;
   sandbox: Omit<SandboxSettings, "network">;
+  /** The session's network at start (default off); `setSessionNetwork` changes it. */
+  sessionNetwork?: boolean;
   clientVersion: string;
   initializeTimeoutMs?: number;
   callTimeoutMs?: number;
@@ -20,17 +23,42 @@ export interface McpServersOptions {
 /** What a change was: a status or tool list (`state`), or only more stderr. */
 export type McpChange = "state" | "stderr";
 
+/** Why a workdir's server is withheld when nothing more specific is known. */
+export const UNTRUSTED_FOLDER =
+  "this folder is not trusted: its own MCP servers do not start until you trust it";
+
 export class McpServers {
   private readonly connections = new Map<string, McpConnection>();
-  private withheld: McpServerConfig[] = [];
+  private withheld: WithheldServer[] = [];
   private configWarnings: string[] = [];
   /** Registry names each server has registered. */
   private readonly registered = new Map<string, string[]>();
   private readonly listeners = new Set<(change: McpChange) => void>();
   private lastStates = new Map<string, string>();
   private closed = false;
+  private sessionNetwork: boolean;
 
-  constructor(private readonly options: McpServersOptions) {}
+  constructor(private readonly options: McpServersOptions) {
+    this.sessionNetwork = options.sessionNetwork === true;
+  }
+
+  /**
+   * The session's network changed. Off: a connected HTTP server on another machine is closed (nothing
+   * non-loopback is contacted from now on). On: servers refused for that reason are started again.
+   */
+  async setSessionNetwork(on: boolean): Promise<void> {
+    if (this.sessionNetwork === on) return;
+    this.sessionNetwork = on;
+    if (this.closed) return;
+    const affected = [...this.connections.values()].filter(
+      (connection) => networkRefusal(connection.config, false) !== undefined,
+    );
+    await Promise.all(
+      affected.map((connection) =>
+        on ? (connection.status === "connected" ? undefined : connection.connect()) : connection.connect(),
+      ),
+    );
+  }
 
   /** Called on every change (after the Registry is updated). Returns the unsubscribe function. */
   onChange(listener: (change: McpChange) => void): () => void {
@@ -49,6 +77,7 @@ export class McpServers {
         config: server,
         workdir: this.options.workdir,
         sandbox: this.options.sandbox,
+        sessionNetwork: () => this.sessionNetwork,
         clientVersion: this.options.clientVersion,
         ...(this.options.initializeTimeoutMs
           ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
@@ -105,8 +134,9 @@ export class McpServers {
         configFile: server.configFile,
         scope: server.scope,
         target: server.transport === "http" ? server.url : [server.command, ...server.args].join(" "),
+        ...optionalNeed(server),
         status: "withheld",
-        error: "this folder is not trusted: its own MCP servers do not start until you trust it",
+        error: server.withheldBecause ?? UNTRUSTED_FOLDER,
         tools: [],
         stderrTail: "",
         definitionTokens: 0,

@@ -1,16 +1,17 @@
 // The stdio transport of an MCP server that runs inside the sandbox (server/tools/sandbox.ts): the SDK's
 // newline-delimited JSON-RPC framing over the child's stdin/stdout, but the child is bubblewrap around the
-// server's command (its PID namespace dies with it, --die-with-parent), in its own process group, with the
-// minimal environment plus the config's `env`. The SDK's own StdioClientTransport cannot hand bwrap its
-// seccomp program on descriptor 3, hence this class. stderr is kept (a bounded tail) and shown.
+// server's command (its PID namespace dies with it, --die-with-parent), in its own process group. The
+// server gets the minimal environment plus the config's `env`, set inside the sandbox; bwrap itself runs
+// with the launcher's fixed environment (server/tools/child-environment.ts). The SDK's own
+// StdioClientTransport cannot hand bwrap its seccomp program on descriptor 3, hence this class. stderr is
+// kept (a bounded tail) and shown.
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import path from "node:path";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-group.ts";
-import { CHILD_ENV_ALLOWLIST } from "../tools/process-runner.ts";
+import { childEnvironment, LAUNCHER_ENVIRONMENT } from "../tools/child-environment.ts";
+import { findProgram } from "../tools/find-program.ts";
 import { bwrapArguments, guardRepositories, type SandboxPolicy } from "../tools/sandbox.ts";
 
 /** Bytes of stderr kept per server (the tail). */
@@ -30,27 +31,6 @@ export interface StdioLaunch {
 /** Live server process groups of this process, killed by the exit hook if nobody closed them. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
-
-/** Looks a bare command up on PATH (as the child would); a path must be an executable file. */
-export function findProgram(command: string, searchPath = process.env.PATH ?? ""): string | undefined {
-  const candidates = command.includes("/")
-    ? [path.resolve(command)]
-    : searchPath
-        .split(":")
-        .filter(Boolean)
-        .map((folder) => path.join(folder, command));
-  for (const candidate of candidates) {
-    try {
-      if (statSync(candidate).isFile()) {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      }
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
-}
 
 export class SandboxedStdioTransport implements Transport {
   onclose?: () => void;
@@ -82,9 +62,12 @@ export class SandboxedStdioTransport implements Transport {
     // Closed while the workdir was being scanned: nothing is started.
     if (this.closing) throw new Error("the MCP server was closed before it started");
     if (sandbox?.refusal) throw new Error(`sandbox: ${sandbox.refusal}`);
-    const file = sandbox ? (sandbox.program ?? "bwrap") : program;
+    if (sandbox && !sandbox.program) throw new Error("sandbox: no bubblewrap program");
+    // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
+    const environment = childEnvironment(launch.env, sandbox !== undefined);
+    const file = sandbox ? sandbox.program! : program;
     const args = sandbox
-      ? bwrapArguments(sandbox, { cwd: launch.cwd, file: program, args: launch.args })
+      ? bwrapArguments(sandbox, { cwd: launch.cwd, file: program, args: launch.args, env: environment })
       : launch.args;
     const stdio: ("pipe" | "ignore")[] = [
       "pipe",
@@ -94,8 +77,7 @@ export class SandboxedStdioTransport implements Transport {
     ];
     const child: ChildProcess = spawn(file, args, {
       cwd: launch.cwd,
-      // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
-      env: childEnvironment(launch.env, sandbox !== undefined) as NodeJS.ProcessEnv,
+      env: (sandbox ? { ...LAUNCHER_ENVIRONMENT } : environment) as NodeJS.ProcessEnv,
       // Its own process group: one signal to -pid ends it and whatever it started.
       detached: true,
       stdio,
@@ -182,20 +164,6 @@ export class SandboxedStdioTransport implements Transport {
     }
     this.buffer.clear();
   }
-}
-
-const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-/** The allowlisted environment of every tool process, plus the server's own `env` from its config. */
-function childEnvironment(extra: Record<string, string>, sandboxed: boolean): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    if (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")) environment[key] = value;
-  }
-  environment.PATH ??= DEFAULT_PATH;
-  if (sandboxed) environment.TMPDIR = "/tmp";
-  return { ...environment, ...extra };
 }
 
 function installExitHook(): void {

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
+import { serverGrant, workdirMcpServers } from "../mcp/config.ts";
 import type { FolderGrants } from "../protocol/sandbox.ts";
 import { parseRule, type CompiledRule, type RuleEffect } from "./rules.ts";
 
@@ -11,7 +13,8 @@ import { parseRule, type CompiledRule, type RuleEffect } from "./rules.ts";
  * The home file is the user's own and always applies. The workdir's file comes with the repository: its
  * deny and ask rules always apply, its allow rules (and `defaultMode`) only once the user trusts the folder
  * (server/permission/trust.ts). What it would grant is reported either way, with the MCP servers the
- * folder configures (`mcpServers` in that file or in `<workdir>/.mcp.json`).
+ * folder configures (`mcpServers` in that file or in `<workdir>/.mcp.json`), each as the trust prompt
+ * shows it, and a digest of it all that trust is bound to.
  */
 export interface LoadedRules {
   rules: CompiledRule[];
@@ -23,6 +26,8 @@ export interface LoadedRules {
 export interface LoadedSettings extends LoadedRules {
   /** What the workdir's own files grant once the folder is trusted (withheld until then). */
   grants: FolderGrants;
+  /** The workdir's allow rules left out of `rules` because it is not trusted (they come with trust). */
+  withheld: CompiledRule[];
 }
 
 const EFFECTS: readonly RuleEffect[] = ["allow", "ask", "deny"];
@@ -55,6 +60,7 @@ export async function loadSettings(options: {
     problems: [],
     files: [],
     grants: { allow: [], mcpServers: [] },
+    withheld: [],
   };
   const workdir = path.resolve(options.workdir);
   const homeFile = options.homeDir ? settingsPaths(workdir, options.homeDir)[0] : undefined;
@@ -79,6 +85,7 @@ export async function loadSettings(options: {
       loaded.problems.push(...parsed.problems);
       const allow = parsed.rules.filter((rule) => rule.effect === "allow");
       loaded.rules.push(...parsed.rules.filter((rule) => options.trusted || rule.effect !== "allow"));
+      if (!options.trusted) loaded.withheld = allow;
       loaded.grants = {
         settingsFile: projectFile,
         allow: allow.map((rule) => rule.text.slice("allow ".length)),
@@ -87,13 +94,22 @@ export async function loadSettings(options: {
       };
     }
   }
-  const mcpFile = path.join(workdir, ".mcp.json");
-  const mcpText = sameFolder ? undefined : await readOptional(mcpFile, loaded.problems);
-  if (mcpText !== undefined) {
-    const servers = parseMcpFile(mcpText, mcpFile, loaded.problems);
-    loaded.grants.mcpServers = [...new Set([...loaded.grants.mcpServers, ...servers])];
-  }
+  // The servers as they would start (a bad entry is the MCP config's warning, reported where it loads).
+  const servers = sameFolder ? [] : (await workdirMcpServers(workdir, options.homeDir)).servers;
+  loaded.grants.mcpServers = servers.map((server) => server.name);
+  loaded.grants.servers = servers.map(serverGrant);
+  loaded.grants.digest = grantsDigest(loaded.grants);
   return loaded;
+}
+
+/** sha256 over everything the grants allow (server fingerprints cover their values). */
+export function grantsDigest(grants: FolderGrants): string {
+  const content = [
+    [...grants.allow].sort(),
+    grants.defaultMode ?? null,
+    (grants.servers ?? []).map((server) => [server.name, server.fingerprint]),
+  ];
+  return `sha256:${createHash("sha256").update(JSON.stringify(content)).digest("hex")}`;
 }
 
 async function realpathOr(folder: string): Promise<string> {
@@ -114,22 +130,6 @@ async function readOptional(file: string, problems: string[]): Promise<string | 
       problems.push(`${file}: cannot be read (${code ?? String(error)})`);
     return undefined;
   }
-}
-
-/** `<workdir>/.mcp.json`: `{"mcpServers": {"name": {...}}}`; only the names matter here. */
-function parseMcpFile(text: string, file: string, problems: string[]): string[] {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    problems.push(`${file}: invalid JSON (${(error as Error).message}); its MCP servers were ignored`);
-    return [];
-  }
-  if (!isRecord(document)) {
-    problems.push(`${file}: expected a JSON object at the top level`);
-    return [];
-  }
-  return mcpServerNames(document.mcpServers, file, problems);
 }
 
 function mcpServerNames(value: unknown, file: string, problems: string[]): string[] {

@@ -34,6 +34,11 @@ export interface McpServerView {
   scope: "user" | "workdir";
   /** What is started: the command line (stdio) or the URL (http). */
   target: string;
+  /**
+   * Why it needs the network to start (a package runner such as `npx -y`, or a URL on another machine),
+   * when its own network (stdio: its `network` setting) is off.
+   */
+  needsNetwork?: string;
   status: McpServerStatus;
   /** Why it failed, crashed or is withheld. */
   error?: string;

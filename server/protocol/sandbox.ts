@@ -23,6 +23,22 @@ export interface FolderTrust {
   via?: "remembered" | "demo" | "cli" | "session";
   /** What the folder's own settings grant once trusted (shown in the trust prompt). */
   grants: FolderGrants;
+  /** MCP servers of the folder the user allowed network for when trusting it (the prompt's per-server tick). */
+  networkServers?: string[];
+  /**
+   * Why a folder trusted before asks again: trust covers the content that was shown, so a configuration
+   * that grants something new or different since (`changes`, one line each), or a trust recorded before
+   * content was (an old trusted-folders.json entry), is not trusted until the user answers again.
+   */
+  renewal?: TrustRenewal;
+}
+
+export interface TrustRenewal {
+  reason: string;
+  /** What differs from what was trusted, one line each (empty for an entry that recorded no content). */
+  changes: string[];
+  /** When it was trusted before. */
+  trustedAt?: string;
 }
 
 export interface FolderGrants {
@@ -34,6 +50,44 @@ export interface FolderGrants {
   mcpServers: string[];
   /** A `permissions.defaultMode` the folder asks for, if any (ignored until trusted). */
   defaultMode?: string;
+  /** Each MCP server the folder configures, as the trust prompt shows it (never an env or header value). */
+  servers?: McpServerGrant[];
+  /**
+   * sha256 over everything granted, values included. The trust prompt answers with it, so trust covers
+   * exactly what was shown: a configuration changed meanwhile asks again.
+   */
+  digest?: string;
+}
+
+/** One MCP server a folder would start once trusted: what it runs and what it may reach. */
+export interface McpServerGrant {
+  name: string;
+  /** The file that configures it. */
+  configFile: string;
+  transport: "stdio" | "http";
+  /** stdio: the program, its arguments, its working directory (absolute). */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  /** stdio: the names of the variables its `env` sets (values are never shown or stored). */
+  envNames?: string[];
+  /** http: the URL, and the names of the headers sent with it. */
+  url?: string;
+  headerNames?: string[];
+  /** stdio: its own `"network"` setting (network inside its sandbox). */
+  network: boolean;
+  /** Why it needs the network to start (`npx -y` downloads, a URL on another machine), when it does. */
+  needsNetwork?: string;
+  /** sha256 of its whole configuration, values included: what trust is bound to. */
+  fingerprint: string;
+}
+
+/** The user's answer to the trust prompt, besides "remember". */
+export interface TrustAnswer {
+  /** The grants' digest the prompt showed: a folder whose grants differ now is not trusted (asked again). */
+  digest?: string;
+  /** MCP servers of the folder to run with network (the prompt's per-server tick). */
+  networkServers?: string[];
 }
 
 /** Confirmations a risky session needs from the user before it is created (or switched). */

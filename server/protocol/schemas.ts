@@ -137,8 +137,18 @@ export const commandSchemas = {
     /** Switching to bypassPermissions needs `bypass_permissions` here. */
     confirm: Type.Optional(confirm),
   }),
-  /** Trust the session's workdir: its own allow rules (and MCP servers) take effect. */
-  trust_folder: command("trust_folder", { sessionId, remember: Type.Boolean() }),
+  /**
+   * Trust the session's workdir: its own allow rules (and MCP servers) take effect. `digest`: the grants
+   * the prompt showed (trust covers exactly those); `networkServers`: its MCP servers given network.
+   */
+  trust_folder: command("trust_folder", {
+    sessionId,
+    remember: Type.Boolean(),
+    digest: Type.Optional(Type.String({ maxLength: 80 })),
+    networkServers: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }),
+    ),
+  }),
   send_message: command("send_message", {
     sessionId,
     text: Type.String({ minLength: 1, maxLength: 200_000 }),

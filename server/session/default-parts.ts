@@ -7,7 +7,8 @@ import {
   loadFolderPermission,
   rememberTrustedFolder,
 } from "../permission/index.ts";
-import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
+import { trustChanges } from "../permission/trust.ts";
 import { createProvider, loadProvidersConfig } from "../providers/index.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import type { PermissionEvaluator, SessionParts } from "./session-types.ts";
@@ -25,8 +26,13 @@ export function defaultSessionParts(options: {
       // Rules from $HOME/.PseudoClaude/settings.json and <workdir>/.PseudoClaude/settings.json (its allow
       // rules only once the folder is trusted); problems are reported to the user, never fatal.
       const isDemo = options.demoFolders?.includes(workdir) === true;
-      const load = (via?: "session") =>
-        loadFolderPermission({ workdir, home, ...(isDemo ? { via: "demo" } : via ? { via } : {}) });
+      const load = (via?: "session", networkServers?: readonly string[]) =>
+        loadFolderPermission({
+          workdir,
+          home,
+          ...(isDemo ? { via: "demo" } : via ? { via } : {}),
+          ...(networkServers ? { networkServers } : {}),
+        });
       const loaded = await load();
       const engine = new PermissionEngine({
         mode,
@@ -37,9 +43,37 @@ export function defaultSessionParts(options: {
       const evaluator: PermissionEngine & PermissionEvaluator = Object.assign(engine, {
         loadProblems: loaded.problems,
         trust: loaded.trust,
-        async trustFolder(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }> {
-          const stored = remember && !isDemo ? await rememberTrustedFolder(home, workdir) : {};
-          const reloaded = await load("session");
+        async trustFolder(
+          remember: boolean,
+          answer: TrustAnswer = {},
+        ): Promise<{ trust: FolderTrust; problems: string[] }> {
+          // Trust covers what the prompt showed (its digest; an older page sends none: what was announced).
+          const shown = evaluator.trust?.grants;
+          const expected = answer.digest ?? shown?.digest;
+          const changedMeanwhile = (now: FolderTrust): { trust: FolderTrust; problems: string[] } => {
+            evaluator.trust = {
+              ...now,
+              trusted: false,
+              renewal: {
+                reason: "the folder's settings changed while the prompt was open: review what it grants now",
+                changes: shown?.digest === expected && shown ? trustChanges(now.grants, shown) : [],
+              },
+            };
+            delete evaluator.trust.via;
+            delete evaluator.trust.networkServers;
+            return { trust: evaluator.trust, problems: [] };
+          };
+          const current = await load();
+          if (current.trust.grants.digest !== expected) return changedMeanwhile(current.trust);
+          const networkServers = (answer.networkServers ?? []).filter((name) =>
+            current.trust.grants.mcpServers.includes(name),
+          );
+          const stored =
+            remember && !isDemo
+              ? await rememberTrustedFolder(home, workdir, { grants: current.trust.grants, networkServers })
+              : {};
+          const reloaded = await load("session", networkServers);
+          if (reloaded.trust.grants.digest !== expected) return changedMeanwhile(reloaded.trust);
           // Session rules ("allow for this session") and the mode are kept; only the file rules change.
           engine.setRules(reloaded.rules);
           evaluator.trust = reloaded.trust;

@@ -5,7 +5,7 @@
 import { PlaygroundError } from "../errors/index.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { AwaitingInput, InputReply, Provider } from "../providers/types.ts";
@@ -153,9 +153,9 @@ export class SessionEngines {
   }
 
   /** Trusts the workdir: its own allow rules apply from the next tool call (server/permission/trust.ts). */
-  trustFolder(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }> {
+  trustFolder(remember: boolean, answer?: TrustAnswer): Promise<{ trust: FolderTrust; problems: string[] }> {
     if (!this.permission.trustFolder)
       throw new PlaygroundError("invalid_arguments", "this session's permission engine has no folder trust");
-    return this.permission.trustFolder(remember);
+    return this.permission.trustFolder(remember, answer);
   }
 }

@@ -7,7 +7,11 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EVERYTHING_SERVER, processesWithArgument } from "../mcp/testing/processes.ts";
+import {
+  EVERYTHING_SERVER,
+  killProcessesWithArgument,
+  processesWithArgument,
+} from "../mcp/testing/processes.ts";
 import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "../transport/connection.ts";
@@ -176,7 +180,7 @@ describe("a session's MCP servers", () => {
 
     // A crash is reported (once) and the panel offers a reconnect.
     const crash = client.messages.length;
-    for (const pid of processesWithArgument(marker)) process.kill(pid, "SIGKILL");
+    killProcessesWithArgument(marker);
     await client.waitForEvent("mcp_state", {
       sessionId,
       from: crash,

@@ -3,6 +3,7 @@
 // changes at most every STDERR_EVENT_MS), the catalog snapshot sent again when tools come or go, a
 // reconnect by name, and everything ended with the session.
 import { errorMessage, PlaygroundError, type ErrorType } from "../errors/index.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import type { SessionWorkspace } from "./session-types.ts";
 
@@ -38,14 +39,18 @@ export class SessionMcp {
       : () => undefined;
   }
 
-  /** Starts the configured servers without waiting for them (each reports its own state). */
-  start(trusted: boolean): void {
+  /**
+   * Starts the configured servers without waiting for them (each reports its own state): the workdir's
+   * own only as `trust` covers them. `network`: the session's, when given (HTTP servers on other hosts).
+   */
+  start(trust: boolean | FolderTrust, network?: boolean): void {
     const { workspace } = this.options;
     if (!workspace.startMcp || this.closed) return;
     const startMcp = workspace.startMcp;
     this.started = this.started.then(async () => {
       try {
-        await startMcp(trusted);
+        if (network !== undefined) await workspace.mcp?.setSessionNetwork(network);
+        await startMcp(trust);
       } catch (error) {
         this.options.emitError("mcp_error", `MCP servers could not be started: ${errorMessage(error)}`);
       }
@@ -56,6 +61,22 @@ export class SessionMcp {
   /** Resolves once the last `start` has settled (every server connected or failed). */
   whenStarted(): Promise<void> {
     return this.started;
+  }
+
+  /** The session's network changed: HTTP servers on other hosts are closed, or started again. */
+  setSessionNetwork(on: boolean): void {
+    const mcp = this.options.workspace.mcp;
+    if (!mcp || this.closed) return;
+    this.started = this.started.then(async () => {
+      try {
+        await mcp.setSessionNetwork(on);
+      } catch (error) {
+        this.options.emitError(
+          "mcp_error",
+          `MCP servers could not follow the network setting: ${errorMessage(error)}`,
+        );
+      }
+    });
   }
 
   async reconnect(name: string): Promise<void> {

@@ -12,7 +12,7 @@ import type { McpServers } from "../mcp/mcp-servers.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
 
 /** One session's skills and tools: its own catalog (the project layer depends on the workdir). */
 export interface SessionWorkspace {
@@ -27,8 +27,8 @@ export interface SessionWorkspace {
   reloadCatalog?(): Promise<ReloadDiff>;
   /** MCP servers (absent in workspaces built without them, e.g. some tests). */
   mcp?: McpServers;
-  /** Starts the MCP servers; the workdir's own only when `trusted`. */
-  startMcp?(trusted: boolean): Promise<void>;
+  /** Starts the MCP servers; the workdir's own only when trusted, and only as they were trusted. */
+  startMcp?(trust: boolean | FolderTrust): Promise<void>;
   /** The secrets its events are redacted of (provider keys and its workdir's credentials). */
   secrets?: SecretScope;
 }
@@ -45,9 +45,10 @@ export interface PermissionEvaluator {
   trust?: FolderTrust;
   /**
    * Trusts the workdir: its allow rules apply from the next call; `remember` writes the trust store.
+   * `answer.digest`: what the prompt showed (grants that differ now are not trusted: asked again).
    * `problems`: what the user should know (a corrupt store that was replaced).
    */
-  trustFolder?(remember: boolean): Promise<{ trust: FolderTrust; problems: string[] }>;
+  trustFolder?(remember: boolean, answer?: TrustAnswer): Promise<{ trust: FolderTrust; problems: string[] }>;
   /** The sandbox exec calls run in (the engine asks for every exec call when it is off). */
   setSandbox?(sandbox: SandboxState): void;
 }

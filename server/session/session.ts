@@ -6,6 +6,7 @@ import { PlaygroundError, errorMessage, type ErrorType } from "../errors/index.t
 import type { ChatMessage } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import type { TrustAnswer } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
@@ -149,7 +150,7 @@ export class Session {
       emitError: (code, message) => session.emitError(code, message, { replay: true }),
       catalogChanged: () => session.emitCatalogSnapshot({ onlyIfChanged: true }),
     });
-    session.mcp.start(trust?.trusted === true);
+    session.mcp.start(trust ?? false, session.settings.allowNetwork === true);
     if (init.watch !== false) {
       const { builtin, user, project } = session.workspace.layers;
       session.watcher = new SkillWatcher(
@@ -448,12 +449,12 @@ export class Session {
   }
 
   /** Trusts the workdir: its own allow rules apply from the next tool call (server/permission/trust.ts). */
-  async trustFolder(remember: boolean): Promise<void> {
-    const { trust, problems } = await this.engines.trustFolder(remember);
+  async trustFolder(remember: boolean, answer?: TrustAnswer): Promise<void> {
+    const { trust, problems } = await this.engines.trustFolder(remember, answer);
     for (const problem of problems) this.emitError("permission_settings", problem);
     this.emit({ type: "trust_state", trust });
-    // The folder's own MCP servers start now (those already running are kept).
-    if (trust.trusted) this.mcp?.start(true);
+    // The folder's own MCP servers start now, as they were trusted (those already running are kept).
+    if (trust.trusted) this.mcp?.start(trust);
     await this.flushLog();
   }
 
@@ -466,6 +467,8 @@ export class Session {
     );
     await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
+    // An HTTP MCP server on another machine is reached only while the session allows network.
+    if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
     await this.flushLog();
   }

@@ -6,6 +6,7 @@ import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
+import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
@@ -72,10 +73,11 @@ export interface Workspace {
   /** What this workspace's events and tool results are redacted of: provider keys and its own credentials. */
   secrets: SecretScope;
   /**
-   * Reads the MCP config (the workdir's servers only when `trusted`) and starts the servers; resolves when
-   * each is connected or failed. Skills are validated again whenever a server comes up or goes away.
+   * Reads the MCP config (the workdir's servers only when trusted, and only as they were trusted) and
+   * starts the servers; resolves when each is connected or failed. Skills are validated again whenever a
+   * server comes up or goes away.
    */
-  startMcp(trusted: boolean): Promise<void>;
+  startMcp(trust: boolean | FolderTrust): Promise<void>;
   /** Everything a Runner (or a slash invocation) needs for this workspace. */
   runnerDependencies(options: ConversationOptions): SlashDependencies;
   /** Calls load_skill as the model would; returns its result. */
@@ -138,8 +140,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     removed,
     mcp,
     secrets,
-    startMcp: async (trusted) => {
-      await mcp.start(await loadMcpConfig({ workdir, home, trusted, secrets }));
+    startMcp: async (trust) => {
+      await mcp.start(await loadMcpConfig({ workdir, home, trusted: trust, secrets }));
     },
     runnerDependencies: (conversation) => ({
       provider: conversation.provider,

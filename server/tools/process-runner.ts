@@ -1,13 +1,15 @@
 // One module runs every child process (run_command and skill command tools): execa, a process group per
 // call, tree kill on timeout / cancel / server shutdown, bounded retained output, stdin given then closed,
-// a minimal environment from an allowlist, and — when a sandbox policy is given — bubblewrap around the
-// program (sandbox.ts): its PID namespace with --die-with-parent ends every descendant with the call, on
-// Stop, and with the server even on kill -9.
+// a minimal environment from an allowlist (child-environment.ts), and — when a sandbox policy is given —
+// bubblewrap around the program (sandbox.ts): its PID namespace with --die-with-parent ends every
+// descendant with the call, on Stop, and with the server even on kill -9. bwrap runs with the launcher's
+// fixed environment; the program's own (with the caller's `env`) is set inside the sandbox.
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { execa, type ResultPromise } from "execa";
 import { BoundedCapture } from "./bounded-capture.ts";
+import { childEnvironment, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
 import {
   RUN_MARKER_VARIABLE,
   isGroupAlive,
@@ -41,6 +43,7 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   /** Bytes of stdout/stderr each kept in memory (head and tail); default 1 MiB. */
   maxRetainedBytes?: number;
+  /** The program's own variables (on top of the allowlisted ones); under the sandbox they reach only it. */
   env?: Record<string, string>;
   /** Time between SIGTERM and SIGKILL to the group; default 1 s. */
   killGraceMs?: number;
@@ -167,21 +170,24 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
       : undefined;
   if (sandboxed === "stopped") return outcome({ canceled: true });
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
+  if (sandboxed && !sandboxed.program) return outcome({ spawnError: "sandbox: no bubblewrap program" });
+  const marker = randomBytes(8).toString("hex");
+  // The marker goes last so a caller's env cannot replace it; under the sandbox the launcher carries it too.
+  const environment = {
+    ...childEnvironment(options.env, sandboxed !== undefined),
+    [RUN_MARKER_VARIABLE]: marker,
+  };
   const program = sandboxed
     ? {
-        file: sandboxed.program ?? "bwrap",
-        args: bwrapArguments(sandboxed, { cwd: options.cwd, ...requested }),
+        file: sandboxed.program!,
+        args: bwrapArguments(sandboxed, { cwd: options.cwd, ...requested, env: environment }),
+        env: { ...LAUNCHER_ENVIRONMENT, [RUN_MARKER_VARIABLE]: marker },
       }
-    : requested;
+    : { ...requested, env: environment };
 
-  const marker = randomBytes(8).toString("hex");
   const subprocess = execa(program.file, program.args, {
     cwd: options.cwd,
-    // The marker goes last so a caller's env cannot replace it.
-    env: {
-      ...childEnvironment(options.env, sandboxed !== undefined),
-      [RUN_MARKER_VARIABLE]: marker,
-    },
+    env: program.env,
     extendEnv: false,
     // Its own process group, so one signal to -pid reaches the whole tree.
     detached: true,
@@ -380,38 +386,6 @@ async function endEscapedProcesses(
 /** Kills every live process group of the default runner (runProcess callers) and waits for them to end. */
 export function killAllProcesses(): Promise<void> {
   return defaultProcessRunner.killAll();
-}
-
-/**
- * The child's environment, built from an allowlist (never from the server's environment minus a denylist):
- * provider keys and every other secret of the server stay out, sandbox or not.
- */
-export const CHILD_ENV_ALLOWLIST: readonly string[] = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "LANG",
-  "LANGUAGE",
-  "TERM",
-  "TZ",
-  "TMPDIR",
-];
-const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-function childEnvironment(
-  extra: Record<string, string> | undefined,
-  sandboxed: boolean,
-): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    if (CHILD_ENV_ALLOWLIST.includes(key) || key.startsWith("LC_")) environment[key] = value;
-  }
-  environment.PATH ??= DEFAULT_PATH;
-  // The sandbox's /tmp is private to the call; the server's TMPDIR may not exist inside it.
-  if (sandboxed) environment.TMPDIR = "/tmp";
-  return { ...environment, ...extra };
 }
 
 /**

@@ -155,7 +155,12 @@ describe("S25: a call forking without end is bounded", () => {
     const policy = await guardRepositories(
       sandboxPolicy({ workdir, settings: { network: true, homes: [], limits: { processes: 32 } } }),
     );
-    const argv = bwrapArguments(policy, { cwd: workdir, file: "python3", args: ["forker.py", "300"] });
+    const argv = bwrapArguments(policy, {
+      cwd: workdir,
+      file: "python3",
+      args: ["forker.py", "300"],
+      env: { PATH: "/usr/bin:/bin" },
+    });
     const program = policy.program ?? "bwrap";
     const ran = spawnSync(
       "setpriv",
@@ -179,7 +184,12 @@ describe("S25: a call forking without end is bounded", () => {
         "65534",
         "--clear-groups",
         program,
-        ...bwrapArguments(unlimited, { cwd: workdir, file: "python3", args: ["forker.py", "100"] }),
+        ...bwrapArguments(unlimited, {
+          cwd: workdir,
+          file: "python3",
+          args: ["forker.py", "100"],
+          env: { PATH: "/usr/bin:/bin" },
+        }),
       ],
       { encoding: "utf8", timeout: 20_000 },
     );

@@ -551,7 +551,7 @@ describe("the bwrap arguments for a policy", () => {
     const policy = await guardRepositories(
       sandboxPolicy({ workdir, readOnlyRoots: [skillRoot], settings: { network: false, homes: [home] } }),
     );
-    const argv = bwrapArguments(policy, { cwd: skillRoot, file: "/bin/true", args: [] });
+    const argv = bwrapArguments(policy, { cwd: skillRoot, file: "/bin/true", args: [], env: {} });
     /** Index of a mount of `target` by `flag` (`--bind SRC DEST`: DEST two places after the flag). */
     const at = (flag: string, target: string) =>
       argv.findIndex((value, index) => value === flag && argv[index + 2] === target);
@@ -578,7 +578,7 @@ describe("the bwrap arguments for a policy", () => {
     const allowed = await guardRepositories(
       sandboxPolicy({ workdir, settings: { network: true, homes: [] } }),
     );
-    expect(bwrapArguments(allowed, { cwd: workdir, file: "/bin/true", args: [] })).not.toContain(
+    expect(bwrapArguments(allowed, { cwd: workdir, file: "/bin/true", args: [], env: {} })).not.toContain(
       "--unshare-net",
     );
   });

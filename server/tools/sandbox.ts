@@ -24,13 +24,18 @@ import {
   type SandboxLimits,
 } from "./sandbox-limits.ts";
 import { emptySources } from "./sandbox-stand-ins.ts";
+import { bwrapEnvironmentArguments, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
+import { findProgram } from "./find-program.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
 
 export interface SandboxAvailability {
   available: boolean;
-  /** The bwrap program used (absolute path or a name looked up on PATH). */
+  /**
+   * The bwrap program: an absolute path when available, found once (on the server's own PATH when given as
+   * a name) and never looked up again — a PATH a workdir configures must not choose the launcher.
+   */
   program: string;
   /** Why the sandbox cannot be used. */
   reason?: string;
@@ -41,13 +46,23 @@ export const BWRAP_ENV_VARIABLE = "PSEUDOCLAUDE_BWRAP";
 
 const probes = new Map<string, SandboxAvailability>();
 
-/** Probes bwrap once per program: starts `true` in the namespaces the sandbox uses. Never throws. */
+/**
+ * Resolves bwrap to an absolute path and probes it, once per name: starts `true` in the namespaces the
+ * sandbox uses, with the launcher's fixed environment. The server calls it at start. Never throws.
+ */
 export function detectSandbox(
   program: string = process.env[BWRAP_ENV_VARIABLE] || "bwrap",
 ): SandboxAvailability {
   const known = probes.get(program);
   if (known) return known;
-  const result = probe(program);
+  const absolute = findProgram(program);
+  const result: SandboxAvailability = absolute
+    ? probe(absolute)
+    : {
+        available: false,
+        program,
+        reason: `${program} not found${program.includes("/") ? "" : " on PATH"} (install the Debian package bubblewrap)`,
+      };
   probes.set(program, result);
   return result;
 }
@@ -75,6 +90,8 @@ function probe(program: string): SandboxAvailability {
     encoding: "utf8",
     timeout: 10_000,
     stdio: ["ignore", "ignore", "pipe"],
+    // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which bwrap need not get.
+    env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv,
   });
   if (run.error) {
     const code = (run.error as NodeJS.ErrnoException).code;
@@ -285,6 +302,11 @@ function realOrSelf(target: string): string {
 export function sandboxPolicy(options: {
   workdir: string;
   readOnlyRoots?: readonly string[];
+  /**
+   * Paths the program needs to see (an MCP server's program, script and cwd). One the private /tmp would
+   * hide is bound back read-only (see tmpFolderHolding); one under a hidden secret is a refusal.
+   */
+  visiblePaths?: readonly string[];
   settings?: SandboxSettings;
 }): SandboxPolicy {
   const settings = options.settings ?? { network: false, homes: [] };
@@ -317,23 +339,49 @@ export function sandboxPolicy(options: {
   // A root that holds the workdir itself would make the workdir read-only: the workdir stays writable.
   const roots = (options.readOnlyRoots ?? []).map(realOrSelf).filter((rootDir) => !within(workdir, rootDir));
   const writableRoots = [workdir];
+  // Both the path as given (what the process opens) and its realpath (where the kernel ends up).
+  const needed = [
+    ...new Set((options.visiblePaths ?? []).flatMap((target) => [path.resolve(target), realOrSelf(target)])),
+  ];
+  let refusal: string | undefined;
+  const exposed: string[] = [];
+  for (const target of needed) {
+    if (within(target, workdir) || roots.some((rootDir) => within(target, rootDir))) continue;
+    const folder = tmpFolderHolding(target);
+    if (folder === "/tmp")
+      refusal ??= `${target} is the sandbox's private /tmp: a server cannot be started from /tmp itself`;
+    else if (folder && !exposed.some((done) => within(folder, done))) exposed.push(folder);
+  }
   /** Paths the process can see at all: not under the private /tmp unless bound back. */
   const visible = (target: string): boolean =>
-    within(target, workdir) || roots.some((rootDir) => within(target, rootDir)) || !within(target, "/tmp");
+    within(target, workdir) ||
+    [...roots, ...exposed].some((rootDir) => within(target, rootDir)) ||
+    !within(target, "/tmp");
   const insideWritable = (target: string): boolean => writableRoots.some((dir) => within(target, dir));
 
+  // Bound back read-only right after the private /tmp, so a workdir inside one is still bound over it.
+  const exposedMounts = exposed.flatMap((folder) => ["--ro-bind", folder, folder]);
   const mounts: string[] =
     workdir === "/"
-      ? ["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...limitedTmpMounts(limits)]
-      : [...BASE_MOUNTS, ...limitedTmpMounts(limits), "--bind", workdir, workdir];
+      ? [
+          "--bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--proc",
+          "/proc",
+          ...limitedTmpMounts(limits),
+          ...exposedMounts,
+        ]
+      : [...BASE_MOUNTS, ...limitedTmpMounts(limits), ...exposedMounts, "--bind", workdir, workdir];
   // The workdir's bind comes after `--tmpfs /tmp` so a workdir under /tmp stays visible; a workdir of `/`
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
-  const readOnly: string[] = [];
+  const readOnly: string[] = [...exposed];
   // Stand-ins for absent parts need a mount point created in the workdir; a workdir that is not writable
   // anyway (a read-only file system) needs none.
   const workdirWritable = isWritable(workdir);
-  let refusal: string | undefined;
   const protect = (target: string, absentAs: "file" | "folder" | "skip"): void => {
     const entry = entryAt(target);
     if (entry?.kind === "symlink") {
@@ -391,6 +439,11 @@ export function sandboxPolicy(options: {
       hidden.push(target);
     }
   }
+  for (const target of needed) {
+    const secret = hidden.find((folder) => within(target, folder));
+    if (secret)
+      refusal ??= `${target} lies in ${secret}, which the sandbox hides (a secret); move it elsewhere`;
+  }
 
   return {
     enabled: true,
@@ -406,6 +459,17 @@ export function sandboxPolicy(options: {
     ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
     mounts,
   };
+}
+
+/**
+ * The folder of the host's /tmp that holds `target` (`/tmp/<first segment>`; the target itself when it
+ * lies directly in /tmp; `/tmp` for /tmp itself), or undefined outside /tmp. The whole folder, not just
+ * the file: a script needs its neighbours (node_modules, a virtualenv, the checkout it belongs to).
+ */
+export function tmpFolderHolding(target: string): string | undefined {
+  if (!within(target, "/tmp")) return undefined;
+  const first = target.slice("/tmp/".length).split("/")[0];
+  return first ? path.join("/tmp", first) : "/tmp";
 }
 
 function optional<Key extends string, Value>(key: Key, value: Value | undefined): { [K in Key]?: Value } {
@@ -496,10 +560,13 @@ function whyAbsent(target: string): string {
     : "git would read it as configuration or run it as a hook";
 }
 
-/** The full bwrap argv for a program under `policy`, run in `cwd`. */
+/**
+ * The full bwrap argv for a program under `policy`, run in `cwd` with exactly `env` (bwrap clears its own
+ * environment, which is the launcher's fixed one, and sets these inside: see child-environment.ts).
+ */
 export function bwrapArguments(
   policy: SandboxPolicy,
-  command: { cwd: string; file: string; args: readonly string[] },
+  command: { cwd: string; file: string; args: readonly string[]; env: Readonly<Record<string, string>> },
 ): string[] {
   if (policy.enabled && !policy.repositories)
     throw new Error("sandbox policy used without guardRepositories: the workdir's repositories are not kept");
@@ -509,6 +576,7 @@ export function bwrapArguments(
     ...policy.mounts,
     // The call's own cgroup.procs, the one cgroup file it may write: it joins its group through it.
     ...(group ? ["--bind", group.procs, group.procs] : []),
+    ...bwrapEnvironmentArguments(command.env),
     ...(policy.network ? [] : ["--unshare-net"]),
     ...(policy.seccomp ? ["--seccomp", String(SECCOMP_DESCRIPTOR)] : []),
     ...ISOLATION_FLAGS,

@@ -255,7 +255,10 @@ export class ClientConnection {
         await session.reconnectMcp(command.server);
         return;
       case "trust_folder":
-        await session.trustFolder(command.remember);
+        await session.trustFolder(command.remember, {
+          ...(command.digest !== undefined ? { digest: command.digest } : {}),
+          ...(command.networkServers ? { networkServers: command.networkServers } : {}),
+        });
         return;
       case "manual_response":
         session.manualResponse(command.requestIndex, { text: command.text, toolCalls: command.toolCalls });

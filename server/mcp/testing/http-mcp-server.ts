@@ -17,6 +17,8 @@ export interface TestHttpMcpServer {
   cancellations: { requestId: string; reason?: string }[];
   /** Headers of the last request. */
   lastHeaders: http.IncomingHttpHeaders;
+  /** Requests received so far (of any kind). */
+  requests: number;
   close(): Promise<void>;
 }
 
@@ -80,17 +82,19 @@ function buildServer(record: TestHttpMcpServer): McpServer {
   return server;
 }
 
-/** Starts the server on 127.0.0.1 (a free port); one MCP session per client (stateful transport). */
-export async function startHttpMcpServer(): Promise<TestHttpMcpServer> {
+/** Starts the server on `host` (default 127.0.0.1; a free port); one MCP session per client (stateful). */
+export async function startHttpMcpServer(host = "127.0.0.1"): Promise<TestHttpMcpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const servers: McpServer[] = [];
   const record: TestHttpMcpServer = {
     url: "",
     cancellations: [],
     lastHeaders: {},
+    requests: 0,
     close: async () => undefined,
   };
   const httpServer = http.createServer((request, response) => {
+    record.requests++;
     record.lastHeaders = request.headers;
     void (async () => {
       const sessionId = request.headers["mcp-session-id"];
@@ -112,9 +116,9 @@ export async function startHttpMcpServer(): Promise<TestHttpMcpServer> {
       response.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => httpServer.listen(0, host, resolve));
   const { port } = httpServer.address() as AddressInfo;
-  record.url = `http://127.0.0.1:${port}/mcp`;
+  record.url = `http://${host.includes(":") ? `[${host}]` : host}:${port}/mcp`;
   record.close = async () => {
     await Promise.all(servers.map((server) => server.close()));
     httpServer.closeAllConnections();

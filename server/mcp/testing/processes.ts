@@ -24,6 +24,20 @@ export function processesWithArgument(marker: string): number[] {
   return found;
 }
 
+/**
+ * SIGKILLs every process carrying `marker`. The host-side bwrap carries it too, and once it is killed the
+ * server inside its PID namespace may already be gone: a process that no longer exists is not an error.
+ */
+export function killProcessesWithArgument(marker: string): void {
+  for (const pid of processesWithArgument(marker)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
+}
+
 /** The reference server's entry point (a devDependency). */
 export const EVERYTHING_SERVER = fileURLToPath(
   import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js"),
