@@ -154,6 +154,12 @@ describe("dialects, as schemas declare them", () => {
 });
 
 describe("patterns run in the linear-time engine (S18)", () => {
+  const outside = (schema: object) => {
+    const compiled = compileValidator(schema);
+    if (!compiled.ok) throw new Error(compiled.message);
+    return compiled.validator;
+  };
+
   it("refuses what RE2 cannot run, naming the pattern's place in the schema — never a RegExp instead", () => {
     const backreference = compileValidator({ properties: { code: { type: "string", pattern: "^(a)\\1$" } } });
     expect(backreference).toMatchObject({ ok: false, pointer: "/properties/code/pattern" });
@@ -166,9 +172,9 @@ describe("patterns run in the linear-time engine (S18)", () => {
   });
 
   it("keeps each schema's patterns apart (ajv keys compiled patterns by their text)", () => {
-    const digits = mustCompile({ type: "string", pattern: "^\\d+$" });
-    const letters = mustCompile({ type: "string", pattern: "^[a-z]+$" });
-    const keyed = mustCompile({ type: "object", patternProperties: { "^x-": { type: "integer" } } });
+    const digits = outside({ type: "string", pattern: "^\\d+$" });
+    const letters = outside({ type: "string", pattern: "^[a-z]+$" });
+    const keyed = outside({ type: "object", patternProperties: { "^x-": { type: "integer" } } });
     expect([digits("123").ok, digits("abc").ok]).toEqual([true, false]);
     expect([letters("abc").ok, letters("123").ok]).toEqual([true, false]);
     expect([keyed({ "x-a": 1 }).ok, keyed({ "x-a": "1" }).ok, keyed({ y: "1" }).ok]).toEqual([
@@ -179,9 +185,9 @@ describe("patterns run in the linear-time engine (S18)", () => {
   });
 
   it("matches as JavaScript does: `.` stops at line ends, `\\s` is Unicode whitespace, flags u", () => {
-    const line = mustCompile({ type: "string", pattern: "^.+$" });
+    const line = outside({ type: "string", pattern: "^.+$" });
     expect([line("one line").ok, line("two\nlines").ok, line("emoji 😀").ok]).toEqual([true, false, true]);
-    const word = mustCompile({ type: "string", pattern: "^\\S+$" });
+    const word = outside({ type: "string", pattern: "^\\S+$" });
     expect([word("a\u00a0b").ok, word("a\u3000").ok, word("ab").ok]).toEqual([false, false, true]);
   });
 });
