@@ -101,7 +101,9 @@ export class McpServers {
     const views = [...this.connections.values()].map((connection) => {
       const view = connection.view();
       const registered = new Set(this.registered.get(connection.name) ?? []);
-      return { ...view, tools: view.tools.filter((tool) => registered.has(tool.name)) };
+      const tools = view.tools.filter((tool) => registered.has(tool.name));
+      const definitionTokens = tools.reduce((sum, tool) => sum + tool.definitionTokens, 0);
+      return { ...view, tools, definitionTokens };
     });
     for (const server of this.withheld) {
       views.push({
