@@ -63,10 +63,18 @@ export default [
       "import/resolver": { node: { extensions: [".ts", ".tsx", ".js", ".mjs"] } },
     },
     rules: {
-      // One schema validator (issue: one ajv instance behind compileValidator).
+      // One schema validator (issue: one ajv instance behind compileValidator), and one way to run a
+      // pattern from an untrusted source: the linear-time engine behind linearRegExp (SECURITY S18).
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "ajv", message: "use compileValidator from server/protocol/validator.ts" }] },
+        {
+          paths: [
+            { name: "ajv", message: "use compileValidator from server/protocol/validator.ts" },
+            { name: "ajv-formats", message: "use compileValidator from server/protocol/validator.ts" },
+            { name: "re2js", message: "use linearRegExp from server/protocol/linear-regex.ts" },
+          ],
+          patterns: [{ group: ["ajv/*"], message: "use compileValidator from server/protocol/validator.ts" }],
+        },
       ],
       "boundaries/dependencies": [
         "error",
@@ -100,5 +108,8 @@ export default [
       ],
     },
   },
-  { files: ["server/protocol/validator.ts"], rules: { "no-restricted-imports": "off" } },
+  {
+    files: ["server/protocol/validator.ts", "server/protocol/linear-regex.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
 ];

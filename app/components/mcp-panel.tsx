@@ -1,5 +1,6 @@
 // The MCP panel: the session's MCP servers (where each is configured, its status, why it failed or
-// crashed, whether it runs in the sandbox), their tools with the token cost of each definition, the tail
+// crashed, whether it runs in the sandbox, what it published that the playground could not take as is),
+// their registered tools with the token cost of each definition, the tail
 // of the server's stderr, a reconnect button, and a tool console per tool (forms from its input schema).
 "use client";
 import type { McpServerStatus, McpServerView } from "../../server/protocol/index.ts";
@@ -31,6 +32,8 @@ export function McpPanel({
   onRunTool: (tool: string, input: unknown) => void;
 }) {
   const total = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
+  // A server's own warnings are shown on its row; the list at the top keeps the others (config files).
+  const onRows = new Set(servers.flatMap((server) => server.warnings ?? []));
   return (
     <section className="space-y-1.5 p-2 text-xs" data-testid="mcp-panel" aria-label="MCP servers">
       <div className="flex items-center gap-1">
@@ -42,11 +45,13 @@ export function McpPanel({
           {total} tokens of definitions in every request
         </Badge>
       </div>
-      {warnings.map((warning) => (
-        <p key={warning} className="text-amber-900" data-testid="mcp-warning">
-          ⚠ {warning}
-        </p>
-      ))}
+      {warnings
+        .filter((warning) => !onRows.has(warning))
+        .map((warning) => (
+          <p key={warning} className="text-amber-900" data-testid="mcp-warning">
+            ⚠ {warning}
+          </p>
+        ))}
       {servers.map((server) => (
         <McpServerCard
           key={server.name}
@@ -125,10 +130,16 @@ function McpServerCard({
           Needs the network to start: {server.needsNetwork}.
         </p>
       )}
+      {(server.warnings ?? []).map((warning) => (
+        <p key={warning} className="text-amber-900" data-testid="mcp-server-warning">
+          ⚠ {warning}
+        </p>
+      ))}
       {server.tools.length > 0 && (
         <details open className="mt-1" data-testid="mcp-server-tools">
-          <summary className="cursor-pointer font-semibold">
-            {server.tools.length} tools · {server.definitionTokens} tokens of definitions (o200k_base)
+          <summary className="cursor-pointer font-semibold" data-testid="mcp-server-tool-count">
+            {server.tools.length} tools registered · {server.definitionTokens} tokens of definitions
+            (o200k_base)
           </summary>
           <ul className="mt-1 space-y-1">
             {server.tools.map((tool) => (
@@ -141,6 +152,11 @@ function McpServerCard({
                   >
                     {tool.definitionTokens} tokens
                   </Badge>
+                  {tool.inputValidationOff !== undefined && (
+                    <Badge tone="amber" testId="mcp-tool-unchecked" title={tool.inputValidationOff}>
+                      arguments not checked
+                    </Badge>
+                  )}
                   {tool.annotations?.readOnlyHint === true && (
                     <Badge tone="violet" title="A hint from the server, not a guarantee: calls still ask">
                       server says read-only

@@ -24,6 +24,7 @@ import {
   PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS,
   serverPaths,
 } from "./server-launch.ts";
+import { outputSchemaValidator, schemaProblem } from "./schema-checks.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
 
 interface SdkModules {
@@ -136,7 +137,11 @@ export class McpConnection {
     try {
       const modules = await loadSdk();
       if (generation !== this.generation) return;
-      client = new modules.Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
+      client = new modules.Client(
+        { name: "pseudoclaude-playground", version: this.options.clientVersion },
+        // Structured content is checked against output schemas through the one validator seam (S18).
+        { jsonSchemaValidator: outputSchemaValidator },
+      );
       transport = this.createTransport(modules);
     } catch (error) {
       return this.fail(generation, message(error), started);
@@ -278,6 +283,11 @@ export class McpConnection {
     return fetch(url, this.sessionNetwork() ? init : { ...init, redirect: "manual" });
   }
 
+  /**
+   * Every tool the server lists, as it publishes it. A name providers refuse is skipped with a warning; a
+   * schema that cannot be compiled here keeps its tool, with that check off and a warning (never dropped
+   * silently); past MAX_TOOLS the rest is left out with a warning.
+   */
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
     const out: McpToolView[] = [];
     let cursor: string | undefined;
@@ -293,6 +303,16 @@ export class McpConnection {
         }
         const description = tool.description ?? tool.title ?? "";
         const inputSchema = (tool.inputSchema ?? { type: "object" }) as Record<string, unknown>;
+        const inputProblem = schemaProblem(inputSchema);
+        if (inputProblem)
+          this.warnings.push(
+            `${this.name}: tool "${tool.name}": its arguments are not checked: ${inputProblem}`,
+          );
+        const outputProblem = tool.outputSchema ? schemaProblem(tool.outputSchema) : undefined;
+        if (outputProblem)
+          this.warnings.push(
+            `${this.name}: tool "${tool.name}": its structured content is not checked: ${outputProblem}`,
+          );
         out.push({
           name,
           tool: tool.name,
@@ -301,10 +321,15 @@ export class McpConnection {
           inputSchema,
           ...(tool.annotations ? { annotations: { ...tool.annotations } } : {}),
           definitionTokens: definitionTokens(name, description, inputSchema),
+          ...(inputProblem ? { inputValidationOff: inputProblem } : {}),
         });
       }
       cursor = page.nextCursor;
     } while (cursor && out.length < MAX_TOOLS);
+    if (cursor)
+      this.warnings.push(
+        `${this.name}: only its first ${out.length} tools were read (the playground reads at most ${MAX_TOOLS}); the rest are not registered`,
+      );
     return out;
   }
 
@@ -370,6 +395,7 @@ export class McpConnection {
         : {}),
       ...(this.sandboxView ? { sandbox: { ...this.sandboxView } } : {}),
       tools: structuredClone(this.tools),
+      ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
       stderrTail: this.stderrTail.slice(-4096),
       definitionTokens: this.tools.reduce((sum, tool) => sum + tool.definitionTokens, 0),
       ...(this.startMs !== undefined ? { startMs: this.startMs } : {}),

@@ -1,7 +1,11 @@
 // An MCP `tools/call` result as a tool result: text blocks are the model's text; structured content is
-// added as JSON when no text block already carries it; resource links and embedded resources are named
+// added as JSON only when it adds to that text (see `repeatsText`: servers are told to put it in a text
+// block too, and a file read through a filesystem server came twice, cut in the middle by the output cap);
+// it is kept whole for the UI either way. The output cap applies once, to the joined text, in the Runner.
+// Resource links and embedded resources are named
 // with their URI; images (and audio) are described to the model in words and kept, within a budget, for
 // the UI (metadata.mcp). A result with `isError` is a failure the model reads.
+import { isDeepStrictEqual } from "node:util";
 import type { McpResultDetails } from "../protocol/mcp.ts";
 import type { ToolExecution } from "../tools/types.ts";
 import { failResult, okResult } from "../tools/types.ts";
@@ -82,11 +86,8 @@ export function renderCallResult(
   if (dropped > 0) details.droppedImages = dropped;
   if (result.structuredContent !== undefined) {
     details.structuredContent = result.structuredContent;
-    const json = JSON.stringify(result.structuredContent, null, 2);
-    // Servers should also put it in a text block (the spec's advice); when they did, do not repeat it.
-    const compact = JSON.stringify(result.structuredContent);
-    if (!parts.some((part) => part.trim() === json.trim() || part.trim() === compact))
-      parts.push(`Structured content:\n${json}`);
+    if (!repeatsText(result.structuredContent, parts))
+      parts.push(`Structured content:\n${JSON.stringify(result.structuredContent, null, 2)}`);
   }
   // Old servers (protocol 2024-10-07) answer `toolResult` instead of content.
   if (blocks.length === 0 && result.toolResult !== undefined)
@@ -104,4 +105,39 @@ export function renderCallResult(
     };
   }
   return { result: okResult(registryName, text, metadata) };
+}
+
+/** Leaf values checked at most; structured content with more is shown (the check would cost more). */
+const MAX_LEAVES_CHECKED = 2_000;
+
+/**
+ * Whether structured content adds nothing to the text blocks: one of them is the same value as JSON, or
+ * every leaf value of it (string, number, boolean) already appears in the text. Key names alone are not
+ * worth repeating a whole result for.
+ */
+export function repeatsText(structured: unknown, parts: readonly string[]): boolean {
+  for (const part of parts) {
+    const trimmed = part.trim();
+    if (!/^[[{]/.test(trimmed)) continue;
+    try {
+      if (isDeepStrictEqual(JSON.parse(trimmed), structured)) return true;
+    } catch {
+      // Not JSON: compared by its leaf values below.
+    }
+  }
+  const leaves: string[] = [];
+  if (!collectLeaves(structured, leaves)) return false;
+  const text = parts.join("\n");
+  return leaves.every((leaf) => text.includes(leaf));
+}
+
+/** Adds the leaf values of `value` as text; false when there are more than MAX_LEAVES_CHECKED. */
+function collectLeaves(value: unknown, leaves: string[]): boolean {
+  if (typeof value === "string") {
+    if (value !== "") leaves.push(value);
+  } else if (typeof value === "number" || typeof value === "boolean") leaves.push(String(value));
+  else if (Array.isArray(value)) return value.every((item) => collectLeaves(item, leaves));
+  else if (typeof value === "object" && value !== null)
+    return Object.values(value).every((item) => collectLeaves(item, leaves));
+  return leaves.length <= MAX_LEAVES_CHECKED;
 }

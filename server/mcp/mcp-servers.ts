@@ -125,8 +125,15 @@ export class McpServers {
       .filter((pid): pid is number => pid !== undefined);
   }
 
+  /** Each server as the panel shows it: its tools are the ones registered (what the model is offered). */
   views(): McpServerView[] {
-    const views = [...this.connections.values()].map((connection) => connection.view());
+    const views = [...this.connections.values()].map((connection) => {
+      const view = connection.view();
+      const registered = new Set(this.registered.get(connection.name) ?? []);
+      const tools = view.tools.filter((tool) => registered.has(tool.name));
+      const definitionTokens = tools.reduce((sum, tool) => sum + tool.definitionTokens, 0);
+      return { ...view, tools, definitionTokens };
+    });
     for (const server of this.withheld) {
       views.push({
         name: server.name,
@@ -188,18 +195,25 @@ export class McpServers {
     const wantedNames = new Set(wanted.map((tool) => tool.name));
     for (const stale of previous) if (!wantedNames.has(stale)) registry.unregister(stale);
     const names: string[] = [];
+    const warn = (warning: string) => {
+      if (!connection!.warnings.includes(warning)) connection!.warnings.push(warning);
+    };
     for (const tool of wanted) {
       // A name a system tool holds is never replaced (registerOrReplace refuses it).
-      if (registry.isProtected(tool.name)) continue;
+      if (registry.isProtected(tool.name)) {
+        warn(`${name}: tool "${tool.tool}" skipped: ${tool.name} is a built-in tool's name`);
+        continue;
+      }
       try {
         registry.registerOrReplace(
           createMcpTool(connection!, tool, this.options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS),
         );
         names.push(tool.name);
       } catch (error) {
-        // An input schema that does not compile: the tool is left out, and the user is told.
-        const warning = `${name}: tool "${tool.tool}" skipped: ${error instanceof Error ? error.message : String(error)}`;
-        if (!connection!.warnings.includes(warning)) connection!.warnings.push(warning);
+        // Not expected (a schema that cannot be compiled registers with its check off), but never silent.
+        warn(
+          `${name}: tool "${tool.tool}" skipped: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     this.registered.set(name, names);

@@ -34,6 +34,8 @@ export function createMcpTool(
       origin: "main",
       mcpServer: server.name,
     },
+    // A schema that cannot be compiled here still reaches the model; its arguments are checked as an object.
+    ...(tool.inputValidationOff !== undefined ? { inputCheck: "object" as const } : {}),
 
     describe(_input, context): ToolTarget {
       return {
@@ -53,8 +55,14 @@ export function createMcpTool(
         durationMs: Math.round(performance.now() - started),
         timeoutMs,
       });
+      // The SDK adds an abort listener to the signal it is given and never removes it: it gets a signal of
+      // this call only, tied to the run's by a listener removed when the call ends (no leak per call).
+      const call = new AbortController();
+      const abort = () => call.abort(context.signal.reason);
+      if (context.signal.aborted) abort();
+      else context.signal.addEventListener("abort", abort, { once: true });
       try {
-        const result = await server.callTool(tool.tool, input ?? {}, { signal: context.signal, timeoutMs });
+        const result = await server.callTool(tool.tool, input ?? {}, { signal: call.signal, timeoutMs });
         const execution = renderCallResult(tool.name, { server: server.name, tool: tool.tool }, result);
         const extra = metadata();
         execution.result.metadata = { ...execution.result.metadata, durationMs: extra.durationMs, timeoutMs };
@@ -84,6 +92,8 @@ export function createMcpTool(
         return {
           result: failResult(tool.name, "mcp_error", `MCP server ${server.name}: ${text}`, metadata()),
         };
+      } finally {
+        context.signal.removeEventListener("abort", abort);
       }
     },
   });

@@ -108,6 +108,12 @@ describe("modes", () => {
 });
 
 describe("rules", () => {
+  it("a glob that makes no expression is a problem with its file, not a throw", () => {
+    expect(parseRule("deny", "run_command([z-a])", "settings.json")).toMatch(
+      /^rule "run_command\(\[z-a\]\)": its pattern cannot be used \(is not a valid regular expression/,
+    );
+  });
+
   it("S1: deny run_command(rm *) beats allow run_command(*)", () => {
     const engine = new PermissionEngine({
       sandbox,

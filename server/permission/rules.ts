@@ -1,3 +1,4 @@
+import { PatternError } from "../protocol/linear-regex.ts";
 import { escapeGlob, globToRegExp } from "../tools/glob.ts";
 import type { ToolCategory } from "../protocol/model.ts";
 
@@ -35,13 +36,19 @@ export function parseRule(effect: RuleEffect, text: string, origin: string): Com
   const pattern = match[2]?.trim();
   if (pattern !== undefined && pattern.length === 0)
     return `rule "${text}" has an empty pattern; write ${tool} for every call`;
-  return compile({
-    effect,
-    tool,
-    ...(pattern !== undefined ? { pattern } : {}),
-    text: `${effect} ${text.trim()}`,
-    origin,
-  });
+  try {
+    return compile({
+      effect,
+      tool,
+      ...(pattern !== undefined ? { pattern } : {}),
+      text: `${effect} ${text.trim()}`,
+      origin,
+    });
+  } catch (error) {
+    // A glob whose brackets make no expression (`[z-a]`): a problem with the file, like any other.
+    if (error instanceof PatternError) return `rule "${text}": its pattern cannot be used (${error.reason})`;
+    throw error;
+  }
 }
 
 /** A rule that matches exactly one command or path (what "allow for this session" remembers). */

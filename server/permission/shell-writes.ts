@@ -3,6 +3,7 @@
 // be in after its `cd`s. A target whose value is unknown before the line runs (`$X`, `$(…)`, a glob, the
 // arguments `xargs` reads) counts as outside the working directory.
 import path from "node:path";
+import { tryLinearRegExp, type LinearRegExp } from "../protocol/linear-regex.ts";
 import { isInside, protectedAreaOf } from "../tools/confine.ts";
 import { inFolder } from "./option-reader.ts";
 import { folderOf, programEffects, type ProgramEffect } from "./program-effects.ts";
@@ -55,7 +56,7 @@ function patternMayEscape(value: string): boolean {
 }
 
 /** A case-insensitive matcher for one glob segment; undefined for a bracket expression it cannot read. */
-function globSegment(segment: string): RegExp | undefined {
+function globSegment(segment: string): LinearRegExp | undefined {
   let source = "";
   for (let index = 0; index < segment.length; index++) {
     const char = segment[index]!;
@@ -72,11 +73,9 @@ function globSegment(segment: string): RegExp | undefined {
       index = close;
     } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
   }
-  try {
-    return new RegExp(`^${source}$`, "i");
-  } catch {
-    return undefined;
-  }
+  // The segment is the agent's text: compiled for the linear-time engine like every untrusted pattern (S18).
+  const compiled = tryLinearRegExp(`^${source}$`, "i");
+  return compiled.ok ? compiled.regex : undefined;
 }
 
 function home(relative: string): Place {

@@ -23,6 +23,12 @@ export interface McpToolView {
   annotations?: Record<string, unknown>;
   /** o200k_base tokens of the definition as the model is sent it (name, description, schema as JSON). */
   definitionTokens: number;
+  /**
+   * Set when the input schema cannot be compiled here (a pattern the linear-time engine cannot run, a
+   * `$schema` not validated here): why. The tool is registered all the same; its arguments are checked
+   * only for being an object.
+   */
+  inputValidationOff?: string;
 }
 
 export interface McpServerView {
@@ -46,7 +52,10 @@ export interface McpServerView {
   serverInfo?: { name: string; version: string };
   /** stdio: whether it runs in the sandbox, and with network or not. */
   sandbox?: { enabled: boolean; network: boolean; reason?: string };
+  /** The tools registered for the model (what the panel counts). */
   tools: McpToolView[];
+  /** What the playground could not take as the server published it: tools skipped, checks off. */
+  warnings?: string[];
   /** The last lines the server wrote on stderr (stdio), bounded. */
   stderrTail: string;
   /** Tokens of all its tool definitions together (o200k_base). */

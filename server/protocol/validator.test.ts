@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { compileValidator, formatIssues, mustCompile } from "./validator.ts";
+import {
+  compileValidator,
+  describeSchemaProblem,
+  dialectOf,
+  formatIssues,
+  mustCompile,
+} from "./validator.ts";
 
 describe("compileValidator (the one ajv instance)", () => {
   const schema = {
@@ -47,5 +53,141 @@ describe("compileValidator (the one ajv instance)", () => {
       message: "must be string",
     }));
     expect(formatIssues(issues, "(root)", 2)).toBe("/0 must be string; /1 must be string; and 5 more");
+  });
+});
+
+describe("dialects, as schemas declare them", () => {
+  const accepts = (schema: object, value: unknown) => {
+    const compiled = compileValidator(schema);
+    if (!compiled.ok) throw new Error(compiled.message);
+    return compiled.validator(value).ok;
+  };
+
+  it("2020-12: $defs and $ref, prefixItems with items: false, dependentRequired, unevaluatedProperties", () => {
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $defs: { id: { type: "string", pattern: "^[a-z]+-\\d+$" } },
+      type: "object",
+      allOf: [{ properties: { extra: { type: "boolean" } } }],
+      properties: {
+        id: { $ref: "#/$defs/id" },
+        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }], items: false },
+        card: { type: "string" },
+        expiry: { type: "string" },
+      },
+      dependentRequired: { card: ["expiry"] },
+      unevaluatedProperties: false,
+    };
+    expect(accepts(schema, { id: "ab-1", pair: ["x", 2], card: "c", expiry: "e", extra: true })).toBe(true);
+    expect(accepts(schema, { id: "AB" })).toBe(false);
+    expect(accepts(schema, { pair: ["x", 2, 3] })).toBe(false);
+    expect(accepts(schema, { pair: [1, 2] })).toBe(false);
+    expect(accepts(schema, { card: "c" })).toBe(false);
+    const unknown = mustCompile(schema)({ other: 1 });
+    expect(!unknown.ok && unknown.message).toBe('(root) has an unknown field "other"');
+  });
+
+  it("2019-09 by its own class; draft-07 (http or https) with tuple items and dependencies; draft-06 as draft-07", () => {
+    const recent = {
+      $schema: "https://json-schema.org/draft/2019-09/schema#",
+      properties: { a: { type: "string" } },
+      dependentRequired: { a: ["b"] },
+      unevaluatedProperties: false,
+    };
+    expect(accepts(recent, { a: "x", b: 1 })).toBe(false); // b is not evaluated
+    expect(accepts(recent, { a: "x" })).toBe(false);
+    expect(accepts(recent, {})).toBe(true);
+    for (const uri of [
+      "http://json-schema.org/draft-07/schema#",
+      "https://json-schema.org/draft-07/schema",
+      "http://json-schema.org/draft-06/schema#",
+    ]) {
+      const legacy = {
+        $schema: uri,
+        properties: { pair: { items: [{ type: "string" }], additionalItems: false } },
+        dependencies: { card: ["expiry"] },
+      };
+      expect(accepts(legacy, { pair: ["x"] }), uri).toBe(true);
+      expect(accepts(legacy, { pair: ["x", 1] }), uri).toBe(false);
+      expect(accepts(legacy, { card: "c" }), uri).toBe(false);
+    }
+  });
+
+  it("reads an undeclared schema as 2020-12, unless it uses draft-07's shapes (names of properties are not shapes)", () => {
+    expect(dialectOf({ properties: { p: { prefixItems: [{ type: "number" }] } } })).toEqual({
+      ok: true,
+      dialect: "2020-12",
+    });
+    expect(dialectOf({ properties: { p: { items: [{ type: "number" }] } } })).toEqual({
+      ok: true,
+      dialect: "draft-07",
+    });
+    expect(dialectOf({ properties: { dependencies: { type: "object" }, items: { type: "array" } } })).toEqual(
+      {
+        ok: true,
+        dialect: "2020-12",
+      },
+    );
+    expect(dialectOf({ enum: [{ additionalItems: 1 }] })).toEqual({ ok: true, dialect: "2020-12" });
+    expect(
+      accepts({ properties: { p: { prefixItems: [{ type: "number" }], items: false } } }, { p: [1, 2] }),
+    ).toBe(false);
+  });
+
+  it("refuses a dialect it does not validate, naming $schema", () => {
+    const compiled = compileValidator({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" });
+    expect(compiled).toMatchObject({ ok: false, pointer: "/$schema" });
+    expect(!compiled.ok && compiled.message).toMatch(/draft-04.*not validated here/);
+  });
+
+  it("checks formats", () => {
+    const schema = {
+      properties: { email: { format: "email" }, day: { format: "date" }, site: { format: "uri" } },
+    };
+    expect(
+      accepts(schema, { email: "ada@example.org", day: "2026-12-03", site: "https://example.org/" }),
+    ).toBe(true);
+    expect(accepts(schema, { email: "ada" })).toBe(false);
+    expect(accepts(schema, { day: "2026-02-30" })).toBe(false);
+    expect(accepts(schema, { site: "not a uri" })).toBe(false);
+  });
+});
+
+describe("patterns run in the linear-time engine (S18)", () => {
+  const outside = (schema: object) => {
+    const compiled = compileValidator(schema);
+    if (!compiled.ok) throw new Error(compiled.message);
+    return compiled.validator;
+  };
+
+  it("refuses what RE2 cannot run, naming the pattern's place in the schema — never a RegExp instead", () => {
+    const backreference = compileValidator({ properties: { code: { type: "string", pattern: "^(a)\\1$" } } });
+    expect(backreference).toMatchObject({ ok: false, pointer: "/properties/code/pattern" });
+    expect(!backreference.ok && describeSchemaProblem(backreference)).toMatch(
+      /^\/properties\/code\/pattern: pattern "\^\(a\)\\\\1\$" cannot run in the linear-time regex engine \(RE2\).*backreference/,
+    );
+    const lookahead = compileValidator({ patternProperties: { "^(?!x)/y": { type: "string" } } });
+    expect(lookahead).toMatchObject({ ok: false, pointer: "/patternProperties/^(?!x)~1y" });
+    expect(!lookahead.ok && lookahead.message).toMatch(/lookahead/);
+  });
+
+  it("keeps each schema's patterns apart (ajv keys compiled patterns by their text)", () => {
+    const digits = outside({ type: "string", pattern: "^\\d+$" });
+    const letters = outside({ type: "string", pattern: "^[a-z]+$" });
+    const keyed = outside({ type: "object", patternProperties: { "^x-": { type: "integer" } } });
+    expect([digits("123").ok, digits("abc").ok]).toEqual([true, false]);
+    expect([letters("abc").ok, letters("123").ok]).toEqual([true, false]);
+    expect([keyed({ "x-a": 1 }).ok, keyed({ "x-a": "1" }).ok, keyed({ y: "1" }).ok]).toEqual([
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it("matches as JavaScript does: `.` stops at line ends, `\\s` is Unicode whitespace, flags u", () => {
+    const line = outside({ type: "string", pattern: "^.+$" });
+    expect([line("one line").ok, line("two\nlines").ok, line("emoji 😀").ok]).toEqual([true, false, true]);
+    const word = outside({ type: "string", pattern: "^\\S+$" });
+    expect([word("a\u00a0b").ok, word("a\u3000").ok, word("ab").ok]).toEqual([false, false, true]);
   });
 });

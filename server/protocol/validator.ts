@@ -1,10 +1,71 @@
-// The one JSON Schema validator of the server: one ajv instance, one compile function returning a result
-// union, one formatter for its errors. Wire frames (./schemas.ts), tools.json files and every tool's
-// input schema (the Registry) are checked through it. The pages never import this module.
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+// The one JSON Schema validator of the server: one compile function returning a result union, one
+// formatter for its errors. Wire frames (./schemas.ts), tools.json files, every tool's input schema (the
+// Registry) and MCP servers' output schemas are checked through it. The pages never import this module.
+//
+// Dialects, as schemas in the field declare them with `$schema`: draft-07 (and draft-06, read as
+// draft-07, which only adds keywords), 2019-09 and 2020-12, each by ajv's own class for it. A schema
+// without `$schema` is read as 2020-12 (the MCP default dialect) unless it uses draft-07's shapes
+// (`items` as a list, `additionalItems`, `dependencies`), which 2020-12 replaced. Formats (`email`,
+// `date`, `uri`, …) are checked (ajv-formats). Any other `$schema` does not compile: the caller decides
+// (the Registry refuses the tool; an MCP tool is registered with its arguments unchecked and a warning).
+//
+// In a schema from outside (compileValidator: skills, MCP servers), every `pattern` and
+// `patternProperties` runs in the linear-time engine (./linear-regex.ts, S18): a backtracking RegExp on
+// the shared event loop is a way to freeze every session. A pattern that engine cannot run makes the
+// schema not compile, with the pointer of the pattern in the schema (`pointer`) — never a fallback to
+// RegExp. Only the server's own schemas (mustCompile) keep RegExp for the patterns written here.
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import type { RegExpEngine } from "ajv/dist/types/index.js";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { linearRegExp, PatternError } from "./linear-regex.ts";
+
+export type Dialect = "draft-07" | "2019-09" | "2020-12";
+
+const CANONICAL_URI: Record<Dialect, string> = {
+  "draft-07": "http://json-schema.org/draft-07/schema#",
+  "2019-09": "https://json-schema.org/draft/2019-09/schema",
+  "2020-12": "https://json-schema.org/draft/2020-12/schema",
+};
+
+/** `$schema` values by dialect: http or https, with or without the empty fragment. */
+const DECLARED: [RegExp, Dialect][] = [
+  [/^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/, "draft-07"],
+  [/^https?:\/\/json-schema\.org\/draft\/2019-09\/schema#?$/, "2019-09"],
+  [/^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/, "2020-12"],
+];
+
+const regExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const regex = linearRegExp(pattern, flags);
+    // ajv keys compiled patterns by their string form: it must differ between patterns.
+    return { test: regex.test, toString: () => `/${pattern}/${flags}` };
+  },
+  { code: "linearRegExp" },
+);
 
 /** `strict: false`: tool input schemas come from skills and MCP servers, which use keywords ajv does not know. */
-const ajv = new Ajv({ allErrors: true, strict: false });
+const options: Options = { allErrors: true, strict: false, code: { regExp } };
+
+type Provenance = "outside" | "own";
+
+/** One ajv instance per dialect and provenance, made on first use, with formats. */
+const instances = new Map<string, Ajv>();
+function instance(dialect: Dialect, provenance: Provenance): Ajv {
+  const key = `${provenance} ${dialect}`;
+  let ajv = instances.get(key);
+  if (!ajv) {
+    // The server's own schemas (wire frames, the tools.json format) have patterns written in this repo, each
+    // a single character class or quantifier, which RegExp runs in linear time, 100 times faster than the
+    // RE2 port on a 700 KB upload chunk. Every schema from outside runs its patterns in RE2.
+    const own = provenance === "own" ? { ...options, code: {} } : options;
+    ajv = dialect === "2020-12" ? new Ajv2020(own) : dialect === "2019-09" ? new Ajv2019(own) : new Ajv(own);
+    addFormats(ajv);
+    instances.set(key, ajv);
+  }
+  return ajv;
+}
 
 export interface ValidationIssue {
   /** JSON pointer of the value, "" for the root. */
@@ -25,29 +86,97 @@ export interface Validator<T> {
   readonly schema: object;
 }
 
-export type CompiledValidator<T> = { ok: true; validator: Validator<T> } | { ok: false; message: string };
+export type CompiledValidator<T> =
+  | { ok: true; validator: Validator<T> }
+  /** `pointer`: where in the schema the problem is, when it is one place (a pattern, `$schema`). */
+  | { ok: false; message: string; pointer?: string };
+
+/** A compile failure as one line: `/properties/code/pattern: pattern "…" cannot run …`. */
+export function describeSchemaProblem(problem: { message: string; pointer?: string }): string {
+  return problem.pointer === undefined ? problem.message : `${problem.pointer}: ${problem.message}`;
+}
 
 /**
- * Compiled validators by schema text. ajv keeps the generated code of every compile for the life of its
- * instance, so the same schema text (a skill loaded again, a reload, many sessions) is compiled once.
+ * Compiled validators by dialect and schema text. ajv keeps the generated code of every compile for the
+ * life of its instance, so the same schema text (a skill loaded again, a reload, many sessions) is
+ * compiled once.
  */
 const compiled = new Map<string, ValidateFunction>();
 
-/** Compiles `schema`; a schema ajv cannot compile is a result, never a throw. */
+/** Which dialect `schema` is read in, or why none (an unknown `$schema`). */
+export function dialectOf(schema: object): { ok: true; dialect: Dialect } | { ok: false; message: string } {
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined)
+    return { ok: true, dialect: usesDraft07Shapes(schema) ? "draft-07" : "2020-12" };
+  const found = typeof declared === "string" ? DECLARED.find(([uri]) => uri.test(declared)) : undefined;
+  if (found) return { ok: true, dialect: found[1] };
+  const named = /draft-0?4\b/.test(String(declared)) ? " (draft-04)" : "";
+  return {
+    ok: false,
+    message: `the dialect ${JSON.stringify(declared)}${named} is not validated here (draft-06, draft-07, 2019-09 and 2020-12 are)`,
+  };
+}
+
+/** Keywords whose value maps names to subschemas (the names are not keywords). */
+const NAMED_SUBSCHEMAS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+]);
+/** Keywords whose value is data, not schema. */
+const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples"]);
+
+/** `items` as a list, `additionalItems` or `dependencies` in any subschema: draft-07's spellings. */
+function usesDraft07Shapes(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return false;
+  return Object.entries(schema).some(([key, inner]) => {
+    if (key === "additionalItems" || key === "dependencies" || (key === "items" && Array.isArray(inner)))
+      return true;
+    if (DATA_KEYWORDS.has(key) || typeof inner !== "object" || inner === null) return false;
+    if (NAMED_SUBSCHEMAS.has(key)) return Object.values(inner).some(usesDraft07Shapes);
+    return Array.isArray(inner) ? inner.some(usesDraft07Shapes) : usesDraft07Shapes(inner);
+  });
+}
+
+/**
+ * Compiles a schema from outside the server (a skill's tools.json, an MCP server); a schema that cannot be
+ * compiled is a result, never a throw.
+ */
 export function compileValidator<T = unknown>(
   schema: object,
   options: { root?: string } = {},
 ): CompiledValidator<T> {
-  const key = JSON.stringify(schema);
+  return compile<T>(schema, options, "outside");
+}
+
+function compile<T>(
+  schema: object,
+  options: { root?: string },
+  provenance: Provenance,
+): CompiledValidator<T> {
+  const dialect = dialectOf(schema);
+  if (!dialect.ok) return { ok: false, message: dialect.message, pointer: "/$schema" };
+  const key = `${provenance} ${dialect.dialect}\n${JSON.stringify(schema)}`;
   let validate = compiled.get(key);
   if (!validate) {
+    const ajv = instance(dialect.dialect, provenance);
+    // The dialect's own URI, as its ajv class registered it (`https://…draft-07…` would not resolve).
+    const given = schema as { $schema?: unknown };
+    const input =
+      given.$schema === undefined ? schema : { ...schema, $schema: CANONICAL_URI[dialect.dialect] };
     try {
-      validate = ajv.compile(schema);
+      validate = ajv.compile(input);
     } catch (error) {
+      if (error instanceof PatternError) {
+        const pointer = patternPointer(schema, error.pattern);
+        return { ok: false, message: error.message, ...(pointer ? { pointer } : {}) };
+      }
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     } finally {
       // The compiled function stays usable; the instance forgets the schema object (no `$id` clashes).
-      ajv.removeSchema(schema);
+      ajv.removeSchema(input);
     }
     compiled.set(key, validate);
   }
@@ -62,11 +191,36 @@ export function compileValidator<T = unknown>(
   return { ok: true, validator };
 }
 
-/** Like compileValidator, for the server's own schemas: a schema that does not compile is a bug. */
+/**
+ * Like compileValidator, for the server's own schemas (written in this repo): a schema that does not
+ * compile is a bug. Never for a schema that comes from outside (S18).
+ */
 export function mustCompile<T = unknown>(schema: object, options: { root?: string } = {}): Validator<T> {
-  const result = compileValidator<T>(schema, options);
+  const result = compile<T>(schema, options, "own");
   if (!result.ok) throw new Error(`internal schema does not compile: ${result.message}`);
   return result.validator;
+}
+
+/** JSON pointer of the first `pattern` or `patternProperties` key equal to `pattern`, for the message. */
+function patternPointer(value: unknown, pattern: string, at = ""): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
+  for (const [key, inner] of entries) {
+    const here = `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    if (key === "pattern" && inner === pattern) return here;
+    if (
+      key === "patternProperties" &&
+      typeof inner === "object" &&
+      inner !== null &&
+      Object.hasOwn(inner, pattern)
+    )
+      return `${here}/${pattern.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const found = patternPointer(inner, pattern, here);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function describeIssue(error: ErrorObject): ValidationIssue {
@@ -79,8 +233,8 @@ function describeIssue(error: ErrorObject): ValidationIssue {
   if (error.keyword === "const") issue.message = `must be ${JSON.stringify(params.allowedValue)}`;
   else if (error.keyword === "enum") {
     issue.message = `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
-  } else if (error.keyword === "additionalProperties") {
-    issue.field = String(params.additionalProperty);
+  } else if (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") {
+    issue.field = String(params.additionalProperty ?? params.unevaluatedProperty);
     issue.message = `has an unknown field ${JSON.stringify(issue.field)}`;
   }
   return issue;

@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseDocument } from "yaml";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { tryLinearRegExp, type LinearRegExp } from "../protocol/linear-regex.ts";
 
 export interface ScenarioToolCall {
   name: string;
@@ -48,7 +49,8 @@ export interface Scenario {
   name: string;
   /** Source of `match`, kept for display. */
   match?: string;
-  matcher?: RegExp;
+  /** `match` compiled for the linear-time engine: a scenario or eval file is not trusted (S18). */
+  matcher?: LinearRegExp;
   turns: ScenarioTurn[];
   /** Set when the scenario is a recorded session (a replay). */
   recorded?: ScenarioRecording;
@@ -180,16 +182,14 @@ export function parseScenario(source: string, file: string): Scenario {
   if (typeof value.name !== "string" || value.name.trim() === "") {
     throw invalid(file, "name must be a non-empty string");
   }
-  let matcher: RegExp | undefined;
+  let matcher: LinearRegExp | undefined;
   if (value.match !== undefined) {
     if (typeof value.match !== "string" || value.match === "") {
       throw invalid(file, "match must be a non-empty string (a regular expression)");
     }
-    try {
-      matcher = new RegExp(value.match, "i");
-    } catch (error) {
-      throw invalid(file, `match is not a valid regular expression: ${errorMessage(error)}`);
-    }
+    const compiled = tryLinearRegExp(value.match, "i");
+    if (!compiled.ok) throw invalid(file, `match ${compiled.error.reason}`);
+    matcher = compiled.regex;
   }
   if (!Array.isArray(value.turns) || value.turns.length === 0) {
     throw invalid(file, "turns must be a non-empty list");

@@ -77,6 +77,14 @@ describe("scenario files", () => {
     );
   });
 
+  it("runs match in the linear-time engine: what it cannot run is refused with the reason (S18)", () => {
+    expect(() => parseScenario("name: x\nmatch: '(a)\\1'\nturns:\n  - text: hi\n", "s.yaml")).toThrow(
+      /^s\.yaml: match cannot run in the linear-time regex engine \(RE2\).*\\1 is a backreference/,
+    );
+    const scenario = parseScenario("name: x\nmatch: '^(a+)+$'\nturns:\n  - text: hi\n", "s.yaml");
+    expect([scenario.matcher?.test("AAA"), scenario.matcher?.test("aab")]).toEqual([true, false]);
+  });
+
   it("refuses a scenario folder with no *.yaml file, naming the folder", async () => {
     await writeFile(path.join(directory, "notes.txt"), "not a scenario");
     await expect(loadScenarioDirectory(directory)).rejects.toThrow(

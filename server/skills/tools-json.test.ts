@@ -125,6 +125,33 @@ describe("parseToolsJsonText", () => {
   ])("rejects %s", (_label, data) => {
     expect(parseToolsJsonText(JSON.stringify(data)).ok).toBe(false);
   });
+
+  it("refuses a pattern the linear-time engine cannot run, naming the field and its line (S18)", () => {
+    const text = JSON.stringify(
+      {
+        tools: [
+          {
+            name: "a",
+            description: "d",
+            command: ["node"],
+            input_schema: {
+              type: "object",
+              properties: { code: { type: "string", pattern: "^(?=.*\\d).+$" } },
+            },
+          },
+        ],
+      },
+      null,
+      2,
+    );
+    const result = parseToolsJsonText(text);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problem.reason).toMatch(
+      /^tools\.json: \/tools\/0\/input_schema\/properties\/code\/pattern cannot be used: pattern .* cannot run in the linear-time regex engine \(RE2\).*lookahead/,
+    );
+    expect(result.problem.line).toBe(text.split("\n").findIndex((line) => line.includes('"pattern"')) + 1);
+  });
 });
 
 describe("command escape check", () => {

@@ -15,10 +15,10 @@ export const TOOLS_JSON_SCHEMA: Record<string, unknown> = JSON.parse(
 
 const validateToolsJson = mustCompile<{ tools: SkillToolSpec[] }>(TOOLS_JSON_SCHEMA);
 
-/** Null when `schema` compiles as the Registry will compile it, else the validator's message. */
-function inputSchemaProblem(schema: object): string | null {
+/** Null when `schema` compiles as the Registry will compile it, else the validator's message and place. */
+function inputSchemaProblem(schema: object): { message: string; pointer?: string } | null {
   const compiled = compileValidator(schema);
-  return compiled.ok ? null : compiled.message;
+  return compiled.ok ? null : compiled;
 }
 
 /** PATH lookups by bare program name, shared within one catalog scan (PATH does not change mid-scan). */
@@ -112,13 +112,16 @@ export function parseToolsJsonText(text: string): ToolsJsonResult {
         problem: { reason: `tools.json: /tools/${index}/input_schema must not contain "$id"` },
       };
     }
-    const message = inputSchemaProblem(inputSchema);
-    if (message !== null) {
+    const problem = inputSchemaProblem(inputSchema);
+    if (problem !== null) {
+      // A pattern the linear-time engine cannot run (S18) or an unknown $schema is named at its own place.
+      const pointer = `/tools/${index}/input_schema${problem.pointer ?? ""}`;
+      const where =
+        problem.pointer === undefined ? undefined : pointerPosition(text.replace(/^\uFEFF/, ""), pointer);
+      const what = problem.pointer === undefined ? "is not a valid JSON Schema" : "cannot be used";
       return {
         ok: false,
-        problem: {
-          reason: `tools.json: /tools/${index}/input_schema is not a valid JSON Schema: ${message}`,
-        },
+        problem: { reason: `tools.json: ${pointer} ${what}: ${problem.message}`, ...(where ?? {}) },
       };
     }
     tools.push({

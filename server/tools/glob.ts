@@ -1,5 +1,9 @@
+import { linearRegExp, type LinearRegExp } from "../protocol/linear-regex.ts";
+
 /**
- * A small glob → RegExp compiler shared by list_files and permission rules.
+ * A small glob compiler shared by list_files, search_code and permission rules. Globs come from the model
+ * and from settings files, so the expression they compile to runs in the linear-time engine (S18): a glob
+ * of many `*` compiles to `.*a.*a.*…`, which backtracks for minutes in RegExp on a long command line.
  *
  * Path style (`separatorAware: true`): `**` spans folders, `*` and `?` stay inside one path segment,
  * `{a,b}` alternatives, `[abc]` classes. Command style (`separatorAware: false`): `*` matches anything,
@@ -9,8 +13,9 @@ export interface GlobOptions {
   separatorAware: boolean;
 }
 
-export function globToRegExp(pattern: string, options: GlobOptions = { separatorAware: true }): RegExp {
-  return new RegExp(`^${translate(pattern, options.separatorAware)}$`, "s");
+/** The glob as an anchored linear-time matcher. Throws PatternError for a glob it cannot compile. */
+export function globToRegExp(pattern: string, options: GlobOptions = { separatorAware: true }): LinearRegExp {
+  return linearRegExp(`^${translate(pattern, options.separatorAware)}$`, "s");
 }
 
 function translate(pattern: string, separatorAware: boolean): string {

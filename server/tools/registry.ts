@@ -2,6 +2,9 @@ import { compileValidator, type Validator } from "../protocol/validator.ts";
 import type { Tool, ToolContext, ToolDefinition, ToolExecution, ToolFailure, ToolTarget } from "./types.ts";
 import { failResult } from "./types.ts";
 
+/** What a tool with `inputCheck: "object"` is checked against. */
+const ANY_OBJECT = { type: "object" };
+
 /** A call whose input passed its tool's schema: the only way to describe or execute a registered tool. */
 export interface PreparedCall {
   definition: ToolDefinition;
@@ -114,7 +117,12 @@ export class Registry {
 
   /** A schema that does not compile is refused here (tools.json problems are caught at load already). */
   private put<Input>(tool: Tool<Input>): void {
-    const compiled = compileValidator(tool.definition.inputSchema, { root: "(input)" });
+    const compiled = compileValidator(
+      tool.inputCheck === "object" ? ANY_OBJECT : tool.definition.inputSchema,
+      {
+        root: "(input)",
+      },
+    );
     if (!compiled.ok)
       throw new Error(
         `tool "${tool.definition.name}" has an input schema that does not compile: ${compiled.message}`,

@@ -65,6 +65,12 @@ export interface ToolExecution {
  */
 export interface Tool<Input = never> {
   definition: ToolDefinition;
+  /**
+   * How the Registry checks a call's input: against `definition.inputSchema` (the default), or, for a tool
+   * whose schema comes from elsewhere and cannot be compiled here (an MCP server's), only that it is an
+   * object — registered with that check off rather than dropped.
+   */
+  inputCheck?: "schema" | "object";
   /** Describe the side effect of a call (command, path, stdin) for permission rules and approvals. */
   describe(input: Input, context: { workdir: string }): ToolTarget;
   /** Never throws: failures are data. */

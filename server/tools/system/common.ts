@@ -1,3 +1,4 @@
+import type { LinearRegExp } from "../../protocol/linear-regex.ts";
 import type { ConfinedPath } from "../confine.ts";
 import { resolveReadable, type ReadDecision, type SkillRootsProvider } from "../skill-roots.ts";
 import { capForModel, capForUi } from "../output-cap.ts";
@@ -14,7 +15,6 @@ import {
   type ToolTarget,
 } from "../types.ts";
 import { openConfined, PathRefused, type OpenedEntry, type Purpose } from "./confined-fs.ts";
-import { matchingPathIndexes, RegexTimeout } from "./regex-guard.ts";
 
 /** A validated input's optional `path` argument (the Registry checked it against the schema). */
 interface PathInput {
@@ -151,23 +151,13 @@ export function walkPrefix(confined: ToolPath, workdir?: string): string {
   return confined.relative === "." ? "" : `${confined.relative}/`;
 }
 
-/** Indexes of `paths` the glob matches, or the failure when matching overruns its time budget. */
-export function matchGlob(
-  tool: string,
-  paths: string[],
-  glob: { text: string; matcher: RegExp },
-  budgetMs: number,
-): number[] | ToolExecution {
-  try {
-    return matchingPathIndexes(paths, glob.matcher, budgetMs);
-  } catch (error) {
-    if (!(error instanceof RegexTimeout)) throw error;
-    return failure(
-      tool,
-      "invalid_arguments",
-      `glob "${glob.text}" is too expensive to match: ${error.message}`,
-    );
-  }
+/** Indexes of `paths` the glob matches. Globs compile for the linear-time engine: no time budget needed. */
+export function matchGlob(paths: readonly string[], matcher: LinearRegExp): number[] {
+  const hits: number[] = [];
+  paths.forEach((entry, index) => {
+    if (matcher.test(entry)) hits.push(index);
+  });
+  return hits;
 }
 
 /** A successful result: the model's copy capped to 30,000 characters, the full text kept for the UI. */

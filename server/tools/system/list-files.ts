@@ -1,3 +1,4 @@
+import type { LinearRegExp } from "../../protocol/linear-regex.ts";
 import { globToRegExp } from "../glob.ts";
 import type { SkillRootsProvider } from "../skill-roots.ts";
 import type { Tool, ToolExecution } from "../types.ts";
@@ -11,9 +12,6 @@ import {
   walkPrefix,
 } from "./common.ts";
 import { changedPathsNote, collectWalk, walkFiles, type WalkEntry, type WalkSummary } from "./walk.ts";
-
-/** Time one glob may spend matching the walked paths. */
-const GLOB_TIME_BUDGET_MS = 5_000;
 
 /** Paths returned per call; the model is told how many more matched. */
 export const LIST_FILES_CAP = 500;
@@ -50,7 +48,7 @@ export function createListFilesTool(options: { skillRoots?: SkillRootsProvider }
     },
     async execute(confined, input, context): Promise<ToolExecution> {
       const pattern = input.pattern ?? "**/*";
-      let matcher: RegExp;
+      let matcher: LinearRegExp;
       try {
         matcher = globToRegExp(pattern.replace(/^\.\//, ""));
       } catch (error) {
@@ -70,12 +68,9 @@ export function createListFilesTool(options: { skillRoots?: SkillRootsProvider }
       const { entries, summary: walked } = collected;
       const prefix = walkPrefix(confined, context.workdir);
       const hits = matchGlob(
-        name,
         entries.map((entry) => entry.relative),
-        { text: pattern, matcher },
-        GLOB_TIME_BUDGET_MS,
+        matcher,
       );
-      if (isExecution(hits)) return hits;
       const matched = hits.length;
       const shown = hits
         .slice(0, LIST_FILES_CAP)

@@ -1,3 +1,4 @@
+import { tryLinearRegExp, type LinearRegExp } from "../../protocol/linear-regex.ts";
 import { globToRegExp } from "../glob.ts";
 import type { SkillRootsProvider } from "../skill-roots.ts";
 import { defineTool, type Tool, type ToolExecution } from "../types.ts";
@@ -14,7 +15,6 @@ import {
   walkPrefix,
 } from "./common.ts";
 import { ConfinedOpener, PathRefused, readWhole } from "./confined-fs.ts";
-import { matchingLineIndexes, RegexTimeout } from "./regex-guard.ts";
 import { changedPathsNote, collectWalk, walkFiles, type WalkSummary } from "./walk.ts";
 
 /** A file to search: its real path relative to the working directory, and how results name it. */
@@ -26,10 +26,14 @@ interface SearchedFile {
 export const SEARCH_MATCH_CAP = 200;
 /** Files above this size are skipped (generated bundles, data dumps). */
 const MAX_SEARCHED_FILE_BYTES = 2 * 1024 * 1024;
-/** Characters of a matching line shown, and tested (bounds the cost of a pathological regex). */
+/** Characters of a matching line shown, and tested (minified bundles have megabyte lines). */
 const MAX_LINE_CHARS = 400;
 const MAX_TESTED_LINE_CHARS = 10_000;
-/** Time one search may spend matching, so a backtracking regex cannot freeze the server. */
+/**
+ * Time one search may spend; past it the search stops with what it found and says so. The pattern runs in
+ * the linear-time engine (S18), so no single file can hold the event loop for long: this bounds a search
+ * of a very large tree, not a pathological pattern.
+ */
 export const SEARCH_TIME_BUDGET_MS = 5_000;
 
 export interface SearchCodeInput {
@@ -49,7 +53,7 @@ export function createSearchCodeTool(
     definition: {
       name,
       description:
-        "Search text files in the working directory with a regular expression (JavaScript syntax). " +
+        "Search text files in the working directory with a regular expression (JavaScript syntax, no lookaround or backreferences). " +
         `Returns file:line: text, at most ${SEARCH_MATCH_CAP} matches. Skips .git, node_modules and binary files.`,
       inputSchema: {
         type: "object",
@@ -75,16 +79,15 @@ export function createSearchCodeTool(
     describe: (input, { workdir }) => describePath(input, workdir, ".", roots),
     async execute(input, context): Promise<ToolExecution> {
       const { pattern } = input;
-      let regex: RegExp;
-      try {
-        regex = new RegExp(pattern, input.case_insensitive ? "i" : "");
-      } catch (error) {
-        return failure(name, "invalid_arguments", `invalid regular expression: ${(error as Error).message}`);
-      }
+      // The model's pattern is untrusted: linear-time engine, like ripgrep's (S18).
+      const compiled = tryLinearRegExp(pattern, input.case_insensitive ? "i" : "");
+      if (!compiled.ok)
+        return failure(name, "invalid_arguments", `invalid regular expression: ${compiled.error.message}`);
+      const regex = compiled.regex;
       const fileGlob = input.glob;
-      let fileMatcher: { text: string; matcher: RegExp } | undefined;
+      let fileMatcher: LinearRegExp | undefined;
       try {
-        fileMatcher = fileGlob ? { text: fileGlob, matcher: globToRegExp(fileGlob) } : undefined;
+        fileMatcher = fileGlob ? globToRegExp(fileGlob) : undefined;
       } catch (error) {
         return failure(name, "invalid_arguments", `invalid glob "${fileGlob}": ${(error as Error).message}`);
       }
@@ -111,41 +114,38 @@ export function createSearchCodeTool(
       }
       if (fileMatcher && walked) {
         const relatives = files.map((file) => file.shown.slice(prefix.length));
-        const hits = matchGlob(name, relatives, fileMatcher, timeBudgetMs);
-        if (isExecution(hits)) return hits;
-        files = hits.map((index) => files[index]!);
+        files = matchGlob(relatives, fileMatcher).map((index) => files[index]!);
       }
 
       const matches: string[] = [];
       let total = 0;
       let filesSearched = 0;
+      let stoppedAt: string | undefined;
       const deadline = Date.now() + timeBudgetMs;
       const changedPaths = walked ? [...walked.changedFolders] : [];
       const opener = new ConfinedOpener(confined.root, "searching");
       try {
         for (const file of files) {
           if (context.signal.aborted) break;
+          if (Date.now() > deadline) {
+            stoppedAt = file.shown;
+            break;
+          }
           const text = await readSearchable(opener, file.fromRoot, changedPaths);
           if (text === undefined) continue;
           filesSearched++;
-          try {
-            total += searchText(text, file.shown, regex, matches, deadline - Date.now());
-          } catch (error) {
-            if (!(error instanceof RegexTimeout)) throw error;
-            return failure(
-              name,
-              "search_timeout",
-              `search stopped in ${file.shown}: ${error.message} (budget ${timeBudgetMs} ms). ` +
-                "Simplify the pattern: nested quantifiers like (a+)+ backtrack exponentially.",
-            );
-          }
+          total += searchText(text, file.shown, regex, matches);
           if (total >= SEARCH_MATCH_CAP * 5) break;
         }
       } finally {
         await opener.close();
       }
       const changedNote = changedPathsNote(changedPaths);
-      const changedSuffix = changedNote ? `\n${changedNote}` : "";
+      const stoppedNote =
+        stoppedAt === undefined
+          ? ""
+          : `\n[search stopped at ${stoppedAt} after ${timeBudgetMs / 1000} s (${filesSearched} of ${files.length} files searched); narrow the path or glob]`;
+      const changedSuffix = (changedNote ? `\n${changedNote}` : "") + stoppedNote;
       if (total === 0) {
         return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files${changedSuffix}`, {
           matches: 0,
@@ -194,20 +194,17 @@ async function readSearchable(
 }
 
 /** Adds `file:line: text` rows to `matches` (up to the cap) and returns how many lines matched. */
-function searchText(
-  text: string,
-  shown: string,
-  regex: RegExp,
-  matches: string[],
-  timeoutMs: number,
-): number {
+function searchText(text: string, shown: string, regex: LinearRegExp, matches: string[]): number {
   const lines = text.split("\n");
-  const hits = matchingLineIndexes(text, regex, timeoutMs, MAX_TESTED_LINE_CHARS);
-  for (const index of hits) {
-    if (matches.length >= SEARCH_MATCH_CAP) break;
-    const line = lines[index]!.replace(/\r$/, "");
-    const shownLine = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line;
+  let hits = 0;
+  for (const [index, line] of lines.entries()) {
+    if (!regex.test(line.length > MAX_TESTED_LINE_CHARS ? line.slice(0, MAX_TESTED_LINE_CHARS) : line))
+      continue;
+    hits++;
+    if (matches.length >= SEARCH_MATCH_CAP) continue;
+    const clean = line.replace(/\r$/, "");
+    const shownLine = clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)}…` : clean;
     matches.push(`${shown}:${index + 1}: ${shownLine}`);
   }
-  return hits.length;
+  return hits;
 }
