@@ -113,7 +113,7 @@ describe("cli prompt", () => {
     ]);
     expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
     const bodyLine = "Requested report: revenue by month";
-    expect(request.system.environment).toContain("### add-report");
+    expect(request.system.environment).toContain('<skill name="add-report" source="project">\n');
     expect(request.system.environment).toContain(bodyLine);
     expect(request.system.stable).not.toContain("Requested report");
     expect(request.system.stable).toContain("- add-report: Add a new report dimension");
@@ -133,7 +133,7 @@ describe("cli prompt", () => {
     const eager = JSON.parse(
       (await cli(["prompt", "--workdir", demo, "--home", home, "--eager", "--json"])).stdout,
     );
-    expect(eager.system.stable).toContain("## Skill: add-report");
+    expect(eager.system.stable).toContain('<skill name="add-report" source="project">\nAdd a new report');
     expect(eager.system.stable.length).toBeGreaterThan(plain.system.stable.length * 2);
   });
 
@@ -155,7 +155,7 @@ describe("cli prompt", () => {
     );
     expect(eager.system.stable).not.toContain("data/2026-q3.csv");
     expect(eager.system.environment).toContain(
-      "### csv-report\n(loaded; its SOP is in the system prompt above)",
+      '<skill name="csv-report" source="builtin">\n(loaded; its SOP is in the system prompt above)',
     );
     expect(eager.system.environment).toContain("Arguments: data/2026-q3.csv");
   });

@@ -192,6 +192,7 @@ export class Runner {
             );
       const request: ModelRequest = {
         system: { stable, environment },
+        environmentSections: sections.map(({ name, text }) => ({ name, text })),
         messages: structuredClone(this.deps.history),
         tools: structuredClone(tools),
         ...(options.model ? { model: options.model } : {}),
