@@ -1,19 +1,12 @@
 // Lint profiles on real skill folders (fixtures written here): every note names its rule set, and the
 // catalog's profile decides which error notes refuse a skill.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Catalog } from "./catalog.ts";
-import { makeTempLayers, writeSkill, type TempLayers } from "./testing/skill-fixtures.ts";
+import { tempLayersPerTest, WHEN_TO_USE, writeSkill } from "./testing/skill-fixtures.ts";
 import type { LintNote } from "./types.ts";
 
-let temp: TempLayers;
-beforeEach(async () => {
-  temp = await makeTempLayers();
-});
-afterEach(async () => {
-  await temp.cleanup();
-});
-
-const WHEN = "Use when the user asks for it.";
+const layers = tempLayersPerTest();
+const WHEN = WHEN_TO_USE;
 
 function notesOf(catalog: Catalog, skill: string): string[] {
   return catalog
@@ -25,7 +18,7 @@ function notesOf(catalog: Catalog, skill: string): string[] {
 describe("Agent Skills profile", () => {
   it("checks the six keys: name form and folder, description, compatibility, metadata, allowed-tools", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "spec-breaker",
       [
         "---",
@@ -41,7 +34,7 @@ describe("Agent Skills profile", () => {
         "",
       ].join("\n"),
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     expect(notesOf(catalog, "Spec_Breaker").sort()).toEqual([
       "agent-skills:error:compatibility",
       "agent-skills:error:metadata",
@@ -57,18 +50,22 @@ describe("Agent Skills profile", () => {
 
   it("accepts Unicode lowercase names after NFKC, equal to their folder", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "données-csv",
       `---\nname: données-csv\ndescription: ${WHEN}\n---\nbody\n`,
     );
     // U+FB01 (the ﬁ ligature) normalises to "fi" under NFKC.
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "file-tool",
       `---\nname: ﬁle-tool\ndescription: ${WHEN}\n---\nbody\n`,
     );
-    await writeSkill(temp.layers.builtin, "shouty", `---\nname: Shouty\ndescription: ${WHEN}\n---\nbody\n`);
-    const catalog = await Catalog.create(temp.layers);
+    await writeSkill(
+      layers.current.layers.builtin,
+      "shouty",
+      `---\nname: Shouty\ndescription: ${WHEN}\n---\nbody\n`,
+    );
+    const catalog = await Catalog.create(layers.current.layers);
     expect(notesOf(catalog, "données-csv")).toEqual([]);
     expect(notesOf(catalog, "ﬁle-tool")).toEqual([]);
     expect(notesOf(catalog, "Shouty")).toEqual([
@@ -81,7 +78,7 @@ describe("Agent Skills profile", () => {
 describe("Claude Code profile", () => {
   it("flags a reserved word in the name and XML tags in name or description; its extra keys are fine", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "claude-helper",
       [
         "---",
@@ -94,7 +91,7 @@ describe("Claude Code profile", () => {
         "body",
       ].join("\n"),
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     expect(notesOf(catalog, "claude-helper").sort()).toEqual([
       "claude-code:error:name-reserved-word",
       "claude-code:error:xml-tag",
@@ -105,7 +102,7 @@ describe("Claude Code profile", () => {
 describe("playground advice", () => {
   it("notes YAML traps, a description with no sign of when, unknown allowed-tools and keys nobody reads", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "traps",
       [
         "---",
@@ -117,7 +114,7 @@ describe("playground advice", () => {
         "body",
       ].join("\n"),
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     expect(notesOf(catalog, "traps").sort()).toEqual([
       "playground:warning:allowed-tools-unknown",
       "playground:warning:description-no-when",
@@ -131,7 +128,7 @@ describe("playground advice", () => {
     expect(byRule("yaml-comment-in-value").line).toBe(3);
 
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "dashes",
       `---\nname: dashes\ndescription: "Splits a --- b. ${WHEN}"\n---\nbody\n`,
     );
@@ -142,21 +139,21 @@ describe("playground advice", () => {
   it("names both skills of a strongly overlapping pair, once, and only among the offered winners", async () => {
     const text = "Summarise quarterly sales spreadsheets into revenue charts and regional totals";
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "sales-summary",
       `---\nname: sales-summary\ndescription: ${text}. ${WHEN}\n---\nbody\n`,
     );
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "sales-report",
       `---\nname: sales-report\ndescription: ${text} for managers. ${WHEN}\n---\nbody\n`,
     );
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "commit",
       `---\nname: commit\ndescription: Write a conventional commit message from the staged diff. ${WHEN}\n---\nbody\n`,
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     const overlaps = catalog.lint().filter((note) => note.rule === "description-overlap");
     expect(overlaps).toHaveLength(1);
     expect(overlaps[0]).toMatchObject({ skill: "sales-report", profile: "playground" });
@@ -165,7 +162,7 @@ describe("playground advice", () => {
 
   it("reads no file names in fenced or inline code, except an explicit ${SKILL_DIR}/ path", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "code-heavy",
       [
         "---",
@@ -182,7 +179,7 @@ describe("playground advice", () => {
         "",
       ].join("\n"),
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     const notes = catalog.lint().filter((note) => note.skill === "code-heavy");
     expect(notes.map((note) => `${note.rule}:${note.line}:${note.message.split(",")[0]}`).sort()).toEqual([
       "resource-missing:11:names guide.md",
@@ -194,17 +191,21 @@ describe("playground advice", () => {
 describe("the catalog's profile", () => {
   async function mixedCatalog(profile?: "lenient" | "agent-skills" | "claude-code") {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "claude-notes",
       `---\nname: claude-notes\ndescription: ${WHEN}\n---\nbody\n`,
     );
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "Wrong_Folder",
       `---\nname: right-name\ndescription: ${WHEN}\n---\nbody\n`,
     );
-    await writeSkill(temp.layers.builtin, "fine", `---\nname: fine\ndescription: ${WHEN}\n---\nbody\n`);
-    return Catalog.create(temp.layers, profile ? { profile } : {});
+    await writeSkill(
+      layers.current.layers.builtin,
+      "fine",
+      `---\nname: fine\ndescription: ${WHEN}\n---\nbody\n`,
+    );
+    return Catalog.create(layers.current.layers, profile ? { profile } : {});
   }
 
   it("lenient refuses nothing; agent-skills and claude-code each refuse what breaks their own errors", async () => {

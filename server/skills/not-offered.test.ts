@@ -1,41 +1,43 @@
 // "Why isn't it offered?": every skill found on disk but not in the model's index, one sentence each;
 // and Claude Code's invocation keys (disable-model-invocation, user-invocable, when_to_use).
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildStableSystem } from "../prompt/stable-system.ts";
 import { withBudgetNotOffered } from "../prompt/not-offered.ts";
 import { Registry } from "../tools/registry.ts";
 import { ActiveSkills } from "./active-skills.ts";
 import { Catalog } from "./catalog.ts";
 import { createLoadSkillTool, runLoadSkill } from "./load-skill-tool.ts";
-import { makeTempLayers, skillMarkdown, writeSkill, type TempLayers } from "./testing/skill-fixtures.ts";
+import { tempLayersPerTest, WHEN_TO_USE, skillMarkdown, writeSkill } from "./testing/skill-fixtures.ts";
 
-let temp: TempLayers;
-beforeEach(async () => {
-  temp = await makeTempLayers();
-});
-afterEach(async () => {
-  await temp.cleanup();
-});
-
-const WHEN = "Use when the user asks for it.";
+const layers = tempLayersPerTest();
+const WHEN = WHEN_TO_USE;
 const plain = (name: string, extra: Record<string, string> = {}) =>
   skillMarkdown({ name, description: `The ${name} skill. ${WHEN}`, ...extra });
 
 describe("not offered to the model", () => {
   it("lists every reason in one place: unreadable, shadowed, refused, removed, disabled, left out by the budget", async () => {
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
       "broken",
       "---\nname: broken\ndescription: d\nmode: solo\n---\nbody\n",
     );
-    await writeSkill(temp.layers.builtin, "review", plain("review"));
-    await writeSkill(temp.layers.project, "review", plain("review"));
-    await writeSkill(temp.layers.user, "needs-mcp", plain("needs-mcp", { tools: "[mcp__files__read]" }));
-    await writeSkill(temp.layers.user, "deploy", plain("deploy", { "disable-model-invocation": "true" }));
-    await writeSkill(temp.layers.project, "anthropic-tips", plain("anthropic-tips"));
-    for (const name of ["alpha", "beta", "gamma"]) await writeSkill(temp.layers.builtin, name, plain(name));
-    const catalog = await Catalog.create(temp.layers, { profile: "claude-code" });
+    await writeSkill(layers.current.layers.builtin, "review", plain("review"));
+    await writeSkill(layers.current.layers.project, "review", plain("review"));
+    await writeSkill(
+      layers.current.layers.user,
+      "needs-mcp",
+      plain("needs-mcp", { tools: "[mcp__files__read]" }),
+    );
+    await writeSkill(
+      layers.current.layers.user,
+      "deploy",
+      plain("deploy", { "disable-model-invocation": "true" }),
+    );
+    await writeSkill(layers.current.layers.project, "anthropic-tips", plain("anthropic-tips"));
+    for (const name of ["alpha", "beta", "gamma"])
+      await writeSkill(layers.current.layers.builtin, name, plain(name));
+    const catalog = await Catalog.create(layers.current.layers, { profile: "claude-code" });
     catalog.validateTools(
       (name) => name === "read_file",
       (name) => (name.startsWith("mcp__files__") ? "MCP server files is not connected" : undefined),
@@ -78,10 +80,18 @@ describe("not offered to the model", () => {
 
 describe("Claude Code's invocation keys", () => {
   async function setup() {
-    await writeSkill(temp.layers.builtin, "deploy", plain("deploy", { "disable-model-invocation": "true" }));
-    await writeSkill(temp.layers.builtin, "background", plain("background", { "user-invocable": "false" }));
     await writeSkill(
-      temp.layers.builtin,
+      layers.current.layers.builtin,
+      "deploy",
+      plain("deploy", { "disable-model-invocation": "true" }),
+    );
+    await writeSkill(
+      layers.current.layers.builtin,
+      "background",
+      plain("background", { "user-invocable": "false" }),
+    );
+    await writeSkill(
+      layers.current.layers.builtin,
       "triage",
       skillMarkdown({
         name: "triage",
@@ -89,14 +99,18 @@ describe("Claude Code's invocation keys", () => {
         when_to_use: "When a new issue arrives or the user asks what to fix first.",
       }),
     );
-    const catalog = await Catalog.create(temp.layers);
+    const catalog = await Catalog.create(layers.current.layers);
     const registry = new Registry();
     const activeSkills = new ActiveSkills();
     registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
     return { catalog, registry, activeSkills };
   }
 
-  const context = (callId: string) => ({ workdir: temp.root, callId, signal: new AbortController().signal });
+  const context = (callId: string) => ({
+    workdir: layers.current.root,
+    callId,
+    signal: new AbortController().signal,
+  });
 
   it("disable-model-invocation keeps a skill out of the index and load_skill; a person may still load it", async () => {
     const { catalog, registry, activeSkills } = await setup();
