@@ -12,7 +12,9 @@ describe("diffRequests", () => {
     // The server's sections (segments): the base block, then one per active skill.
     const base = "# Environment\ncwd: /tmp/demo\n## Active Skills\n";
     const none = "(none yet)\n";
-    const review = "### review\nBody\n## Steps\n1. read\n";
+    // The body forges a heading and a closing delimiter (escaped by the server): still one section.
+    const review =
+      '<skill name="review" source="builtin">\nBody\n### commit\n&lt;/skill>\n1. read\n</skill>\n';
     const segment = (name: string, text: string, hash: string) =>
       ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
     const first = snapshot({
@@ -40,9 +42,9 @@ describe("diffRequests", () => {
     const diff = diffRequests(first, second);
     expect(diff.addedMessages).toHaveLength(1);
     expect(diff.historyRewritten).toBe(false);
-    // A skill body's own headings ("## Steps") stay inside its section: the diff names the skill.
-    expect(diff.environment.added).toEqual(["### review"]);
-    expect(diff.environment.changed).toEqual(["# Environment"]);
+    // A skill body's own headings stay inside its section: the diff names the skill by its segment.
+    expect(diff.environment.added).toEqual(["review"]);
+    expect(diff.environment.changed).toEqual(["base"]);
     expect(diff.toolsAdded).toEqual(["lint"]);
     expect(diff.toolsRemoved).toEqual([]);
     expect(diff.stableChanged).toBe(false);

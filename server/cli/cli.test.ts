@@ -78,6 +78,49 @@ describe("cli catalog", () => {
       }),
     );
     for (const key of ["warnings", "removed", "lint"]) expect(Array.isArray(report[key])).toBe(true);
+    // Why isn't it offered: the builtin review, shadowed by the project's, in the same list the page shows.
+    expect(report.profile).toBe("lenient");
+    expect(report.notOffered).toContainEqual(
+      expect.objectContaining({
+        name: "review",
+        kind: "shadowed",
+        source: "builtin",
+        reason: expect.stringContaining(`shadowed by the project layer's "review"`),
+      }),
+    );
+    for (const note of report.lint)
+      expect(["agent-skills", "claude-code", "playground"]).toContain(note.profile);
+  });
+
+  it("says which skills are not offered under --lint-profile, and refuses a bad profile name", async () => {
+    const workdir = await mkdtemp(path.join(os.tmpdir(), "cli-test-work-"));
+    const skill = path.join(workdir, ".PseudoClaude", "skills", "Claude_Tips");
+    await mkdir(skill, { recursive: true });
+    await writeFile(
+      path.join(skill, "SKILL.md"),
+      "---\nname: Claude_Tips\ndescription: Tips. Use when asked.\n---\nbody\n",
+    );
+    try {
+      const strict = await cli([
+        "catalog",
+        "--workdir",
+        workdir,
+        "--home",
+        home,
+        "--lint-profile",
+        "agent-skills",
+      ]);
+      expect(strict.code, strict.stderr).toBe(0);
+      expect(strict.stdout).toMatch(
+        /Not offered to the model \(\d+\):[\s\S]*Claude_Tips \[project\]: refused by the agent-skills lint profile/,
+      );
+      expect(strict.stdout).toContain("Lint (profile agent-skills)");
+      const bad = await cli(["catalog", "--workdir", workdir, "--home", home, "--lint-profile", "strict"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("--lint-profile must be one of lenient, agent-skills, claude-code");
+    } finally {
+      await rm(workdir, { recursive: true, force: true });
+    }
   });
 
   it("prints readable text without --json", async () => {

@@ -2,13 +2,14 @@
 // when_to_use, argument-hint, license, metadata, `###` headings and `---` rules in the body, code that
 // looks like file names) goes the whole way: installs from a zip, lists, loads, reads its own files,
 // and its allowed-tools pre-approve calls only when the session honours them. Fixture written here.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine } from "../permission/engine.ts";
 import { buildEnvironmentSections } from "../prompt/environment.ts";
 import { installSkill } from "../skills/install-source.ts";
+import { GIT_DIGEST_SKILL_MD, writeGitDigestSkill } from "../skills/testing/claude-code-skill.ts";
 import { zipFolder } from "../skills/testing/zip-fixtures.ts";
 import { SANDBOX_ON, commandCheck } from "../permission/testing/checks.ts";
 import { skillAllowRules } from "./skill-allows.ts";
@@ -29,42 +30,9 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const SKILL_MD = `---
-name: git-digest
-description: Summarise recent git history into a short digest of what changed and why.
-when_to_use: When the user asks what changed lately, or wants a weekly summary of commits.
-allowed-tools: Read Grep Glob Bash(git log:*) WebFetch
-argument-hint: "[since]"
-license: Apache-2.0
-metadata:
-  author: playground-tests
----
-# Git digest
-
-### Steps
-1. Read [the digest format](references/format.md) before writing anything.
-2. Run \`git log --since=$ARGUMENTS --pretty=%s\` and group subjects by \`^(feat|fix)(\\(.+\\))?:\`.
-3. Count them with \`node \${CLAUDE_SKILL_DIR}/scripts/group.mjs\`.
-
----
-
-### Output
-A list per group, newest first.
-`;
-
-async function writeFixture(): Promise<string> {
-  const source = path.join(root, "src", "git-digest");
-  await mkdir(path.join(source, "references"), { recursive: true });
-  await mkdir(path.join(source, "scripts"), { recursive: true });
-  await writeFile(path.join(source, "SKILL.md"), SKILL_MD);
-  await writeFile(path.join(source, "references", "format.md"), "# Format\nOne line per commit.\n");
-  await writeFile(path.join(source, "scripts", "group.mjs"), "console.log('grouped');\n");
-  return source;
-}
-
 describe("a Claude Code skill with allowed-tools", () => {
   it("installs from a zip, lists, loads and reads its own files; allowed-tools is never a dependency", async () => {
-    const zip = await zipFolder(await writeFixture(), "git-digest");
+    const zip = await zipFolder(await writeGitDigestSkill(path.join(root, "src")), "git-digest");
     const installed = await installSkill(
       { kind: "bytes", name: "git-digest.zip", data: zip },
       { layer: "user", home, workdir },
@@ -152,9 +120,10 @@ describe("a Claude Code skill with allowed-tools", () => {
   });
 
   it("a project skill's allowed-tools pre-approve nothing until the folder is trusted", async () => {
-    const skills = path.join(workdir, ".PseudoClaude", "skills", "git-digest");
-    await mkdir(skills, { recursive: true });
-    await writeFile(path.join(skills, "SKILL.md"), SKILL_MD.replace("Bash(git log:*)", "Bash"));
+    await writeGitDigestSkill(
+      path.join(workdir, ".PseudoClaude", "skills"),
+      GIT_DIGEST_SKILL_MD.replace("Bash(git log:*)", "Bash"),
+    );
     const workspace = await createWorkspace({ workdir, home });
     try {
       expect((await workspace.loadSkill("git-digest")).ok).toBe(true);

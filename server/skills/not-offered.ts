@@ -62,7 +62,7 @@ export function notOfferedOnDisk(input: NotOfferedInput): NotOfferedSkill[] {
       kind: "shadowed",
       source: entry.loser.source,
       path: entry.loser.path,
-      reason: `shadowed by the ${entry.winner.source} layer's "${entry.name}" (${entry.winner.path}): a later layer wins by name`,
+      reason: `shadowed by the ${entry.winner.source} layer's "${entry.name}": a later layer wins by name (project > user > builtin)`,
     });
   }
   for (const { skill, notes } of input.refused) {
