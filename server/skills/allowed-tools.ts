@@ -92,13 +92,13 @@ export function mapAllowedTool(
   ownTools: ReadonlySet<string> = new Set(),
 ): AllowedToolView & { unknown?: true } {
   const match = ENTRY.exec(entry.trim());
-  if (!match) return { entry, note: "not a tool name or Tool(pattern): no equivalent here", unknown: true };
+  if (!match) return { entry, note: "not a tool name or Tool(pattern)", unknown: true };
   const [, name, pattern] = match as unknown as [string, string, string | undefined];
   if (Object.hasOwn(CLAUDE_CODE_TOOL_MAP, name)) {
     const tool = CLAUDE_CODE_TOOL_MAP[name];
     if (tool === null) {
       const why = NO_EQUIVALENT_REASON[name] ?? "this playground has no such tool";
-      return { entry, note: `Claude Code's ${name}: no equivalent here (${why})` };
+      return { entry, note: `Claude Code's ${name}; ${why}` };
     }
     return { entry, tool, rule: withPattern(tool, pattern), note: `Claude Code's ${name}` };
   }
@@ -114,7 +114,11 @@ export function mapAllowedTool(
   if (ownTools.has(name)) {
     return { entry, tool: name, rule: name, note: "one of this skill's own tools.json tools" };
   }
-  return { entry, note: "unknown tool name: no equivalent here", unknown: true };
+  return {
+    entry,
+    note: "a tool name nothing here knows (not Claude Code's, not this playground's)",
+    unknown: true,
+  };
 }
 
 /** Every entry of a skill's `allowed-tools`, mapped. */
