@@ -51,6 +51,31 @@ describe("diffRequests", () => {
   });
 });
 
+describe("diffRequests on logs written before the delimited blocks", () => {
+  it("a `### review` section of an older log is still found by its segment; a log without segments is one part", () => {
+    const base = "# Environment\n## Active Skills\n";
+    const review = "### review\nBody\n### Steps\n";
+    const segment = (name: string, text: string, hash: string) =>
+      ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
+    const first = snapshot({
+      system: { stable: "s", environment: `${base}(none yet)\n` },
+      segments: [segment("base", `${base}(none yet)\n`, "b1")],
+    });
+    const second = snapshot({
+      requestIndex: 2,
+      system: { stable: "s", environment: base + review },
+      segments: [segment("base", base, "b2"), segment("review", review, "r")],
+    });
+    expect(diffRequests(first, second).environment).toEqual({
+      added: ["review"],
+      removed: [],
+      changed: ["base"],
+    });
+    const unsegmented = snapshot({ requestIndex: 3, system: { stable: "s", environment: base + review } });
+    expect(diffRequests(second, unsegmented).environment.added).toEqual(["environment"]);
+  });
+});
+
 describe("compareStable", () => {
   it("says unchanged since request #1 when the hash holds", () => {
     const requests = [view(1), view(2)];

@@ -61,6 +61,11 @@ export class Catalog {
   /** Winners the lint profile refuses, with the notes that refuse them. */
   private refusedList: { loaded: LoadedSkill; notes: LintNote[] }[] = [];
   private lintList: LintNote[] = [];
+  /**
+   * Descriptions that overlap strongly, worked out when the lint is first asked for after a scan (a
+   * catalog-wide comparison; never a reason to refuse, so loading a catalog does not wait for it).
+   */
+  private overlapList: LintNote[] | undefined;
   private profileName: LintProfileName;
   private isKnownTool: ((name: string) => boolean) | null = null;
   private explainMissing: ((name: string) => string | undefined) | null = null;
@@ -128,12 +133,11 @@ export class Catalog {
       }
       for (const loaded of list) lint.push(...lintSkill(loaded.skill), ...loaded.resourceLint);
     }
-    // Descriptions compete only among the skills that can be offered: one per name.
-    lint.push(...overlapNotes([...winners.values()].map((loaded) => loaded.skill)));
     this.winners = winners;
     this.warningList = warnings;
     this.shadowedList = shadowed;
     this.lintList = lint;
+    this.overlapList = undefined;
     this.applyValidation();
   }
 
@@ -254,7 +258,9 @@ export class Catalog {
   }
 
   lint(): LintNote[] {
-    return this.lintList.map((note) => ({ ...note }));
+    // Descriptions compete only among the skills that can be offered: one per name.
+    this.overlapList ??= overlapNotes([...this.winners.values()].map((loaded) => loaded.skill));
+    return [...this.lintList, ...this.overlapList].map((note) => ({ ...note }));
   }
 
   /**

@@ -64,6 +64,11 @@ export async function lintResources(skill: Skill, raw: string): Promise<LintNote
       profile: "playground",
       level: "warning",
     });
+  const ownFolder = hasOwnFolder(skill);
+  // Most SKILL.md files name no file and use no variable: read them once, and only parse the Markdown
+  // (to leave code out) when there is something to check.
+  const inRaw = ownFolder ? namedFiles(raw) : [];
+  if (inRaw.length === 0 && !raw.includes("${")) return notes;
   const prose = blankCode(raw);
   const known = SKILL_DIR_VARIABLES.map((name) => `\${${name}}`).join(" and ");
   for (const use of unknownVariables(prose)) {
@@ -73,15 +78,13 @@ export async function lintResources(skill: Skill, raw: string): Promise<LintNote
       `\${${use.name}} is not replaced (only ${known} are, with the skill's folder); it reaches the model as typed`,
     );
   }
-  if (!hasOwnFolder(skill)) return notes;
+  if (!ownFolder) return notes;
   // In code only a `${SKILL_DIR}/…` path is a claim about the folder (`python ${SKILL_DIR}/run.py`).
   const inProse = namedFiles(prose);
   const seen = new Set(inProse.map((reference) => reference.path));
   const references = [
     ...inProse,
-    ...(raw.includes("${")
-      ? namedFiles(raw).filter((reference) => reference.viaSkillDir && !seen.has(reference.path))
-      : []),
+    ...inRaw.filter((reference) => reference.viaSkillDir && !seen.has(reference.path)),
   ];
   if (references.length === 0) return notes;
   const listings = new Map<string, Dirent[] | null>();
