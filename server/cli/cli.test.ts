@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { writeGitDigestSkill } from "../skills/testing/claude-code-skill.ts";
 import { CLI_DENIAL } from "./cli-permission.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -454,5 +455,51 @@ describe("folder trust (S12) and --mode", () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--mode must be one of strict, default, acceptEdits, bypassPermissions");
+  });
+});
+
+describe("allowed-tools (issue 21)", () => {
+  let workdir: string;
+  let skillHome: string;
+  beforeAll(async () => {
+    workdir = await mkdtemp(path.join(os.tmpdir(), "cli-allowed-work-"));
+    skillHome = await mkdtemp(path.join(os.tmpdir(), "cli-allowed-home-"));
+    await writeGitDigestSkill(path.join(skillHome, ".PseudoClaude", "skills"));
+  });
+  afterAll(async () => {
+    await rm(workdir, { recursive: true, force: true });
+    await rm(skillHome, { recursive: true, force: true });
+  });
+
+  it("run --honour-allowed-tools pre-approves a loaded skill's Bash(git log:*); without it the call is denied", async () => {
+    const args = [
+      "run",
+      "--workdir",
+      workdir,
+      "--home",
+      skillHome,
+      "--scenario",
+      "e2e/fixtures/scenarios/60-git-digest.yaml",
+      "--json",
+    ];
+    const commandResult = (stdout: string) =>
+      events(stdout).find((event) => event.type === "tool_result" && event.result.tool === "run_command");
+    const honoured = await cli([...args, "--honour-allowed-tools"]);
+    expect(honoured.code, honoured.stderr).toBe(0);
+    // Its own reference file was read by the base directory the environment gave for it.
+    const read = events(honoured.stdout).find(
+      (event) => event.type === "tool_result" && event.result.tool === "read_file",
+    );
+    expect(read).toMatchObject({
+      result: { ok: true, content: expect.stringContaining("One line per commit.") },
+    });
+    expect(commandResult(honoured.stdout)).toMatchObject({
+      trace: { decision: "allow", rule: "allow run_command(git log:*)", preApprovedBy: ["git-digest"] },
+    });
+    // Off (the default): the mode asks, and without --yes the CLI says no.
+    const plain = await cli(args);
+    const denied = commandResult(plain.stdout);
+    expect(denied).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    expect(JSON.stringify(denied)).not.toContain("preApprovedBy");
   });
 });
