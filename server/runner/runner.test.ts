@@ -78,6 +78,17 @@ describe("Runner: progressive disclosure", () => {
     }
   });
 
+  it("placement experiment: the SOP arrives in load_skill's result as the same delimited block", async () => {
+    await new Runner(
+      harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER), { skillPlacement: "message" }),
+    ).run("review my code");
+    const [, second] = harness.requests();
+    expect(second.system.environment).not.toContain(REVIEW_BODY);
+    const result = second.messages!.find((message) => message.role === "tool")!;
+    expect(result.content).toContain(`\n\n<skill name="review" source="builtin">\n${REVIEW_BODY}`);
+    expect(result.content.endsWith("\n</skill>")).toBe(true);
+  });
+
   it("puts the active body in the environment after load_skill, not in the stable system", async () => {
     await new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER))).run("review my code");
     const [first, second] = harness.requests();
