@@ -145,6 +145,7 @@ export async function loadSkillEntry(
   const skill: Skill = {
     meta: parsed.skill.meta,
     body: parsed.skill.body,
+    frontmatter: parsed.skill.frontmatter,
     entryPath,
     rootDir,
     source,
