@@ -5,8 +5,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
+import { countTokensBounded } from "../protocol/token-count.ts";
 import { sandboxPolicy, type SandboxSettings } from "../tools/sandbox.ts";
 import type { McpServerConfig } from "./config.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
@@ -31,8 +31,13 @@ function loadSdk(): Promise<SdkModules> {
 }
 
 export const INITIALIZE_TIMEOUT_MS = 10_000;
-/** Tools read from one server at most (pages of tools/list). */
-const MAX_TOOLS = 500;
+/** Tools read from one server at most (pages of tools/list); the rest are left out, with a warning. */
+export const MAX_TOOLS = 500;
+/**
+ * Bytes of one tool's definition (name, description, input schema as JSON) at most: the model reads it in
+ * every request, and a server is not trusted to keep it small. A larger one is left out, with a warning.
+ */
+export const MAX_TOOL_DEFINITION_BYTES = 64 * 1024;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function mcpToolName(server: string, tool: string): string {
@@ -47,7 +52,16 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
 
 /** A definition as the model reads it, tokenized as the request segments are (o200k_base). */
 function definitionTokens(name: string, description: string, inputSchema: unknown): number {
-  return countTokens(JSON.stringify({ name, description, input_schema: inputSchema }));
+  return countTokensBounded(JSON.stringify({ name, description, input_schema: inputSchema }));
+}
+
+/** Bytes of a definition as JSON, or why it cannot be written as JSON (nested too deeply to serialize). */
+function definitionBytes(name: string, description: string, inputSchema: unknown): number | string {
+  try {
+    return Buffer.byteLength(JSON.stringify({ name, description, input_schema: inputSchema }));
+  } catch (error) {
+    return `its definition cannot be written as JSON (${message(error)})`;
+  }
 }
 
 export interface McpConnectionOptions {
@@ -113,6 +127,7 @@ export class McpConnection {
       const modules = await loadSdk();
       if (generation !== this.generation) return;
       client = new modules.Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
+      client.onerror = (error) => this.onTransportError(generation, error);
       transport = this.createTransport(modules);
     } catch (error) {
       return this.fail(generation, message(error), started);
@@ -146,7 +161,14 @@ export class McpConnection {
     }
   }
 
+  /** Why the transport stopped the server itself (a message over its limit), if it did. */
+  private transportFailure(): string | undefined {
+    return (this.transport as Partial<SandboxedStdioTransport> | undefined)?.failure;
+  }
+
   private describeStartFailure(error: unknown, timeoutMs: number): string {
+    const failure = this.transportFailure();
+    if (failure) return failure;
     const text = message(error);
     if (/timed out/i.test(text)) return `no answer to initialize within ${timeoutMs / 1000} s`;
     const bwrap = /^bwrap: (.*)$/m.exec(this.stderrTail)?.[1];
@@ -170,13 +192,29 @@ export class McpConnection {
     this.changed();
   }
 
+  /** A stdout line that is not a message was skipped: one warning per connection, not one per line. */
+  private onTransportError(generation: number, error: Error): void {
+    if (generation !== this.generation || error.name !== "NotJsonRpcLine") return;
+    if (this.warnings.some((warning) => warning.startsWith(`${this.name}: a line of `))) return;
+    this.warnings.push(`${this.name}: ${error.message} (said once; later such lines are skipped too)`);
+    this.changed();
+  }
+
   private onClosed(generation: number): void {
     if (generation !== this.generation || this.closing) return;
-    this.status = "crashed";
+    // Stopped by its transport (a message over the limit): failed, with that reason; otherwise it crashed.
+    const failure = this.transportFailure();
+    this.status = failure ? "failed" : "crashed";
     const stderr = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
-    this.error = `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
+    this.error = failure
+      ? `${failure}; reconnect to start it again`
+      : `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
     this.tools = [];
-    void this.shutdown();
+    // Ending what is left of it runs on its own; a failure there is said, never thrown (nobody awaits it).
+    this.shutdown().catch((error: unknown) => {
+      this.error = `${this.error} (ending it failed: ${message(error)})`;
+      this.changed();
+    });
     this.changed();
   }
 
@@ -213,19 +251,28 @@ export class McpConnection {
 
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
     const out: McpToolView[] = [];
+    let listed = 0;
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
       for (const tool of page.tools) {
+        if (++listed > MAX_TOOLS) continue;
         const name = mcpToolName(this.name, tool.name);
         if (!TOOL_NAME.test(name)) {
           this.warnings.push(
-            `${this.name}: tool "${tool.name}" skipped: ${name} is not a tool name providers accept (1–64 of A-Z a-z 0-9 _ -)`,
+            `${this.name}: tool "${tool.name.slice(0, 100)}" skipped: ${name.slice(0, 120)} is not a tool name providers accept (1–64 of A-Z a-z 0-9 _ -)`,
           );
           continue;
         }
         const description = tool.description ?? tool.title ?? "";
         const inputSchema = (tool.inputSchema ?? { type: "object" }) as Record<string, unknown>;
+        const size = definitionBytes(name, description, inputSchema);
+        if (typeof size === "string" || size > MAX_TOOL_DEFINITION_BYTES) {
+          this.warnings.push(
+            `${this.name}: tool "${tool.name}" skipped: ${typeof size === "string" ? size : `its definition is ${size} bytes; the limit is ${MAX_TOOL_DEFINITION_BYTES}`}`,
+          );
+          continue;
+        }
         out.push({
           name,
           tool: tool.name,
@@ -237,7 +284,11 @@ export class McpConnection {
         });
       }
       cursor = page.nextCursor;
-    } while (cursor && out.length < MAX_TOOLS);
+    } while (cursor && listed <= MAX_TOOLS);
+    if (listed > MAX_TOOLS)
+      this.warnings.push(
+        `${this.name}: the server lists ${cursor ? "more than " : ""}${listed} tools; the first ${MAX_TOOLS} were read (the limit is ${MAX_TOOLS})`,
+      );
     return out;
   }
 
@@ -248,10 +299,17 @@ export class McpConnection {
       throw new Error(
         `MCP server ${this.name} is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
       );
-    return client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-    });
+    const transport = this.transport as Partial<SandboxedStdioTransport> | undefined;
+    try {
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+      });
+    } catch (error) {
+      // The SDK says only "Connection closed" when the transport stopped the server over its answer.
+      if (transport?.failure) throw new Error(transport.failure);
+      throw error;
+    }
   }
 
   /** Ends the server (its process group, or the HTTP session). */
