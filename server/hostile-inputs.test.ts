@@ -103,6 +103,24 @@ beforeAll(async () => {
     path.join(skills, "bomb", "SKILL.md"),
     `---\nname: bomb\ndescription: billion laughs\n${levels.join("\n")}\n---\nBody.\n`,
   );
+  // Nested deep: a frontmatter 200,000 levels (the YAML parser was busy for 3 s before it overflowed the
+  // stack) and a tools.json input schema 50,000 (its compiler overflowed, and the scan of every skill
+  // failed with it).
+  const deep = 200_000;
+  await mkdir(path.join(skills, "deep-yaml"), { recursive: true });
+  await writeFile(
+    path.join(skills, "deep-yaml", "SKILL.md"),
+    `---\nname: deep-yaml\ndescription: d\nx: ${"[".repeat(deep)}${"]".repeat(deep)}\n---\nBody.\n`,
+  );
+  await mkdir(path.join(skills, "deep-tools"), { recursive: true });
+  await writeFile(
+    path.join(skills, "deep-tools", "SKILL.md"),
+    "---\nname: deep-tools\ndescription: d\n---\nBody.\n",
+  );
+  await writeFile(
+    path.join(skills, "deep-tools", "tools.json"),
+    `{"tools":[{"name":"t","description":"d","command":["node","t.js"],"input_schema":{"type":"object","properties":{"a":${'{"items":'.repeat(deep / 4)}{}${"}".repeat(deep / 4)}}}}]}`,
+  );
   await mkdir(path.join(skills, "fine"), { recursive: true });
   await writeFile(
     path.join(skills, "fine", "SKILL.md"),
@@ -230,6 +248,16 @@ describe("S19: hostile MCP servers and skills never crash the server", () => {
     const bomb = warnings.filter((warning) => warning.path.endsWith(path.join("bomb", "SKILL.md")));
     expect(bomb).toHaveLength(1);
     expect(bomb[0]!.reason).toMatch(/alias/i);
+    const deepYaml = warnings.filter((warning) => warning.path.endsWith(path.join("deep-yaml", "SKILL.md")));
+    expect(deepYaml.map((warning) => warning.reason)).toEqual([
+      expect.stringMatching(/frontmatter is \d+ bytes; the limit is 16384/),
+    ]);
+    const deepTools = warnings.filter((warning) =>
+      warning.path.endsWith(path.join("deep-tools", "tools.json")),
+    );
+    expect(deepTools.map((warning) => warning.reason)).toEqual([
+      expect.stringMatching(/tools.json nests .* deeper than 64 levels; the limit is 64/),
+    ]);
     await stillServing();
   }, 30_000);
 

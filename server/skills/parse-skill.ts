@@ -2,6 +2,7 @@
 // problem (reason + optional line/column) that the Catalog turns into a warning.
 import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml";
 import type { SkillHistory, SkillMeta, SkillMode } from "./types.ts";
+import { frontmatterLimitProblem } from "./text-limits.ts";
 
 export interface ParseProblem {
   reason: string;
@@ -125,6 +126,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
+  const overLimit = frontmatterLimitProblem(split.frontmatter);
+  if (overLimit) return { ok: false, problem: overLimit };
   const lineCounter = new LineCounter();
   const document = parseDocument(split.frontmatter, { uniqueKeys: true, lineCounter });
   if (document.errors.length > 0) {

@@ -9,6 +9,7 @@ import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES, readBounded } from "./read-bounded.ts";
 import { parseToolsJson, type PathLookups } from "./tools-json.ts";
 import { lintResources } from "./resource-lint.ts";
+import { nestingProblem } from "./text-limits.ts";
 import type { LintNote, Skill, SkillSource, SkillWarning } from "./types.ts";
 import { byName } from "../protocol/names.ts";
 
@@ -142,6 +143,8 @@ export async function loadSkillEntry(
       }
     }
     if (toolsRaw !== "") {
+      const tooDeep = nestingProblem(toolsRaw, "tools.json");
+      if (tooDeep) return { warning: warningFrom(source, toolsPath, tooDeep, name) };
       const toolsResult = await parseToolsJson(toolsRaw, rootDir, {
         pathLookups: options.context?.pathLookups,
       });
@@ -259,8 +262,16 @@ export async function scanLayers(
 ): Promise<LayerScan[]> {
   const listings = await Promise.all(layers.map((layer) => listLayer(layer.source, layer.folder)));
   const jobs = listings.flatMap((listing) => listing.entries.map((entry) => ({ listing, entry })));
+  // One skill is one outcome, whatever it holds: anything a skill makes a parser or compiler throw is that
+  // skill's warning, never the end of the scan (and with it every other skill).
   const outcomes = await mapBounded(jobs, SCAN_CONCURRENCY, ({ listing, entry }) =>
-    loadFolderEntry(listing.source, listing.folder, entry, context),
+    loadFolderEntry(listing.source, listing.folder, entry, context).catch((error: unknown): EntryOutcome => ({
+      warning: {
+        source: listing.source,
+        path: path.join(listing.folder, entry.name),
+        reason: `cannot load this skill: ${describeError(error)}`,
+      },
+    })),
   );
   let cursor = 0;
   return listings.map((listing) => {
