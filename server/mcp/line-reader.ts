@@ -5,6 +5,12 @@
 // Chunks are kept in a list until their line ends (one copy per line, not one per chunk), so a line of
 // N bytes costs O(N) and never more than the limit is held.
 
+/**
+ * Bytes one MCP message may have, over stdio or HTTP: the SDK's own stdio limit (10 MiB). A server that
+ * sends more is stopped.
+ */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
 export interface LineReaderOptions {
   /** Bytes one line (one message, without its line break) may have. */
   maxLineBytes: number;

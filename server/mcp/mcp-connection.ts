@@ -8,7 +8,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
 import { countTokensBounded } from "../protocol/token-count.ts";
 import { sandboxPolicy, type SandboxSettings } from "../tools/sandbox.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
 import type { McpServerConfig } from "./config.ts";
+import { MAX_MESSAGE_BYTES } from "./line-reader.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
 
 interface SdkModules {
@@ -92,6 +94,8 @@ export class McpConnection {
   private startMs: number | undefined;
   private sandboxView: McpServerView["sandbox"];
   private closing = false;
+  /** Why an HTTP server was stopped for a message over the limit (bounded-fetch.ts), if it was. */
+  private limitFailure: string | undefined;
   /** Bumped on every (re)connect, so a late callback of an old connection changes nothing. */
   private generation = 0;
 
@@ -119,6 +123,7 @@ export class McpConnection {
     this.tools = [];
     this.warnings = [];
     this.stderrTail = "";
+    this.limitFailure = undefined;
     this.changed();
     const started = performance.now();
     let client: Client;
@@ -128,7 +133,7 @@ export class McpConnection {
       if (generation !== this.generation) return;
       client = new modules.Client({ name: "pseudoclaude-playground", version: this.options.clientVersion });
       client.onerror = (error) => this.onTransportError(generation, error);
-      transport = this.createTransport(modules);
+      transport = this.createTransport(modules, generation);
     } catch (error) {
       return this.fail(generation, message(error), started);
     }
@@ -163,7 +168,25 @@ export class McpConnection {
 
   /** Why the transport stopped the server itself (a message over its limit), if it did. */
   private transportFailure(): string | undefined {
-    return (this.transport as Partial<SandboxedStdioTransport> | undefined)?.failure;
+    return this.limitFailure ?? (this.transport as Partial<SandboxedStdioTransport> | undefined)?.failure;
+  }
+
+  /**
+   * An HTTP server sent a message over the limit: the request that read it fails with the reason (a start
+   * then fails with it too), and a connected server is stopped, as a stdio one is by its transport.
+   */
+  private stopForLimit(generation: number, reason: string): void {
+    if (generation !== this.generation) return;
+    this.limitFailure = reason;
+    if (this.status !== "connected") return;
+    this.status = "failed";
+    this.error = `${reason}; reconnect to start it again`;
+    this.tools = [];
+    this.shutdown().catch((error: unknown) => {
+      this.error = `${this.error} (ending it failed: ${message(error)})`;
+      this.changed();
+    });
+    this.changed();
   }
 
   private describeStartFailure(error: unknown, timeoutMs: number): string {
@@ -218,11 +241,15 @@ export class McpConnection {
     this.changed();
   }
 
-  private createTransport(modules: SdkModules): Transport {
+  private createTransport(modules: SdkModules, generation: number): Transport {
     const { config } = this.options;
     if (config.transport === "http") {
       return new modules.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
+        fetch: boundedFetch({
+          maxMessageBytes: MAX_MESSAGE_BYTES,
+          onLimit: (reason) => this.stopForLimit(generation, reason),
+        }),
       });
     }
     const cwd = config.cwd ?? this.options.workdir;
@@ -307,7 +334,9 @@ export class McpConnection {
       });
     } catch (error) {
       // The SDK says only "Connection closed" when the transport stopped the server over its answer.
-      if (transport?.failure) throw new Error(transport.failure);
+      // (The transport of the call, not this.transport: a stopped server is already cleared from there.)
+      const failure = this.limitFailure ?? transport?.failure;
+      if (failure) throw new Error(failure);
       throw error;
     }
   }

@@ -13,23 +13,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import {
-  deserializeMessage,
-  serializeMessage,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-} from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-group.ts";
 import { CHILD_ENV_ALLOWLIST } from "../tools/process-runner.ts";
 import { jsonNestingDepth } from "../protocol/json-depth.ts";
 import { bwrapArguments, type SandboxPolicy } from "../tools/sandbox.ts";
-import { LineReader } from "./line-reader.ts";
+import { LineReader, MAX_MESSAGE_BYTES } from "./line-reader.ts";
 
 /** Bytes of stderr kept per server (the tail). */
 export const STDERR_TAIL_BYTES = 16 * 1024;
-/** Bytes one message may have (the SDK's stdio limit): a server that sends more is stopped. */
-export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+export { MAX_MESSAGE_BYTES };
 const MAX_MESSAGE_TEXT = `${MAX_MESSAGE_BYTES / (1024 * 1024)} MiB`;
 /** Levels of arrays and objects one message may nest (input schemas and results need far fewer). */
 export const MAX_MESSAGE_NESTING = 256;
