@@ -162,7 +162,7 @@ async function listFolders(folder: string): Promise<Set<string>> {
   const found = new Set<string>();
   let entries = 0;
   try {
-    for await (const entry of await opendir(folder)) {
+    for await (const entry of await opendir(folder, { bufferSize: 256 })) {
       if (++entries > MAX_LAYER_ENTRIES) return new Set();
       if (entry.name.startsWith(".")) continue;
       if (entry.isDirectory() || entry.isSymbolicLink()) found.add(path.join(folder, entry.name));

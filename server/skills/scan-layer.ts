@@ -232,7 +232,7 @@ async function listLayer(source: SkillSource, folder: string): Promise<LayerList
   try {
     // One entry at a time, stopping past the limit, so a huge folder costs no more than the limit
     // (leaving the loop closes the directory).
-    for await (const entry of await opendir(folder)) {
+    for await (const entry of await opendir(folder, { bufferSize: 256 })) {
       if (entries.length === MAX_LAYER_ENTRIES) {
         const reason = `this skills folder has more than ${MAX_LAYER_ENTRIES} entries; the limit is ${MAX_LAYER_ENTRIES}, so none of its skills were loaded (move what is not a skill out of it)`;
         return { source, folder, entries: [], folderWarning: { source, path: folder, reason } };
