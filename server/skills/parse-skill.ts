@@ -3,6 +3,8 @@
 import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml";
 import { splitAllowedTools } from "./allowed-tools.ts";
 import type { FrontmatterFacts, FrontmatterNote, SkillHistory, SkillMeta, SkillMode } from "./types.ts";
+import { frontmatterLimitProblem } from "./text-limits.ts";
+import { findHiddenCharacters } from "../protocol/hidden-characters.ts";
 
 export interface ParseProblem {
   reason: string;
@@ -168,6 +170,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
+  const overLimit = frontmatterLimitProblem(split.frontmatter);
+  if (overLimit) return { ok: false, problem: overLimit };
   const lineCounter = new LineCounter();
   const document = parseDocument(split.frontmatter, { uniqueKeys: true, lineCounter });
   if (document.errors.length > 0) {
@@ -233,6 +237,18 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       ok: false,
       problem: {
         reason: 'frontmatter field "name" must be one line without control characters',
+        ...at("name"),
+      },
+    };
+  }
+  // A bidi control or invisible character would make it look like another skill's name (S24); one table
+  // says which characters those are (hidden-characters.ts).
+  const hidden = findHiddenCharacters(name);
+  if (hidden.length > 0) {
+    return {
+      ok: false,
+      problem: {
+        reason: `frontmatter field "name" holds hidden characters (${hidden.join(", ")}): bidi or invisible characters make a name look like another; remove them`,
         ...at("name"),
       },
     };
