@@ -3,7 +3,7 @@
 // the offline-demo badge, connection state and view toggles.
 "use client";
 import { CacheSettings, type CacheSettingsChange } from "./cache-settings.tsx";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import type {
   DisclosureMode,
   FolderTrust,
@@ -282,6 +282,7 @@ export function Header({
   onTogglePanel,
   onOpenTriggerLab,
   menu,
+  cacheAs,
 }: {
   connection: ConnectionStatus;
   sessions: SessionSummary[];
@@ -305,6 +306,8 @@ export function Header({
   onOpenTriggerLab?: () => void;
   /** The session menu (share and replay: session-menu.tsx), next to the session picker. */
   menu?: ReactNode;
+  /** The "cache as" models the server offers (hello). */
+  cacheAs?: ComponentProps<typeof CacheSettings>["offer"];
 }) {
   return (
     <header
@@ -411,7 +414,7 @@ export function Header({
               ))}
             </select>
           </label>
-          <CacheSettings settings={settings} onChange={onChangeSettings} />
+          <CacheSettings settings={settings} offer={cacheAs} onChange={onChangeSettings} />
         </>
       )}
       <div className="ml-auto flex items-center gap-1">
