@@ -24,6 +24,8 @@ test.describe("the demo's tickets server", () => {
     await expect(server).toHaveAttribute("data-status", "withheld");
     await page.getByTestId("trust-prompt").getByTestId("trust-folder-session").click();
     await expect(server).toHaveAttribute("data-status", "connected", { timeout: 30_000 });
+    await expect(server.getByTestId("mcp-server-tools").locator(":scope > summary")).toContainText("2 tools");
+    await server.getByTestId("mcp-server-tools").locator(":scope > summary").click();
     await expect(server.getByTestId("mcp-tool-mcp__tickets__search_tickets")).toBeVisible();
     await expect(server.getByTestId("mcp-tool-mcp__tickets__get_ticket")).toBeVisible();
 

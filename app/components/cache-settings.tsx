@@ -11,10 +11,10 @@ export interface CacheSettingsChange {
   cacheAs?: string;
 }
 
-/** "claude-sonnet-4-5 · from 1,024 tokens · 5 min": what the picker says of each model. */
+/** "claude-sonnet-4-5 · ≥ 1,024 tokens · 5 min": the model, the prefix it caches from, an entry's life. */
 export function cacheChoiceLabel(choice: CacheModelChoice): string {
   const ttl = choice.ttlSeconds % 60 === 0 ? `${choice.ttlSeconds / 60} min` : `${choice.ttlSeconds} s`;
-  return `${choice.model} · from ${choice.minTokens.toLocaleString("en-US")} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
+  return `${choice.model} · ≥ ${choice.minTokens.toLocaleString("en-US")} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
 }
 
 const RULE_GROUPS: { rules: CacheModelChoice["rules"]; label: string }[] = [
@@ -77,7 +77,7 @@ export function CacheSettings({
           cache as
           <select
             data-testid="header-cache-as"
-            className="max-w-[16rem] rounded border border-slate-300 bg-white p-0.5 font-mono"
+            className="max-w-[17rem] rounded border border-slate-300 bg-white p-0.5"
             value={chosen}
             onChange={(event) => onChange({ cacheAs: event.target.value })}
           >

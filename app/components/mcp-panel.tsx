@@ -154,7 +154,8 @@ function McpServerCard({
         </p>
       )}
       {server.tools.length > 0 && (
-        <details open className="mt-1" data-testid="mcp-server-tools">
+        // Closed at first: the summary says how many tools and what they cost; the catalog keeps its room.
+        <details className="mt-1" data-testid="mcp-server-tools">
           <summary className="cursor-pointer font-semibold">
             {server.tools.length} tools · {server.definitionTokens} tokens of definitions (o200k_base)
           </summary>

@@ -131,7 +131,10 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       const summary = { ...view.summary, settings: event.settings };
       return {
         ...state,
-        sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
+        // The list's entry may know more than the view's summary (its title, from the first message).
+        sessions: state.sessions.map((item) =>
+          item.id === summary.id ? { ...item, settings: event.settings } : item,
+        ),
         session: { ...view, settings: event.settings, summary },
       };
     }
