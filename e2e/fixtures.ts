@@ -82,11 +82,15 @@ export const demoScenarios = path.join(repoRoot, "scenarios");
 export async function startPlayground(
   scenariosDir = e2eScenarios,
   serverEnv: Record<string, string> = {},
+  demoMcp = false,
 ): Promise<{ playground: Playground; stop: () => Promise<void> }> {
   const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
   await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  // The copy is passed as --workdir, so unlike npm start's own demo copy it is not trusted: its MCP
+  // server (.mcp.json) would make every test open on a trust prompt. Only tests that ask keep it.
+  if (!demoMcp) await rm(path.join(workdir, ".mcp.json"));
   await mkdir(home, { recursive: true });
   const overridePath = path.join(workdir, ".PseudoClaude", "skills", "review", "SKILL.md");
   if (!existsSync(overridePath)) {
@@ -124,14 +128,17 @@ export async function startPlayground(
 export const test = base.extend<{
   scenariosDir: string;
   serverEnv: Record<string, string>;
+  demoMcp: boolean;
   playground: Playground;
   workspace: WorkspacePage;
 }>({
   scenariosDir: [e2eScenarios, { option: true }],
   /** Extra environment for the server process, e.g. a provider's base URL pointing at a local fake. */
   serverEnv: [{}, { option: true }],
-  playground: async ({ scenariosDir, serverEnv }, use, testInfo) => {
-    const { playground, stop } = await startPlayground(scenariosDir, serverEnv);
+  /** Keep the demo's .mcp.json (its tickets MCP server starts once the test trusts the folder). */
+  demoMcp: [false, { option: true }],
+  playground: async ({ scenariosDir, serverEnv, demoMcp }, use, testInfo) => {
+    const { playground, stop } = await startPlayground(scenariosDir, serverEnv, demoMcp);
     await use(playground);
     if (testInfo.status !== testInfo.expectedStatus)
       await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });

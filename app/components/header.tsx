@@ -4,7 +4,7 @@
 "use client";
 import { CacheSettings, type CacheSettingsChange } from "./cache-settings.tsx";
 import { SkillSettings, type SkillSettingsChange } from "./skill-settings.tsx";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import type {
   DisclosureMode,
   FolderTrust,
@@ -284,6 +284,7 @@ export function Header({
   onTogglePanel,
   onOpenTriggerLab,
   menu,
+  cacheAs,
 }: {
   connection: ConnectionStatus;
   sessions: SessionSummary[];
@@ -307,6 +308,8 @@ export function Header({
   onOpenTriggerLab?: () => void;
   /** The session menu (share and replay: session-menu.tsx), next to the session picker. */
   menu?: ReactNode;
+  /** The "cache as" models the server offers (hello). */
+  cacheAs?: ComponentProps<typeof CacheSettings>["offer"];
 }) {
   return (
     <header
@@ -414,7 +417,7 @@ export function Header({
             </select>
           </label>
           <SkillSettings settings={settings} onChange={onChangeSettings} />
-          <CacheSettings settings={settings} onChange={onChangeSettings} />
+          <CacheSettings settings={settings} offer={cacheAs} onChange={onChangeSettings} />
         </>
       )}
       <div className="ml-auto flex items-center gap-1">

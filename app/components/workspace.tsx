@@ -125,6 +125,11 @@ export function Workspace() {
     },
     [send],
   );
+  /** The skill detail's token costs, counted on the server (skill_figures). */
+  const needSkillFigures = useCallback(
+    (name: string) => sessionCommand((sessionId) => ({ type: "skill_figures", sessionId, name })),
+    [sessionCommand],
+  );
   /** The tool console (a skill's tools, an MCP server's tools): one call by hand. */
   const runTool = (tool: string, input: unknown) => {
     consoleCounter.current += 1;
@@ -263,6 +268,7 @@ export function Workspace() {
         sessions={state.sessions}
         currentId={session?.id}
         settings={session?.settings}
+        cacheAs={state.cacheAs}
         sandbox={
           session
             ? sandboxBadge(
@@ -355,6 +361,8 @@ export function Workspace() {
               {skillDetail && session ? (
                 <SkillDetail
                   skill={skillDetail}
+                  figures={session.skillFigures?.[skillDetail.name]}
+                  onNeedFigures={needSkillFigures}
                   consoleResults={Object.values(session.consoleResults)}
                   registeredTools={session.registeredTools}
                   lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
@@ -377,11 +385,11 @@ export function Workspace() {
                       onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
                     />
                   </div>
-                  {session?.mcp && session.mcp.servers.length > 0 && (
+                  {session && (
                     <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
                       <McpPanel
-                        servers={session.mcp.servers}
-                        warnings={session.mcp.warnings}
+                        servers={session.mcp?.servers ?? []}
+                        warnings={session.mcp?.warnings ?? []}
                         consoleResults={Object.values(session.consoleResults)}
                         onReconnect={(server) =>
                           sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))

@@ -131,7 +131,10 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       const summary = { ...view.summary, settings: event.settings };
       return {
         ...state,
-        sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
+        // The list's entry may know more than the view's summary (its title, from the first message).
+        sessions: state.sessions.map((item) =>
+          item.id === summary.id ? { ...item, settings: event.settings } : item,
+        ),
         session: { ...view, settings: event.settings, summary },
       };
     }
@@ -178,6 +181,15 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     }
     case "branch_started":
       return { ...state, session: applyBranchStarted(view, event) };
+    case "cache_repredicted": {
+      // Each request shown gets the prediction under the new "cache as" model.
+      const byIndex = new Map(event.requests.map((entry) => [entry.requestIndex, entry.cache]));
+      const requests = view.requests.map((request) => {
+        const cache = byIndex.get(request.requestIndex);
+        return cache ? { ...request, snapshot: { ...request.snapshot, cache } } : request;
+      });
+      return { ...state, session: { ...view, requests } };
+    }
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };
@@ -194,6 +206,7 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         providers: message.providers,
         defaultWorkdir: message.defaultWorkdir,
         machineSandbox: message.sandbox,
+        ...(message.cacheAs ? { cacheAs: message.cacheAs } : {}),
       };
     case "providers":
       return { ...state, providers: message.providers };
@@ -226,6 +239,12 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         ...state,
         pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl },
       };
+    case "skill_figures": {
+      const view = state.session;
+      if (!view || view.id !== message.sessionId) return state;
+      const skillFigures = { ...view.skillFigures, [message.figures.name]: message.figures };
+      return { ...state, session: { ...view, skillFigures } };
+    }
     case "skill_install":
       return {
         ...state,

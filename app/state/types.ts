@@ -1,6 +1,6 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type { CacheModelChoice, CatalogBudgetReport, SkillFigures } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
@@ -148,6 +148,8 @@ export interface SessionView {
   triggerLab?: TriggerLabView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** What listing and loading each skill costs, as the server counted it (skill_figures), by name. */
+  skillFigures?: Record<string, SkillFigures>;
 }
 
 export interface UiError {
@@ -173,6 +175,8 @@ export interface UiState {
   defaultWorkdir?: string;
   /** Whether this machine can sandbox tool processes (from hello; absent from older servers). */
   machineSandbox?: { available: boolean; reason?: string };
+  /** The models "cache as" offers and the scripted/manual default (from hello; absent from older servers). */
+  cacheAs?: { models: CacheModelChoice[]; default: string };
   sessions: SessionSummary[];
   /** True once the server has answered list_sessions on this connection. */
   sessionListLoaded: boolean;

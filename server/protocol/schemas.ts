@@ -169,6 +169,11 @@ export const commandSchemas = {
     answer: ApprovalAnswerSchema,
   }),
   reload_catalog: command("reload_catalog", { sessionId }),
+  /** What listing and loading one skill cost in tokens, counted on the server; answered with `skill_figures`. */
+  skill_figures: command("skill_figures", {
+    sessionId,
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+  }),
   /** Ends the session's MCP server of this name and starts it again (after a crash or a failed start). */
   mcp_reconnect: command("mcp_reconnect", {
     sessionId,
