@@ -8,6 +8,8 @@ import type { ExportedSession } from "./exported-session.ts";
 import { buildHtmlModel, type ChatEntry, type HtmlModel } from "./html-model.ts";
 import { PAGE_SCRIPT } from "./html-script.ts";
 import { PAGE_STYLE } from "./html-style.ts";
+import { escapeHtml } from "./html-escape.ts";
+import { markdownToSafeHtml } from "./markdown.ts";
 
 const PANES: [string, string][] = [
   ["stable", "Stable system"],
@@ -19,15 +21,7 @@ const PANES: [string, string][] = [
   ["tokens", "Tokens & cache"],
 ];
 
-/** Text for HTML text and attribute values (both quote kinds, so any attribute quoting is safe). */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export { escapeHtml };
 
 /** JSON that cannot end its <script> element or open a comment inside it. */
 export function jsonForScript(value: unknown): string {
@@ -59,7 +53,9 @@ function chatEntry(entry: ChatEntry): string {
         entry.requestIndex !== undefined
           ? ` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`
           : "";
-      return `<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text ? `<pre>${text}</pre>` : ""}${calls}</li>`;
+      // The answer as Markdown (markdown.ts: every tag is marked's own formatting, nothing from the text).
+      const answer = entry.text ? `<div class="md">${markdownToSafeHtml(entry.text)}</div>` : "";
+      return `<li class="chat assistant"><div class="who">assistant${link}</div>${answer}${calls}</li>`;
     }
     case "tool":
       return `<li class="chat tool${entry.ok === false ? " failed" : ""}"><details><summary>${escapeHtml(entry.detail ?? "tool result")}</summary><pre>${text}</pre></details></li>`;
