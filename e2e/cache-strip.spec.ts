@@ -10,10 +10,10 @@ test("cache strip: request 3 of the next-run demo misses because the tools chang
   workspace,
 }) => {
   const { chat, inspector } = workspace;
-  const cacheAs = page.getByTestId("header-cache-as");
+  const cacheAs = await workspace.setting("header-cache-as");
   await cacheAs.fill("claude-sonnet-4-5");
   await cacheAs.press("Enter");
-  await expect(page.getByTestId("header-cache-breakpoints")).toHaveValue("rolling");
+  await expect(await workspace.setting("header-cache-breakpoints")).toHaveValue("rolling");
 
   await chat.send("profile data/sales.csv");
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");

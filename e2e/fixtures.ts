@@ -82,11 +82,13 @@ export const demoScenarios = path.join(repoRoot, "scenarios");
 export async function startPlayground(
   scenariosDir = e2eScenarios,
   serverEnv: Record<string, string> = {},
-): Promise<{ playground: Playground; stop: () => Promise<void> }> {
-  const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
+  /** A restart: the same port, home and workdir as `again` (a new token, as on every start). */
+  again?: Playground,
+): Promise<{ playground: Playground; stop: () => Promise<void>; kill: () => Promise<void> }> {
+  const root = again ? path.dirname(again.home) : await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
-  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  if (!again) await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
   await mkdir(home, { recursive: true });
   const overridePath = path.join(workdir, ".PseudoClaude", "skills", "review", "SKILL.md");
   if (!existsSync(overridePath)) {
@@ -96,7 +98,17 @@ export async function startPlayground(
   let output = "";
   const child = spawn(
     path.join(repoRoot, "node_modules", ".bin", "tsx"),
-    ["server/index.ts", "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", scenariosDir],
+    [
+      "server/index.ts",
+      "--port",
+      again ? new URL(again.origin).port : "0",
+      "--home",
+      home,
+      "--workdir",
+      workdir,
+      "--scenarios",
+      scenariosDir,
+    ],
     {
       cwd: repoRoot,
       detached: true,
@@ -106,6 +118,8 @@ export async function startPlayground(
   );
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  /** Stops the server (SIGTERM to its process group) and keeps its files, for a restart. */
+  const kill = () => stopGroup(child);
   const stop = async () => {
     await stopGroup(child);
     await rm(root, { recursive: true, force: true });
@@ -114,7 +128,11 @@ export async function startPlayground(
     const url = await waitForUrl(child, () => output);
     const parsed = new URL(url);
     const token = /token=([0-9a-f]+)/.exec(parsed.hash)?.[1] ?? "";
-    return { playground: { url, origin: parsed.origin, token, workdir, home, output: () => output }, stop };
+    return {
+      playground: { url, origin: parsed.origin, token, workdir, home, output: () => output },
+      stop,
+      kill,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -6,6 +6,7 @@ import type { McpServerStatus, McpServerView } from "../../server/protocol/index
 import type { ConsoleResult } from "../state/types.ts";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson, type Tone } from "./ui.tsx";
+import { plural } from "../lib/plural.ts";
 
 const statusTones: Record<McpServerStatus, Tone> = {
   configured: "slate",
@@ -123,7 +124,8 @@ function McpServerCard({
       {server.tools.length > 0 && (
         <details open className="mt-1" data-testid="mcp-server-tools">
           <summary className="cursor-pointer font-semibold">
-            {server.tools.length} tools · {server.definitionTokens} tokens of definitions (o200k_base)
+            {plural(server.tools.length, "tool")} · {server.definitionTokens} tokens of definitions
+            (o200k_base)
           </summary>
           <ul className="mt-1 space-y-1">
             {server.tools.map((tool) => (

@@ -147,10 +147,14 @@ export function createSearchCodeTool(
       const changedNote = changedPathsNote(changedPaths);
       const changedSuffix = changedNote ? `\n${changedNote}` : "";
       if (total === 0) {
-        return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files${changedSuffix}`, {
-          matches: 0,
-          filesSearched,
-        });
+        return cappedSuccess(
+          name,
+          `no matches for /${pattern}/ in ${filesSearched} file${filesSearched === 1 ? "" : "s"}${changedSuffix}`,
+          {
+            matches: 0,
+            filesSearched,
+          },
+        );
       }
       const note =
         total > matches.length
