@@ -3,7 +3,8 @@
 // appeared) keeps the bottom in view. Scrolling up stops following, and new output below then raises a
 // "new output" flag instead of moving the view; scrolling back down, or `toBottom()` (sending a message,
 // the pill), follows again. Growth is observed with a ResizeObserver, so it does not matter which
-// component grew or when it rendered.
+// component grew or when it rendered. (The chat turns off the browser's scroll anchoring, whose own
+// adjustments would otherwise move the view.)
 "use client";
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 
@@ -21,16 +22,12 @@ export function useFollowOutput(
 ): { following: boolean; unseen: boolean; toBottom: () => void } {
   const following = useRef(true);
   const [state, setState] = useState({ following: true, unseen: false });
-  // The scroll events our own scrolling causes are not the reader's: they must not stop following.
-  const programmatic = useRef(false);
 
   const toBottom = useCallback(() => {
     const element = scroller.current;
     following.current = true;
     setState({ following: true, unseen: false });
-    if (!element) return;
-    programmatic.current = true;
-    element.scrollTop = element.scrollHeight;
+    if (element) element.scrollTop = element.scrollHeight;
   }, [scroller]);
 
   // Another session: start at its bottom.
@@ -42,22 +39,26 @@ export function useFollowOutput(
     const element = scroller.current;
     const inner = content.current;
     if (!element || !inner) return;
+    // Only the reader moves the view up: our own scrolling goes down, and content that grows between our
+    // scroll and its event leaves scrollTop where it was. So "up" means the reader, "at the bottom" follows.
+    let lastTop = element.scrollTop;
+    const set = (follow: boolean) => {
+      if (follow === following.current) return;
+      following.current = follow;
+      setState({ following: follow, unseen: false });
+    };
     const onScroll = () => {
-      if (programmatic.current) {
-        programmatic.current = false;
-        if (atBottom(element)) return;
-      }
-      const bottom = atBottom(element);
-      if (bottom === following.current) return;
-      following.current = bottom;
-      setState({ following: bottom, unseen: false });
+      const top = element.scrollTop;
+      if (atBottom(element)) set(true);
+      else if (top < lastTop - 1) set(false);
+      lastTop = top;
     };
     const onGrow = () => {
       if (following.current) {
         // All the way down: the slack is for telling a reader's scroll apart, not for where to stop.
-        if (element.scrollHeight - element.scrollTop - element.clientHeight < 1) return;
-        programmatic.current = true;
-        element.scrollTop = element.scrollHeight;
+        if (element.scrollHeight - element.scrollTop - element.clientHeight >= 1)
+          element.scrollTop = element.scrollHeight;
+        lastTop = element.scrollTop;
       } else setState((old) => (old.unseen ? old : { ...old, unseen: true }));
     };
     const observer = new ResizeObserver(onGrow);

@@ -234,7 +234,7 @@ export function Workspace() {
           toolCalls,
         })),
     }),
-    [sessionCommand],
+    [sessionCommand, socketSend],
   );
 
   // The server answers export_session with the JSONL log; hand it to the browser as a download.
