@@ -44,6 +44,9 @@ test("a slash command is a chip titled by the user's words; a stop is said once;
   await expect(chat.stopTurn().last()).toHaveText(
     "— Stopped by the user; its tools were killed after 1 request —",
   );
+  const killed = chat.toolCall("run_command").last();
+  await expect(killed.getByTestId("tool-call-error")).toHaveText("canceled");
+  expect((await killed.innerText()).split("the process group was killed").length - 1).toBe(1);
 
   // A call from the tool console: no model asked for it and no run is going.
   await catalog.openDetail("csv-report");

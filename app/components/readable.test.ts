@@ -10,6 +10,7 @@ import { replayState } from "../state/replay.ts";
 import { snapshot, summary } from "../state/test-builders.ts";
 import type { ChatTurn, RequestView } from "../state/types.ts";
 import { stopLine } from "./chat-turn.tsx";
+import { errorHeadline } from "./tool-call-card.tsx";
 import { confirmationText } from "./confirmation-dialog.tsx";
 import { SCENARIO_EXAMPLE } from "./new-session-dialog.tsx";
 import { madeAt, sessionOrder, shortSessionId } from "./session-picker.tsx";
@@ -23,6 +24,15 @@ describe("stop lines", () => {
     expect(stopLine("max_iterations", 10, "the limit is 10")).toBe(
       "Stopped: reached the iteration limit after 10 requests: the limit is 10",
     );
+  });
+});
+
+describe("a stopped tool's card", () => {
+  it("says its error once: the headline leaves out a message the result already shows", () => {
+    const killed = "[canceled; the process group was killed]";
+    expect(errorHeadline("canceled", killed, killed)).toBe("canceled");
+    expect(errorHeadline("timeout", "ran over 30 s", "partial output")).toBe("timeout: ran over 30 s");
+    expect(errorHeadline("command_failed", undefined, "")).toBe("command_failed");
   });
 });
 
