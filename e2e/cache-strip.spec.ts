@@ -11,11 +11,11 @@ test("cache strip: request 3 of the next-run demo misses because the tools chang
   workspace,
 }) => {
   const { chat, inspector } = workspace;
-  const cacheAs = page.getByTestId("header-cache-as");
+  const cacheAs = await workspace.setting("header-cache-as");
   await expect(cacheAs).toHaveValue("claude-sonnet-4-5");
   await expect(cacheAs.locator("option:checked")).toHaveText("claude-sonnet-4-5 · ≥ 1,024 tokens · 5 min");
   await expect(cacheAs.locator("option", { hasText: "claude-haiku-4-5 · ≥ 4,096 tokens" })).toHaveCount(1);
-  await expect(page.getByTestId("header-cache-breakpoints")).toHaveValue("rolling");
+  await expect(await workspace.setting("header-cache-breakpoints")).toHaveValue("rolling");
 
   await chat.send("profile data/sales.csv");
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");

@@ -33,7 +33,9 @@ function processesMatching(pattern: string): string[] {
   }
 }
 
-async function startCli(options: { demo?: boolean; scenarios?: string } = {}): Promise<{
+async function startCli(
+  options: { demo?: boolean; scenarios?: string; env?: Record<string, string> } = {},
+): Promise<{
   url: string;
   port: number;
   token: string;
@@ -60,7 +62,7 @@ async function startCli(options: { demo?: boolean; scenarios?: string } = {}): P
       "--scenarios",
       options.scenarios ?? scenarios,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
   );
   let stdout = "";
   let stderr = "";
@@ -190,4 +192,35 @@ describe("server/index.ts", () => {
       if (demo) await rm(demo, { recursive: true, force: true });
     }
   }, 60_000);
+  for (const [signal, what] of [
+    ["SIGINT", "Ctrl-C"],
+    ["SIGTERM", "a service stop"],
+  ] as const) {
+    it(`without --workdir, ${signal} (${what}) removes the demo copy before exiting`, async () => {
+      const temp = await realpath(await mkdtemp(path.join(tmpdir(), "playground-demo-tmp-")));
+      try {
+        const started = await startCli({ demo: true, env: { TMPDIR: temp } });
+        const demo = /^workdir: (\S+) \(a fresh copy/m.exec(started.stdout())?.[1];
+        expect(demo, started.stdout()).toBeDefined();
+        expect(path.dirname(demo!)).toBe(temp);
+        expect(existsSync(path.join(demo!, "data", "sales.csv"))).toBe(true);
+        // A session on the copy, so it is in use when the signal comes.
+        const server = {
+          port: started.port,
+          token: started.token,
+          origin: `http://127.0.0.1:${started.port}`,
+        };
+        const client = await TestClient.connect(server as TestServer);
+        await client.waitForEvent("catalog_snapshot", { sessionId: await client.createSession() });
+        const exited = new Promise<number | null>((resolve) => child!.on("exit", (code) => resolve(code)));
+        child!.kill(signal);
+        expect(await exited).toBe(0);
+        expect(existsSync(demo!)).toBe(false);
+        expect(started.stderr()).toContain(`removed the demo copy ${demo}`);
+        client.close();
+      } finally {
+        await rm(temp, { recursive: true, force: true });
+      }
+    }, 30_000);
+  }
 });

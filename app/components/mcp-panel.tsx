@@ -7,6 +7,7 @@ import type { McpServerStatus, McpServerView } from "../../server/protocol/index
 import type { ConsoleResult } from "../state/types.ts";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson, type Tone } from "./ui.tsx";
+import { plural } from "../lib/plural.ts";
 
 const statusTones: Record<McpServerStatus, Tone> = {
   configured: "slate",
@@ -172,7 +173,7 @@ function McpServerCard({
         // Closed at first: the summary says how many tools and what they cost; the catalog keeps its room.
         <details className="mt-1" data-testid="mcp-server-tools">
           <summary className="cursor-pointer font-semibold" data-testid="mcp-server-tool-count">
-            {server.tools.length} tools registered · {server.definitionTokens} tokens of definitions
+            {plural(server.tools.length, "tool")} registered · {server.definitionTokens} tokens of definitions
             (o200k_base)
           </summary>
           <ul className="mt-1 space-y-1">

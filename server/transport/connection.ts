@@ -301,6 +301,11 @@ export class ClientConnection {
         });
         return;
       case "import_scenario":
+        if (command.newSession) {
+          const replay = await this.hub.importScenarioAsSession(session, command.fileName, command.yaml);
+          await this.attach(replay, undefined);
+          return;
+        }
         await this.hub.importScenario(session, command.fileName, command.yaml);
         return;
       default: {
