@@ -4,6 +4,12 @@
 // `/bin/sh -c` is on Debian: dash) and as bash (what `/bin/sh` is elsewhere); where the two readings
 // differ, both sets of commands count and the line is marked, so neither shell can run a command the
 // rules did not see.
+//
+// mvdan-sh is the deprecated GopherJS build; its maintained WASM build, sh-syntax (0.7, checked
+// 2026-12-03), cannot replace it: its parse returns a JSON projection of the tree in which a statement's
+// command is only a {Pos, End} pair and a word's parts carry neither kind nor value — `git status` and
+// `rm -rf ~/x` come back byte-identical, as do `echo hello` and `echo $(id)` — and its one WASM export
+// (`process`) gives nothing else. Move when a build exposes the whole syntax tree.
 import sh from "mvdan-sh";
 import type { Comment, File, ParseError } from "mvdan-sh";
 import type { ParserFinding, ShellAnalysis, ShellRedirect, SimpleCommand } from "./shell-types.ts";
