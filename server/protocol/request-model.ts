@@ -1,0 +1,275 @@
+// One request model, content-addressed: the shape of a model request on the WebSocket, in the session
+// log (format 3), in the JSONL and HTML exports and in the pages, and the one resolver that reads it.
+//
+// DESIGN NOTE (log format 3)
+//
+// The Runner builds each request in full (RequestSnapshot in runner-events.ts: the system texts, the tool
+// definitions, the messages, and the segments that name every part by kind, name, sha256 and tokens), and
+// `cli run --json` prints that event as it is. Everywhere else a request is a RequestRef: its segments by
+// hash, and each distinct text or JSON value (a system block, an environment section — the base or a
+// skill's —, a tool definition, an isolated run's message, a provider payload) travels once, as a Blob
+// inside the first event that refers to it, and is referred to by its hash afterwards. One resolver
+// (`resolveRequest` below, pure, shared by the server and the pages) gives the full snapshot back.
+//
+//   Blob                 {hash, text} | {hash, json}. hash = sha256 hex of `text`, or of
+//                        JSON.stringify(json). Text: the stable system, an environment section. JSON: a
+//                        tool definition, a message, a PromptFrame, a StoredPayload, a StoredList.
+//   request              {type:"request", runId, snapshot: RequestRef, blobs?: Blob[]}
+//     RequestRef         the snapshot's own fields as they are (runId, requestIndex, iteration, provider,
+//                        model, disclosure, at, activeSkills, registeredNotVisible, eager, cache, and any
+//                        field a later version adds), with its content replaced by:
+//       frame            hash of a PromptFrame (JSON blob): {segments, listedSkills, tokenizer?,
+//                        indexLineTokens?, eagerStableLength?}, the tool, system and environment segments
+//                        in render order. Requests that repeat the prompt (most do) share one frame.
+//       historyLength    n: the messages are the session conversation's first n (the history_appended
+//                        events in seq order, whose `figures` are those messages' segments);
+//       messageSegments  segments of messages the conversation does not carry: a long message's (counted
+//                        when a request first sends it), or — without historyLength — every message of an
+//                        isolated run, whose private history is not the session's (message JSON blobs).
+//   manual_turn_requested {…, snapshot: RequestRef, blobs?}: the same ref as its request.
+//   provider_payload     {type, runId, requestIndex, hash, blobs?}: hash of a StoredPayload.
+//     StoredPayload      {value, lists?: {key: hash}}: the payload with each top-level array moved to a
+//                        StoredList, {after?: hash, items}: `after`'s items followed by these. A
+//                        conversation that grew by two messages adds a list of two, so the payloads of a
+//                        long session grow the log linearly, not with its square.
+//   history_appended     as before: {message, figures?: {hash, tokens}, requestIndex?}. A conversation
+//                        message travels here, once; its hash is sha256 of its JSON.
+//
+// Rules. A blob goes out with the first logged event that refers to it and never again in that session's
+// stream: the log, the memory replay and every socket carry the same JSON text, so a reader that starts
+// at seq 1, or resumes after a seq it has seen, holds every blob it is referred to. Blobs are made from
+// the event after it is redacted, so a hash always names the bytes stored. A log's blobs are checked
+// against their hashes when it is read; one that does not match is skipped with a warning, and what
+// refers to it shows as missing — never as someone else's text.
+//
+// Log format 3: a header {version: 3}, then every event record exactly as the wire carries it.
+// Upgrade: a log of format 1 or 2 (as written or as exported) is brought to format 3 in one step when it
+// is read (server/session/log-upgrade.ts): the old references are resolved in order ($historyPrefix,
+// {"$sameAs": seq}, {"$previousPayload": seq}), old console events get their marker, messages get their
+// figures, and each request, manual turn and payload is then written by the same RequestWriter a live
+// session uses, so nothing after the reader knows the older formats.
+//
+// This module is pure (no Node API, no React): the pages import it as a value (DESIGN.md §2).
+import type { ChatMessage, ToolDefinition } from "./model.ts";
+import type { MessageFigures, PromptSegment, RequestSnapshot } from "./runner-events.ts";
+
+/** A text or a JSON value, named by the sha256 hex of its text (of a JSON value: its JSON.stringify). */
+export type Blob = { hash: string; text: string } | { hash: string; json: unknown };
+
+/** A segment of a frame; `tokens` is absent only in requests logged before figures existed. */
+export type FrameSegment = Omit<PromptSegment, "tokens"> & { tokens?: number };
+
+/** The prompt of a request apart from its messages (a JSON blob, shared by requests that repeat it). */
+export interface PromptFrame {
+  /** Tool definitions (JSON blobs), the stable system and the environment's sections (text), in render order. */
+  segments: FrameSegment[];
+  /** Skill names as listed in the stable system's index. */
+  listedSkills: string[];
+  tokenizer?: string;
+  indexLineTokens?: Record<string, number>;
+  eagerStableLength?: number;
+}
+
+/** What a request's content is, in the full snapshot; a ref carries `frame` and the messages' references instead. */
+type ContentField =
+  | "system"
+  | "stableHash"
+  | "messages"
+  | "tools"
+  | "segments"
+  | "listedSkills"
+  | "tokenizer"
+  | "indexLineTokens"
+  | "eagerStableLength";
+
+/** A request on the WebSocket and in the log: the snapshot's own fields, its content by reference. */
+export type RequestRef = Omit<RequestSnapshot, ContentField> & {
+  /** Hash of the request's PromptFrame. */
+  frame: string;
+  /** The messages are the session conversation's first n. */
+  historyLength?: number;
+  /** Segments of messages the conversation does not carry (see the design note). */
+  messageSegments?: PromptSegment[];
+};
+
+/** A provider payload as stored: its top-level arrays in `lists` (key → StoredList hash), the rest in `value`. */
+export interface StoredPayload {
+  value: unknown;
+  lists?: Record<string, string>;
+}
+
+/** A list: the items of the list `after` names (if any), then `items`. */
+export interface StoredList {
+  after?: string;
+  items: unknown[];
+}
+
+/** A request in full, as the Runner built it: what the panes, the exports and the compare view show. */
+export type ResolvedRequest = RequestSnapshot & { messages: ChatMessage[] };
+
+/** The conversation as a reader folded it: messages in order and the figures each came with. */
+export interface ConversationView {
+  history: readonly ChatMessage[];
+  figures: readonly (MessageFigures | undefined)[];
+}
+
+/** Blobs by hash. Content-addressed, so it only grows and an entry never changes meaning. */
+export class BlobStore {
+  private readonly texts = new Map<string, string>();
+  private readonly values = new Map<string, unknown>();
+
+  add(blobs: readonly Blob[] | undefined): void {
+    if (!blobs) return;
+    for (const blob of blobs) {
+      if ("text" in blob) this.texts.set(blob.hash, blob.text);
+      else this.values.set(blob.hash, blob.json);
+    }
+  }
+
+  has(hash: string): boolean {
+    return this.texts.has(hash) || this.values.has(hash);
+  }
+
+  /** The text a hash names (a JSON blob as its JSON text); undefined when no blob has it. */
+  text(hash: string): string | undefined {
+    const text = this.texts.get(hash);
+    if (text !== undefined) return text;
+    return this.values.has(hash) ? JSON.stringify(this.values.get(hash)) : undefined;
+  }
+
+  /** The JSON value a hash names (a text blob parsed); undefined when no blob has it or it is not JSON. */
+  json(hash: string): unknown {
+    if (this.values.has(hash)) return this.values.get(hash);
+    const text = this.texts.get(hash);
+    if (text === undefined) return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
+  get size(): number {
+    return this.texts.size + this.values.size;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The frame a ref names; an empty one when the blob is missing (a damaged log: nothing is invented). */
+export function frameOf(ref: Pick<RequestRef, "frame">, blobs: BlobStore): PromptFrame {
+  const frame = blobs.json(ref.frame);
+  if (isObject(frame) && Array.isArray(frame.segments) && Array.isArray(frame.listedSkills))
+    return frame as unknown as PromptFrame;
+  return { segments: [], listedSkills: [] };
+}
+
+/** Hashes of the blobs a ref needs, in the order a writer sends them (the frame last). */
+export function blobsOf(ref: RequestRef, frame: PromptFrame): string[] {
+  const hashes = frame.segments.map((segment) => segment.hash);
+  if (ref.historyLength === undefined)
+    for (const segment of ref.messageSegments ?? []) hashes.push(segment.hash);
+  hashes.push(ref.frame);
+  return hashes;
+}
+
+/**
+ * The request in full. Messages come from the conversation (`historyLength`) or from their blobs (an
+ * isolated run); the segments are the frame's plus one per message, and absent when any message's figures
+ * are unknown (a log from before figures existed) — the inspector then says so instead of guessing.
+ */
+export function resolveRequest(
+  ref: RequestRef,
+  blobs: BlobStore,
+  conversation: ConversationView,
+): ResolvedRequest {
+  const { frame: frameHash, historyLength, messageSegments, ...own } = ref;
+  const frame = frameOf(ref, blobs);
+  let stable = "";
+  let stableHash = "";
+  let environment = "";
+  const tools: ToolDefinition[] = [];
+  for (const segment of frame.segments) {
+    if (segment.kind === "tool") {
+      const tool = blobs.json(segment.hash);
+      if (isObject(tool)) tools.push(tool as unknown as ToolDefinition);
+    } else if (segment.kind === "system") {
+      stable = blobs.text(segment.hash) ?? "";
+      stableHash = segment.hash;
+    } else if (segment.kind === "environment") environment += blobs.text(segment.hash) ?? "";
+  }
+  const sent = new Map((messageSegments ?? []).map((segment) => [segment.name, segment]));
+  let messages: ChatMessage[];
+  let figures: (PromptSegment | undefined)[];
+  if (historyLength !== undefined) {
+    const count = Math.min(historyLength, conversation.history.length);
+    messages = conversation.history.slice(0, count);
+    figures = messages.map((_message, index) => {
+      const known = conversation.figures[index] ?? sent.get(String(index));
+      return known && { kind: "message", name: String(index), hash: known.hash, tokens: known.tokens };
+    });
+  } else {
+    messages = [];
+    figures = [];
+    for (const segment of messageSegments ?? []) {
+      const message = blobs.json(segment.hash);
+      if (!isObject(message)) continue;
+      messages.push(message as unknown as ChatMessage);
+      figures.push({ ...segment, name: String(messages.length - 1) });
+    }
+  }
+  const frameSegments = frame.segments;
+  const complete =
+    frameSegments.length > 0 &&
+    frameSegments.every((segment) => segment.tokens !== undefined) &&
+    figures.every((segment) => segment !== undefined);
+  return {
+    ...own,
+    system: { stable, environment },
+    stableHash,
+    messages,
+    tools,
+    listedSkills: frame.listedSkills,
+    ...(frame.indexLineTokens ? { indexLineTokens: frame.indexLineTokens } : {}),
+    ...(frame.eagerStableLength !== undefined ? { eagerStableLength: frame.eagerStableLength } : {}),
+    ...(frame.tokenizer ? { tokenizer: frame.tokenizer } : {}),
+    ...(complete
+      ? { segments: [...(frameSegments as PromptSegment[]), ...(figures as PromptSegment[])] }
+      : {}),
+  } as ResolvedRequest;
+}
+
+/** The items of a stored list, following its `after` chain (a missing link ends it: `complete` false). */
+export function resolveList(hash: string, blobs: BlobStore): { items: unknown[]; complete: boolean } {
+  const chain: unknown[][] = [];
+  let complete = true;
+  const seen = new Set<string>();
+  for (let next: string | undefined = hash; next !== undefined;) {
+    if (seen.has(next)) {
+      complete = false;
+      break;
+    }
+    seen.add(next);
+    const list = blobs.json(next);
+    if (!isObject(list) || !Array.isArray(list.items)) {
+      complete = false;
+      break;
+    }
+    chain.push(list.items);
+    next = typeof list.after === "string" ? list.after : undefined;
+  }
+  return { items: chain.reverse().flat(), complete };
+}
+
+/** A provider payload as it was sent; undefined when its blob is missing. */
+export function resolvePayload(hash: string, blobs: BlobStore): unknown {
+  const stored = blobs.json(hash);
+  if (!isObject(stored) || !("value" in stored)) return undefined;
+  const { value, lists } = stored as unknown as StoredPayload;
+  if (!lists || !isObject(value)) return value;
+  const payload: Record<string, unknown> = { ...value };
+  for (const [key, list] of Object.entries(lists)) payload[key] = resolveList(list, blobs).items;
+  return payload;
+}
