@@ -1,7 +1,10 @@
-// Logs written by the previous version (format 1) reopen with the same conversation and the same
-// inspector timeline: one as that version wrote it (snapshots as `$historyPrefix` references), one as it
-// exported it (every snapshot's messages in full); both carry each assistant message twice
-// (assistant_message, then history_appended). The page's own reducer rebuilds the view from the replay.
+// Logs written by earlier versions reopen with the same conversation and the same inspector timeline,
+// each as that version wrote it and as it exported it. Format 1: snapshots as `$historyPrefix`
+// references (exported: every snapshot's messages in full), each assistant message twice
+// (assistant_message, then history_appended). Format 2: snapshots by `historyLength` with repeated parts
+// as `$sameAs` references and provider payloads relative to the previous one (exported: messages in full,
+// parts expanded), a long message's figures in the request that first sent it. The page's own reducer
+// rebuilds the view from the replay.
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +20,7 @@ import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "session", "fixtures");
 const SESSION_ID = "20261202-100000-format1";
+const FORMAT_2_ID = "20261203-100000-format2";
 
 let server: TestServer;
 beforeEach(async () => {
@@ -27,14 +31,14 @@ afterEach(async () => {
 });
 
 /** Installs a fixture log as this server's session (its workdir placeholder set to the test's). */
-async function installFixture(name: string): Promise<string> {
+async function installFixture(name: string, sessionId = SESSION_ID): Promise<string> {
   const text = (await readFile(path.join(FIXTURES, name), "utf8"))
     .split("__WORKDIR__")
     .join(server.workdir)
     .split("__SCENARIOS__")
     .join(server.scenariosDir);
   await mkdir(sessionsDirectory(server.home), { recursive: true });
-  await writeFile(path.join(sessionsDirectory(server.home), `${SESSION_ID}.jsonl`), text, { mode: 0o600 });
+  await writeFile(path.join(sessionsDirectory(server.home), `${sessionId}.jsonl`), text, { mode: 0o600 });
   return text;
 }
 
@@ -48,11 +52,11 @@ function loggedSnapshots(text: string): RequestSnapshot[] {
 }
 
 /** Opens the session in a fresh client and plays everything it receives through the page's reducer. */
-async function openInPage(): Promise<{ client: TestClient; state: UiState }> {
+async function openInPage(sessionId = SESSION_ID): Promise<{ client: TestClient; state: UiState }> {
   const client = await TestClient.connect(server);
-  client.send({ type: "open_session", sessionId: SESSION_ID });
-  await client.waitForEvent("session_opened", { sessionId: SESSION_ID });
-  const lastSeq = (await server.hub.open(SESSION_ID)).lastSeq;
+  client.send({ type: "open_session", sessionId });
+  await client.waitForEvent("session_opened", { sessionId });
+  const lastSeq = (await server.hub.open(sessionId)).lastSeq;
   await client.waitFor(
     (message) =>
       message.type === "event" && message.seq === lastSeq && message.event.type !== "session_opened",
@@ -166,3 +170,81 @@ describe("session logs of format 1", () => {
     expect(appended).toHaveLength(4); // the old ones only: the new answer is one history_appended
   }, 60_000);
 });
+
+describe("session logs of format 2", () => {
+  it("reopen with the same conversation and inspector timeline, as logged or as exported", async () => {
+    const exported = await installFixture("format-2-exported.jsonl", FORMAT_2_ID);
+    const logged = loggedSnapshots(exported);
+    expect(logged.map((snapshot) => snapshot.messages?.length)).toEqual([1, 3, 5, 7]);
+    const fromExport = await openInPage(FORMAT_2_ID);
+    const conversation = await fromExport.client.openedConversation(
+      fromExport.client.events(FORMAT_2_ID)[0] as Parameters<TestClient["openedConversation"]>[0],
+    );
+    expect(conversation.map((message) => message.role)).toEqual(EXPECTED_ROLES);
+    fromExport.client.close();
+    const exportView = timeline(fromExport.state);
+    expect(exportView.requests.map((request) => request.messages)).toEqual(
+      logged.map((snapshot) => snapshot.messages),
+    );
+    expect(exportView.requests.map((request) => request.activeSkills)).toEqual([
+      [],
+      ["review"],
+      ["review"],
+      ["review"],
+    ]);
+    expect(exportView.turns).toEqual([
+      { kind: "user", text: "please review" },
+      { kind: "assistant", requestIndex: 1, text: "Loading the review skill.", streaming: false },
+      { kind: "assistant", requestIndex: 2, text: "", streaming: false },
+      { kind: "assistant", requestIndex: 3, text: "Findings: none.", streaming: false },
+      { kind: "stop" },
+      { kind: "user", text: "hello" },
+      { kind: "assistant", requestIndex: 4, text: "Hi there, nice to meet you.", streaming: false },
+      { kind: "stop" },
+    ]);
+    expect(exportView.calls).toEqual([
+      ["load_skill", "done"],
+      ["read_file", "done"],
+    ]);
+    // Format 2 snapshots carry their token figures: every request has one segment per message, the long
+    // README result's (over 16 KiB) included, and the same stable system and tools as logged.
+    const requests = fromExport.state.session!.requests;
+    expect(requests.map((request) => figuresOf(request.snapshot)?.messages)).toEqual([1, 3, 5, 7]);
+    expect(requests.map((request) => request.snapshot.system.stable)).toEqual(
+      logged.map((snapshot) => snapshot.system.stable),
+    );
+    expect(requests.map((request) => request.snapshot.tools)).toEqual(
+      logged.map((snapshot) => snapshot.tools),
+    );
+    expect(requests.map((request) => request.payload)).toEqual(loggedPayloads(exported));
+
+    // The same session as that version wrote it: the same view, figures and payloads.
+    await server.hub.delete(FORMAT_2_ID);
+    await installFixture("format-2-logged.jsonl", FORMAT_2_ID);
+    const fromLog = await openInPage(FORMAT_2_ID);
+    fromLog.client.close();
+    expect(timeline(fromLog.state)).toEqual(exportView);
+    const reopened = fromLog.state.session!.requests;
+    expect(reopened.map((request) => request.snapshot.segments)).toEqual(
+      requests.map((request) => request.snapshot.segments),
+    );
+    expect(reopened.map((request) => request.payload)).toEqual(loggedPayloads(exported));
+  }, 60_000);
+});
+
+/** How many segments of each kind a request's figures hold (undefined: no figures). */
+function figuresOf(snapshot: RequestSnapshot): Record<string, number> | undefined {
+  if (!snapshot.segments) return undefined;
+  const counts: Record<string, number> = {};
+  for (const segment of snapshot.segments) counts[`${segment.kind}s`] = (counts[`${segment.kind}s`] ?? 0) + 1;
+  return counts;
+}
+
+/** The provider payloads of an exported log, in order (in full there). */
+function loggedPayloads(text: string): unknown[] {
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { kind: string; event?: SessionEvent })
+    .flatMap((record) => (record.event?.type === "provider_payload" ? [record.event.payload] : []));
+}
