@@ -51,7 +51,13 @@
 //
 // This module is pure (no Node API, no React): the pages import it as a value (DESIGN.md §2).
 import type { ChatMessage, ToolDefinition } from "./model.ts";
-import type { MessageFigures, PromptSegment, RequestSnapshot } from "./runner-events.ts";
+import type {
+  ConsoleMarker,
+  MessageFigures,
+  PromptSegment,
+  RequestSnapshot,
+  RunnerEvent,
+} from "./runner-events.ts";
 
 /** A text or a JSON value, named by the sha256 hex of its text (of a JSON value: its JSON.stringify). */
 export type Blob = { hash: string; text: string } | { hash: string; json: unknown };
@@ -71,6 +77,18 @@ export interface PromptFrame {
 }
 
 /** What a request's content is, in the full snapshot; a ref carries `frame` and the messages' references instead. */
+const CONTENT_FIELDS = [
+  "system",
+  "stableHash",
+  "messages",
+  "tools",
+  "segments",
+  "listedSkills",
+  "tokenizer",
+  "indexLineTokens",
+  "eagerStableLength",
+  "historyLength",
+] as const;
 type ContentField =
   | "system"
   | "stableHash"
@@ -89,7 +107,7 @@ export type RequestRef = Omit<RequestSnapshot, ContentField> & {
   /** The messages are the session conversation's first n. */
   historyLength?: number;
   /** Segments of messages the conversation does not carry (see the design note). */
-  messageSegments?: PromptSegment[];
+  messageSegments?: FrameSegment[];
 };
 
 /** A provider payload as stored: its top-level arrays in `lists` (key → StoredList hash), the rest in `value`. */
@@ -104,13 +122,54 @@ export interface StoredList {
   items: unknown[];
 }
 
+/** A request event on the wire and in the log; `blobs`: the content it is the first to refer to. */
+export type RequestEvent = {
+  type: "request";
+  runId: string;
+  snapshot: RequestRef;
+  blobs?: Blob[];
+} & ConsoleMarker;
+
+/** A provider payload on the wire and in the log: the hash of its StoredPayload. */
+export type PayloadEvent = {
+  type: "provider_payload";
+  runId: string;
+  requestIndex: number;
+  hash: string;
+  blobs?: Blob[];
+} & ConsoleMarker;
+
+/** The manual provider waits for the person: the request it waits on, by the same reference. */
+export interface ManualTurnEvent {
+  type: "manual_turn_requested";
+  runId: string;
+  requestIndex: number;
+  snapshot: RequestRef;
+  blobs?: Blob[];
+}
+
+/** A Runner event as the wire and the log carry it: requests and payloads by reference. */
+export type WireRunnerEvent =
+  Exclude<RunnerEvent, { type: "request" | "provider_payload" }> | RequestEvent | PayloadEvent;
+
 /** A request in full, as the Runner built it: what the panes, the exports and the compare view show. */
 export type ResolvedRequest = RequestSnapshot & { messages: ChatMessage[] };
 
-/** The conversation as a reader folded it: messages in order and the figures each came with. */
+/**
+ * The conversation as a reader folded it: messages in order, and each one's segment (made once, from the
+ * figures its history_appended carried; undefined when it came without).
+ */
 export interface ConversationView {
   history: readonly ChatMessage[];
-  figures: readonly (MessageFigures | undefined)[];
+  segments: readonly (PromptSegment | undefined)[];
+}
+
+/** The segment of conversation message `index`, from the figures its history_appended carried. */
+export function conversationSegment(
+  index: number,
+  figures: MessageFigures | undefined,
+): PromptSegment | undefined {
+  return figures && { kind: "message", name: String(index), hash: figures.hash, tokens: figures.tokens };
 }
 
 /** Blobs by hash. Content-addressed, so it only grows and an entry never changes meaning. */
@@ -154,8 +213,112 @@ export class BlobStore {
   }
 }
 
+/**
+ * The environment text cut into its sections by the segments' lengths (`chars`), each with its segment;
+ * undefined when they do not add up to the text (a log from before sections, or one edited by hand).
+ */
+export function environmentSections<S extends Pick<FrameSegment, "kind" | "chars">>(
+  environment: string,
+  segments: readonly S[],
+): { segment: S; text: string }[] | undefined {
+  const sections = segments.filter((segment) => segment.kind === "environment");
+  const total = sections.reduce((sum, segment) => sum + (segment.chars ?? -1), 0);
+  if (sections.length === 0 || total !== environment.length) return undefined;
+  let offset = 0;
+  return sections.map((segment) => {
+    const text = environment.slice(offset, offset + (segment.chars ?? 0));
+    offset += segment.chars ?? 0;
+    return { segment, text };
+  });
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A snapshot's own fields: everything but its content (which a ref names by hash), including any field a
+ * later version (or another part of the playground) adds — they travel as they are.
+ */
+export function ownFields<S extends object>(snapshot: S): Omit<S, ContentField | "historyLength"> {
+  const own = { ...snapshot } as Record<string, unknown>;
+  for (const field of CONTENT_FIELDS) delete own[field];
+  return own as Omit<S, ContentField | "historyLength">;
+}
+
+/** The content of a request, apart from its messages, as the Runner built it. */
+export type FrameInput = Pick<
+  RequestSnapshot,
+  | "system"
+  | "stableHash"
+  | "tools"
+  | "segments"
+  | "listedSkills"
+  | "tokenizer"
+  | "indexLineTokens"
+  | "eagerStableLength"
+>;
+
+/** Names a part's content as a blob: `known` is its segment's hash, when the request had figures. */
+export interface BlobNamer {
+  text(known: string | undefined, text: string): Blob;
+  json(known: string | undefined, value: unknown): Blob;
+}
+
+/**
+ * The frame of a request (its tools, stable system and environment sections, in render order, with the
+ * figures its segments carry) and the blobs it names. The one place a request's parts become references:
+ * the server's writer names blobs by sha256, a test may name them otherwise.
+ */
+export function buildFrame(input: FrameInput, name: BlobNamer): { frame: PromptFrame; blobs: Blob[] } {
+  const { system, segments = [] } = input;
+  const blobs: Blob[] = [];
+  const frameSegments: FrameSegment[] = [];
+  const figures = new Map(segments.map((segment) => [`${segment.kind}:${segment.name}`, segment]));
+  const add = (kind: FrameSegment["kind"], part: string, blob: Blob, chars?: number, tokens?: number) => {
+    const counted = tokens ?? figures.get(`${kind}:${part}`)?.tokens;
+    frameSegments.push({
+      kind,
+      name: part,
+      hash: blob.hash,
+      ...(counted !== undefined ? { tokens: counted } : {}),
+      ...(chars !== undefined ? { chars } : {}),
+    });
+    blobs.push(blob);
+  };
+  for (const tool of input.tools)
+    add("tool", tool.name, name.json(figures.get(`tool:${tool.name}`)?.hash, tool));
+  add("system", "stable", name.text(input.stableHash || undefined, system.stable), system.stable.length);
+  const sections = environmentSections(system.environment, segments);
+  if (sections)
+    for (const { segment, text } of sections)
+      add("environment", segment.name, name.text(segment.hash, text), text.length);
+  else {
+    // Sections that do not add up to the text (an old log edited by hand, a crafted one): one part, with
+    // their tokens summed when every section has its figure.
+    const counts = segments
+      .filter((segment) => segment.kind === "environment")
+      .map((segment) => segment.tokens);
+    const total =
+      counts.length > 0 && counts.every((count) => count !== undefined)
+        ? counts.reduce((sum, count) => sum + count, 0)
+        : undefined;
+    add(
+      "environment",
+      "environment",
+      name.text(undefined, system.environment),
+      system.environment.length,
+      total,
+    );
+  }
+  const frame: PromptFrame = {
+    segments: frameSegments,
+    listedSkills: input.listedSkills,
+    ...(input.tokenizer ? { tokenizer: input.tokenizer } : {}),
+    ...(input.indexLineTokens ? { indexLineTokens: input.indexLineTokens } : {}),
+    ...(input.eagerStableLength !== undefined ? { eagerStableLength: input.eagerStableLength } : {}),
+  };
+  return { frame, blobs };
 }
 
 /** The frame a ref names; an empty one when the blob is missing (a damaged log: nothing is invented). */
@@ -200,16 +363,17 @@ export function resolveRequest(
       stableHash = segment.hash;
     } else if (segment.kind === "environment") environment += blobs.text(segment.hash) ?? "";
   }
-  const sent = new Map((messageSegments ?? []).map((segment) => [segment.name, segment]));
   let messages: ChatMessage[];
-  let figures: (PromptSegment | undefined)[];
+  let figures: (FrameSegment | undefined)[];
   if (historyLength !== undefined) {
     const count = Math.min(historyLength, conversation.history.length);
     messages = conversation.history.slice(0, count);
-    figures = messages.map((_message, index) => {
-      const known = conversation.figures[index] ?? sent.get(String(index));
-      return known && { kind: "message", name: String(index), hash: known.hash, tokens: known.tokens };
-    });
+    figures = conversation.segments.slice(0, count);
+    // A long message's figures came with the request that first sent it.
+    for (const segment of messageSegments ?? []) {
+      const index = Number(segment.name);
+      if (index < count && figures[index] === undefined) figures[index] = segment;
+    }
   } else {
     messages = [];
     figures = [];
@@ -224,7 +388,8 @@ export function resolveRequest(
   const complete =
     frameSegments.length > 0 &&
     frameSegments.every((segment) => segment.tokens !== undefined) &&
-    figures.every((segment) => segment !== undefined);
+    figures.length === messages.length &&
+    figures.every((segment) => segment !== undefined && segment.tokens !== undefined);
   return {
     ...own,
     system: { stable, environment },
@@ -272,4 +437,35 @@ export function resolvePayload(hash: string, blobs: BlobStore): unknown {
   const payload: Record<string, unknown> = { ...value };
   for (const [key, list] of Object.entries(lists)) payload[key] = resolveList(list, blobs).items;
   return payload;
+}
+
+/**
+ * Reads requests back from events in wire form, in order: the blobs and the conversation seen so far.
+ * The server's folds (reopen, digests, exports, branches) and the protocol client use it; the pages keep
+ * the same two things in their state and call `resolveRequest` themselves.
+ */
+export class RequestReader {
+  readonly blobs = new BlobStore();
+  private readonly history: ChatMessage[] = [];
+  private readonly segments: (PromptSegment | undefined)[] = [];
+
+  observe(event: { type: string }): void {
+    if ("blobs" in event) this.blobs.add((event as { blobs?: Blob[] }).blobs);
+    if (event.type !== "history_appended") return;
+    const appended = event as unknown as { message: ChatMessage; figures?: MessageFigures };
+    this.segments.push(conversationSegment(this.history.length, appended.figures));
+    this.history.push(appended.message);
+  }
+
+  get conversation(): ConversationView {
+    return { history: this.history, segments: this.segments };
+  }
+
+  resolve(ref: RequestRef): ResolvedRequest {
+    return resolveRequest(ref, this.blobs, this.conversation);
+  }
+
+  payload(hash: string): unknown {
+    return resolvePayload(hash, this.blobs);
+  }
 }

@@ -1,10 +1,11 @@
-// Where a branch starts: request #N of its origin session, read back from the origin's log (snapshots
-// refer to the conversation, so the messages come from its history_appended events), with the message
+// Where a branch starts: request #N of its origin session, read back from the origin's log (resolved from
+// its references: server/protocol/request-model.ts), with the message
 // edits applied, and the label the branch is known by. Pure functions over logged events.
 import { PlaygroundError } from "../errors/index.ts";
 import type { BranchKind, RequestEdit } from "../protocol/branch.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader, type ResolvedRequest } from "../protocol/request-model.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 
 export interface BranchStart {
@@ -13,17 +14,16 @@ export interface BranchStart {
   messages: ChatMessage[];
 }
 
-/** Request #requestIndex of the logged events, with its messages in full. */
+/** Request #requestIndex of the logged events, in full. */
 export function requestFromEvents(
   events: readonly { event: SessionEvent }[],
   requestIndex: number,
-): RequestSnapshot & { messages: ChatMessage[] } {
-  const history: ChatMessage[] = [];
+): ResolvedRequest {
+  const requests = new RequestReader();
   for (const { event } of events) {
-    if (event.type === "history_appended") history.push(event.message);
-    if (event.type !== "request" || event.snapshot.requestIndex !== requestIndex) continue;
-    const messages = event.snapshot.messages ?? history.slice(0, event.snapshot.historyLength ?? 0);
-    return { ...event.snapshot, messages };
+    requests.observe(event);
+    if (event.type === "request" && event.snapshot.requestIndex === requestIndex)
+      return requests.resolve(event.snapshot);
   }
   throw new PlaygroundError("not_found", `the session has no request #${requestIndex}`);
 }

@@ -8,6 +8,7 @@ import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { TrustAnswer } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
@@ -25,6 +26,7 @@ import {
   type SerializedEvent,
 } from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
+import type { StreamInput } from "./request-writer.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
@@ -114,8 +116,10 @@ export class Session {
     this.settings = state.settings;
     this.requestCounter = new RequestCounter(state.lastRequestIndex);
     this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
+    const requests = new RequestReader();
     for (const { event } of restored) {
-      if (event.type === "request") this.cache.record(event.snapshot, this.history);
+      requests.observe(event);
+      if (event.type === "request") this.cache.record(requests.resolve(event.snapshot));
     }
   }
 
@@ -260,7 +264,7 @@ export class Session {
     return this.stream.subscribe(listener);
   }
 
-  private emit(event: SessionEvent): void {
+  private emit(event: StreamInput): void {
     if (this.closed) return;
     this.summaryFold.observe(event, new Date().toISOString());
     this.agentWrites.observe(event);

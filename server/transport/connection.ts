@@ -199,15 +199,15 @@ export class ClientConnection {
         });
         return;
       case "export_session": {
+        await this.hub.flushLog(command.sessionId);
+        const session = await readExportedSession(this.hub.home, command.sessionId);
         if (command.format === "html" || command.format === "scenario") {
-          await this.hub.flushLog(command.sessionId);
-          const session = await readExportedSession(this.hub.home, command.sessionId);
           const file = exportSession(session, command.format);
           this.send({ type: "session_file", sessionId: command.sessionId, format: command.format, ...file });
           return;
         }
-        const exported = await this.hub.exportLog(command.sessionId);
-        this.send({ type: "session_export", sessionId: command.sessionId, ...exported });
+        const { fileName, text } = exportSession(session, "jsonl");
+        this.send({ type: "session_export", sessionId: command.sessionId, fileName, jsonl: text });
         return;
       }
       default:

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { initialUiState, uiReducer } from "../../app/state/reducer.ts";
+import { requestPayload, requestSnapshot } from "../../app/state/snapshot-view.ts";
 import type { UiState } from "../../app/state/types.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
@@ -42,13 +43,24 @@ async function installFixture(name: string, sessionId = SESSION_ID): Promise<str
   return text;
 }
 
-/** The snapshots of the full-snapshot fixture, with the messages the previous version logged. */
-function loggedSnapshots(text: string): RequestSnapshot[] {
+/** A record as a version before format 3 wrote it (a snapshot or payload in full). */
+interface OldRecord {
+  kind: string;
+  event?: { type: string; snapshot?: RequestSnapshot; payload?: unknown };
+}
+
+function oldRecords(text: string): OldRecord[] {
   return text
     .split("\n")
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { kind: string; event?: SessionEvent })
-    .flatMap((record) => (record.event?.type === "request" ? [record.event.snapshot] : []));
+    .map((line) => JSON.parse(line) as OldRecord);
+}
+
+/** The snapshots of the full-snapshot fixture, with the messages the previous version logged. */
+function loggedSnapshots(text: string): RequestSnapshot[] {
+  return oldRecords(text).flatMap((record) =>
+    record.event?.type === "request" && record.event.snapshot ? [record.event.snapshot] : [],
+  );
 }
 
 /** Opens the session in a fresh client and plays everything it receives through the page's reducer. */
@@ -75,7 +87,7 @@ function timeline(state: UiState) {
     requests: session.requests.map((request) => ({
       requestIndex: request.requestIndex,
       runId: request.runId,
-      messages: request.snapshot.messages,
+      messages: requestSnapshot(request).messages,
       activeSkills: request.snapshot.activeSkills,
     })),
     turns: session.turns.map((turn) =>
@@ -137,7 +149,7 @@ describe("session logs of format 1", () => {
       ["read_file", "done"],
     ]);
     // An old snapshot has no token figures: the inspector says so instead of guessing.
-    expect(fromFull.state.session!.requests[0].snapshot.segments).toBeUndefined();
+    expect(requestSnapshot(fromFull.state.session!.requests[0]).segments).toBeUndefined();
 
     // The same session as the previous version wrote it: the same view.
     await server.hub.delete(SESSION_ID);
@@ -156,15 +168,15 @@ describe("session logs of format 1", () => {
     await client.waitForEvent("stop", { sessionId: SESSION_ID, from });
     client.close();
     expect(request.event.snapshot.requestIndex).toBe(5);
-    expect(request.event.snapshot.messages).toBeUndefined();
+    expect(request.event.snapshot).not.toHaveProperty("messages");
     expect(request.event.snapshot.historyLength).toBe(9);
     const after = client.messages
       .slice(from)
       .reduce((current, message) => uiReducer(current, { type: "server", message }), state);
-    const newest = after.session!.requests.at(-1)!;
-    expect(newest.snapshot.messages.map((message) => message.role)).toEqual([...EXPECTED_ROLES, "user"]);
+    const newest = requestSnapshot(after.session!.requests.at(-1)!);
+    expect(newest.messages.map((message) => message.role)).toEqual([...EXPECTED_ROLES, "user"]);
     // Its figures are complete: the old messages got theirs when the log was read.
-    expect(newest.snapshot.segments?.filter((segment) => segment.kind === "message")).toHaveLength(9);
+    expect(newest.segments?.filter((segment) => segment.kind === "message")).toHaveLength(9);
     const log = await readFile(path.join(sessionsDirectory(server.home), `${SESSION_ID}.jsonl`), "utf8");
     const appended = log.split("\n").filter((line) => line.includes('"type":"assistant_message"'));
     expect(appended).toHaveLength(4); // the old ones only: the new answer is one history_appended
@@ -209,15 +221,13 @@ describe("session logs of format 2", () => {
     // Format 2 snapshots carry their token figures: every request has one segment per message, the long
     // README result's (over 16 KiB) included, and the same stable system and tools as logged.
     const requests = fromExport.state.session!.requests;
-    expect(requests.map((request) => figuresOf(request.snapshot)?.messages)).toEqual([1, 3, 5, 7]);
-    expect(requests.map((request) => request.snapshot.system.stable)).toEqual(
+    const full = requests.map((request) => requestSnapshot(request));
+    expect(full.map((snapshot) => figuresOf(snapshot)?.messages)).toEqual([1, 3, 5, 7]);
+    expect(full.map((snapshot) => snapshot.system.stable)).toEqual(
       logged.map((snapshot) => snapshot.system.stable),
     );
-    expect(requests.map((request) => request.snapshot.tools)).toEqual(
-      logged.map((snapshot) => snapshot.tools),
-    );
-    expect(requests.map((request) => request.payload)).toEqual(loggedPayloads(exported));
-
+    expect(full.map((snapshot) => snapshot.tools)).toEqual(logged.map((snapshot) => snapshot.tools));
+    expect(requests.map((request) => requestPayload(request))).toEqual(loggedPayloads(exported));
     // The same session as that version wrote it: the same view, figures and payloads.
     await server.hub.delete(FORMAT_2_ID);
     await installFixture("format-2-logged.jsonl", FORMAT_2_ID);
@@ -225,10 +235,10 @@ describe("session logs of format 2", () => {
     fromLog.client.close();
     expect(timeline(fromLog.state)).toEqual(exportView);
     const reopened = fromLog.state.session!.requests;
-    expect(reopened.map((request) => request.snapshot.segments)).toEqual(
-      requests.map((request) => request.snapshot.segments),
+    expect(reopened.map((request) => requestSnapshot(request).segments)).toEqual(
+      full.map((snapshot) => snapshot.segments),
     );
-    expect(reopened.map((request) => request.payload)).toEqual(loggedPayloads(exported));
+    expect(reopened.map((request) => requestPayload(request))).toEqual(loggedPayloads(exported));
   }, 60_000);
 });
 
@@ -242,9 +252,7 @@ function figuresOf(snapshot: RequestSnapshot): Record<string, number> | undefine
 
 /** The provider payloads of an exported log, in order (in full there). */
 function loggedPayloads(text: string): unknown[] {
-  return text
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { kind: string; event?: SessionEvent })
-    .flatMap((record) => (record.event?.type === "provider_payload" ? [record.event.payload] : []));
+  return oldRecords(text).flatMap((record) =>
+    record.event?.type === "provider_payload" ? [record.event.payload] : [],
+  );
 }
