@@ -71,6 +71,8 @@ export interface EnvironmentPart {
   name: string;
   /** The section's first line ("# Environment", "### review"). */
   heading: string;
+  /** The blank line a later skill's section opens with (before its heading). */
+  lead?: string;
   /** The rest of the section. */
   text: string;
   /** The server's hash of the section (absent without segments: the text itself is compared then). */
@@ -84,11 +86,17 @@ export interface EnvironmentPart {
  * environment is one part.
  */
 export function environmentParts(snapshot: RequestSnapshot): EnvironmentPart[] {
-  const split = (text: string) => {
+  const split = (section: string) => {
+    // A later skill's section opens with the blank line that separates it from the one before.
+    const lead = section.startsWith("\n") ? "\n" : "";
+    const text = section.slice(lead.length);
     const newline = text.indexOf("\n");
-    return newline < 0
-      ? { heading: text, text: "" }
-      : { heading: text.slice(0, newline), text: text.slice(newline + 1) };
+    return {
+      ...(lead ? { lead } : {}),
+      ...(newline < 0
+        ? { heading: text, text: "" }
+        : { heading: text.slice(0, newline), text: text.slice(newline + 1) }),
+    };
   };
   const sections = environmentSections(snapshot.system.environment, snapshot.segments ?? []);
   if (!sections) return [{ name: "environment", ...split(snapshot.system.environment) }];

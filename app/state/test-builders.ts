@@ -124,12 +124,11 @@ export function wireRequest(
 } {
   // Named as the segment names it when there is one, as the server's writer does.
   const { messages, segments } = full;
-  const { frame, blobs } = buildFrame(full, {
+  const { frame: frameBlob, blobs } = buildFrame(full, {
     text: (known, text) => ({ ...textBlob(text), ...(known ? { hash: known } : {}) }),
     json: (known, json) => ({ ...jsonBlob(json), ...(known ? { hash: known } : {}) }),
   });
   const figures = new Map((segments ?? []).map((segment) => [`${segment.kind}:${segment.name}`, segment]));
-  const frameBlob = jsonBlob(frame);
   blobs.push(frameBlob);
   const messageParts =
     options.historyLength !== undefined

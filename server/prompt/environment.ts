@@ -48,7 +48,10 @@ function activeSkillEntry(skill: SkillBody, disclosure: DisclosureMode): string 
 export interface EnvironmentSection {
   /** "base", or the active skill's name: code finds a skill by this, never by parsing the text. */
   name: string;
-  /** The line it starts with ("# Environment", `<skill name="…" source="…">`). */
+  /**
+   * The line it starts with ("# Environment", `<skill name="…" source="…">`), after the blank line that
+   * opens every skill section but the first.
+   */
   heading: string;
   text: string;
 }
@@ -80,12 +83,14 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
     const none = "(none yet — call load_skill when a skill fits the task)";
     return [{ name: "base", heading: "# Environment", text: `${facts}\n${none}\n` }];
   }
+  // The blank line between two skills opens the later one's section, so a section's bytes (and hash) stay
+  // the same when another skill is loaded after it: only the new section is new.
   return [
     { name: "base", heading: "# Environment", text: `${facts}\n` },
     ...skills.map((skill, index) => ({
       name: skill.name,
       heading: skillOpenTag(skill.name, skill.source),
-      text: `${activeSkillEntry(skill, disclosure)}${index < skills.length - 1 ? "\n\n" : "\n"}`,
+      text: `${index > 0 ? "\n" : ""}${activeSkillEntry(skill, disclosure)}\n`,
     })),
   ];
 }

@@ -13,14 +13,16 @@
 //
 //   Blob                 {hash, text} | {hash, json}. hash = sha256 hex of `text`, or of
 //                        JSON.stringify(json). Text: the stable system, an environment section. JSON: a
-//                        tool definition, a message, a PromptFrame, a StoredPayload, a StoredList.
+//                        tool definition, a message, a frame and its prefix, a StoredPayload, a StoredList.
 //   request              {type:"request", runId, snapshot: RequestRef, blobs?: Blob[]}
 //     RequestRef         the snapshot's own fields as they are (runId, requestIndex, iteration, provider,
 //                        model, disclosure, at, activeSkills, registeredNotVisible, eager, cache, and any
 //                        field a later version adds), with its content replaced by:
-//       frame            hash of a PromptFrame (JSON blob): {segments, listedSkills, tokenizer?,
-//                        indexLineTokens?, eagerStableLength?}, the tool, system and environment segments
-//                        in render order. Requests that repeat the prompt (most do) share one frame.
+//       frame            hash of a frame (JSON blob): {prefix, environment}, the environment's segments
+//                        and the hash of a prefix (JSON blob): {segments, listedSkills, tokenizer?,
+//                        indexLineTokens?, eagerStableLength?}, the tool and system segments in render
+//                        order. Requests that repeat the prompt (most do) share one frame; frames that
+//                        differ by a loaded skill share one prefix.
 //       historyLength    n: the messages are the session conversation's first n (the history_appended
 //                        events in seq order, whose `figures` are those messages' segments);
 //       messageSegments  segments of messages the conversation does not carry: a long message's (counted
@@ -65,7 +67,7 @@ export type Blob = { hash: string; text: string } | { hash: string; json: unknow
 /** A segment of a frame; `tokens` is absent only in requests logged before figures existed. */
 export type FrameSegment = Omit<PromptSegment, "tokens"> & { tokens?: number };
 
-/** The prompt of a request apart from its messages (a JSON blob, shared by requests that repeat it). */
+/** The prompt of a request apart from its messages, as a reader sees it (`frameOf`). */
 export interface PromptFrame {
   /** Tool definitions (JSON blobs), the stable system and the environment's sections (text), in render order. */
   segments: FrameSegment[];
@@ -74,6 +76,21 @@ export interface PromptFrame {
   tokenizer?: string;
   indexLineTokens?: Record<string, number>;
   eagerStableLength?: number;
+}
+
+/**
+ * The part of a prompt that changes least: tools and stable system (with the index they list). A JSON
+ * blob, shared by every frame built on it.
+ */
+export type PromptPrefix = PromptFrame;
+
+/**
+ * A frame as stored (a JSON blob, shared by the requests that repeat it): its prefix by hash, and the
+ * environment's sections, which change when a skill loads.
+ */
+export interface StoredFrame {
+  prefix: string;
+  environment: FrameSegment[];
 }
 
 /** What a request's content is, in the full snapshot; a ref carries `frame` and the messages' references instead. */
@@ -267,10 +284,11 @@ export interface BlobNamer {
 
 /**
  * The frame of a request (its tools, stable system and environment sections, in render order, with the
- * figures its segments carry) and the blobs it names. The one place a request's parts become references:
- * the server's writer names blobs by sha256, a test may name them otherwise.
+ * figures its segments carry) as a blob, and the blobs it names (its prefix last). The one place a
+ * request's parts become references: the server's writer names blobs by sha256, a test may name them
+ * otherwise.
  */
-export function buildFrame(input: FrameInput, name: BlobNamer): { frame: PromptFrame; blobs: Blob[] } {
+export function buildFrame(input: FrameInput, name: BlobNamer): { frame: Blob; blobs: Blob[] } {
   const { system, segments = [] } = input;
   const blobs: Blob[] = [];
   const frameSegments: FrameSegment[] = [];
@@ -311,30 +329,56 @@ export function buildFrame(input: FrameInput, name: BlobNamer): { frame: PromptF
       total,
     );
   }
-  const frame: PromptFrame = {
-    segments: frameSegments,
+  const prefix: PromptPrefix = {
+    segments: frameSegments.filter((segment) => segment.kind !== "environment"),
     listedSkills: input.listedSkills,
     ...(input.tokenizer ? { tokenizer: input.tokenizer } : {}),
     ...(input.indexLineTokens ? { indexLineTokens: input.indexLineTokens } : {}),
     ...(input.eagerStableLength !== undefined ? { eagerStableLength: input.eagerStableLength } : {}),
   };
-  return { frame, blobs };
+  const prefixBlob = name.json(undefined, prefix);
+  const stored: StoredFrame = {
+    prefix: prefixBlob.hash,
+    environment: frameSegments.filter((segment) => segment.kind === "environment"),
+  };
+  blobs.push(prefixBlob);
+  return { frame: name.json(undefined, stored), blobs };
 }
 
-/** The frame a ref names; an empty one when the blob is missing (a damaged log: nothing is invented). */
+const EMPTY_FRAME: PromptFrame = { segments: [], listedSkills: [] };
+
+/** Frames as readers see them, by stored frame (each is merged with its prefix once). */
+const mergedFrames = new WeakMap<object, PromptFrame>();
+
+/**
+ * The frame a ref names, with its prefix; an empty one when a blob is missing (a damaged log: nothing is
+ * invented).
+ */
 export function frameOf(ref: Pick<RequestRef, "frame">, blobs: BlobStore): PromptFrame {
-  const frame = blobs.json(ref.frame);
-  if (isObject(frame) && Array.isArray(frame.segments) && Array.isArray(frame.listedSkills))
-    return frame as unknown as PromptFrame;
-  return { segments: [], listedSkills: [] };
+  const stored = blobs.json(ref.frame);
+  if (!isObject(stored) || typeof stored.prefix !== "string" || !Array.isArray(stored.environment))
+    return EMPTY_FRAME;
+  const known = mergedFrames.get(stored);
+  if (known) return known;
+  const prefix = blobs.json(stored.prefix);
+  if (!isObject(prefix) || !Array.isArray(prefix.segments) || !Array.isArray(prefix.listedSkills))
+    return EMPTY_FRAME;
+  const frame: PromptFrame = {
+    ...(prefix as unknown as PromptPrefix),
+    segments: [...(prefix.segments as FrameSegment[]), ...(stored.environment as FrameSegment[])],
+  };
+  mergedFrames.set(stored, frame);
+  return frame;
 }
 
-/** Hashes of the blobs a ref needs, in the order a writer sends them (the frame last). */
-export function blobsOf(ref: RequestRef, frame: PromptFrame): string[] {
-  const hashes = frame.segments.map((segment) => segment.hash);
+/** Hashes of the blobs a ref needs: its parts, the isolated run's messages, the prefix and the frame. */
+export function blobsOf(ref: RequestRef, blobs: BlobStore): string[] {
+  const stored = blobs.json(ref.frame);
+  if (!isObject(stored) || typeof stored.prefix !== "string") return [ref.frame];
+  const hashes = frameOf(ref, blobs).segments.map((segment) => segment.hash);
   if (ref.historyLength === undefined)
     for (const segment of ref.messageSegments ?? []) hashes.push(segment.hash);
-  hashes.push(ref.frame);
+  hashes.push(stored.prefix, ref.frame);
   return hashes;
 }
 

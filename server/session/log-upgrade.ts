@@ -162,8 +162,7 @@ function blobHolds(blob: Blob): boolean {
 /** The hashes a wire event refers to (a request's frame and parts, a payload's lists). */
 function referencedBlobs(event: SessionEvent, blobs: BlobStore): string[] {
   if (event.type === "request" || event.type === "manual_turn_requested") {
-    const ref = event.snapshot as RequestRef;
-    return blobs.has(ref.frame) ? blobsOf(ref, frameOf(ref, blobs)) : [ref.frame];
+    return blobsOf(event.snapshot as RequestRef, blobs);
   }
   if (event.type !== "provider_payload") return [];
   const stored = blobs.json(event.hash);

@@ -140,8 +140,8 @@ describe("log format 3: requests by reference to content-addressed blobs", () =>
     expect(new Set(hashes).size).toBe(hashes.length);
     for (const blob of blobsOf(sent))
       expect(sha256Hex("text" in blob ? blob.text : JSON.stringify(blob.json))).toBe(blob.hash);
-    // Two environments and two frames (before and after the skill), one tool, one stable system.
-    expect(hashes).toHaveLength(6);
+    // Two environments and two frames (before and after the skill) on one prefix, one tool, one stable system.
+    expect(hashes).toHaveLength(7);
     expect(JSON.stringify(sent)).not.toContain('"messages"');
     expect(resolved(sent).requests).toEqual(requestsOf(events));
 

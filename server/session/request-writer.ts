@@ -147,11 +147,10 @@ export class RequestWriter {
 
   private encodeRequest(input: (RunnerEvent & { type: "request" }) | FullManualTurnEvent): Encoded {
     const snapshot: SnapshotInput = input.snapshot;
-    const { frame, blobs: candidates } = buildFrame(snapshot, {
+    const { frame: frameBlob, blobs: candidates } = buildFrame(snapshot, {
       text: (known, text) => this.textBlob(known, text),
       json: (known, json) => this.contentBlob(known, json),
     });
-    const frameBlob = jsonBlob(frame);
     const { messages, historyLength, segments } = snapshot;
     const messagePart = this.messagePart(messages, historyLength, segments, candidates);
     candidates.push(frameBlob);
