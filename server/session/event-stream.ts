@@ -38,21 +38,24 @@ function redact<T>(value: T, secrets?: SecretScope): T {
 function serializeRedacted(
   event: SessionEvent,
   secrets?: SecretScope,
-): { event: SessionEvent; json: string } {
+): { event: SessionEvent; json: string; commit?: undefined } {
   const json = JSON.stringify(event);
   if (!mayHoldSecret(json, secrets)) return { event, json };
   const redacted = redact(event, secrets);
   return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
 }
 
-/** A buffered event; a text delta names its request, so the appended answer can replace it. */
+/**
+ * A buffered event; a text delta names its request, so the appended answer can replace it, and an event
+ * kept in memory only (not in the log) says so, so it outlives the buffer.
+ */
 interface BufferedEvent extends SerializedEvent {
   answer?: string;
+  memoryOnly?: true;
 }
 
-function answerKey(runId: string, requestIndex: number): string {
-  return `${runId}#${requestIndex}`;
-}
+/** JSON characters of memory-only events kept once they left the buffer (problems found on reopen, …). */
+const KEPT_MEMORY_ONLY_CHARS = 64 * 1024;
 
 /** Streamed text is re-sent whole in the assistant's history_appended, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
@@ -63,6 +66,9 @@ export const MEMORY_REPLAY_CHARS = 1024 * 1024;
 export class EventStream {
   private events: BufferedEvent[] = [];
   private bufferedChars = 0;
+  /** Memory-only events older than the buffer (the log does not have them), oldest first, bounded. */
+  private kept: BufferedEvent[] = [];
+  private keptChars = 0;
   /** Text deltas in the buffer, by the request whose answer they stream. */
   private readonly bufferedDeltas = new Map<string, number>();
   private readonly listeners = new Set<EventListener>();
@@ -118,12 +124,42 @@ export class EventStream {
     if (evict > 0) this.events.splice(0, evict);
   }
 
+  /** A memory-only event leaves the buffer but not the replay (while the bound allows). */
+  private keep(entry: BufferedEvent): void {
+    this.kept.push(entry);
+    this.keptChars += entry.json.length;
+    while (this.keptChars > KEPT_MEMORY_ONLY_CHARS && this.kept.length > 1)
+      this.keptChars -= this.kept.shift()!.json.length;
+  }
+
+  /**
+   * Lets go of the replay buffer (a session nobody watches and nothing runs in): a later replay reads
+   * the log, and the events only memory had are kept.
+   */
+  releaseMemory(): void {
+    for (const entry of this.events) if (entry.memoryOnly) this.keep(entry);
+    this.events = [];
+    this.bufferedChars = 0;
+    this.bufferedDeltas.clear();
+  }
+
   private forget(entry: BufferedEvent): void {
     this.bufferedChars -= entry.json.length;
+    if (entry.memoryOnly) this.keep(entry);
     if (!entry.answer) return;
     const left = (this.bufferedDeltas.get(entry.answer) ?? 1) - 1;
     if (left > 0) this.bufferedDeltas.set(entry.answer, left);
     else this.bufferedDeltas.delete(entry.answer);
+  }
+
+  /** The key of the answer a delta streams (the last one kept: a stream's deltas share it). */
+  private lastAnswer: { runId: string; requestIndex: number; key: string } | undefined;
+
+  private answerKey(runId: string, requestIndex: number): string {
+    const last = this.lastAnswer;
+    if (last?.runId === runId && last.requestIndex === requestIndex) return last.key;
+    this.lastAnswer = { runId, requestIndex, key: `${runId}#${requestIndex}` };
+    return this.lastAnswer.key;
   }
 
   /** An answer's message was appended: its deltas are no longer needed by a replay (nor in the log). */
@@ -154,20 +190,30 @@ export class EventStream {
    */
   emit(input: StreamInput, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
-    const { event, json, commit } = this.encode(input);
+    // Most events (every text delta) are not the writer's: serialized and redacted as they are.
+    const { event, json, commit } = RequestWriter.encodes(input.type)
+      ? this.encode(input)
+      : serializeRedacted(input as SessionEvent, this.secrets);
     const keep = options.keep ?? "log";
     const logged = keep === "log" && !MEMORY_ONLY.has(event.type);
     // Only a logged event's blobs count as carried: a reader of the log must find them.
-    if (logged) commit();
+    if (logged) commit?.();
     if (keep !== "none") {
-      const answer = event.type === "text_delta" ? answerKey(event.runId, event.requestIndex) : undefined;
-      this.remember({ seq: this.seq, json, ...(answer ? { answer } : {}) });
+      const answer =
+        event.type === "text_delta" ? this.answerKey(event.runId, event.requestIndex) : undefined;
+      this.remember(
+        answer
+          ? { seq: this.seq, json, answer }
+          : keep === "memory"
+            ? { seq: this.seq, json, memoryOnly: true }
+            : { seq: this.seq, json },
+      );
       if (logged) {
         const at = new Date().toISOString();
         this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${json}}`);
       }
       if (event.type === "history_appended" && event.requestIndex !== undefined)
-        this.dropDeltas(answerKey(event.runId, event.requestIndex));
+        this.dropDeltas(this.answerKey(event.runId, event.requestIndex));
     }
     for (const listener of this.listeners) listener(this.seq, event, json);
     return this.seq;
@@ -190,16 +236,21 @@ export class EventStream {
 
   /**
    * Stored events with seq > afterSeq: from memory, and from the log for older ones the bounded buffer
-   * no longer holds (text deltas were never logged, so they are missing there).
+   * no longer holds (text deltas were never logged, so they are missing there; memory-only events that
+   * left the buffer come from where they were kept).
    */
   async replay(afterSeq: number): Promise<SerializedEvent[]> {
     const firstBuffered = this.firstBufferedSeq;
     if (afterSeq + 1 >= firstBuffered) return this.after(afterSeq);
     await this.writer.flush({ sync: false });
     const logged = await readSessionLog(this.writer.path);
-    const archived = logged.events
+    const archived: SerializedEvent[] = logged.events
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
       .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event, this.secrets).json }));
-    return [...archived, ...this.after(afterSeq)];
+    const kept = this.kept
+      .filter((entry) => entry.seq > afterSeq && entry.seq < firstBuffered)
+      .map(({ seq, json }) => ({ seq, json }));
+    const older = [...archived, ...kept].sort((left, right) => left.seq - right.seq);
+    return [...older, ...this.after(afterSeq)];
   }
 }

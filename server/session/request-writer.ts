@@ -64,7 +64,15 @@ function jsonBlob(json: unknown, text = JSON.stringify(json)): Blob {
   return { hash: sha256Hex(text), json };
 }
 
+/** The event types a writer changes; every other event goes out as it is. */
+const ENCODED_TYPES = new Set(["request", "manual_turn_requested", "provider_payload", "history_appended"]);
+
 export class RequestWriter {
+  /** Whether `encode` may change an event of this type (the others need no call: a stream's hot path). */
+  static encodes(type: string): boolean {
+    return ENCODED_TYPES.has(type);
+  }
+
   /** Hashes of the blobs this stream has carried. */
   private readonly sent = new Set<string>();
   /** The conversation: each message's hash, and whether its figures went out with it. */

@@ -261,12 +261,22 @@ export class Session {
   }
 
   subscribe(listener: EventListener): () => void {
-    return this.stream.subscribe(listener);
+    const unsubscribe = this.stream.subscribe(listener);
+    return () => {
+      unsubscribe();
+      this.releaseIfIdle();
+    };
+  }
+
+  /** A session nobody watches and nothing runs in keeps no replay buffer: its log has the events. */
+  private releaseIfIdle(): void {
+    if (!this.closed && this.isIdle) this.stream.releaseMemory();
   }
 
   private emit(event: StreamInput): void {
     if (this.closed) return;
-    this.summaryFold.observe(event, new Date().toISOString());
+    // A streamed answer's deltas do not move the summary's time: its message, appended next, does.
+    this.summaryFold.observe(event, event.type === "text_delta" ? undefined : new Date().toISOString());
     this.agentWrites.observe(event);
     this.stream.emit(event);
   }
@@ -301,6 +311,13 @@ export class Session {
   sendMessage(text: string): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
     this.turns.start((signal) => this.execute(text, signal));
+    this.releaseWhenIdle();
+  }
+
+  /** Once the turn has ended (its records written), a session nobody watches lets go of its buffer. */
+  private releaseWhenIdle(): void {
+    const release = () => this.releaseIfIdle();
+    void this.turns.idle().then(release, release);
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
@@ -313,6 +330,7 @@ export class Session {
     const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
     this.turns.start((signal) => this.execute("", signal, true));
+    this.releaseWhenIdle();
   }
 
   private async execute(text: string, signal: AbortSignal, continues = false): Promise<void> {

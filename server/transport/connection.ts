@@ -121,10 +121,16 @@ export class ClientConnection {
   }
 
   /** Sends one stored event; its JSON was serialized once by the session. */
+  /** The start of every event frame of a session, made once per session (a stream sends thousands). */
+  private readonly eventPrefixes = new Map<string, string>();
+
   private sendEvent(sessionId: string, seq: number, eventJson: string): void {
-    this.sendText(
-      `{"type":"event","sessionId":${JSON.stringify(sessionId)},"seq":${seq},"event":${eventJson}}`,
-    );
+    let prefix = this.eventPrefixes.get(sessionId);
+    if (prefix === undefined) {
+      prefix = `{"type":"event","sessionId":${JSON.stringify(sessionId)},"seq":`;
+      this.eventPrefixes.set(sessionId, prefix);
+    }
+    this.sendText(`${prefix}${seq},"event":${eventJson}}`);
   }
 
   /**
