@@ -288,6 +288,7 @@ export class Runner {
           ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
           emit: (event) => this.emit(event),
           promptItems: () => this.deps.prompt.promptItems(),
+          ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
         });
         this.append(
           runId,

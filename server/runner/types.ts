@@ -9,6 +9,7 @@ import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
+import type { SkillRoot } from "../tools/skill-roots.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 /** Unknown tool calls in a row that stop a run. */
@@ -98,6 +99,8 @@ export interface RunnerDependencies {
   promptCacheKey?: string;
   /** Experiment: where active SOPs go; default "environment" (the design). */
   skillPlacement?: SkillPlacement;
+  /** The loaded skills' folders: a command that runs or names one of their files says so (skill_resource_used). */
+  skillRoots?: () => readonly SkillRoot[];
 }
 
 export interface RunOptions {

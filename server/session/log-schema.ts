@@ -139,6 +139,14 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   tools_registered: { ...run, skill: text, tools: texts },
   skill_resource_read: { ...run, skill: text, path: text, bytes: number, tokens: number },
+  skill_resource_used: {
+    ...run,
+    callId: text,
+    tool: text,
+    skill: text,
+    path: text,
+    how: Type.Union([Type.Literal("ran"), Type.Literal("named")]),
+  },
   history_appended: {
     ...run,
     message: chatMessage,

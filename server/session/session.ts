@@ -323,6 +323,7 @@ export class Session {
           ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          skillRoots: () => workspace.activeSkills.resourceRoots(),
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
