@@ -52,4 +52,14 @@ test("a skill's own files go from listed to read, with the token cost of each le
   await expect(script).toHaveAttribute("title", /ran 1× as a script by run_command/);
   await expect(page.getByTestId("catalog-resource-hints")).toHaveCount(0);
   await workspace.screenshot("skill-resources");
+  // The lane with its four states, at the two presenter sizes.
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1280, height: 720 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await script.scrollIntoViewIfNeeded();
+    await expect(script).toBeInViewport();
+    await workspace.scratchScreenshot(`skill-resources-lane-${viewport.width}x${viewport.height}`);
+  }
 });

@@ -178,6 +178,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     }
     case "branch_started":
       return { ...state, session: applyBranchStarted(view, event) };
+    case "branch_checked":
+      return { ...state, session: { ...view, branchCheck: event.check } };
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };

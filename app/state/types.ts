@@ -1,6 +1,6 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type { BranchCheck, CatalogBudgetReport } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
@@ -148,6 +148,8 @@ export interface SessionView {
   triggerLab?: TriggerLabView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** A branch: how its first request compares with the origin's, segment by segment (branch_checked). */
+  branchCheck?: BranchCheck;
 }
 
 export interface UiError {

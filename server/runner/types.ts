@@ -125,6 +125,14 @@ export interface RunOptions {
   maxIterations?: number;
   /** Add no user message: continue the conversation as it is (a branch's first run); `userText` is ignored. */
   continueConversation?: boolean;
+  /**
+   * The run's tool definitions are these tools, in this order (those not registered are left out): a
+   * branch's first run keeps the tool list of the origin's run, as that run kept it (registered is not
+   * visible). With `refreshToolsEachIteration`, only the first request's.
+   */
+  visibleTools?: readonly string[];
+  /** The environment's date (YYYY-MM-DD) instead of today's: a branch's first run pins its origin's. */
+  environmentDate?: string;
 }
 
 export interface RunOutcome {

@@ -176,6 +176,16 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   session_error: { message: text, code: text },
   branch_started: { branch: object },
+  branch_checked: {
+    check: open({
+      requestIndex: integer,
+      originRequestIndex: integer,
+      exact: flag,
+      edited: texts,
+      differences: Type.Array(open({ kind: text, name: text, reason: text })),
+      compared: integer,
+    }),
+  },
   mcp_state: { servers: Type.Array(open({ name: text, status: text })), warnings: texts },
 };
 
