@@ -14,6 +14,8 @@ import type { SessionSettings } from "../protocol/wire.ts";
 import { messageSegments } from "../prompt/segments.ts";
 import { EVERYTHING_SERVER } from "../mcp/testing/processes.ts";
 import { installFixtureLog } from "../session/fixtures/relocate.ts";
+import { sessionsDirectory } from "../session/session-hub.ts";
+import { readSessionLog } from "../session/session-log.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 
@@ -127,6 +129,12 @@ describe("Rerun from here, unchanged", () => {
       differences: [],
       compared: before.size,
     });
+
+    // The check is in the branch's log, and the log reads back without a warning (log schema).
+    await server.hub.runs(branchId);
+    const logged = await readSessionLog(path.join(sessionsDirectory(server.home), `${branchId}.jsonl`));
+    expect(logged.warnings).toEqual([]);
+    expect(logged.events.some((record) => record.event.type === "branch_checked")).toBe(true);
 
     // A fork of #2 sends #3 first; a later message in the branch goes on from there.
     const second = await fork({ sessionId: id, requestIndex: 2, kind: "rerun", edits: [] });
