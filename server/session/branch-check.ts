@@ -117,7 +117,7 @@ function reasonFor(kind: Kind, name: string, origin: Request, branch: Request, p
   // Logged by a version that ended each skill block but the last with a blank line: the SOP is the same.
   if (sectionText(origin, name).replace(/\n+$/, "") === sectionText(branch, name).replace(/\n+$/, ""))
     return `the same SOP as in ${at}; the log's copy was rendered by an older version, with a blank line after its block`;
-  return `the SOP of skill ${name} changed since ${at} (its SKILL.md, its arguments or its files)`;
+  return `the SOP of skill ${name} changed since ${at} (its SKILL.md or its files on disk)`;
 }
 
 /** The base section of the origin's request with its provider and model lines as the branch's: the same bytes? */
