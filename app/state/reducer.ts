@@ -184,6 +184,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       });
       return { ...state, session: { ...view, requests } };
     }
+    case "branch_checked":
+      return { ...state, session: { ...view, branchCheck: event.check } };
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };

@@ -247,6 +247,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       return { ...view, activeSkills };
     }
     case "skill_resource_read":
+    case "skill_resource_used":
       return view;
     case "tools_registered": {
       const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));

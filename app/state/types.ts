@@ -1,6 +1,11 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CacheModelChoice, CatalogBudgetReport, SkillFigures } from "../../server/protocol/index.ts";
+import type {
+  BranchCheck,
+  CacheModelChoice,
+  CatalogBudgetReport,
+  SkillFigures,
+} from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
@@ -153,6 +158,8 @@ export interface SessionView {
   catalogBudget?: CatalogBudgetReport;
   /** What listing and loading each skill costs, as the server counted it (skill_figures), by name. */
   skillFigures?: Record<string, SkillFigures>;
+  /** A branch: how its first request compares with the origin's, segment by segment (branch_checked). */
+  branchCheck?: BranchCheck;
 }
 
 export interface UiError {

@@ -109,6 +109,8 @@ export function describeEvent(event: RunnerEvent): string | undefined {
       );
     case "skill_resource_read":
       return `  ◆ skill file read: ${event.skill}/${event.path} (${event.bytes} bytes, ${event.tokens} tokens)`;
+    case "skill_resource_used":
+      return `  ◆ skill file ${event.how === "ran" ? "ran" : "named in a command"}: ${event.skill}/${event.path} (${event.tool})`;
     case "tools_registered":
       return event.tools.length
         ? `  tools registered by ${event.skill}: ${event.tools.join(", ")} (visible to the model from the next run)`

@@ -82,10 +82,13 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
   }
   return [
     { name: "base", heading: "# Environment", text: `${facts}\n` },
-    ...skills.map((skill, index) => ({
+    // Each section is its block and one newline, whatever comes after it: a section's bytes (and so its
+    // segment hash) are its own, so loading another skill after it changes nothing in it — no "changed"
+    // badge for a separator, and the prompt cache's prefix reaches the end of the last unchanged skill.
+    ...skills.map((skill) => ({
       name: skill.name,
       heading: skillOpenTag(skill.name, skill.source),
-      text: `${activeSkillEntry(skill, disclosure)}${index < skills.length - 1 ? "\n\n" : "\n"}`,
+      text: `${activeSkillEntry(skill, disclosure)}\n`,
     })),
   ];
 }

@@ -262,6 +262,21 @@ type RunnerEventVariant =
    */
   | { type: "skill_resource_read"; runId: string; skill: string; path: string; bytes: number; tokens: number }
   /**
+   * A command the run executed (run_command, a skill's tools.json tool) used a file of a loaded skill:
+   * `ran` it (the program, or the script an interpreter runs) or `named` it as another argument. Derived
+   * by the Runner from the command line with the shell parser (server/runner/skill-files-used.ts), after
+   * the process ran; absent from logs written before it existed.
+   */
+  | {
+      type: "skill_resource_used";
+      runId: string;
+      callId: string;
+      tool: string;
+      skill: string;
+      path: string;
+      how: "ran" | "named";
+    }
+  /**
    * A message appended to the conversation. An assistant message names the request that produced it
    * (`requestIndex`): this event is the assistant's final text for the chat, too. `figures` are the
    * message's hash and tokens (absent in old logs).

@@ -39,7 +39,7 @@ import type {
   TriggerLabRunInfo,
   TriggerQueryKind,
 } from "./trigger-lab.ts";
-import type { BranchOrigin, RunDigest } from "./branch.ts";
+import type { BranchCheck, BranchOrigin, RunDigest } from "./branch.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -120,6 +120,8 @@ export type SessionEvent =
    * run, which continues that conversation with the edits applied.
    */
   | { type: "branch_started"; branch: BranchOrigin }
+  /** After a branch's first request: how it compares with the origin's, segment by segment. */
+  | { type: "branch_checked"; check: BranchCheck }
   /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
   | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] }
   /**

@@ -84,11 +84,15 @@ export class Runner {
   }
 
   /** The tool definitions the model sees: snapshotted once per run (DESIGN.md "Registered is not visible"). */
-  private definitions(options: RunOptions): ToolDefinition[] {
-    const definitions = this.deps.registry.definitions({
+  private definitions(options: RunOptions, visible?: readonly string[]): ToolDefinition[] {
+    let definitions = this.deps.registry.definitions({
       ...(options.planMode ? { safety: "read_only" as const } : {}),
       ...(options.toolNames ? { names: options.toolNames } : {}),
     });
+    if (visible) {
+      const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+      definitions = visible.flatMap((name) => byName.get(name) ?? []);
+    }
     return overrideTools(definitions, this.deps.prompt.overrides?.());
   }
 
@@ -148,7 +152,7 @@ export class Runner {
           )
         : undefined;
 
-    let tools = this.definitions(options);
+    let tools = this.definitions(options, options.visibleTools);
     let toolParts = toolSegments(tools);
     let unknownInARow = 0;
     let iterations = 0;
@@ -178,7 +182,7 @@ export class Runner {
         ...prompt.environmentFacts(),
         provider: provider.name,
         model,
-        date: now(),
+        date: options.environmentDate ?? now(),
         activeSkills: activeSkills.map((skill) =>
           loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
         ),
@@ -296,6 +300,7 @@ export class Runner {
           ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
           emit: (event) => this.emit(event),
           promptItems: () => this.deps.prompt.promptItems(),
+          ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
         });
         this.append(
           runId,

@@ -9,6 +9,7 @@ import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
+import type { SkillRoot } from "../tools/skill-roots.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 /** Unknown tool calls in a row that stop a run. */
@@ -98,6 +99,8 @@ export interface RunnerDependencies {
   promptCacheKey?: string;
   /** Experiment: where active SOPs go; default "environment" (the design). */
   skillPlacement?: SkillPlacement;
+  /** The loaded skills' folders: a command that runs or names one of their files says so (skill_resource_used). */
+  skillRoots?: () => readonly SkillRoot[];
 }
 
 export interface RunOptions {
@@ -122,6 +125,14 @@ export interface RunOptions {
   maxIterations?: number;
   /** Add no user message: continue the conversation as it is (a branch's first run); `userText` is ignored. */
   continueConversation?: boolean;
+  /**
+   * The run's tool definitions are these tools, in this order (those not registered are left out): a
+   * branch's first run keeps the tool list of the origin's run, as that run kept it (registered is not
+   * visible). With `refreshToolsEachIteration`, only the first request's.
+   */
+  visibleTools?: readonly string[];
+  /** The environment's date (YYYY-MM-DD) instead of today's: a branch's first run pins its origin's. */
+  environmentDate?: string;
 }
 
 export interface RunOutcome {

@@ -139,6 +139,14 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   tools_registered: { ...run, skill: text, tools: texts },
   skill_resource_read: { ...run, skill: text, path: text, bytes: number, tokens: number },
+  skill_resource_used: {
+    ...run,
+    callId: text,
+    tool: text,
+    skill: text,
+    path: text,
+    how: Type.Union([Type.Literal("ran"), Type.Literal("named")]),
+  },
   history_appended: {
     ...run,
     message: chatMessage,
@@ -168,6 +176,16 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   session_error: { message: text, code: text },
   branch_started: { branch: object },
+  branch_checked: {
+    check: open({
+      requestIndex: integer,
+      originRequestIndex: integer,
+      exact: flag,
+      edited: texts,
+      differences: Type.Array(open({ kind: text, name: text, reason: text })),
+      compared: integer,
+    }),
+  },
   mcp_state: { servers: Type.Array(open({ name: text, status: text })), warnings: texts },
 };
 

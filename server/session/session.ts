@@ -42,10 +42,18 @@ import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { withRequestEdits } from "../runner/request-overrides.ts";
-import { seedBranch, type BranchSeed } from "./session-branch.ts";
+import { originDate, seedBranch, type BranchSeed } from "./session-branch.ts";
+import { checkBranchRequest } from "./branch-check.ts";
 import { skillFigures } from "../runner/skill-figures.ts";
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
+
+/** How a branch's first run differs from a run of a user message (session-branch.ts). */
+interface FirstRun {
+  continues?: boolean;
+  visibleTools?: readonly string[];
+  environmentDate?: string;
+}
 
 export interface SessionInit {
   id: string;
@@ -112,7 +120,10 @@ export class Session {
     const state = restoredState(restored, init.settings);
     this.history = state.history;
     this.settings = state.settings;
-    this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    // A branch numbers on from the request it forks: a fork of #7 sends #8 first.
+    this.requestCounter = new RequestCounter(
+      state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
+    );
     this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
     for (const { event } of restored) {
       if (event.type === "request") this.cache.record(event.snapshot, this.history);
@@ -289,9 +300,19 @@ export class Session {
       this.lastSnapshot = event.snapshot;
       this.cache.record(event.snapshot);
     }
+    // A branch's first request, checked against the origin's before the stream sees it.
+    const check =
+      event.type === "request" && this.pendingBranchCheck
+        ? checkBranchRequest({
+            ...this.pendingBranchCheck,
+            branch: { ...event.snapshot, messages: event.snapshot.messages ?? this.history.slice() },
+          })
+        : undefined;
+    if (check) this.pendingBranchCheck = undefined;
     if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
+    if (check) this.emit({ type: "branch_checked", check });
   }
 
   sendMessage(text: string): void {
@@ -304,14 +325,38 @@ export class Session {
     await this.turns.idle();
   }
 
-  /** A new branch: its copied conversation and active skills, then its first run (request #N again). */
+  /** Set from a branch's start to its first request: what that request is checked against. */
+  private pendingBranchCheck: Omit<Parameters<typeof checkBranchRequest>[0], "branch"> | undefined;
+
+  /**
+   * A new branch: its copied conversation and active skills, then its first run: request #N again, sent
+   * as it was — the tool list of #N's run (once the MCP servers have started), the date of #N's
+   * environment — and checked against #N segment by segment (branch-check.ts).
+   */
   async startBranch(seed: BranchSeed): Promise<void> {
     const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
-    this.turns.start((signal) => this.execute("", signal, true));
+    const pinnedDate = originDate(seed.origin);
+    this.pendingBranchCheck = {
+      origin: seed.origin,
+      edits: seed.edits,
+      ...(pinnedDate ? { pinnedDate } : {}),
+    };
+    const first: FirstRun = {
+      continues: true,
+      visibleTools: seed.origin.tools.map((tool) => tool.name),
+      ...(pinnedDate ? { environmentDate: pinnedDate } : {}),
+    };
+    this.turns.start(async (signal) => {
+      // An MCP server's tools were in #N's list: the run waits until each server connected or failed.
+      await this.mcpStarted();
+      await this.execute("", signal, first);
+      // A run that failed before its first request has nothing to check; later runs are not resends.
+      this.pendingBranchCheck = undefined;
+    });
   }
 
-  private async execute(text: string, signal: AbortSignal, continues = false): Promise<void> {
+  private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
@@ -333,6 +378,7 @@ export class Session {
           ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          skillRoots: () => workspace.activeSkills.resourceRoots(),
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
@@ -341,7 +387,9 @@ export class Session {
         {
           signal,
           refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
-          ...(continues ? { continueConversation: true } : {}),
+          ...(first.continues ? { continueConversation: true } : {}),
+          ...(first.visibleTools ? { visibleTools: first.visibleTools } : {}),
+          ...(first.environmentDate ? { environmentDate: first.environmentDate } : {}),
         },
       );
     } catch (error) {

@@ -158,6 +158,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       sandbox: { network: conversation.allowNetwork === true, homes: [home] },
       secrets,
       ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
+      skillRoots: () => activeSkills.resourceRoots(),
     }),
     loadSkill: async (name, args) => {
       return runLoadSkill(
