@@ -1,6 +1,6 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type { CacheCheck, CacheStats, CatalogBudgetReport } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
 import type {
   ApprovalRequest,
@@ -83,6 +83,8 @@ export interface RequestView {
   snapshot: ResolvedSnapshot;
   payload?: unknown;
   usage?: Usage;
+  /** The provider's cache diagnostics beside the prediction (the usage event's check). */
+  cacheCheck?: CacheCheck;
 }
 
 export interface ReloadFeedEntry {
@@ -148,6 +150,8 @@ export interface SessionView {
   triggerLab?: TriggerLabView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** The session's prompt-cache statistics after its last run (the newest cache_stats event). */
+  cacheStats?: CacheStats;
 }
 
 export interface UiError {

@@ -55,8 +55,9 @@ flags:
                (default: the provider's model; claude-haiku-4-5 or the configured Anthropic model otherwise)
   --cache-breakpoints B  stable (cache_control on the stable system only) or rolling (also on the
                conversation's last block; the default)
-  --skill-placement P  environment (active SOPs in the environment, the default) or message (in the
-               load_skill result; an experiment)
+  --skill-placement P  environment (active SOPs in the environment, the default), message (in the
+               load_skill result) or system (a mid-conversation system message, on the models
+               server/cache/cache-rules.json marks; the result otherwise); experiments
   --json       machine-readable output
   --save       (run) keep the session: written like the server's, listed in the browser
   --format F   (export) html, jsonl or scenario
@@ -204,8 +205,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (breakpoints !== undefined && breakpoints !== "stable" && breakpoints !== "rolling")
     throw usageError(`--cache-breakpoints must be stable or rolling (got "${breakpoints}")`);
   const placement = values["skill-placement"];
-  if (placement !== undefined && placement !== "environment" && placement !== "message")
-    throw usageError(`--skill-placement must be environment or message (got "${placement}")`);
+  if (
+    placement !== undefined &&
+    placement !== "environment" &&
+    placement !== "message" &&
+    placement !== "system"
+  )
+    throw usageError(`--skill-placement must be environment, message or system (got "${placement}")`);
   return {
     ...(values["cache-model"] ? { cacheModel: values["cache-model"] } : {}),
     ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),

@@ -9,7 +9,7 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from "../protocol/model.ts";
-import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import {
@@ -30,6 +30,7 @@ import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { overrideSections, overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
+import { effectivePlacement, placementNote, toolChangePlan, withPlacedSops } from "./mid-conversation.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   PERMISSION_EVALUATE_TIMEOUT_MS,
@@ -101,6 +102,9 @@ export class Runner {
     // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
     const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
     const breakpoints = this.deps.cacheBreakpoints ?? "stable";
+    const ledger = this.deps.cacheLedger;
+    const cacheModelOf = (model: string) => this.deps.cacheModel || model;
+    const supportFor = (model: string) => ledger?.supports(cacheModelOf(model));
 
     const continues = options.continueConversation === true;
     this.emit({
@@ -112,7 +116,30 @@ export class Runner {
       ...(continues ? { continues: true as const } : {}),
     });
     options.onStarted?.();
-    if (!continues) this.append(runId, { role: "user", content: userText });
+    // The tools the model sees, snapshotted once per run. With SOPs in mid-conversation system messages on
+    // a model that takes tool changes, tools new to the conversation are added after the user message
+    // instead of changing `tools` (mid-conversation.ts).
+    let tools = this.definitions(options);
+    let sentTools = tools;
+    let addedTools: ToolDefinition[] = [];
+    if (
+      placement === "system" &&
+      supportFor(options.model ?? provider.model)?.toolChanges &&
+      !continues &&
+      !options.refreshToolsEachIteration
+    ) {
+      ({ sent: sentTools, added: addedTools } = toolChangePlan(
+        tools,
+        ledger?.lastSentTools(),
+        this.deps.history,
+      ));
+    }
+    if (!continues)
+      this.append(runId, {
+        role: "user",
+        content: userText,
+        ...(addedTools.length > 0 ? { addedTools } : {}),
+      });
 
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
@@ -140,12 +167,14 @@ export class Runner {
     const eagerStableLength = eagerStable.chars;
     const listedSkills = items.map((item) => item.name).sort(compareNames);
 
-    let tools = this.definitions(options);
-    let toolParts = toolSegments(tools);
+    let toolParts = toolSegments(sentTools);
     let unknownInARow = 0;
     let iterations = 0;
     let finalText = "";
     const stop = (reason: StopReason, message?: string): RunOutcome => {
+      // At the end of each run, the session's cache figures so far (server/cache/cache-stats.ts); just
+      // before the stop, so `stop` stays the run's last event for everyone who reads up to it.
+      if (ledger) this.emit({ type: "cache_stats", runId, stats: ledger.stats(now().toISOString()) });
       this.emit({ type: "stop", runId, reason, ...(message ? { message } : {}), iterations });
       return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
     };
@@ -158,12 +187,15 @@ export class Runner {
       iterations = iteration;
       if (options.refreshToolsEachIteration && iteration > 1) {
         tools = this.definitions(options);
+        sentTools = tools;
         toolParts = toolSegments(tools);
       }
       const visibleNames = new Set(tools.map((tool) => tool.name));
 
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
+      const support = supportFor(model);
+      const effective = effectivePlacement(placement, support);
       const activeSkills = prompt.activeSkills();
       const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
       const environmentInput: EnvironmentInput = {
@@ -175,7 +207,7 @@ export class Runner {
           loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
         ),
         disclosure,
-        ...(placement === "message" ? { skillPlacement: placement } : {}),
+        ...(effective !== "environment" ? { skillPlacement: effective } : {}),
       };
       const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
       const environment = sections.map((section) => section.text).join("");
@@ -193,22 +225,54 @@ export class Runner {
       const request: ModelRequest = {
         system: { stable, environment },
         messages: structuredClone(this.deps.history),
-        tools: structuredClone(tools),
+        tools: structuredClone(sentTools),
         ...(options.model ? { model: options.model } : {}),
         ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
         ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
+        ...(ledger && this.deps.cacheDiagnostics !== false
+          ? { cacheDiagnostics: { previousResponseId: ledger.previousResponseId() } }
+          : {}),
+        ...(support
+          ? {
+              midConversation: {
+                system: support.system,
+                toolChanges: support.toolChanges,
+                ...(support.toolChangesBeta ? { toolChangesBeta: support.toolChangesBeta } : {}),
+              },
+            }
+          : {}),
       };
       const at = now().toISOString();
       const registeredNotVisible = registry.names().filter((name) => !visibleNames.has(name));
-      const cache = this.deps.cache?.predict({
+      const predicted = this.deps.cache?.predict({
         requestIndex,
         runId,
         at,
         segments,
-        model: this.deps.cacheModel || model,
+        model: cacheModelOf(model),
         breakpoints,
         registeredNotVisible,
       });
+      // The ledger compares the request with the one before it: what the provider's diagnostics should say.
+      const diagnostics = ledger?.expect({
+        requestIndex,
+        provider: provider.name,
+        at,
+        model: predicted?.model ?? cacheModelOf(model),
+        segments,
+        registeredNotVisible,
+        tools: sentTools,
+        ...(predicted ? { predicted: predicted.predicted } : {}),
+      });
+      const note =
+        disclosure === "progressive"
+          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
+          : undefined;
+      const cache = predicted && {
+        ...predicted,
+        ...(diagnostics ? { diagnostics } : {}),
+        ...(note ? { placementNote: note } : {}),
+      };
       const snapshot: RequestSnapshot = {
         runId,
         requestIndex,
@@ -289,7 +353,9 @@ export class Runner {
         });
         this.append(
           runId,
-          placement === "message" ? this.withSops(call, outcome.message, activeBefore) : outcome.message,
+          effective !== "environment"
+            ? this.withSops(call, outcome.message, activeBefore, effective)
+            : outcome.message,
         );
         unknownInARow = outcome.known ? 0 : unknownInARow + 1;
         if (outcome.canceled || signal.aborted) {
@@ -310,12 +376,13 @@ export class Runner {
     call: ToolCall,
     message: ChatMessage & { role: "tool" },
     activeBefore: ReadonlySet<string>,
+    placement: SkillPlacement,
   ): ChatMessage {
     if (call.name !== LOAD_SKILL_TOOL_NAME || message.isError) return message;
     const added = this.deps.prompt.activeSkills().filter((skill) => !activeBefore.has(skill.name));
     if (added.length === 0) return message;
     const sops = added.map((skill) => `## Skill SOP: ${skill.name}\n${skill.body.trim()}`).join("\n\n");
-    return { ...message, content: `${message.content}\n\n${sops}` };
+    return withPlacedSops(message, sops, placement);
   }
 
   private skipCall(
@@ -380,8 +447,26 @@ export class Runner {
           case "tool_call":
             calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
             break;
-          case "usage":
-            forward({ type: "usage", runId, requestIndex, usage: event.usage });
+          case "usage": {
+            const at = (this.deps.now ?? (() => new Date()))().toISOString();
+            const cacheCheck = this.deps.cacheLedger?.report(requestIndex, event.usage, at);
+            forward({
+              type: "usage",
+              runId,
+              requestIndex,
+              usage: event.usage,
+              ...(cacheCheck ? { cacheCheck } : {}),
+            });
+            break;
+          }
+          case "notice":
+            forward({
+              type: "provider_notice",
+              runId,
+              requestIndex,
+              code: event.code,
+              message: event.message,
+            });
             break;
           case "payload":
             forward({ type: "provider_payload", runId, requestIndex, payload: event.payload });

@@ -28,6 +28,8 @@ import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
+import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
@@ -86,6 +88,8 @@ export class Session {
   private lab: SessionLab | undefined;
   private mcp: SessionMcp | undefined;
   private cache: SessionCache | undefined;
+  /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
+  private readonly ledger: CacheLedger;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -108,6 +112,10 @@ export class Session {
     this.history = state.history;
     this.settings = state.settings;
     this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
+    for (const { event } of restored) {
+      if (event.type === "request" || event.type === "usage") this.ledger.restore(event, this.history);
+    }
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -263,6 +271,13 @@ export class Session {
 
   private onRunnerEvent(event: RunnerEvent): void {
     if (event.type === "request") this.lastSnapshot = event.snapshot;
+    // The server refused the diagnostics parameter: the session stops asking (the notice says so).
+    if (event.type === "provider_notice" && event.code === "cache_diagnostics_rejected") {
+      this.settings = { ...this.settings, cacheDiagnostics: false };
+      this.emit(event);
+      this.emit({ type: "settings_changed", settings: { ...this.settings } });
+      return;
+    }
     if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
@@ -311,6 +326,8 @@ export class Session {
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
           ...this.cacheDependencies(provider),
+          cacheLedger: this.ledger,
+          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
         },
         {
           signal,
