@@ -16,6 +16,8 @@ import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "../transport/connection.ts";
 import { ProtocolClient } from "../transport/protocol-client.ts";
 import { InMemoryTransport } from "../transport/transport.ts";
+import { readExportedSession, sessionToHtml } from "../export/index.ts";
+import { buildHtmlModel } from "../export/html-model.ts";
 import { defaultSessionParts } from "./default-parts.ts";
 import { SessionHub } from "./session-hub.ts";
 
@@ -186,6 +188,16 @@ describe("cache diagnostics through a session", () => {
     // Reopened on a new hub: the ledger is rebuilt from the log, and the next request names msg_C.
     await client.close();
     await hub.shutdown();
+    // The log carries all of it into the HTML export: the reports, the check, the session's figures.
+    const exported = await readExportedSession(home, sessionId);
+    const model = buildHtmlModel(exported);
+    expect(model.requests[2].usage[0].cacheDiagnostics).toMatchObject({ type: "messages_changed" });
+    expect(model.requests[2].cacheCheck?.verdict).toBe("disagree");
+    expect(model.cacheStats).toMatchObject({ misses: 1, disagreements: 1 });
+    const html = sessionToHtml(exported);
+    expect(html).toContain('data-testid="export-cache-stats"');
+    expect(html).toContain("messages_rewritten at request #3 (provider");
+    expect(html).toContain("reason ≠ provider");
     await connect();
     client.send({ type: "open_session", sessionId });
     await client.waitForEvent("session_opened", { sessionId });
