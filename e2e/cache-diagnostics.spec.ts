@@ -89,5 +89,8 @@ test("the strip shows the predicted divergence beside the provider's, flags a di
     { previous_message_id: "msg_e2e_1" },
     { previous_message_id: "msg_e2e_2" },
   ]);
+  // The request's summary scrolls on its own: bring the cache panel (prediction, report, badges) into view.
+  await page.getByTestId("cache-panel").evaluate((panel) => panel.scrollIntoView({ block: "start" }));
+  await expect(page.getByTestId("cache-diagnostics-disagree")).toBeInViewport();
   await workspace.screenshot("cache-diagnostics");
 });

@@ -58,14 +58,20 @@ export function CacheDiagnosticsRow({
   return (
     <div className="space-y-0.5" data-testid="cache-diagnostics">
       {predicted && (
-        <div className="flex flex-wrap items-center gap-1">
-          <span className="cursor-help underline decoration-dotted" title={diagnosticsHelp}>
-            diagnostics
+        <div>
+          <span
+            className="mr-1 cursor-help font-semibold underline decoration-dotted"
+            title={diagnosticsHelp}
+          >
+            Diagnostics
           </span>
-          <span data-testid="cache-diagnostics-predicted" title={`predicted by the server's cache model`}>
+          <span data-testid="cache-diagnostics-predicted" title="predicted by the server's cache model">
             predicted: {predictedText(predicted)}
           </span>
-          <span className="text-slate-400">·</span>
+        </div>
+      )}
+      {predicted && (
+        <div className="flex flex-wrap items-center gap-1">
           <span data-testid="cache-diagnostics-reported" title={reported?.source}>
             provider: {reportedText(reported)}
           </span>

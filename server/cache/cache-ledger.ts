@@ -51,8 +51,24 @@ export class CacheLedger {
   private last: ComparedRequest | undefined;
   private readonly registered = new Set<string>();
   private lastTools: readonly ToolDefinition[] | undefined;
+  private diagnosticsRefused = false;
 
   constructor(private readonly rules: CacheRules) {}
+
+  /** Whether requests still ask for the provider's diagnostics (a server refused them: no longer). */
+  asksDiagnostics(): boolean {
+    return !this.diagnosticsRefused;
+  }
+
+  /** The server refused the diagnostics parameter: stop asking (until `allowDiagnostics`). */
+  refuseDiagnostics(): void {
+    this.diagnosticsRefused = true;
+  }
+
+  /** The user turned diagnostics on again: ask again. */
+  allowDiagnostics(): void {
+    this.diagnosticsRefused = false;
+  }
 
   /** What `model` accepts mid-conversation (system messages, tool changes), per cache-rules.json. */
   supports(model: string): MidConversationSupport {

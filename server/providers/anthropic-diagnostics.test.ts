@@ -95,7 +95,7 @@ describe("anthropic provider: cache diagnostics", () => {
     });
   });
 
-  it("a server that refuses the parameter gets the request again without it, once; the provider stops asking", async () => {
+  it("a server that refuses the parameter gets the request again without it, once, and a notice says so", async () => {
     fake.enqueue(
       anthropicError(400, "invalid_request_error", "diagnostics: Extra inputs are not permitted"),
       anthropicStream({ text: "answered without" }),
@@ -110,7 +110,8 @@ describe("anthropic provider: cache diagnostics", () => {
     expect(notice.message).toContain("Extra inputs are not permitted");
     expect(terminalEvent(events)).toEqual({ type: "done" });
     expect(eventsOfType(events, "usage")[0].usage.cacheDiagnostics).toBeUndefined();
-    await collectEvents(client, asking("msg_x"));
+    // Who stops asking is the caller's ledger: a request without the field sends none.
+    await collectEvents(client, sampleRequest());
     expect(fake.sentBody(2)).not.toHaveProperty("diagnostics");
     expect(fake.remaining()).toBe(0);
   });

@@ -74,8 +74,6 @@ export class AnthropicProvider implements Provider {
   private readonly client: Anthropic;
   private readonly maxTokens: number;
   private readonly retryPolicy: RetryPolicy;
-  /** The server refused the diagnostics parameter once: this provider no longer sends it. */
-  private diagnosticsRefused = false;
 
   constructor(options: AnthropicProviderOptions) {
     this.model = options.model || ANTHROPIC_DEFAULT_MODEL;
@@ -104,12 +102,12 @@ export class AnthropicProvider implements Provider {
   /**
    * Streams one request. With `request.cacheDiagnostics` it asks for Anthropic's cache diagnostics; a
    * server that answers that request 400 (a proxy or an older API that does not know the field) gets it
-   * once more without the field, and when that succeeds a `notice` says so and this provider stops
-   * asking. If the second answer fails too, the field was not the problem: that failure is the answer.
+   * once more without the field, and when that succeeds a `notice` says so (the Runner's ledger and the
+   * session stop asking). If the second answer fails too, the field was not the problem: that failure is
+   * the answer.
    */
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const ask = request.cacheDiagnostics !== undefined && !this.diagnosticsRefused;
-    if (!ask) {
+    if (request.cacheDiagnostics === undefined) {
       yield* this.send(request, signal, false);
       return;
     }
@@ -124,11 +122,10 @@ export class AnthropicProvider implements Provider {
     if (!refusal) return;
     for await (const event of this.send(request, signal, false)) {
       if (event.type === "done" && !signal.aborted) {
-        this.diagnosticsRefused = true;
         yield {
           type: "notice",
           code: "cache_diagnostics_rejected",
-          message: `the server at ${this.baseUrl} refused the cache diagnostics parameter (${refusal.message}); the request was sent again without it, and this session no longer asks for diagnostics`,
+          message: `the server at ${this.baseUrl} refused the cache diagnostics parameter (${refusal.message}); the request was sent again without it, and this session no longer asks for diagnostics (turn them on again in the header)`,
         };
       }
       yield event;

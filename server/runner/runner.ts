@@ -229,7 +229,7 @@ export class Runner {
         ...(options.model ? { model: options.model } : {}),
         ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
         ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
-        ...(ledger && this.deps.cacheDiagnostics !== false
+        ...(ledger && this.deps.cacheDiagnostics !== false && ledger.asksDiagnostics()
           ? { cacheDiagnostics: { previousResponseId: ledger.previousResponseId() } }
           : {}),
         ...(support
@@ -460,6 +460,8 @@ export class Runner {
             break;
           }
           case "notice":
+            // The server refused the diagnostics parameter: this ledger (session, CLI command) stops asking.
+            if (event.code === "cache_diagnostics_rejected") this.deps.cacheLedger?.refuseDiagnostics();
             forward({
               type: "provider_notice",
               runId,

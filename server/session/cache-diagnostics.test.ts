@@ -217,7 +217,7 @@ describe("cache diagnostics through a session", () => {
     expect(usageEvents(sessionId).at(-1)?.cacheCheck?.verdict).toBe("agree");
   });
 
-  it("a server that refuses the diagnostics parameter is asked again without it, and the session stops asking", async () => {
+  it("a server that refuses the diagnostics parameter is asked again without it, and the session stops asking until told", async () => {
     fake.enqueue(
       anthropicError(400, "invalid_request_error", "diagnostics: Extra inputs are not permitted"),
       anthropicStream({ text: "answered", usage: usage(10, 0, 0) }),
@@ -231,7 +231,13 @@ describe("cache diagnostics through a session", () => {
     const changed = await client.waitForEvent("settings_changed", { sessionId });
     expect(changed.event.settings.cacheDiagnostics).toBe(false);
     expect((await client.sendMessage(sessionId, "hello again")).reason).toBe("completed");
+    // Turned on again by the user, the session asks again.
+    const from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheDiagnostics: true } });
+    await client.waitForEvent("settings_changed", { sessionId, from });
+    fake.enqueue(anthropicStream({ text: "asked again", usage: usage(10, 0, 0) }));
+    expect((await client.sendMessage(sessionId, "and now")).reason).toBe("completed");
     const bodies = fake.requests.map((request) => request.body as { diagnostics?: unknown });
-    expect(bodies.map((body) => "diagnostics" in body)).toEqual([true, false, false]);
+    expect(bodies.map((body) => "diagnostics" in body)).toEqual([true, false, false, true]);
   });
 });

@@ -484,6 +484,9 @@ export class Session {
     );
     await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
+    // Diagnostics turned on again after a server refused them: ask again.
+    if (previous.cacheDiagnostics === false && next.cacheDiagnostics !== false)
+      this.ledger.allowDiagnostics();
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
