@@ -34,9 +34,11 @@ function reportedText(reported: ReportedCacheDiagnostics | undefined): string {
     case "pending":
       return "no verdict (its comparison was still running)";
     case "inconclusive":
-      return reported.comparedWith === null
-        ? "no verdict (nothing to compare with)"
-        : `no verdict (${reported.type ?? "could not compare"})`;
+      return reported.type !== undefined
+        ? `no verdict (${reported.type})`
+        : reported.comparedWith === null
+          ? "no verdict (nothing to compare with)"
+          : "no verdict (could not compare)";
     case "diverged":
       return `${reported.type ?? "unknown"}${reported.missedInputTokens !== undefined ? ` (${number(reported.missedInputTokens)} tokens after it)` : ""}`;
   }

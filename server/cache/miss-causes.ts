@@ -87,9 +87,11 @@ export function checkReport(
     const why =
       report.outcome === "pending"
         ? "its comparison was still running"
-        : report.comparedWith === null
-          ? "there was no earlier response to compare with"
-          : `it could not compare (${report.type ?? "no reason given"})`;
+        : report.type !== undefined
+          ? `it could not compare (${report.type})`
+          : report.comparedWith === null
+            ? "there was no earlier response to compare with"
+            : "it could not compare (no reason given)";
     return {
       verdict: "no_verdict",
       predicted: predicted.type,
