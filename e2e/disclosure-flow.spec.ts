@@ -61,7 +61,9 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByTestId("copy-pane-environment").click();
   await expect(page.getByTestId("copy-pane-environment")).toHaveText("Copied");
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("### csv-report");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+    `<skill name="csv-report" source="builtin">`,
+  );
   await page.getByTestId("copy-request-json").click();
   await expect(page.getByTestId("copy-request-json")).toHaveText("Copied");
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
@@ -82,8 +84,8 @@ test("load a skill, approve its tool, and inspect what each request contained", 
 
 test("switching to eager disclosure puts every body into the stable system", async ({ page, workspace }) => {
   const { chat, inspector } = workspace;
-  await page.getByTestId("header-disclosure-mode").selectOption("eager");
-  await expect(page.getByTestId("header-disclosure-mode")).toHaveValue("eager");
+  await (await workspace.setting("header-disclosure-mode")).selectOption("eager");
+  await expect(await workspace.setting("header-disclosure-mode")).toHaveValue("eager");
   await chat.send("hello there");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await inspector.selectRequest(1);

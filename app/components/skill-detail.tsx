@@ -1,12 +1,15 @@
-// A skill's detail view: frontmatter, rendered SOP and raw text, tools.json specs with their schemas,
-// the token cost of listing it vs loading it, and a console to run each of its tools by hand.
+// A skill's detail view: how it may be invoked, its allowed-tools mapped onto this playground's tools,
+// its lint notes, frontmatter, rendered SOP and raw text, tools.json specs with their schemas, the token
+// cost of listing it vs loading it (the server's counts of the very segments the inspector shows:
+// skill_figures), and a console to run each of its tools by hand.
 "use client";
-import { useState } from "react";
-import type { LOAD_SKILL_TOOL_NAME, SkillView } from "../../server/protocol/index.ts";
+import { useEffect, useState } from "react";
+import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillFigures, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
-import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { sourceTones } from "./catalog-panel.tsx";
+import { LintNoteLine } from "./catalog-sections.tsx";
+import { SkillAllowedTools } from "./skill-allowed-tools.tsx";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
@@ -17,20 +20,32 @@ type Tab = "sop" | "raw" | "tools";
 
 export function SkillDetail({
   skill,
+  figures,
+  onNeedFigures,
   consoleResults,
   registeredTools,
+  lint = [],
+  honourAllowedTools = false,
   onRunTool,
   onClose,
 }: {
   skill: SkillView;
+  /** What listing and loading it cost, counted on the server (absent until it answers). */
+  figures?: SkillFigures;
+  /** Asks the server for the figures: when the view opens and whenever the skill's text changes. */
+  onNeedFigures: (name: string) => void;
   consoleResults: ConsoleResult[];
   /** Tools in the session's Registry: a skill's tools.json tools arrive there only through load_skill. */
   registeredTools: string[];
+  /** The catalog's lint notes about this skill. */
+  lint?: LintNote[];
+  /** The session's "honour allowed-tools" setting. */
+  honourAllowedTools?: boolean;
   onRunTool: (tool: string, input: unknown) => void;
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>("sop");
-  const counts = useTokenCounts({ listing: `- ${skill.name}: ${skill.description}`, body: skill.body });
+  useEffect(() => onNeedFigures(skill.name), [skill.name, skill.description, skill.body, onNeedFigures]);
   const frontmatter = {
     name: skill.name,
     description: skill.description,
@@ -51,18 +66,46 @@ export function SkillDetail({
       </div>
       <div className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2">
         <p className="font-mono text-xs break-all text-slate-500">{skill.entryPath}</p>
+        {(skill.invocation?.model === false || skill.invocation?.user === false || skill.whenToUse) && (
+          <div className="space-y-0.5 text-xs" data-testid="skill-invocation">
+            {skill.invocation?.model === false && (
+              <p>
+                <Badge tone="violet">disable-model-invocation</Badge> Not in the model&apos;s skills index and
+                load_skill refuses it; you can run it with <span className="font-mono">/{skill.name}</span>.
+              </p>
+            )}
+            {skill.invocation?.user === false && (
+              <p>
+                <Badge tone="slate">user-invocable: false</Badge> Hidden from the slash menu; the model may
+                still load it.
+              </p>
+            )}
+            {skill.whenToUse && (
+              <p data-testid="skill-when-to-use">
+                <span className="font-semibold">when_to_use</span> (joins the description in the index line):{" "}
+                {skill.whenToUse}
+              </p>
+            )}
+          </div>
+        )}
+        <SkillAllowedTools skill={skill} honoured={honourAllowedTools} />
+        {lint.length > 0 && (
+          <section data-testid="skill-lint">
+            <h3 className="text-xs font-semibold text-slate-600">Lint ({lint.length})</h3>
+            <ul className="space-y-0.5">
+              {lint.map((note, index) => (
+                <li key={`${note.rule}-${index}`} className="text-xs">
+                  <LintNoteLine note={note} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <div
           className="rounded border border-slate-200 bg-slate-50 p-1.5 text-xs"
           data-testid="skill-token-cost"
         >
-          <div>
-            Listing it costs{" "}
-            <strong data-testid="skill-listing-tokens">{counts ? counts.listing : "…"}</strong> tokens in
-            every request; loading it adds{" "}
-            <strong data-testid="skill-body-tokens">{counts ? counts.body : "…"}</strong> tokens to the
-            environment.
-          </div>
-          <div className="text-slate-500">{tokenizerName}</div>
+          <SkillCost figures={figures} />
         </div>
         <details>
           <summary className="cursor-pointer text-xs font-semibold">Frontmatter</summary>
@@ -143,5 +186,38 @@ export function SkillDetail({
         )}
       </div>
     </div>
+  );
+}
+
+/** "Listing it costs N tokens in every request; loading it adds M": the server's counts, with their source. */
+function SkillCost({ figures }: { figures?: SkillFigures }) {
+  const shown = (value: number | undefined, testId: string) => (
+    <strong data-testid={testId}>{figures ? (value?.toLocaleString("en-US") ?? "—") : "…"}</strong>
+  );
+  return (
+    <>
+      <div>
+        {figures && figures.indexTokens === undefined ? (
+          <>It is not in the skills index of this session (eager mode or a listing budget). </>
+        ) : (
+          <>
+            Listing it costs {shown(figures?.indexTokens, "skill-listing-tokens")} tokens in every
+            request;{" "}
+          </>
+        )}
+        {figures?.loadError ? (
+          <span data-testid="skill-load-error">it cannot be loaded: {figures.loadError}</span>
+        ) : (
+          <>
+            loading it adds {shown(figures?.loadTokens, "skill-body-tokens")} tokens to the environment (its
+            SOP, base directory and file list, without arguments).
+          </>
+        )}
+      </div>
+      <div className="text-slate-500">
+        {figures?.tokenizer ?? "o200k_base"}, counted on the server: the figures the inspector shows for its
+        index line and its environment section
+      </div>
+    </>
   );
 }

@@ -55,6 +55,12 @@ function useRunningSeconds(running: boolean): number {
   return seconds;
 }
 
+/** A failed call's headline: its error type, and its message unless the result below already says it. */
+export function errorHeadline(errorType: string, error: string | undefined, content: string): string {
+  if (!error || content.trim() === error.trim() || content.includes(error)) return errorType;
+  return `${errorType}: ${error}`;
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCallView }) {
   const content = call.fullOutput ?? call.result?.content ?? "";
   const metadata = call.result?.metadata;
@@ -92,6 +98,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
             {call.trace.rule ? ` (${call.trace.rule})` : ""}
           </span>
         )}
+        {call.trace?.preApprovedBy && call.trace.preApprovedBy.length > 0 && (
+          <Badge tone="violet" testId="tool-call-pre-approved" title={call.trace.reason}>
+            pre-approved by skill {call.trace.preApprovedBy.join(", ")} (allowed-tools)
+          </Badge>
+        )}
       </div>
       {hidden.length > 0 && (
         <Badge tone="red" testId="tool-call-hidden" title={hiddenWarning(hidden, "call")}>
@@ -116,9 +127,8 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
       {call.result && (
         <div className="mt-1" data-testid="tool-call-result">
           {call.result.errorType && call.state !== "denied" && (
-            <p className="text-red-800">
-              {call.result.errorType}
-              {call.result.error ? `: ${call.result.error}` : ""}
+            <p className="text-red-800" data-testid="tool-call-error">
+              {errorHeadline(call.result.errorType, call.result.error, content)}
             </p>
           )}
           {metadata?.finishedDespiteStop && (

@@ -190,6 +190,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         state: "pending",
         known: event.known,
         visible: event.visible,
+        ...(event.console ? { byHand: true } : {}),
       };
       const withCall = { ...ensured, toolCalls: { ...ensured.toolCalls, [call.id]: call } };
       return updateTurn(withCall, assistantTurnId(event.runId, event.requestIndex), (turn) =>
@@ -213,6 +214,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
               state: "pending" as const,
               known: true,
               visible: true,
+              ...(event.console ? { byHand: true } : {}),
             },
           };
       const withCall = { ...view, toolCalls };

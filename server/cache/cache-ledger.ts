@@ -6,7 +6,8 @@
 // its log. Its only state is that history, so the same events always give the same figures.
 import type { CacheCheck, CacheStats, PredictedCacheDiagnostics } from "../protocol/cache-report.ts";
 import type { ChatMessage, ToolDefinition, Usage } from "../protocol/model.ts";
-import type { PromptSegment, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
+import type { PromptSegment, SnapshotCache } from "../protocol/runner-events.ts";
+import type { SessionEvent } from "../protocol/wire.ts";
 import { messageSegments } from "../prompt/segments.ts";
 import { cacheStats, type Figures, type LedgerEntry } from "./cache-stats.ts";
 import { checkReport } from "./miss-causes.ts";
@@ -28,6 +29,8 @@ export interface LedgerRequest {
   tools?: readonly ToolDefinition[];
   /** The cache model's figures for it (absent: no prediction). */
   predicted?: SnapshotCache["predicted"];
+  /** What the SOP placement does to its cache, in words. */
+  placementNote?: string;
 }
 
 /**
@@ -101,8 +104,34 @@ export class CacheLedger {
           }
         : {}),
       diagnostics,
+      ...(request.placementNote ? { placementNote: request.placementNote } : {}),
     });
     return diagnostics;
+  }
+
+  /**
+   * Every request predicted again (a new "cache as" model): their figures change, their divergences do
+   * not (those are the segments'). Returns the new predictions with this ledger's diagnostics and
+   * placement notes on them, as the requests' own predictions had them.
+   */
+  repredicted(requests: readonly { requestIndex: number; cache: SnapshotCache }[]) {
+    return requests.map(({ requestIndex, cache }) => {
+      const entry = this.entries.findLast((candidate) => candidate.requestIndex === requestIndex);
+      if (!entry) return { requestIndex, cache };
+      entry.predicted = {
+        read: cache.predicted.cacheReadInputTokens,
+        write: cache.predicted.cacheCreationInputTokens,
+        uncached: cache.predicted.inputTokens,
+      };
+      return {
+        requestIndex,
+        cache: {
+          ...cache,
+          diagnostics: entry.diagnostics,
+          ...(entry.placementNote ? { placementNote: entry.placementNote } : {}),
+        },
+      };
+    });
   }
 
   /** The `tools` the last request sent (absent before the first, or when it was not said). */
@@ -146,8 +175,10 @@ export class CacheLedger {
    * A logged event of a reopened session, in order. A logged request refers to the conversation
    * (`historyLength`) instead of carrying its messages; their segments are made again from `history`.
    */
-  restore(event: RunnerEvent, history: readonly ChatMessage[]): void {
-    if (event.type === "request") {
+  restore(event: SessionEvent, history: readonly ChatMessage[]): void {
+    if (event.type === "cache_repredicted") {
+      this.repredicted(event.requests);
+    } else if (event.type === "request") {
       const { snapshot } = event;
       if (!snapshot.segments) return;
       const messages = snapshot.messages ?? history.slice(0, snapshot.historyLength ?? 0);
@@ -167,6 +198,7 @@ export class CacheLedger {
         segments: [...parts, ...messageSegments(messages)],
         registeredNotVisible: snapshot.registeredNotVisible,
         ...(snapshot.cache ? { predicted: snapshot.cache.predicted } : {}),
+        ...(snapshot.cache?.placementNote ? { placementNote: snapshot.cache.placementNote } : {}),
       });
     } else if (event.type === "usage") {
       const entry = this.entries.findLast((candidate) => candidate.requestIndex === event.requestIndex);

@@ -39,6 +39,8 @@ export interface LedgerEntry {
   /** The cache model's prediction (absent: no prediction was made). */
   predicted?: Figures;
   diagnostics: PredictedCacheDiagnostics;
+  /** What the SOP placement did to this request's cache, in words (snapshot.cache.placementNote). */
+  placementNote?: string;
   /** The provider's report (absent: none yet, or the model's own estimate). */
   reported?: {
     figures: Figures;

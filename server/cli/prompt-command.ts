@@ -35,6 +35,8 @@ export interface PromptReport {
   eager?: EagerFigures;
   /** The prompt-cache prediction of this (first) request: everything is written or uncached. */
   cache?: SnapshotCache;
+  /** Tokens of each listed skill's index line (what the skill detail and the inspector show). */
+  indexLineTokens?: Record<string, number>;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -81,6 +83,10 @@ function whyNotLoadable(workspace: Workspace, name: string, fallback: string): s
   if (removed) {
     return `skill "${name}" was removed from the catalog: it needs tools that do not exist (${removed.missing.join(", ")}) — ${removed.path}`;
   }
+  const refused = workspace.catalog
+    .notOffered()
+    .find((entry) => entry.name === name && entry.kind === "refused");
+  if (refused) return `skill "${name}" is not in the catalog: ${refused.reason} — ${refused.path}`;
   const warning = workspace.catalog
     .warnings()
     .find((entry) => entry.skill === name || (entry.skill === undefined && warnedName(entry.path) === name));
@@ -135,6 +141,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       ? { tokenizer: snapshot.tokenizer, segments: snapshot.segments, eager: snapshot.eager }
       : {}),
     ...(snapshot?.cache ? { cache: snapshot.cache } : {}),
+    ...(snapshot?.indexLineTokens ? { indexLineTokens: snapshot.indexLineTokens } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { PlaygroundError } from "../errors/index.ts";
 import { sessionToHtml } from "./html-export.ts";
 import { sessionToScenario } from "./scenario-export.ts";
 import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
+import { sessionFileStem } from "../session/session-summary.ts";
 
 export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
 export { sessionToHtml } from "./html-export.ts";
@@ -32,15 +33,16 @@ function sessionToJsonl(session: ExportedSession): string {
 }
 
 export function exportSession(session: ExportedSession, format: ExportFormat): ExportedFile {
-  const id = session.header.id;
+  // Named after the session (its title and short id), not the time its id starts with.
+  const stem = sessionFileStem(session.header.title, session.header.id);
   switch (format) {
     case "jsonl":
-      return { fileName: `${id}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
+      return { fileName: `${stem}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
     case "html":
-      return { fileName: `${id}.html`, mimeType: "text/html", text: sessionToHtml(session) };
+      return { fileName: `${stem}.html`, mimeType: "text/html", text: sessionToHtml(session) };
     case "scenario":
       return {
-        fileName: `${id}.scenario.yaml`,
+        fileName: `${stem}.scenario.yaml`,
         mimeType: "application/yaml",
         text: sessionToScenario(session),
       };

@@ -6,9 +6,12 @@ import type { PromptItem } from "../skills/types.ts";
 import { byName } from "../protocol/names.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { catalogBudget, describeBudget, listingLine } from "./catalog-budget.ts";
+import { skillBlock } from "./skill-block.ts";
 
 export interface SkillBody {
   name: string;
+  /** The layer it came from, named in its block's opening tag (absent: left out of the tag). */
+  source?: string;
   body: string;
   /** The arguments it was loaded with; eager mode shows them, since its body in the environment is omitted. */
   arguments?: string;
@@ -70,14 +73,25 @@ export function indexLine(item: PromptItem): string {
   return `- ${item.name}: ${indexDescription(item)}`;
 }
 
+/**
+ * Each listed skill's line of the index, in index order: the lines the stable system carries, and whose
+ * tokens the inspector shows per skill (one text, so one count).
+ */
+export function indexLineTexts(
+  skills: readonly PromptItem[],
+  budget: ListingBudget | undefined,
+): { name: string; line: string }[] {
+  if (!budget) return sortedByName(skills).map((item) => ({ name: item.name, line: indexLine(item) }));
+  return catalogBudget({ items: skills, ...budget })
+    .entries.filter((entry) => entry.listed)
+    .map((entry) => ({ name: entry.name, line: listingLine(entry.name, entry.shown) }));
+}
+
 /** The index lines, trimmed by the listing budget when one is set, and the report line that says how. */
 function indexLines(skills: readonly PromptItem[], budget: ListingBudget | undefined): string[] {
-  if (!budget) return sortedByName(skills).map(indexLine);
-  const report = catalogBudget({ items: skills, ...budget });
-  const lines = report.entries
-    .filter((entry) => entry.listed)
-    .map((entry) => listingLine(entry.name, entry.shown));
-  return [...lines, "", `(${describeBudget(report)})`];
+  const lines = indexLineTexts(skills, budget).map((entry) => entry.line);
+  if (!budget) return lines;
+  return [...lines, "", `(${describeBudget(catalogBudget({ items: skills, ...budget }))})`];
 }
 
 function progressiveSkillsSection(skills: readonly PromptItem[], budget?: ListingBudget): string {
@@ -103,10 +117,12 @@ function eagerSkillsSection(skills: readonly PromptItem[], bodies: readonly Skil
   if (skills.length === 0) {
     return "# Skills\nNo skills are installed in this workspace. Use the system tools directly.";
   }
-  const bodyByName = new Map(bodies.map((entry) => [entry.name, entry.body]));
+  const bodyByName = new Map(bodies.map((entry) => [entry.name, entry]));
+  // One delimited block per SOP (skill-block.ts), as in the environment: a body's headings cannot end it.
   const sections = sortedByName(skills).map((item) => {
-    const body = (bodyByName.get(item.name) ?? "").trim();
-    return `## Skill: ${item.name}\n${foldedDescription(item)}\n\n${body}`;
+    const entry = bodyByName.get(item.name);
+    const body = (entry?.body ?? "").trim();
+    return skillBlock(item.name, entry?.source, `${foldedDescription(item)}\n\n${body}`);
   });
   return [
     "# Skills",

@@ -11,6 +11,7 @@ import {
 } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
+import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import {
   TOKENIZER_NAME,
@@ -22,7 +23,7 @@ import {
   textFigures,
   toolSegments,
 } from "../prompt/segments.ts";
-import { buildStableSystem } from "../prompt/stable-system.ts";
+import { buildStableSystem, indexLineTexts } from "../prompt/stable-system.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
@@ -166,6 +167,13 @@ export class Runner {
           })();
     const eagerStableLength = eagerStable.chars;
     const listedSkills = items.map((item) => item.name).sort(compareNames);
+    // Each index line's tokens, counted once here: the inspector's Context and the skill lane show these.
+    const indexLineTokens =
+      disclosure === "progressive" && !overrides?.stable
+        ? Object.fromEntries(
+            indexLineTexts(items, listingBudget).map(({ name, line }) => [name, textFigures(line).tokens]),
+          )
+        : undefined;
 
     let toolParts = toolSegments(sentTools);
     let unknownInARow = 0;
@@ -224,6 +232,7 @@ export class Runner {
             );
       const request: ModelRequest = {
         system: { stable, environment },
+        environmentSections: sections.map(({ name, text }) => ({ name, text })),
         messages: structuredClone(this.deps.history),
         tools: structuredClone(sentTools),
         ...(options.model ? { model: options.model } : {}),
@@ -253,6 +262,10 @@ export class Runner {
         breakpoints,
         registeredNotVisible,
       });
+      const note =
+        disclosure === "progressive"
+          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
+          : undefined;
       // The ledger compares the request with the one before it: what the provider's diagnostics should say.
       const diagnostics = ledger?.expect({
         requestIndex,
@@ -263,11 +276,8 @@ export class Runner {
         registeredNotVisible,
         tools: sentTools,
         ...(predicted ? { predicted: predicted.predicted } : {}),
+        ...(note ? { placementNote: note } : {}),
       });
-      const note =
-        disclosure === "progressive"
-          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
-          : undefined;
       const cache = predicted && {
         ...predicted,
         ...(diagnostics ? { diagnostics } : {}),
@@ -286,6 +296,7 @@ export class Runner {
         tools: structuredClone(tools),
         registeredNotVisible,
         listedSkills,
+        ...(indexLineTokens ? { indexLineTokens } : {}),
         activeSkills: activeSkills.map((skill) => skill.name),
         eagerStableLength,
         tokenizer: TOKENIZER_NAME,
@@ -381,7 +392,8 @@ export class Runner {
     if (call.name !== LOAD_SKILL_TOOL_NAME || message.isError) return message;
     const added = this.deps.prompt.activeSkills().filter((skill) => !activeBefore.has(skill.name));
     if (added.length === 0) return message;
-    const sops = added.map((skill) => `## Skill SOP: ${skill.name}\n${skill.body.trim()}`).join("\n\n");
+    // The same delimited block as in the environment (prompt/skill-block.ts): a body cannot end it.
+    const sops = added.map((skill) => skillBlock(skill.name, skill.source, skill.body)).join("\n\n");
     return withPlacedSops(message, sops, placement);
   }
 

@@ -16,9 +16,11 @@ import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "../transport/connection.ts";
 import { ProtocolClient } from "../transport/protocol-client.ts";
 import { InMemoryTransport } from "../transport/transport.ts";
+import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
 import { readExportedSession, sessionToHtml } from "../export/index.ts";
 import { buildHtmlModel } from "../export/html-model.ts";
 import { defaultSessionParts } from "./default-parts.ts";
+import { recordProblem } from "./log-schema.ts";
 import { SessionHub } from "./session-hub.ts";
 
 let root: string;
@@ -51,6 +53,8 @@ beforeEach(async () => {
   workdir = path.join(root, "work");
   for (const folder of [path.join(home, ".PseudoClaude"), workdir, path.join(root, "scenarios")])
     await mkdir(folder, { recursive: true });
+  for (const [name, text] of Object.entries(TEST_SCENARIOS))
+    await writeFile(path.join(root, "scenarios", name), text);
   fake = await startFakeAnthropic();
   await writeFile(
     path.join(home, ".PseudoClaude", "providers.json"),
@@ -239,5 +243,70 @@ describe("cache diagnostics through a session", () => {
     expect((await client.sendMessage(sessionId, "and now")).reason).toBe("completed");
     const bodies = fake.requests.map((request) => request.body as { diagnostics?: unknown });
     expect(bodies.map((body) => "diagnostics" in body)).toEqual([true, false, false, true]);
+  });
+});
+
+describe("a new 'cache as' model", () => {
+  it("predicts every request again with its diagnostics kept, and the session's figures follow", async () => {
+    const sessionId = await client.createSession({ cacheAs: "claude-sonnet-4-5" });
+    expect((await client.sendMessage(sessionId, "hello")).reason).toBe("completed");
+    expect((await client.sendMessage(sessionId, "hello")).reason).toBe("completed");
+    // The second request reads what the first wrote (the demo-sized prefix passes sonnet's minimum).
+    expect(lastStats(sessionId).hit_ratio).toBeGreaterThan(0);
+    const from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-haiku-4-5" } });
+    const repredicted = await client.waitForEvent("cache_repredicted", { sessionId, from });
+    for (const { cache } of repredicted.event.requests) {
+      expect(cache.model).toBe("claude-haiku-4-5");
+      expect(cache.diagnostics).toBeDefined();
+      expect(cache.placementNote).toContain("SOPs in the environment");
+    }
+    const stats = await client.waitForEvent("cache_stats", { sessionId, from });
+    expect(stats.event.stats).toMatchObject({ hit_ratio: 0, source: "prediction" });
+  });
+});
+
+describe("cache records in the log schema (S23)", () => {
+  const record = (event: Record<string, unknown>) => ({ kind: "event", seq: 1, at: "t", event });
+  it("a crafted cache_stats or cache report is skipped, a real one is kept", () => {
+    const stats = {
+      requests: 1,
+      figures: { reported: 1, predicted: 0 },
+      source: "provider",
+      hit_ratio: null,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      uncached_tokens: 0,
+      misses: 0,
+      miss_causes: {},
+      last_miss_at: null,
+      last_miss_cause: null,
+      expected_rebuilds: 0,
+      miss_recache_tokens: 0,
+      recache_tokens_if_cold: null,
+      ttl: "5m",
+      expires_at: null,
+      warm: false,
+      disagreements: 0,
+      at: "t",
+    };
+    expect(recordProblem(record({ type: "cache_stats", runId: "r", stats }))).toBeUndefined();
+    expect(
+      recordProblem(
+        record({
+          type: "cache_stats",
+          runId: "r",
+          stats: { ...stats, last_miss_cause: { causes: "<b>x</b>", tools_added: 0 } },
+        }),
+      ),
+    ).toMatch(/^cache_stats: .*last_miss_cause/);
+    const usageEvent = (cacheDiagnostics: unknown) =>
+      record({ type: "usage", runId: "r", requestIndex: 1, usage: { inputTokens: 1, cacheDiagnostics } });
+    expect(
+      recordProblem(
+        usageEvent({ provider: "anthropic", comparedWith: null, outcome: "inconclusive", source: "s" }),
+      ),
+    ).toBeUndefined();
+    expect(recordProblem(usageEvent({ provider: "anthropic", outcome: 3, source: "s" }))).toMatch(/^usage: /);
   });
 });

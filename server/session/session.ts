@@ -34,6 +34,8 @@ import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
+import { cachedSkillAllowRules } from "./skill-allows.ts";
+import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
@@ -43,6 +45,9 @@ import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { withRequestEdits } from "../runner/request-overrides.ts";
 import { seedBranch, type BranchSeed } from "./session-branch.ts";
+import { skillFigures } from "../runner/skill-figures.ts";
+import type { SkillFigures } from "../protocol/catalog.ts";
+import { PLAYGROUND_VERSION } from "./workspace.ts";
 
 export interface SessionInit {
   id: string;
@@ -87,7 +92,7 @@ export class Session {
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
   private mcp: SessionMcp | undefined;
-  private cache: SessionCache | undefined;
+  private readonly cache: SessionCache;
   /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
   private readonly ledger: CacheLedger;
   private closed = false;
@@ -112,9 +117,12 @@ export class Session {
     this.history = state.history;
     this.settings = state.settings;
     this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
     this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
     for (const { event } of restored) {
-      if (event.type === "request" || event.type === "usage") this.ledger.restore(event, this.history);
+      if (event.type === "request") this.cache.record(event.snapshot, this.history);
+      if (event.type === "request" || event.type === "usage" || event.type === "cache_repredicted")
+        this.ledger.restore(event, this.history);
     }
   }
 
@@ -126,6 +134,7 @@ export class Session {
       home: init.home,
       secrets: session.secrets,
     });
+    if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
       {
         parts: init.parts,
@@ -133,6 +142,7 @@ export class Session {
         workdir: session.workspace.workdir,
         emit: (event) => session.emit(event),
         currentRequest: () => session.lastSnapshot,
+        scopedAllows: () => session.skillAllows(),
       },
       session.settings,
     );
@@ -168,6 +178,18 @@ export class Session {
       );
     }
     return session;
+  }
+
+  private readonly allowRules = cachedSkillAllowRules();
+
+  /** The loaded skills' allowed-tools as allow rules, when this session honours them (skill-allows.ts). */
+  private skillAllows(): readonly ScopedAllowRule[] {
+    return this.allowRules({
+      honour: this.settings.honourAllowedTools === true,
+      trusted: this.engines?.trust?.trusted === true,
+      active: this.workspace.activeSkills.list(),
+      catalog: this.workspace.catalog,
+    });
   }
 
   get lastSeq(): number {
@@ -270,7 +292,10 @@ export class Session {
   }
 
   private onRunnerEvent(event: RunnerEvent): void {
-    if (event.type === "request") this.lastSnapshot = event.snapshot;
+    if (event.type === "request") {
+      this.lastSnapshot = event.snapshot;
+      this.cache.record(event.snapshot);
+    }
     // The server refused the diagnostics parameter: the session stops asking (the notice says so).
     if (event.type === "provider_notice" && event.code === "cache_diagnostics_rejected") {
       this.settings = { ...this.settings, cacheDiagnostics: false };
@@ -343,9 +368,6 @@ export class Session {
   }
 
   private cacheDependencies(provider: Parameters<SessionCache["dependencies"]>[1]) {
-    this.cache ??= new SessionCache(this.id, this.init.home, (message) =>
-      this.emitError("io_error", message),
-    );
     return this.cache.dependencies(this.settings, provider);
   }
 
@@ -435,6 +457,17 @@ export class Session {
     if (!this.closed) this.stream.emit({ type: "catalog_budget_report", report }, { keep: "none" });
   }
 
+  /** What listing and loading one skill cost, counted as the requests' segments are (the skill detail). */
+  skillFigures(name: string): Promise<SkillFigures> {
+    return skillFigures({
+      catalog: this.workspace.catalog,
+      workdir: this.workspace.workdir,
+      version: PLAYGROUND_VERSION,
+      name,
+      ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
+    });
+  }
+
   /** The last catalog_snapshot sent, so a server's state change that leaves the catalog as it was sends none. */
   private lastCatalogEvent: SessionEvent | undefined;
 
@@ -443,6 +476,7 @@ export class Session {
     const event = catalogSnapshotEvent(
       this.workspace,
       running?.tools.map((tool) => tool.name),
+      this.settings.catalogBudget ?? undefined,
     );
     if (options.onlyIfChanged && this.lastCatalogEvent && sameJson(this.lastCatalogEvent, event)) return;
     this.lastCatalogEvent = event;
@@ -490,6 +524,22 @@ export class Session {
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
+    // The lint profile and the listing budget change which skills are offered, and why not.
+    if ((next.lintProfile ?? "lenient") !== (previous.lintProfile ?? "lenient")) {
+      this.workspace.catalog.setProfile(next.lintProfile ?? "lenient");
+    }
+    this.emitCatalogSnapshot({ onlyIfChanged: true });
+    // A new "cache as" model: every request shown is predicted again under its rules.
+    if (previous.cacheAs !== next.cacheAs) {
+      const { model, requests } = this.cache.repredict(next, next.model);
+      if (requests.length > 0) {
+        // The ledger's figures follow, and each new prediction keeps its request's diagnostics.
+        this.emit({ type: "cache_repredicted", model, requests: this.ledger.repredicted(requests) });
+        const runId = this.lastSnapshot?.runId;
+        if (runId)
+          this.emit({ type: "cache_stats", runId, stats: this.ledger.stats(new Date().toISOString()) });
+      }
+    }
     await this.flushLog();
   }
 
