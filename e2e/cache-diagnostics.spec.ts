@@ -60,7 +60,9 @@ test("the strip shows the predicted divergence beside the provider's, flags a di
   await page.getByTestId("new-session-provider").selectOption("anthropic");
   await page.getByTestId("new-session-create").click();
   await expect(page.getByTestId("header-provider")).toContainText("anthropic");
-  await expect(page.getByTestId("header-cache-diagnostics")).toBeChecked();
+  await expect(await workspace.setting("header-cache-diagnostics")).toBeChecked();
+  await page.getByTestId("header-run-settings").click();
+  await expect(page.getByTestId("run-settings")).toHaveCount(0);
 
   await workspace.chat.send("profile data/sales.csv");
   await expect(workspace.chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
@@ -75,7 +77,9 @@ test("the strip shows the predicted divergence beside the provider's, flags a di
   await expect(workspace.chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
   await workspace.inspector.selectRequest(3);
   await expect(page.getByTestId("cache-diagnostics-predicted")).toContainText("tools_changed since #2");
-  await expect(page.getByTestId("cache-diagnostics-reported")).toContainText("messages_changed (5,600 tokens");
+  await expect(page.getByTestId("cache-diagnostics-reported")).toContainText(
+    "messages_changed (5,600 tokens",
+  );
   await expect(page.getByTestId("cache-diagnostics-disagree")).toBeVisible();
   await expect(page.getByTestId("cache-reason-mismatch")).toBeVisible();
   await expect(page.getByTestId("cache-stats-source")).toHaveText("(provider reports)");
@@ -83,7 +87,9 @@ test("the strip shows the predicted divergence beside the provider's, flags a di
   await expect(page.getByTestId("cache-stats-last-miss")).toContainText("#3: messages_rewritten");
   await expect(page.getByTestId("cache-stats-disagreements")).toHaveText("1 disagreement");
   await expect(page.getByTestId("cache-stats-expiry")).toContainText("expires in");
-  const sent = fakeAnthropic.requests.map((request) => (request.body as { diagnostics?: unknown }).diagnostics);
+  const sent = fakeAnthropic.requests.map(
+    (request) => (request.body as { diagnostics?: unknown }).diagnostics,
+  );
   expect(sent).toEqual([
     { previous_message_id: null },
     { previous_message_id: "msg_e2e_1" },
