@@ -9,8 +9,10 @@ import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
+import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
+import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
@@ -123,8 +125,11 @@ export function InspectorPanel({
   onEditResend,
   onRerun,
   onCompare,
+  cacheStats,
 }: {
   requests: RequestView[];
+  /** The session's cache figures after its last run (cache_stats). */
+  cacheStats?: CacheStats;
   selectedIndex?: number;
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
@@ -181,6 +186,7 @@ export function InspectorPanel({
             text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)}
           />
         </div>
+        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} />
         <Timeline
           requests={requests}
           selected={selected.requestIndex}
@@ -320,6 +326,7 @@ export function InspectorPanel({
         <CacheStrip
           cache={snapshot.cache}
           usage={usage}
+          {...(selected.cacheCheck ? { check: selected.cacheCheck } : {})}
           provider={snapshot.provider}
           cost={requestCost(selected)}
           run={runCost(requests, selected.runId)}

@@ -495,6 +495,7 @@ export function Workspace() {
                 onEditResend={setEditingRequest}
                 onRerun={(index) => forkRequest(index, "rerun", [])}
                 onCompare={openCompare}
+                {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
               />
             </PanelBoundary>
           </aside>

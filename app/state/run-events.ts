@@ -136,10 +136,27 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         request.requestIndex !== event.requestIndex
           ? request
           : event.type === "usage"
-            ? { ...request, usage: event.usage }
+            ? {
+                ...request,
+                usage: event.usage,
+                ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
+              }
             : { ...request, payload: event.payload },
       );
       return { ...view, requests };
+    }
+    case "cache_stats":
+      return { ...view, cacheStats: event.stats };
+    case "provider_notice": {
+      const turn: ChatTurn = {
+        kind: "error",
+        id: `notice-${event.runId}-${event.requestIndex}-${event.code}`,
+        code: event.code,
+        message: event.message,
+      };
+      return view.turns.some((existing) => existing.id === turn.id)
+        ? view
+        : { ...view, turns: [...view.turns, turn] };
     }
     case "provider_retry": {
       const turn: ChatTurn = {

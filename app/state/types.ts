@@ -2,7 +2,9 @@
 // components read it and never talk to the socket directly.
 import type {
   BranchCheck,
+  CacheCheck,
   CacheModelChoice,
+  CacheStats,
   CatalogBudgetReport,
   SkillFigures,
 } from "../../server/protocol/index.ts";
@@ -91,6 +93,8 @@ export interface RequestView {
   snapshot: ResolvedSnapshot;
   payload?: unknown;
   usage?: Usage;
+  /** The provider's cache diagnostics beside the prediction (the usage event's check). */
+  cacheCheck?: CacheCheck;
 }
 
 export interface ReloadFeedEntry {
@@ -156,6 +160,8 @@ export interface SessionView {
   triggerLab?: TriggerLabView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** The session's prompt-cache statistics after its last run (the newest cache_stats event). */
+  cacheStats?: CacheStats;
   /** What listing and loading each skill costs, as the server counted it (skill_figures), by name. */
   skillFigures?: Record<string, SkillFigures>;
   /** A branch: how its first request compares with the origin's, segment by segment (branch_checked). */

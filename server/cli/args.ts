@@ -58,8 +58,9 @@ flags:
                (default: the provider's model; claude-haiku-4-5 or the configured Anthropic model otherwise)
   --cache-breakpoints B  stable (cache_control on the stable system only) or rolling (also on the
                conversation's last block; the default)
-  --skill-placement P  environment (active SOPs in the environment, the default) or message (in the
-               load_skill result; an experiment)
+  --skill-placement P  environment (active SOPs in the environment, the default), message (in the
+               load_skill result) or system (a mid-conversation system message, on the models
+               server/cache/cache-rules.json marks; the result otherwise); experiments
   --lint-profile P  lenient (warn but load; the default), agent-skills or claude-code (refuse a skill
                that breaks that profile's error rules); every lint note names its profile (catalog,
                prompt, run, eval)
@@ -225,8 +226,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (values["honour-allowed-tools"] && command !== "run")
     throw usageError("--honour-allowed-tools applies to run only");
   const placement = values["skill-placement"];
-  if (placement !== undefined && placement !== "environment" && placement !== "message")
-    throw usageError(`--skill-placement must be environment or message (got "${placement}")`);
+  if (
+    placement !== undefined &&
+    placement !== "environment" &&
+    placement !== "message" &&
+    placement !== "system"
+  )
+    throw usageError(`--skill-placement must be environment, message or system (got "${placement}")`);
   return {
     ...(values["cache-model"] ? { cacheModel: values["cache-model"] } : {}),
     ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),

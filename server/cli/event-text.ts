@@ -1,5 +1,6 @@
 // Readable one-line renderings of Runner events for `cli run` without --json.
 import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
+import type { CacheStats } from "../protocol/cache-report.ts";
 import { segmentTokens } from "../prompt/segments.ts";
 
 function fileCount(count: number): string {
@@ -126,8 +127,16 @@ export function describeEvent(event: RunnerEvent): string | undefined {
             .join("\n")}`
         : undefined;
     }
-    case "text_delta":
     case "usage":
+      // The provider's cache diagnostics beside the prediction, when there is something to compare.
+      return event.cacheCheck
+        ? `  cache diagnostics (request #${event.requestIndex}): ${event.cacheCheck.verdict === "disagree" ? "DISAGREE — " : ""}${event.cacheCheck.text}`
+        : undefined;
+    case "cache_stats":
+      return cacheStatsLine(event.stats);
+    case "provider_notice":
+      return `  ! ${event.code}: ${event.message}`;
+    case "text_delta":
     case "tool_started":
       return undefined;
     case "history_appended":
@@ -136,4 +145,20 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         ? `◆ assistant: ${event.message.content}`
         : undefined;
   }
+}
+
+const percent = (ratio: number | null) => (ratio === null ? "—" : `${Math.round(ratio * 100)} %`);
+
+/** The session's cache figures after a run, in Claude Code's terms (cache-report.ts). */
+export function cacheStatsLine(stats: CacheStats): string {
+  const cause = stats.last_miss_cause;
+  const lastMiss = cause
+    ? `; last miss #${cause.request}: ${cause.causes.join("+")} (${cause.source}; tools +${cause.tools_added} −${cause.tools_removed}, system ${cause.system_char_delta >= 0 ? "+" : ""}${cause.system_char_delta} chars)`
+    : "";
+  const expires = stats.expires_at ? `; expires ${stats.expires_at} (${stats.ttl})` : "";
+  return (
+    `cache stats (${stats.source === "mixed" ? `${stats.figures.reported} reported, ${stats.figures.predicted} predicted` : stats.source}): ` +
+    `hit ${percent(stats.hit_ratio)}, misses ${stats.misses}/${stats.requests}, expected rebuilds ${stats.expected_rebuilds}, ` +
+    `disagreements ${stats.disagreements}, recache if cold ${stats.recache_tokens_if_cold ?? "—"}${expires}${lastMiss}`
+  );
 }

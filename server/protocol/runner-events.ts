@@ -10,6 +10,7 @@ import type {
 } from "./model.ts";
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
 import type { SandboxState } from "./sandbox.ts";
+import type { CacheCheck, CacheStats, PredictedCacheDiagnostics } from "./cache-report.ts";
 
 /** What a segment of the prompt is; segments come in the order the provider renders them. */
 export type PromptSegmentKind = "tool" | "system" | "environment" | "message";
@@ -98,6 +99,10 @@ export interface SnapshotCache {
   price?: PriceRow;
   /** Where the numbers come from (tokenizer, rules file). */
   source: string;
+  /** What the provider's cache diagnostics should report for this request (absent in old logs). */
+  diagnostics?: PredictedCacheDiagnostics;
+  /** How the SOP placement in force affects the cache for this request, in words (absent: nothing to say). */
+  placementNote?: string;
 }
 
 /** A model "cache as" can predict with: its rule set, the shortest prefix it caches, and how long an entry lives. */
@@ -115,8 +120,12 @@ export interface CacheModelChoice {
 /** Anthropic breakpoint placement: the stable block only, or the stable block plus the conversation's end. */
 export type CacheBreakpoints = "stable" | "rolling";
 
-/** Where an active skill's SOP goes: the environment block (the design) or a message after load_skill. */
-export type SkillPlacement = "environment" | "message";
+/**
+ * Where an active skill's SOP goes: the environment block (the design), the load_skill result ("message"),
+ * or a mid-conversation system message after that result ("system", on the models cache-rules.json marks
+ * as accepting one; the others get the load_skill result).
+ */
+export type SkillPlacement = "environment" | "message" | "system";
 
 /** Everything the model was given for one request, captured before the provider is called. */
 export interface RequestSnapshot {
@@ -204,7 +213,22 @@ type RunnerEventVariant =
       reason: string;
     }
   | { type: "text_delta"; runId: string; requestIndex: number; text: string }
-  | { type: "usage"; runId: string; requestIndex: number; usage: Usage }
+  /** The provider's usage report; `cacheCheck`: its cache diagnostics beside the prediction (absent: nothing to compare). */
+  | { type: "usage"; runId: string; requestIndex: number; usage: Usage; cacheCheck?: CacheCheck }
+  /** The session's prompt-cache statistics, after each run (server/cache/cache-ledger.ts). */
+  | { type: "cache_stats"; runId: string; stats: CacheStats }
+  /**
+   * Something the provider did on its own that the user should know, e.g. `cache_diagnostics_rejected`:
+   * the server refused the diagnostics parameter, the request was sent again without it, and the session
+   * stops asking for it.
+   */
+  | {
+      type: "provider_notice";
+      runId: string;
+      requestIndex: number;
+      code: "cache_diagnostics_rejected";
+      message: string;
+    }
   /**
    * Written by versions before log format 2 (and by nothing now): an assistant message, which the
    * history_appended after it repeated. Readers still accept it, for old logs.

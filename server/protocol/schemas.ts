@@ -52,8 +52,12 @@ export const SessionSettingsSchema = Type.Object(
     cacheBreakpoints: Type.Optional(Type.Union([Type.Literal("stable"), Type.Literal("rolling")])),
     /** Scripted and manual sessions: the model whose caching rules the prediction applies. */
     cacheAs: Type.Optional(Type.String({ maxLength: 256 })),
-    /** Experiment: active SOPs in the environment (the design) or in the load_skill result. */
-    skillPlacement: Type.Optional(Type.Union([Type.Literal("environment"), Type.Literal("message")])),
+    /** Experiment: active SOPs in the environment (the design), the load_skill result, or a mid-conversation system message. */
+    skillPlacement: Type.Optional(
+      Type.Union([Type.Literal("environment"), Type.Literal("message"), Type.Literal("system")]),
+    ),
+    /** Ask the provider for its cache diagnostics (Anthropic `diagnostics`); absent: on. */
+    cacheDiagnostics: Type.Optional(Type.Boolean()),
     /**
      * Honour a loaded skill's `allowed-tools` as allow rules while it is active (default off; a project
      * skill's only once the folder is trusted).

@@ -16,6 +16,17 @@ export interface ModelRequest {
   cacheBreakpoints?: "stable" | "rolling";
   /** OpenAI: sent as prompt_cache_key (one per session), so requests sharing a prefix meet the same cache. */
   promptCacheKey?: string;
+  /**
+   * Ask the provider for its cache diagnostics, compared with the response named here (null: the first
+   * request, nothing to compare with). Absent: do not ask.
+   */
+  cacheDiagnostics?: { previousResponseId: string | null };
+  /**
+   * What the model accepts mid-conversation (server/cache/cache-rules.json): system messages (a tool
+   * result's `system` text, a user message's `addedTools`) and tool changes, with the beta header those
+   * need. Absent or false: the provider folds them back (the text into the result, the tools into `tools`).
+   */
+  midConversation?: { system: boolean; toolChanges: boolean; toolChangesBeta?: string };
 }
 
 export type ProviderEvent =
@@ -25,6 +36,8 @@ export type ProviderEvent =
   /** The exact payload sent to the API, keys redacted, for the inspector's Raw pane. */
   | { type: "payload"; payload: unknown }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Something the provider did on its own that the user should know (it goes on streaming). */
+  | { type: "notice"; code: "cache_diagnostics_rejected"; message: string }
   /** Terminal: the response is complete. */
   | { type: "done" }
   /** Terminal: the request failed. `message` says what the server answered and what to do. */

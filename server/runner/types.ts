@@ -1,6 +1,7 @@
 import type { SecretScope } from "../providers/redact.ts";
 import type { CacheBreakpoints, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import type { CachePredictor } from "../cache/cache-model.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
 import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
@@ -101,6 +102,14 @@ export interface RunnerDependencies {
   skillPlacement?: SkillPlacement;
   /** The loaded skills' folders: a command that runs or names one of their files says so (skill_resource_used). */
   skillRoots?: () => readonly SkillRoot[];
+  /**
+   * The session's cache ledger (server/cache/cache-ledger.ts): predicted diagnostics for each request, the
+   * provider's report beside them (usage events' `cacheCheck`), `cache_stats` after each run, and what the
+   * model accepts mid-conversation. Absent: none of these.
+   */
+  cacheLedger?: CacheLedger;
+  /** Ask the provider for its cache diagnostics (needs `cacheLedger`); default on. */
+  cacheDiagnostics?: boolean;
 }
 
 export interface RunOptions {

@@ -207,6 +207,7 @@ export class SessionHub {
       ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
       ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
       ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
+      ...(requested.cacheDiagnostics === false ? { cacheDiagnostics: false } : {}),
       ...(requested.honourAllowedTools ? { honourAllowedTools: true } : {}),
       ...(requested.lintProfile ? { lintProfile: requested.lintProfile } : {}),
     };

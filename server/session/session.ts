@@ -28,6 +28,8 @@ import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
+import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
@@ -99,6 +101,8 @@ export class Session {
   private lab: SessionLab | undefined;
   private mcp: SessionMcp | undefined;
   private readonly cache: SessionCache;
+  /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
+  private readonly ledger: CacheLedger;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -125,8 +129,11 @@ export class Session {
       state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
     );
     this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
+    this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
     for (const { event } of restored) {
       if (event.type === "request") this.cache.record(event.snapshot, this.history);
+      if (event.type === "request" || event.type === "usage" || event.type === "cache_repredicted")
+        this.ledger.restore(event, this.history);
     }
   }
 
@@ -300,6 +307,13 @@ export class Session {
       this.lastSnapshot = event.snapshot;
       this.cache.record(event.snapshot);
     }
+    // The server refused the diagnostics parameter: the session stops asking (the notice says so).
+    if (event.type === "provider_notice" && event.code === "cache_diagnostics_rejected") {
+      this.settings = { ...this.settings, cacheDiagnostics: false };
+      this.emit(event);
+      this.emit({ type: "settings_changed", settings: { ...this.settings } });
+      return;
+    }
     // A branch's first request, checked against the origin's before the stream sees it.
     const check =
       event.type === "request" && this.pendingBranchCheck
@@ -383,6 +397,8 @@ export class Session {
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
           ...this.cacheDependencies(provider),
+          cacheLedger: this.ledger,
+          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
         },
         {
           signal,
@@ -550,6 +566,9 @@ export class Session {
     );
     await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
+    // Diagnostics turned on again after a server refused them: ask again.
+    if (previous.cacheDiagnostics === false && next.cacheDiagnostics !== false)
+      this.ledger.allowDiagnostics();
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
@@ -561,7 +580,13 @@ export class Session {
     // A new "cache as" model: every request shown is predicted again under its rules.
     if (previous.cacheAs !== next.cacheAs) {
       const { model, requests } = this.cache.repredict(next, next.model);
-      if (requests.length > 0) this.emit({ type: "cache_repredicted", model, requests });
+      if (requests.length > 0) {
+        // The ledger's figures follow, and each new prediction keeps its request's diagnostics.
+        this.emit({ type: "cache_repredicted", model, requests: this.ledger.repredicted(requests) });
+        const runId = this.lastSnapshot?.runId;
+        if (runId)
+          this.emit({ type: "cache_stats", runId, stats: this.ledger.stats(new Date().toISOString()) });
+      }
     }
     await this.flushLog();
   }
