@@ -10,6 +10,7 @@ import type {
 } from "./model.ts";
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
 import type { SandboxState } from "./sandbox.ts";
+import type { RoutingDecision } from "./routing.ts";
 
 /** What a segment of the prompt is; segments come in the order the provider renders them. */
 export type PromptSegmentKind = "tool" | "system" | "environment" | "message";
@@ -177,7 +178,14 @@ type RunnerEventVariant =
     }
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */
-  | { type: "provider_payload"; runId: string; requestIndex: number; payload: unknown }
+  | {
+      type: "provider_payload";
+      runId: string;
+      requestIndex: number;
+      payload: unknown;
+      /** The description router's decision for this request: every skill's score (absent for models). */
+      routing?: RoutingDecision;
+    }
   | {
       type: "provider_retry";
       runId: string;

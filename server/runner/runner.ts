@@ -384,7 +384,13 @@ export class Runner {
             forward({ type: "usage", runId, requestIndex, usage: event.usage });
             break;
           case "payload":
-            forward({ type: "provider_payload", runId, requestIndex, payload: event.payload });
+            forward({
+              type: "provider_payload",
+              runId,
+              requestIndex,
+              payload: event.payload,
+              ...(event.routing ? { routing: event.routing } : {}),
+            });
             break;
           case "retry":
             forward({
