@@ -10,6 +10,7 @@ import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
 import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
+import { evalCompare, evalOptimize } from "./cli/eval-optimize.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
 import { confirmationsForCreate } from "./session/session-confirmations.ts";
 
@@ -32,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === "install") return runInstallCommand(args, write);
   // Loaded only for export, so the other commands start no slower.
   if (args.command === "export") return (await import("./cli/export-command.ts")).exportCommand(args, write);
+  if (args.evalMore?.subcommand === "compare") {
+    await evalCompare({ ...args.evalMore, ...args, write });
+    return 0;
+  }
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),
@@ -88,8 +93,38 @@ async function runCommand(
     );
     return 0;
   }
+  const more = args.evalMore;
+  const caps =
+    more && (more.maxCalls !== undefined || more.maxUsd !== undefined)
+      ? {
+          ...(more.maxCalls !== undefined ? { maxCalls: more.maxCalls } : {}),
+          ...(more.maxUsd !== undefined ? { maxUsd: more.maxUsd } : {}),
+        }
+      : undefined;
+  if (args.command === "eval" && more?.subcommand === "optimize") {
+    await evalOptimize(workspace, {
+      ...more,
+      skill: more.skill!,
+      ...(args.evals ? { evals: args.evals } : {}),
+      provider: args.provider,
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+      ...(args.scenario ? { scenario: args.scenario } : {}),
+      runs: args.runs,
+      concurrency: args.concurrency,
+      ...(caps ? { caps } : {}),
+      json: args.json,
+      write,
+      writeProgress: (text) => process.stderr.write(text),
+    });
+    return 0;
+  }
   if (args.command === "eval") {
     await evalTriggers(workspace, {
+      ...(more?.skill ? { skill: more.skill } : {}),
+      ...(more?.withoutSkills ? { withoutSkills: true } : {}),
+      ...(more?.estimate ? { estimateOnly: true } : {}),
+      ...(caps ? { caps } : {}),
       ...(args.evals ? { evals: args.evals } : {}),
       provider: args.provider,
       ...(args.model ? { model: args.model } : {}),

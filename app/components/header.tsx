@@ -348,6 +348,15 @@ export function Header({
               <span data-testid="header-provider-scripted">scripted model — offline demo</span>
             </Badge>
           )}
+          {settings.provider === "router" && (
+            <Badge
+              tone="violet"
+              testId="router-badge"
+              title="Loads the skill whose description best matches your message (word scores in the inspector), then plays its scenario; no API key, no network"
+            >
+              description router — not a language model
+            </Badge>
+          )}
           {settings.provider === "scripted" && settings.replayOf && (
             <Badge
               tone="amber"

@@ -65,10 +65,15 @@ export function TriggerLabDialog({
       <div className="w-[60rem] max-w-full space-y-3 rounded bg-white p-4 text-sm shadow-xl">
         <div className="flex items-center gap-2">
           <h2 className="text-base font-semibold">Trigger lab</h2>
-          <Badge tone={provider === "scripted" ? "amber" : "blue"} testId="lab-model">
+          <Badge
+            tone={provider === "scripted" ? "amber" : provider === "router" ? "violet" : "blue"}
+            testId="lab-model"
+          >
             {provider === "scripted"
               ? "scripted model — offline demo: the answers are scripted"
-              : `${provider} / ${model}`}
+              : provider === "router"
+                ? "description router — not a language model: it reads the descriptions"
+                : `${provider} / ${model}`}
           </Badge>
           <div className="ml-auto flex gap-1">
             <Button

@@ -137,7 +137,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
           ? request
           : event.type === "usage"
             ? { ...request, usage: event.usage }
-            : { ...request, payload: event.payload },
+            : { ...request, payload: event.payload, ...(event.routing ? { routing: event.routing } : {}) },
       );
       return { ...view, requests };
     }

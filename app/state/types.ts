@@ -10,6 +10,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RoutingDecision,
   RunDigest,
   SandboxState,
   ServerMessage,
@@ -82,6 +83,8 @@ export interface RequestView {
   /** Messages (and their segments) filled in from the conversation when the server sent a reference. */
   snapshot: ResolvedSnapshot;
   payload?: unknown;
+  /** The description router's decision for this request ("why this skill"); absent for models. */
+  routing?: RoutingDecision;
   usage?: Usage;
 }
 
