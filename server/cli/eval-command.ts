@@ -5,7 +5,7 @@
 // the first one. optimize and compare: eval-optimize.ts.
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
-import { runTriggerLab, type LabWorkspace } from "../eval/lab.ts";
+import { labWorkspaceOf, runTriggerLab, type LabWorkspace } from "../eval/lab.ts";
 import {
   loadTriggersFile,
   DEFAULT_EVAL_PATH,
@@ -139,15 +139,7 @@ export async function probeFactory(
 }
 
 /** The lab's view of a CLI workspace. */
-export function labWorkspace(workspace: Workspace): LabWorkspace {
-  return {
-    catalog: workspace.catalog,
-    tools: workspace.registry.definitions(),
-    facts: workspace.prompt.environmentFacts(),
-    workdir: workspace.workdir,
-    home: workspace.home,
-  };
-}
+export const labWorkspace = (workspace: Workspace): LabWorkspace => labWorkspaceOf(workspace);
 
 /** The catalog budget report as text (`catalog --catalog-budget`). */
 export function formatBudget(report: CatalogBudgetReport): string {

@@ -53,6 +53,23 @@ export interface LabWorkspace {
   home: string;
 }
 
+/** A lab's view of a workspace (the CLI's or a session's): its catalog, tool definitions and facts. */
+export function labWorkspaceOf(workspace: {
+  catalog: Catalog;
+  registry: { definitions(): ToolDefinition[] };
+  prompt: { environmentFacts(): EnvironmentFacts };
+  workdir: string;
+  home: string;
+}): LabWorkspace {
+  return {
+    catalog: workspace.catalog,
+    tools: workspace.registry.definitions(),
+    facts: workspace.prompt.environmentFacts(),
+    workdir: workspace.workdir,
+    home: workspace.home,
+  };
+}
+
 export interface TriggerLabOptions {
   evals: TriggerEvalFile;
   workspace: LabWorkspace;
