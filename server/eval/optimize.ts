@@ -63,6 +63,8 @@ export interface OptimizeOptions {
   caps?: SpendCaps;
   onPlan?: (plan: OptimizePlan) => void;
   onIteration?: (iteration: OptimizeIteration, spentUsd: number) => void;
+  /** The improver proposed the next description (to be measured). */
+  onProposal?: (description: string) => void;
   signal?: AbortSignal;
 }
 
@@ -211,6 +213,7 @@ export async function optimizeDescription(options: OptimizeOptions): Promise<Opt
       break;
     }
     description = next.description;
+    options.onProposal?.(description);
   }
   const chosen = best;
   return {

@@ -61,7 +61,7 @@ function probeLines(labId: string, side: LabSide, summary: TriggerLabSummary): s
  * Temp file + rename. The folder may belong to an untrusted workdir: the temp name is unguessable and is
  * created exclusively (`wx`), so a symlink planted there is never followed; rename replaces a link itself.
  */
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   const temporary = `${file}.${randomBytes(8).toString("hex")}.tmp`;
   try {
     await writeFile(temporary, text, { encoding: "utf8", flag: "wx" });

@@ -1,6 +1,6 @@
 // The one place that turns a provider name (from the UI's session settings or the CLI's --provider) into
 // a Provider. Explicit options win over the configuration (env vars, then ~/.PseudoClaude/providers.json).
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { AwaitingInputListener, Provider } from "./types.ts";
@@ -69,6 +69,17 @@ export async function loadScenarios(scenario: string, scenarioRoot?: string): Pr
   return isDirectory ? loadScenarioDirectory(location) : [await loadScenario(location)];
 }
 
+/** The router's scenarios: like the scripted model's, but a folder without any is simply none. */
+async function routerScenarios(scenario: string, scenarioRoot?: string): Promise<Scenario[]> {
+  const location = path.resolve(scenarioRoot ?? process.cwd(), scenario);
+  const isDirectory = await stat(location).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+  if (isDirectory && !(await readdir(location)).some((entry) => /\.ya?ml$/i.test(entry))) return [];
+  return loadScenarios(scenario, scenarioRoot);
+}
+
 async function createScripted(options: CreateProviderOptions): Promise<Provider> {
   if (!options.scenario) {
     throw new PlaygroundError(
@@ -94,7 +105,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
     case "router":
       // Offline, not a language model: the scenarios only continue a skill once it is loaded.
       return new RouterProvider({
-        scenarios: options.scenario ? await loadScenarios(options.scenario, options.scenarioRoot) : [],
+        scenarios: options.scenario ? await routerScenarios(options.scenario, options.scenarioRoot) : [],
         ...(options.scripted?.chunkDelayMs ? { chunkDelayMs: options.scripted.chunkDelayMs } : {}),
       });
     case "manual":

@@ -2,7 +2,7 @@
 // settings, one lab at a time, and streams its progress as session events. Nothing of it enters the
 // conversation or the session log: the results are saved next to the eval file.
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
-import { runTriggerLab } from "../eval/lab.ts";
+import { labWorkspaceOf, runTriggerLab } from "../eval/lab.ts";
 import { DEFAULT_EVAL_PATH, loadTriggersFile, type TriggerAblation } from "../eval/triggers-file.ts";
 import { catalogBudget } from "../prompt/catalog-budget.ts";
 import type { CatalogBudgetReport, ClientProfileName } from "../protocol/trigger-lab.ts";
@@ -15,6 +15,11 @@ export interface StartLabRequest {
   runs: number;
   concurrency?: number;
   ablation?: TriggerAblation;
+  skill?: string;
+  withoutSkills?: boolean;
+  maxCalls?: number;
+  maxUsd?: number;
+  estimateOnly?: boolean;
 }
 
 export interface SessionLabOptions {
@@ -88,7 +93,7 @@ export class SessionLab {
     workspace: SessionWorkspace,
     signal: AbortSignal,
   ): Promise<void> {
-    const evals = await loadTriggersFile(evalFile);
+    const evals = await loadTriggersFile(evalFile, request.skill ? { skill: request.skill } : {});
     if (evals.scenarios !== undefined) {
       // The eval file is the workdir's (maybe an untrusted one): its scenarios stay inside the workdir too.
       const scenarios = resolveInWorkdir(workspace.workdir, evals.scenarios);
@@ -112,24 +117,29 @@ export class SessionLab {
         },
       });
     const runs = request.runs;
+    const caps = {
+      ...(request.maxCalls !== undefined ? { maxCalls: request.maxCalls } : {}),
+      ...(request.maxUsd !== undefined ? { maxUsd: request.maxUsd } : {}),
+    };
+    const hasCaps = Object.keys(caps).length > 0;
     const result = await runTriggerLab({
       evals,
-      workspace: {
-        catalog: workspace.catalog,
-        tools: workspace.registry.definitions(),
-        facts: workspace.prompt.environmentFacts(),
-        workdir: workspace.workdir,
-        home: this.options.home,
-      },
+      workspace: labWorkspaceOf({ ...workspace, home: this.options.home }),
       createProvider,
       runs,
       ...(request.concurrency ? { concurrency: request.concurrency } : {}),
       ...(request.ablation ? { ablation: request.ablation } : {}),
+      ...(request.withoutSkills ? { withoutSkills: true } : {}),
+      ...(hasCaps ? { caps } : {}),
+      ...(request.estimateOnly ? { estimateOnly: true } : {}),
       ...(settings.catalogBudget ? { listingBudget: settings.catalogBudget } : {}),
       signal,
-      onStarted: (info, total) => {
+      onStarted: (info, total, estimate) => {
         const queries = evals.queries.map(({ query, expect, kind }) => ({ query, expect, kind }));
-        this.options.emit({ type: "trigger_lab_started", info, queries, total }, "memory");
+        this.options.emit(
+          { type: "trigger_lab_started", info, queries, total, estimate, ...(hasCaps ? { caps } : {}) },
+          "memory",
+        );
       },
       onProgress: (progress) => this.options.emit({ type: "trigger_lab_progress", progress }, "none"),
     });

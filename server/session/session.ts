@@ -36,6 +36,7 @@ import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
+import { SessionOptimizer, type StartOptimizerRequest } from "./session-optimizer.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
@@ -84,6 +85,7 @@ export class Session {
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
+  private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
   private cache: SessionCache | undefined;
   private closed = false;
@@ -411,6 +413,26 @@ export class Session {
 
   cancelTriggerLab(): void {
     this.lab?.cancel();
+  }
+
+  /** The description optimizer (issue 25): like the lab, live or in memory only, never in the log. */
+  optimizer(): SessionOptimizer {
+    this.optimizerPart ??= new SessionOptimizer({
+      parts: this.init.parts,
+      home: this.init.home,
+      workspace: () => this.workspace,
+      settings: () => this.settings,
+      emit: (event, keep) => {
+        if (!this.closed) this.stream.emit(event, { keep });
+      },
+      log: this.init.log,
+      reloadCatalog: () => this.reloadCatalog("manual"),
+    });
+    return this.optimizerPart;
+  }
+
+  startOptimizer(request: StartOptimizerRequest): void {
+    this.optimizer().start(request);
   }
 
   catalogBudget(profile: ClientProfileName, contextWindow?: number): void {
