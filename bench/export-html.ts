@@ -1,17 +1,14 @@
 // Exported HTML for a 200-request session: a scripted conversation of 40 runs × 5 requests (4 tool calls
 // and an answer each) saved with `run --save` (in-process), then exported. Reports the file's size (and
 // per request), the JSONL log's size for comparison, and the export time.
-import { cp, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { runConversation } from "../server/cli/run-command.ts";
 import { exportSession, readExportedSession } from "../server/export/index.ts";
 import { sessionsDirectory } from "../server/session/session-hub.ts";
-import { createWorkspace } from "../server/session/workspace.ts";
+import { saveScriptedRun } from "../server/export/testing/saved-run.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
 
-const repoRoot = fileURLToPath(new URL("../", import.meta.url));
 const CALLS = [
   "{ name: read_file, input: { path: README.md } }",
   "{ name: list_files, input: { pattern: 'src/*' } }",
@@ -37,26 +34,11 @@ export const exportHtmlFigure: Figure = {
     const runs = quick ? 8 : 40;
     const root = await mkdtemp(path.join(os.tmpdir(), "bench-export-"));
     try {
-      const workdir = path.join(root, "work");
-      const home = path.join(root, "home");
-      await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
-      await writeFile(path.join(root, "long.yaml"), longScenario(runs));
-      let sessionId = "";
-      await runConversation(await createWorkspace({ workdir, home }), {
-        provider: "scripted",
-        scenario: path.join(root, "long.yaml"),
-        messages: Array.from({ length: runs }, (_, index) => `step through the project, pass ${index + 1}`),
-        yes: true,
-        json: true,
-        disclosure: "progressive",
-        planMode: false,
-        refreshTools: false,
-        save: true,
-        write: (line) => {
-          const event = JSON.parse(line) as { type: string; sessionId?: string };
-          if (event.type === "session_saved") sessionId = event.sessionId!;
-        },
-      });
+      const { home, sessionId } = await saveScriptedRun(
+        root,
+        longScenario(runs),
+        Array.from({ length: runs }, (_, index) => `step through the project, pass ${index + 1}`),
+      );
       const logBytes = (await stat(path.join(sessionsDirectory(home), `${sessionId}.jsonl`))).size;
       const times: number[] = [];
       let html = "";

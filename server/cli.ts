@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),
   });
+  if (args.lintProfile) workspace.catalog.setProfile(args.lintProfile);
   const disclosure = args.eager ? "eager" : "progressive";
   try {
     return await runCommand(args, workspace, disclosure);
@@ -63,7 +64,7 @@ async function runCommand(
     });
     for (const problem of problems) process.stderr.write(`warning: ${problem}\n`);
     await startMcp(workspace, trust, args.allowNetwork);
-    const report = catalogReport(workspace, trust);
+    const report = catalogReport(workspace, trust, args.catalogBudget);
     // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
     const budget = args.catalogBudget
       ? catalogBudget({ items: workspace.catalog.promptItems(), ...args.catalogBudget })
@@ -156,6 +157,7 @@ async function runCommand(
     mode: args.mode,
     trust: args.trust,
     allowNetwork: args.allowNetwork,
+    honourAllowedTools: args.honourAllowedTools,
     ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
     save: args.save,
     cache: cacheOptions(args),

@@ -2,6 +2,7 @@
 // components read it and never talk to the socket directly.
 import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
+import type { OptimizerView } from "./optimizer-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -149,6 +150,8 @@ export interface SessionView {
   skillResources?: Record<string, SkillResourceView>;
   /** The trigger lab's live table and result (issue 14). */
   triggerLab?: TriggerLabView;
+  /** The description optimizer (issue 25), live only. */
+  optimizer?: OptimizerView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
 }

@@ -4,6 +4,7 @@
 // evaluate, keeps the CLI's event stream the same as the browser's.
 import { PermissionEngine } from "../permission/engine.ts";
 import { folderRealpath, loadFolderPermission } from "../permission/trust.ts";
+import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import type { ApprovalAnswer, PermissionHook } from "../permission/types.ts";
 import type { PermissionMode } from "../protocol/model.ts";
 import type { FolderTrust, SandboxState } from "../protocol/sandbox.ts";
@@ -18,6 +19,8 @@ export interface CliPermission {
   trust: FolderTrust;
   /** The sandbox the engine was told exec calls run in. */
   sandbox: SandboxState;
+  /** Allow rules scoped to the run (loaded skills' allowed-tools when honoured), read at every call. */
+  setScopedAllows(source: () => readonly ScopedAllowRule[]): void;
 }
 
 export async function createCliPermission(options: {
@@ -48,5 +51,11 @@ export async function createCliPermission(options: {
       options.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL },
     rememberSessionAllow: (check) => engine.rememberSessionAllow(check),
   };
-  return { hook, problems: loaded.problems, trust: loaded.trust, sandbox };
+  return {
+    hook,
+    problems: loaded.problems,
+    trust: loaded.trust,
+    sandbox,
+    setScopedAllows: (source) => engine.setScopedAllows(source),
+  };
 }

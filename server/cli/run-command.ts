@@ -15,6 +15,7 @@ import { sandboxState } from "../tools/sandbox.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
 import { createCliPermission } from "./cli-permission.ts";
+import { cachedSkillAllowRules } from "../session/skill-allows.ts";
 import type { SavedRun } from "./saved-run.ts";
 import { describeEvent } from "./event-text.ts";
 import { describeTrust } from "./trust-text.ts";
@@ -38,6 +39,8 @@ export interface RunCommandOptions {
   trust?: boolean;
   /** Network inside the sandbox for the run's commands (default off). */
   allowNetwork?: boolean;
+  /** --honour-allowed-tools: loaded skills' allowed-tools become allow rules while active (default off). */
+  honourAllowedTools?: boolean;
   /** --catalog-budget: trim the index as a client profile would (default off). */
   listingBudget?: ListingBudget;
   /** --save: write the session log where the server keeps them, and print its id at the end. */
@@ -96,6 +99,15 @@ export async function runConversation(
     trust: options.trust === true,
     allowNetwork: options.allowNetwork === true,
   });
+  const allowRules = cachedSkillAllowRules();
+  permission.setScopedAllows(() =>
+    allowRules({
+      honour: options.honourAllowedTools === true,
+      trusted: permission.trust.trusted,
+      active: workspace.activeSkills.list(),
+      catalog: workspace.catalog,
+    }),
+  );
   // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
   registerConfiguredSecrets({ home: workspace.home });
   const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
@@ -115,6 +127,8 @@ export async function runConversation(
         ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
         ...(options.refreshTools ? { refreshToolsEachIteration: true } : {}),
         ...(options.allowNetwork ? { allowNetwork: true } : {}),
+        ...(options.honourAllowedTools ? { honourAllowedTools: true } : {}),
+        ...(workspace.catalog.profile !== "lenient" ? { lintProfile: workspace.catalog.profile } : {}),
         // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
         ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
       })

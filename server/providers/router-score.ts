@@ -22,8 +22,8 @@ export const ROUTER_METHOD = `BM25 (k1 ${K1}, b ${B}) of the message's words aga
 
 /**
  * The skills index as the model reads it: progressive lines `- name: description` (a budget-trimmed line
- * may be `- name` alone) under "Available skills:", or eager `## Skill: name` headings with the
- * description on the next line. Nothing else of the prompt is read.
+ * may be `- name` alone) under "Available skills:", or eager `<skill name="…">` blocks with the
+ * description on their first line. Nothing else of the prompt is read.
  */
 export function parseIndex(stable: string): IndexEntry[] {
   const lines = stable.split("\n");
@@ -39,7 +39,7 @@ export function parseIndex(stable: string): IndexEntry[] {
   }
   const entries: IndexEntry[] = [];
   lines.forEach((line, index) => {
-    const match = /^## Skill: (\S+)$/.exec(line);
+    const match = /^<skill name="([^"]+)"[^>]*>$/.exec(line);
     if (match) entries.push({ name: match[1], description: lines[index + 1] ?? "" });
   });
   return entries;

@@ -34,11 +34,9 @@ interface Playing {
   next: number;
 }
 
-/** Skills active in the request, from the environment's "## Active Skills" headings. */
-export function activeSkillsIn(environment: string): string[] {
-  const start = environment.indexOf("## Active Skills");
-  if (start === -1) return [];
-  return [...environment.slice(start).matchAll(/^### (\S+)$/gm)].map((match) => match[1]);
+/** Skills active in the request: its environment sections after the base block, by name. */
+export function activeSkillsIn(request: ModelRequest): string[] {
+  return (request.environmentSections ?? []).slice(1).map((section) => section.name);
 }
 
 function loadsSkill(call: ScenarioToolCall, skill: string): boolean {
@@ -86,7 +84,7 @@ export class RouterProvider implements Provider {
 
   private routeTurn(request: ModelRequest, decision: RoutingDecision): Turn {
     const message = lastUserText(request);
-    const active = activeSkillsIn(request.system.environment);
+    const active = activeSkillsIn(request);
     const best = decision.scores[0];
     if (decision.chosen) {
       const scenario = this.startScenario(decision.chosen, message);
@@ -125,13 +123,13 @@ export class RouterProvider implements Provider {
       text: turn.text ?? "",
       toolCalls: turn.toolCalls.map((call) => ({
         name: call.name,
-        input: expandSkillDirs(structuredClone(call.input), request.system.environment),
+        input: expandSkillDirs(structuredClone(call.input), request),
       })),
     };
   }
 
   private closingTurn(request: ModelRequest): Turn {
-    const active = activeSkillsIn(request.system.environment);
+    const active = activeSkillsIn(request);
     const scenario = this.playing?.scenario.name;
     this.playing = undefined;
     return {
@@ -151,7 +149,7 @@ export class RouterProvider implements Provider {
       decision = route(
         lastUserText(request),
         parseIndex(request.system.stable),
-        activeSkillsIn(request.system.environment),
+        activeSkillsIn(request),
         this.threshold,
       );
       turn = this.routeTurn(request, decision);
