@@ -2,6 +2,7 @@
 // its lint notes, frontmatter, rendered SOP and raw text, tools.json specs with their schemas, the token
 // cost of listing it vs loading it, and a console to run each of its tools by hand.
 "use client";
+import { DescriptionHints, descriptionHints } from "./description-hints.tsx";
 import { useState } from "react";
 import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
@@ -84,6 +85,7 @@ export function SkillDetail({
             )}
           </div>
         )}
+        <DescriptionHints notes={descriptionHints(lint, skill.name)} testId="skill-detail-hints" />
         <SkillAllowedTools skill={skill} honoured={honourAllowedTools} />
         {lint.length > 0 && (
           <section data-testid="skill-lint">

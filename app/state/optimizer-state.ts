@@ -72,6 +72,8 @@ export function applyOptimizerEvent(view: SessionView, event: OptimizerEvent): S
         ...view,
         optimizer: {
           ...current,
+          status: "running",
+          request: undefined,
           iterations: [...current.iterations, event.iteration],
           spentUsd: event.spentUsd,
         },
@@ -100,7 +102,10 @@ export function applyOptimizerEvent(view: SessionView, event: OptimizerEvent): S
       };
     case "optimizer_failed":
       if (!current) return view;
-      return { ...view, optimizer: { ...current, status: "failed", request: undefined, error: event.message } };
+      return {
+        ...view,
+        optimizer: { ...current, status: "failed", request: undefined, error: event.message },
+      };
     case "description_applied":
       if (!current) return view;
       return {
@@ -111,9 +116,4 @@ export function applyOptimizerEvent(view: SessionView, event: OptimizerEvent): S
         },
       };
   }
-}
-
-/** After the person sends a proposal the optimizer is measuring again, until its next event says otherwise. */
-export function proposalSent(view: OptimizerView): OptimizerView {
-  return { ...view, status: "running", request: undefined };
 }
