@@ -32,7 +32,7 @@ export function DescriptionHints({
           data-testid={`${testId}-${note.rule}`}
           title={`${note.rule}: ${note.message}`}
         >
-          <span aria-hidden>💡 </span>
+          <span className="font-semibold">hint: </span>
           {compact ? shortHint(note) : note.message}
         </li>
       ))}

@@ -250,7 +250,7 @@ export function TriggerLabDialog({
               {[false, true].map((estimateOnly) => (
                 <Button
                   key={String(estimateOnly)}
-                  testId={estimateOnly ? "lab-estimate" : "lab-start"}
+                  testId={estimateOnly ? "lab-estimate-only" : "lab-start"}
                   kind={estimateOnly ? "plain" : "primary"}
                   small
                   disabled={running || (ablate && (ablateSkill === "" || ablateText.trim() === ""))}
