@@ -3,7 +3,7 @@
 // nothing; the lab's A/B table differs by side; the optimizer panel measures a description the person
 // proposes, shows the word diff, and Apply writes it into the demo's SKILL.md — after which the router's
 // choice for the same message changes.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { splitQueries } from "../server/eval/split.ts";
 import { parseSkillCreatorEvals } from "../server/eval/triggers-file.ts";
@@ -14,18 +14,7 @@ test.use({ scenariosDir: demoScenarios });
 const NEVER = "Never use this skill.";
 const BETTER =
   "Add a new report dimension to Acme Orders: totals grouped by month, week, customer, product or region, following the project's layering with a test. Use when the user asks to group, split or show totals per something.";
-const EVALS = [
-  ["group the totals by product", true],
-  ["show totals per region in the output", true],
-  ["split the totals by product and region", true],
-  ["give me totals per week", true],
-  ["totals grouped by region please", true],
-  ["what is two plus two?", false],
-  ["commit my changes", false],
-  ["thanks, that is all for today", false],
-  ["explain how the totals are computed", false],
-  ["write a haiku about spring", false],
-].map(([query, should_trigger]) => ({ query, should_trigger }));
+const EVAL_FILE = path.join(".PseudoClaude", "evals", "add-report.json");
 
 test("editing a description changes the router's choice, the lab's A/B table and a resent branch", async ({
   page,
@@ -78,11 +67,13 @@ test("editing a description changes the router's choice, the lab's A/B table and
   await workspace.scratchScreenshot("router-lab-ab");
 
   // The optimizer: the router scores, the person proposes; Apply writes the SKILL.md after the diff.
-  await writeFile(path.join(playground.workdir, "add-report-evals.json"), JSON.stringify(EVALS));
+  // The demo ships skill-creator's JSON form for add-report: five positives, five negatives.
+  const evalText = await readFile(path.join(playground.workdir, EVAL_FILE), "utf8");
+  const evals = parseSkillCreatorEvals(evalText, EVAL_FILE, "add-report");
   await lab.getByTestId("lab-tab-optimizer").click();
   const optimizer = lab.getByTestId("optimizer-panel");
   await optimizer.getByTestId("opt-skill").selectOption("add-report");
-  await optimizer.getByTestId("opt-eval-path").fill("add-report-evals.json");
+  await optimizer.getByTestId("opt-eval-path").fill(EVAL_FILE);
   await optimizer.getByTestId("opt-runs").fill("1");
   await optimizer.getByTestId("opt-iterations").fill("2");
   await optimizer.getByTestId("opt-start").click();
@@ -92,11 +83,10 @@ test("editing a description changes the router's choice, the lab's A/B table and
   const proposal = optimizer.getByTestId("opt-proposal");
   await expect(proposal).toBeVisible();
   // What the improver is shown holds train failures, never a test query.
-  const evals = parseSkillCreatorEvals(JSON.stringify(EVALS), "add-report-evals.json", "add-report");
   const split = splitQueries(evals.queries, "add-report", 0.4, 42);
   const shown = await optimizer.getByTestId("opt-prompt").textContent();
-  for (const index of split.test) expect(shown).not.toContain(EVALS[index].query);
-  expect(split.train.some((index) => shown?.includes(EVALS[index].query))).toBe(true);
+  for (const index of split.test) expect(shown).not.toContain(evals.queries[index].query);
+  expect(split.train.some((index) => shown?.includes(evals.queries[index].query))).toBe(true);
   await optimizer.getByTestId("opt-proposal-text").fill(BETTER);
   await optimizer.getByTestId("opt-propose").click();
   await expect(optimizer.getByTestId("opt-iteration-2")).toBeVisible();

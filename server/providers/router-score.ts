@@ -26,6 +26,18 @@ export const ROUTER_METHOD = `BM25 (k1 ${K1}, b ${B}) of the message's words aga
  * description on their first line. Nothing else of the prompt is read.
  */
 export function parseIndex(stable: string): IndexEntry[] {
+  const known = parsedIndexes.get(stable);
+  if (known) return known;
+  const entries = readIndex(stable);
+  // A lab sends the same stable system many times: it is read once (a few, in case of A/B sides).
+  if (parsedIndexes.size >= 8) parsedIndexes.clear();
+  parsedIndexes.set(stable, entries);
+  return entries;
+}
+
+const parsedIndexes = new Map<string, IndexEntry[]>();
+
+function readIndex(stable: string): IndexEntry[] {
   const lines = stable.split("\n");
   const start = lines.indexOf("Available skills:");
   if (start !== -1) {
@@ -49,9 +61,44 @@ function unescapeIndex(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">");
 }
 
-function namesSkill(message: string, name: string): boolean {
+function nameMatcher(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\p{L}\\p{N}-])${escaped}($|[^\\p{L}\\p{N}-])`, "iu").test(message);
+  return new RegExp(`(^|[^\\p{L}\\p{N}-])${escaped}($|[^\\p{L}\\p{N}-])`, "iu");
+}
+
+/** What scoring needs of an index, made once per index (entries arrays are kept by parseIndex). */
+interface IndexModel {
+  /** Per line: how often each stem occurs, and the line's length in stems. */
+  documents: { counts: Map<string, number>; length: number }[];
+  averageLength: number;
+  /** Lines containing each stem. */
+  containing: Map<string, number>;
+  names: RegExp[];
+}
+
+const models = new WeakMap<readonly IndexEntry[], IndexModel>();
+
+function modelOf(entries: readonly IndexEntry[]): IndexModel {
+  const known = models.get(entries);
+  if (known) return known;
+  const containing = new Map<string, number>();
+  const documents = entries.map((entry) => {
+    const words = terms(entry.description);
+    const counts = new Map<string, number>();
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const word of counts.keys()) containing.set(word, (containing.get(word) ?? 0) + 1);
+    return { counts, length: words.length };
+  });
+  const averageLength =
+    documents.reduce((sum, document) => sum + document.length, 0) / Math.max(1, documents.length) || 1;
+  const model = {
+    documents,
+    averageLength,
+    containing,
+    names: entries.map((entry) => nameMatcher(entry.name)),
+  };
+  models.set(entries, model);
+  return model;
 }
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -61,27 +108,21 @@ export function scoreIndex(
   entries: readonly IndexEntry[],
   threshold = DEFAULT_THRESHOLD,
 ): Omit<RoutingDecision, "chosen" | "reason"> {
-  const documents = entries.map((entry) => terms(entry.description));
+  const { documents, averageLength, containing, names } = modelOf(entries);
   const lines = documents.length + BACKGROUND_LINES;
-  const averageLength =
-    documents.reduce((sum, words) => sum + words.length, 0) / Math.max(1, documents.length) || 1;
   const queryTerms = [...new Set(terms(message))];
-  const containing = new Map<string, number>();
-  for (const term of queryTerms) {
-    containing.set(term, documents.filter((words) => words.includes(term)).length);
-  }
   const scores: RoutingScore[] = entries.map((entry, index) => {
-    const words = documents[index];
+    const document = documents[index];
     const matched = queryTerms.flatMap((term) => {
-      const frequency = words.filter((word) => word === term).length;
+      const frequency = document.counts.get(term) ?? 0;
       if (frequency === 0) return [];
       const n = containing.get(term) ?? 0;
       const idf = Math.log(1 + (lines - n + 0.5) / (n + 0.5));
       const saturation =
-        (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * words.length) / averageLength));
+        (frequency * (K1 + 1)) / (frequency + K1 * (1 - B + (B * document.length) / averageLength));
       return [{ term, weight: round(idf * saturation) }];
     });
-    const named = namesSkill(message, entry.name);
+    const named = names[index].test(message);
     const bm25 = matched.reduce((sum, term) => sum + term.weight, 0);
     return { skill: entry.name, score: round(bm25 + (named ? threshold : 0)), terms: matched, named };
   });

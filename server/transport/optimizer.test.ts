@@ -27,7 +27,7 @@ const EVALS = [
   ["commit my changes", false],
   ["rename the app's page title", false],
   ["format src/app.js with prettier", false],
-].map(([query, should_trigger]) => ({ query, should_trigger }));
+].map(([query, should_trigger]) => ({ query: query as string, should_trigger: should_trigger as boolean }));
 const SKILL_MD = `---\n# kept: a comment in the frontmatter\nname: billing\ndescription: ${ORIGINAL}\nmetadata:\n  owner: finance\n---\n\n# Billing\nBILLING-SOP: one invoice per client.\n`;
 
 let server: TestServer;
