@@ -129,6 +129,7 @@ const VERDICTS: Record<LabComparison["queries"][number]["verdict"], string> = {
   still_passing: "Still passing",
   added: "Added",
   removed: "Removed",
+  not_run: "Not run",
 };
 
 function Overall({ side, summary }: { side: LabSide; summary: TriggerLabSummary }) {

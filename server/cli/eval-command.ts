@@ -72,7 +72,8 @@ const summaryJson = (summary: TriggerLabSummary) => ({
         ...(checks ? { checks } : {}),
       })),
       ...(avoid ? { avoid } : {}),
-      ...(triggerRate !== undefined ? { triggerRate, runs, passed } : {}),
+      ...(runs !== undefined ? { runs } : {}),
+      ...(triggerRate !== undefined ? { triggerRate, passed } : {}),
       ...(checksPassRate !== undefined ? { checksPassRate } : {}),
     }),
   ),
@@ -182,7 +183,8 @@ export function formatLab(result: TriggerLabResult): string {
     }
     lines.push("", "verdict  trigger  pass  expect          kind        query");
     for (const query of summary.queries) {
-      const verdict = query.passed === undefined ? "" : query.passed ? "PASS" : "FAIL";
+      const verdict =
+        query.runs === 0 ? "NOT RUN" : query.passed === undefined ? "" : query.passed ? "PASS" : "FAIL";
       const checks =
         query.checksPassRate === undefined ? "" : `  [checks ${percent(query.checksPassRate).trim()}]`;
       lines.push(

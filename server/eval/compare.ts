@@ -30,6 +30,10 @@ export function compareLabResults(
       queries.push({ query: query.query, expect: query.expect, after: now, verdict: "added" });
       continue;
     }
+    if (old.runs === 0 || query.runs === 0) {
+      queries.push({ query: query.query, expect: query.expect, verdict: "not_run" });
+      continue;
+    }
     const then = passedOf(old);
     const verdict = then ? (now ? "still_passing" : "regressed") : now ? "fixed" : "still_failing";
     queries.push({ query: query.query, expect: query.expect, before: then, after: now, verdict });
@@ -46,6 +50,7 @@ export function compareLabResults(
     still_passing: 0,
     added: 0,
     removed: 0,
+    not_run: 0,
   };
   for (const query of queries) counts[query.verdict] += 1;
   const side = (result: TriggerLabResult, file?: string) => ({
@@ -63,4 +68,5 @@ export const VERDICT_LABELS: Record<QueryComparison["verdict"], string> = {
   still_passing: "Still passing",
   added: "Added",
   removed: "Removed",
+  not_run: "Not run",
 };

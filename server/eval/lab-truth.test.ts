@@ -89,7 +89,10 @@ describe("trigger lab with the description router", () => {
     const outcomes = result.a.queries.flatMap((query) => query.probes.map((probe) => probe.outcome));
     expect(outcomes.filter((outcome) => outcome === "not_run")).toHaveLength(5);
     expect(result.a.queries[0]).toMatchObject({ runs: 3, passed: true });
-    expect(result.a.queries[2]).toMatchObject({ runs: 0, passed: false });
+    // No probe of the negative ran: no verdict (not a failure), and nothing to compare later.
+    expect(result.a.queries[2]).toMatchObject({ runs: 0 });
+    expect(result.a.queries[2].passed).toBeUndefined();
+    expect(result.a.overall).toMatchObject({ queries: 2, queriesPassed: 1, trueNegatives: 0 });
     const saved = JSON.parse(await readFile(result.files!.summary, "utf8"));
     expect(saved.stopped).toBe(result.stopped);
   });
@@ -121,5 +124,18 @@ describe("trigger lab with the description router", () => {
     expect(previous.info.labId).toBe(before.info.labId);
     const again = await lab("Never use this skill.");
     expect(again.comparison?.queries[0].verdict).toBe("regressed");
+    const capped = await runTriggerLab({
+      evals: evals(),
+      workspace: labWorkspace(workspace),
+      createProvider: router,
+      runs: 1,
+      concurrency: 1,
+      caps: { maxCalls: 1 },
+    });
+    expect(capped.comparison?.queries.map((query) => query.verdict)).toEqual([
+      "fixed",
+      "not_run",
+      "not_run",
+    ]);
   });
 });

@@ -54,8 +54,13 @@ const ran = (probe: ProbeRecord) => probe.outcome !== "not_run";
 
 function scoreQuery(query: ScoredQuery) {
   const probes = query.probes.filter(ran);
-  const triggerRate =
-    probes.length === 0 ? 0 : probes.filter((probe) => triggered(query, probe)).length / probes.length;
+  const passRate =
+    probes.length === 0
+      ? 0
+      : probes.filter((probe) => probePassed(query.expect, probe, query.avoid)).length / probes.length;
+  // A query none of whose probes ran (a cap came first) has no verdict: it is not a failure.
+  if (probes.length === 0) return { passRate, runs: 0 };
+  const triggerRate = probes.filter((probe) => triggered(query, probe)).length / probes.length;
   const checked = probes.filter((probe) => probe.checks !== undefined);
   const checksPassRate =
     checked.length === 0
@@ -63,13 +68,9 @@ function scoreQuery(query: ScoredQuery) {
       : checked.filter((probe) => probe.checks!.every((check) => check.ok)).length / checked.length;
   const positive = query.expect !== NONE;
   const triggerOk = positive ? triggerRate >= PASS_THRESHOLD : triggerRate < PASS_THRESHOLD;
-  const passed =
-    probes.length > 0 && triggerOk && (checksPassRate === undefined || checksPassRate >= PASS_THRESHOLD);
+  const passed = triggerOk && (checksPassRate === undefined || checksPassRate >= PASS_THRESHOLD);
   return {
-    passRate:
-      probes.length === 0
-        ? 0
-        : probes.filter((probe) => probePassed(query.expect, probe, query.avoid)).length / probes.length,
+    passRate,
     triggerRate,
     runs: probes.length,
     ...(checksPassRate !== undefined ? { checksPassRate } : {}),
@@ -184,6 +185,9 @@ export function scoreTriggerLab(
     queries: scoredQueries,
     confusion,
     confounds,
-    overall: overallOf(queries, scoredQueries.filter((query) => query.passed).length),
+    overall: overallOf(
+      queries.filter((_query, index) => scoredQueries[index].runs > 0),
+      scoredQueries.filter((query) => "passed" in query && query.passed).length,
+    ),
   };
 }

@@ -81,7 +81,7 @@ export interface TriggerQueryScore {
    * `expect`, for a negative `avoid` (or any skill, when the negative expects none at all).
    */
   triggerRate?: number;
-  /** Runs scored (a capped lab may have fewer than asked). */
+  /** Runs scored (a capped lab may have fewer than asked; 0: none ran, and there is no verdict). */
   runs?: number;
   /** Share of the runs in which every check of the query held (absent: the query has no checks). */
   checksPassRate?: number;
@@ -104,6 +104,7 @@ export interface TriggerOverall {
   falsePositiveRate: number | null;
   accuracy: number | null;
   queriesPassed: number;
+  /** Queries with at least one run scored (a capped lab may leave some without). */
   queries: number;
 }
 
@@ -195,7 +196,8 @@ export interface QueryComparison {
   expect: string;
   before?: boolean;
   after?: boolean;
-  verdict: "fixed" | "regressed" | "still_failing" | "still_passing" | "added" | "removed";
+  /** not_run: a cap stopped either lab before this query ran, so there is nothing to compare. */
+  verdict: "fixed" | "regressed" | "still_failing" | "still_passing" | "added" | "removed" | "not_run";
 }
 
 export interface LabComparison {
