@@ -263,7 +263,9 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
                 <td className="px-1">{query.kind}</td>
                 {sides.flatMap((side) => {
                   const row = lab.probes[side][queryIndex] ?? [];
-                  const finalPass = summaries[side]?.queries[queryIndex]?.passRate;
+                  const scored = summaries[side]?.queries[queryIndex];
+                  // A query a cap left without runs has no pass rate (and no verdict).
+                  const finalPass = scored?.runs === 0 ? null : scored?.passRate;
                   return [
                     ...Array.from({ length: runs }, (_, run) => (
                       <ProbeCell
@@ -279,7 +281,7 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
                       className="px-1 font-semibold"
                       data-testid={`lab-pass-${side}-${queryIndex}`}
                     >
-                      {percent(finalPass ?? livePass(query.expect, row))}
+                      {percent(finalPass === undefined ? livePass(query.expect, row) : finalPass)}
                     </td>,
                   ];
                 })}

@@ -188,7 +188,7 @@ export function formatLab(result: TriggerLabResult): string {
       const checks =
         query.checksPassRate === undefined ? "" : `  [checks ${percent(query.checksPassRate).trim()}]`;
       lines.push(
-        `${verdict.padEnd(8)} ${percent(query.triggerRate).padStart(7)} ${percent(query.passRate)} ${(query.avoid ? `not ${query.avoid}` : query.expect).padEnd(15)} ${query.kind.padEnd(11)} ${query.query}${checks}`,
+        `${verdict.padEnd(8)} ${percent(query.triggerRate).padStart(7)} ${percent(query.runs === 0 ? null : query.passRate)} ${(query.avoid ? `not ${query.avoid}` : query.expect).padEnd(15)} ${query.kind.padEnd(11)} ${query.query}${checks}`,
       );
     }
     const overall = summary.overall;
