@@ -9,8 +9,8 @@ import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
-import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
-import { evalCompare, evalOptimize } from "./cli/eval-optimize.ts";
+import { evalCommand, formatBudget } from "./cli/eval-command.ts";
+import { evalCompare } from "./cli/eval-optimize.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
 import { confirmationsForCreate } from "./session/session-confirmations.ts";
 
@@ -94,48 +94,8 @@ async function runCommand(
     );
     return 0;
   }
-  const more = args.evalMore;
-  const caps =
-    more && (more.maxCalls !== undefined || more.maxUsd !== undefined)
-      ? {
-          ...(more.maxCalls !== undefined ? { maxCalls: more.maxCalls } : {}),
-          ...(more.maxUsd !== undefined ? { maxUsd: more.maxUsd } : {}),
-        }
-      : undefined;
-  if (args.command === "eval" && more?.subcommand === "optimize") {
-    await evalOptimize(workspace, {
-      ...more,
-      skill: more.skill!,
-      ...(args.evals ? { evals: args.evals } : {}),
-      provider: args.provider,
-      ...(args.model ? { model: args.model } : {}),
-      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-      ...(args.scenario ? { scenario: args.scenario } : {}),
-      runs: args.runs,
-      concurrency: args.concurrency,
-      ...(caps ? { caps } : {}),
-      json: args.json,
-      write,
-      writeProgress: (text) => process.stderr.write(text),
-    });
-    return 0;
-  }
   if (args.command === "eval") {
-    await evalTriggers(workspace, {
-      ...(more?.skill ? { skill: more.skill } : {}),
-      ...(more?.withoutSkills ? { withoutSkills: true } : {}),
-      ...(more?.estimate ? { estimateOnly: true } : {}),
-      ...(caps ? { caps } : {}),
-      ...(args.evals ? { evals: args.evals } : {}),
-      provider: args.provider,
-      ...(args.model ? { model: args.model } : {}),
-      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-      ...(args.scenario ? { scenario: args.scenario } : {}),
-      runs: args.runs,
-      concurrency: args.concurrency,
-      ...(args.ablate ? { ablation: args.ablate } : {}),
-      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
-      json: args.json,
+    await evalCommand(workspace, args, {
       write,
       writeProgress: (text) => process.stderr.write(text),
       progressIsTerminal: process.stderr.isTTY === true,

@@ -153,18 +153,21 @@ export interface EvalMoreArguments {
   files: string[];
 }
 
-const EVAL_MORE_FLAGS = [
-  "skill",
-  "without-skills",
-  "max-calls",
-  "max-usd",
-  "estimate",
+const OPTIMIZE_ONLY_FLAGS = [
   "improver-provider",
   "improver-model",
   "improver-base-url",
   "iterations",
   "holdout",
   "seed",
+] as const;
+const EVAL_MORE_FLAGS = [
+  "skill",
+  "without-skills",
+  "max-calls",
+  "max-usd",
+  "estimate",
+  ...OPTIMIZE_ONLY_FLAGS,
 ] as const;
 
 function usageError(message: string): PlaygroundError {
@@ -357,15 +360,7 @@ function evalMoreArguments(
   if (subcommand === "optimize" && !text("skill")) throw usageError("eval optimize needs --skill NAME");
   if (text("improver-model") !== undefined && text("improver-provider") === undefined)
     throw usageError("--improver-model needs --improver-provider NAME");
-  const optimizeOnly = [
-    "improver-provider",
-    "improver-model",
-    "improver-base-url",
-    "iterations",
-    "holdout",
-    "seed",
-  ];
-  for (const flag of optimizeOnly) {
+  for (const flag of OPTIMIZE_ONLY_FLAGS) {
     if (values[flag] !== undefined && subcommand !== "optimize")
       throw usageError(`--${flag} applies to eval optimize only`);
   }

@@ -25,7 +25,8 @@ import { describeBudget } from "../prompt/catalog-budget.ts";
 import { createProvider, loadScenarios, RouterProvider, ScriptedProvider } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
 import type { Workspace } from "../session/workspace.ts";
-import { formatComparison } from "./eval-optimize.ts";
+import type { CliArguments } from "./args.ts";
+import { evalOptimize, formatComparison } from "./eval-optimize.ts";
 
 export interface EvalTriggersOptions {
   evals?: string;
@@ -275,4 +276,43 @@ export async function evalTriggers(workspace: Workspace, options: EvalTriggersOp
   options.write(
     options.json ? `${JSON.stringify(labResultJson(result), null, 2)}\n` : `${formatLab(result)}\n`,
   );
+}
+
+export interface EvalIo {
+  write: (text: string) => void;
+  writeProgress: (text: string) => void;
+  progressIsTerminal: boolean;
+}
+
+/** `eval triggers` and `eval optimize` (compare needs no workspace: eval-optimize.ts's evalCompare). */
+export async function evalCommand(workspace: Workspace, args: CliArguments, io: EvalIo): Promise<void> {
+  const more = args.evalMore;
+  const caps: SpendCaps = {
+    ...(more?.maxCalls !== undefined ? { maxCalls: more.maxCalls } : {}),
+    ...(more?.maxUsd !== undefined ? { maxUsd: more.maxUsd } : {}),
+  };
+  const common = {
+    ...(args.evals ? { evals: args.evals } : {}),
+    provider: args.provider,
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.scenario ? { scenario: args.scenario } : {}),
+    runs: args.runs,
+    concurrency: args.concurrency,
+    ...(Object.keys(caps).length > 0 ? { caps } : {}),
+    json: args.json,
+    ...io,
+  };
+  if (more?.subcommand === "optimize") {
+    await evalOptimize(workspace, { ...more, ...common, skill: more.skill! });
+    return;
+  }
+  await evalTriggers(workspace, {
+    ...common,
+    ...(more?.skill ? { skill: more.skill } : {}),
+    ...(more?.withoutSkills ? { withoutSkills: true } : {}),
+    ...(more?.estimate ? { estimateOnly: true } : {}),
+    ...(args.ablate ? { ablation: args.ablate } : {}),
+    ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
+  });
 }

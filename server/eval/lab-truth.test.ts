@@ -132,10 +132,6 @@ describe("trigger lab with the description router", () => {
       concurrency: 1,
       caps: { maxCalls: 1 },
     });
-    expect(capped.comparison?.queries.map((query) => query.verdict)).toEqual([
-      "fixed",
-      "not_run",
-      "not_run",
-    ]);
+    expect(capped.comparison?.queries.map((query) => query.verdict)).toEqual(["fixed", "not_run", "not_run"]);
   });
 });

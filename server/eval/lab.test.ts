@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OpenAiProvider } from "../providers/openai.ts";
 import { createWorkspace, type Workspace } from "../session/workspace.ts";
 import type { TriggerLabProgress } from "../protocol/trigger-lab.ts";
-import { runTriggerLab, type LabWorkspace } from "./lab.ts";
+import { labWorkspaceOf, runTriggerLab } from "./lab.ts";
 import { parseTriggersFile } from "./triggers-file.ts";
 import { startQueryServer, type QueryAnswer, type QueryServer } from "./testing/query-openai-server.ts";
 
@@ -62,15 +62,7 @@ async function writeSkill(workdir: string, name: string, description: string): P
   );
 }
 
-export function labWorkspace(workspace: Workspace): LabWorkspace {
-  return {
-    catalog: workspace.catalog,
-    tools: workspace.registry.definitions(),
-    facts: workspace.prompt.environmentFacts(),
-    workdir: workspace.workdir,
-    home: workspace.home,
-  };
-}
+export const labWorkspace = labWorkspaceOf;
 
 let root: string;
 let workspace: Workspace;

@@ -110,15 +110,18 @@ interface Side {
   baseTokens: number;
 }
 
-function checkCount(value: number, name: string, max: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > max) {
+/** A number option within its range, or an invalid_arguments error naming the flag. */
+export function checkRange(value: number, name: string, low: number, high: number, integer = true): number {
+  if (!Number.isFinite(value) || value < low || value > high || (integer && !Number.isInteger(value))) {
     throw new PlaygroundError(
       "invalid_arguments",
-      `${name} must be a whole number from 1 to ${max} (got ${value})`,
+      `${name} must be ${integer ? "a whole number" : "a number"} from ${low} to ${high} (got ${value})`,
     );
   }
   return value;
 }
+
+const checkCount = (value: number, name: string, max: number) => checkRange(value, name, 1, max);
 
 function itemsWith(items: PromptItem[], ablation: TriggerAblation | undefined): PromptItem[] {
   if (!ablation) return items;

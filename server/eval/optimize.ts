@@ -18,7 +18,7 @@ import type {
 } from "../protocol/trigger-lab.ts";
 import type { Provider } from "../providers/types.ts";
 import { textFigures } from "../prompt/segments.ts";
-import { runTriggerLab, type LabWorkspace } from "./lab.ts";
+import { checkRange, runTriggerLab, type LabWorkspace } from "./lab.ts";
 import {
   DESCRIPTION_LIMIT,
   extractDescription,
@@ -66,16 +66,6 @@ export interface OptimizeOptions {
   /** The improver proposed the next description (to be measured). */
   onProposal?: (description: string) => void;
   signal?: AbortSignal;
-}
-
-function checkRange(value: number, name: string, low: number, high: number, integer: boolean): number {
-  if (!Number.isFinite(value) || value < low || value > high || (integer && !Number.isInteger(value))) {
-    throw new PlaygroundError(
-      "invalid_arguments",
-      `${name} must be ${integer ? "a whole number" : "a number"} from ${low} to ${high} (got ${value})`,
-    );
-  }
-  return value;
 }
 
 function passedIn(summary: TriggerLabSummary, indexes: readonly number[]): number {

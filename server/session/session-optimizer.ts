@@ -4,18 +4,18 @@
 // (router, scripted) the person does: the optimizer asks with optimizer_proposal_requested — showing
 // exactly what a model would be sent, train data only — and waits for optimizer_proposal. Apply writes a
 // description into the SKILL.md, only on the person's apply_description.
-import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { BackgroundExperiment, type ExperimentOptions } from "./background-experiment.ts";
+import { PlaygroundError } from "../errors/index.ts";
 import { applyDescription } from "../eval/apply-description.ts";
 import { providerImprover, type Improver, type ImproverStep } from "../eval/improver.ts";
 import { labWorkspaceOf } from "../eval/lab.ts";
 import { optimizeDescription } from "../eval/optimize.ts";
 import { OFFLINE_PROVIDERS, pricingFor } from "../eval/spend.ts";
-import { DEFAULT_EVAL_PATH, loadTriggersFile } from "../eval/triggers-file.ts";
+import { loadTriggersFile } from "../eval/triggers-file.ts";
 import type { SpendCaps } from "../protocol/trigger-lab.ts";
-import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
+import type { SessionSettings } from "../protocol/wire.ts";
 import type { Provider } from "../providers/types.ts";
-import { resolveInWorkdir } from "../tools/confine.ts";
-import type { SessionParts, SessionWorkspace } from "./session-types.ts";
+import type { SessionWorkspace } from "./session-types.ts";
 
 export interface StartOptimizerRequest {
   skill: string;
@@ -28,13 +28,7 @@ export interface StartOptimizerRequest {
   maxUsd?: number;
 }
 
-export interface SessionOptimizerOptions {
-  parts: SessionParts;
-  home: string;
-  workspace: () => SessionWorkspace;
-  settings: () => SessionSettings;
-  emit: (event: SessionEvent, keep: "memory" | "none") => void;
-  log: (line: string) => void;
+export interface SessionOptimizerOptions extends ExperimentOptions {
   /** Rescans the catalog after Apply wrote a SKILL.md (the watcher would, later). */
   reloadCatalog: () => Promise<void>;
 }
@@ -77,59 +71,40 @@ class PersonImprover implements Improver {
 }
 
 export class SessionOptimizer {
-  private running: AbortController | undefined;
+  private readonly job = new BackgroundExperiment();
   private person: PersonImprover | undefined;
 
   constructor(private readonly options: SessionOptimizerOptions) {}
 
   get isRunning(): boolean {
-    return this.running !== undefined;
+    return this.job.isRunning;
   }
 
   start(request: StartOptimizerRequest): void {
-    if (this.running) {
-      throw new PlaygroundError(
-        "run_in_progress",
-        "the optimizer is already running in this session: stop it first",
-      );
-    }
     const workspace = this.options.workspace();
-    const decision = resolveInWorkdir(workspace.workdir, request.evalPath ?? DEFAULT_EVAL_PATH);
-    if (!decision.ok) {
-      throw new PlaygroundError(
-        "path_refused",
-        `the eval file must be inside the workdir: ${decision.reason}`,
-      );
-    }
-    const skill = workspace.catalog.get(request.skill);
     const markdown = workspace.catalog.raw(request.skill);
-    if (!skill || markdown === undefined) {
+    if (!workspace.catalog.get(request.skill) || markdown === undefined) {
       throw new PlaygroundError(
         "invalid_arguments",
         `${request.skill} is not in the catalog (skills: ${workspace.catalog.names().join(", ") || "none"})`,
       );
     }
     const settings = this.options.settings();
-    if (settings.provider === "manual") {
-      throw new PlaygroundError(
-        "invalid_arguments",
-        "the optimizer scores with probes, which cannot wait for you: pick router (offline) or a real model",
-      );
-    }
-    const controller = new AbortController();
-    this.running = controller;
-    this.run(decision.absolute, request, markdown, settings, workspace, controller.signal)
-      .catch((error: unknown) => {
-        this.options.emit({ type: "optimizer_failed", message: errorMessage(error) }, "memory");
-      })
-      .finally(() => {
-        if (this.running === controller) this.running = undefined;
+    this.job.start({
+      what: "the optimizer",
+      workdir: workspace.workdir,
+      ...(request.evalPath ? { evalPath: request.evalPath } : {}),
+      provider: settings.provider,
+      run: (evalFile, signal) => this.run(evalFile, request, markdown, settings, workspace, signal),
+      onError: (message) => this.options.emit({ type: "optimizer_failed", message }, "memory"),
+      onSettled: () => {
         this.person = undefined;
-      });
+      },
+    });
   }
 
   cancel(): void {
-    this.running?.abort();
+    this.job.cancel();
   }
 
   /** The person's next description (they are the improver). */

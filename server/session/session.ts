@@ -39,6 +39,7 @@ import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
 import { SessionOptimizer, type StartOptimizerRequest } from "./session-optimizer.ts";
+import type { ExperimentOptions } from "./background-experiment.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
@@ -410,7 +411,13 @@ export class Session {
 
   /** The trigger lab (issue 14): its events are live or in memory only, never in the log. */
   private triggerLab(): SessionLab {
-    this.lab ??= new SessionLab({
+    this.lab ??= new SessionLab(this.experimentOptions());
+    return this.lab;
+  }
+
+  /** What the lab and the optimizer are given: this session's parts, workspace, settings and stream. */
+  private experimentOptions(): ExperimentOptions {
+    return {
       parts: this.init.parts,
       home: this.init.home,
       workspace: () => this.workspace,
@@ -419,8 +426,7 @@ export class Session {
         if (!this.closed) this.stream.emit(event, { keep });
       },
       log: this.init.log,
-    });
-    return this.lab;
+    };
   }
 
   startTriggerLab(request: StartLabRequest): void {
@@ -434,14 +440,7 @@ export class Session {
   /** The description optimizer (issue 25): like the lab, live or in memory only, never in the log. */
   optimizer(): SessionOptimizer {
     this.optimizerPart ??= new SessionOptimizer({
-      parts: this.init.parts,
-      home: this.init.home,
-      workspace: () => this.workspace,
-      settings: () => this.settings,
-      emit: (event, keep) => {
-        if (!this.closed) this.stream.emit(event, { keep });
-      },
-      log: this.init.log,
+      ...this.experimentOptions(),
       reloadCatalog: () => this.reloadCatalog("manual"),
     });
     return this.optimizerPart;
