@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildStableSystem } from "../prompt/stable-system.ts";
 import { ROUTER_LABEL } from "../protocol/routing.ts";
 import { Runner } from "../runner/runner.ts";
+import { recordProblem } from "../session/log-schema.ts";
 import { createHarness, type Harness } from "../runner/test-harness.ts";
 import { parseIndex, route } from "./router-score.ts";
 import { RouterProvider } from "./router.ts";
@@ -91,6 +92,8 @@ describe("router provider in a Runner", () => {
     expect(payloads).toHaveLength(2);
     const routing = payloads[0].type === "provider_payload" ? payloads[0].routing : undefined;
     expect(routing?.chosen).toBe("rows");
+    // As the session log stores it, the event passes the log schema the reader checks (S23).
+    expect(recordProblem({ kind: "event", seq: 1, at: "t", event: payloads[0] })).toBeUndefined();
     expect(routing?.scores.find((score) => score.skill === "review")?.score).toBe(0);
     // The second request continues the scenario: no new decision.
     expect(payloads[1].type === "provider_payload" && payloads[1].routing).toBeFalsy();
