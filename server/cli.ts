@@ -10,7 +10,6 @@ import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
 import { evalCommand, formatBudget } from "./cli/eval-command.ts";
-import { evalCompare } from "./cli/eval-optimize.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
 import { confirmationsForCreate } from "./session/session-confirmations.ts";
 
@@ -34,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   // Loaded only for export, so the other commands start no slower.
   if (args.command === "export") return (await import("./cli/export-command.ts")).exportCommand(args, write);
   if (args.evalMore?.subcommand === "compare") {
-    await evalCompare({ ...args.evalMore, ...args, write });
+    await (await import("./cli/eval-optimize.ts")).evalCompare({ ...args.evalMore, ...args, write });
     return 0;
   }
   const workspace = await createWorkspace({

@@ -152,4 +152,44 @@ describe("cli eval triggers", () => {
       await server.close();
     }
   }, 120_000);
+
+  it("eval compare says per query what changed between the last two saved results", async () => {
+    const evals = path.join(root, "compare.yaml");
+    await writeFile(
+      evals,
+      `queries:\n  - { query: "add revenue by month to the report", expect: add-report, kind: implicit }\n  - { query: "what is two plus two?", expect: none, kind: negative }\n`,
+    );
+    const lab = () =>
+      cli([
+        "eval",
+        "triggers",
+        "--workdir",
+        workdir,
+        "--home",
+        path.join(root, "home"),
+        "--evals",
+        evals,
+        "--provider",
+        "router",
+        "--runs",
+        "1",
+      ]);
+    // The router reads the description on disk: first a useless one, then the demo's own.
+    const skillFile = path.join(workdir, ".PseudoClaude", "skills", "add-report", "SKILL.md");
+    const original = await readFile(skillFile, "utf8");
+    await writeFile(skillFile, original.replace(/^description: .*$/m, "description: Never use this skill."));
+    expect((await lab()).code).toBe(0);
+    await writeFile(skillFile, original);
+    const second = await lab();
+    expect(second.stdout).toContain("against lab_");
+    expect(second.stdout).toMatch(/Fixed\s+add-report\s+add revenue by month to the report/);
+    const compared = await cli(["eval", "compare", "--evals", evals, "--json"]);
+    expect(compared.code).toBe(0);
+    const comparison = JSON.parse(compared.stdout);
+    expect(comparison.queries.map((query: { verdict: string }) => query.verdict)).toEqual([
+      "fixed",
+      "still_passing",
+    ]);
+    expect(comparison.before.file).toBe(path.join(root, "compare.previous.summary.json"));
+  }, 120_000);
 });

@@ -5,6 +5,7 @@
 // the first one. optimize and compare: eval-optimize.ts.
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
+import { VERDICT_LABELS } from "../eval/compare.ts";
 import { labWorkspaceOf, runTriggerLab, type LabWorkspace } from "../eval/lab.ts";
 import {
   loadTriggersFile,
@@ -16,6 +17,7 @@ import type { ListingBudget } from "../prompt/stable-system.ts";
 import type {
   CatalogBudgetReport,
   CostEstimate,
+  LabComparison,
   SpendCaps,
   TriggerLabProgress,
   TriggerLabResult,
@@ -26,7 +28,6 @@ import { createProvider, loadScenarios, RouterProvider, ScriptedProvider } from 
 import type { Provider } from "../providers/types.ts";
 import type { Workspace } from "../session/workspace.ts";
 import type { CliArguments } from "./args.ts";
-import { evalOptimize, formatComparison } from "./eval-optimize.ts";
 
 export interface EvalTriggersOptions {
   evals?: string;
@@ -174,6 +175,19 @@ export function formatEstimate(estimate: CostEstimate, caps?: SpendCaps): string
   return `plan: ${estimate.calls} model call(s), ~${estimate.inputTokensPerCall} input tokens each, ${usd} (${estimate.basis})${capText.length > 0 ? `; caps: ${capText.join(", ")}` : ""}`;
 }
 
+export function formatComparison(comparison: LabComparison): string {
+  const counts = Object.entries(comparison.counts)
+    .filter(([, count]) => count > 0)
+    .map(([verdict, count]) => `${VERDICT_LABELS[verdict as keyof typeof VERDICT_LABELS]} ${count}`)
+    .join(", ");
+  const lines = [`against ${comparison.before.labId} (${comparison.before.startedAt}): ${counts}`];
+  for (const query of comparison.queries) {
+    if (query.verdict === "still_passing") continue;
+    lines.push(`  ${VERDICT_LABELS[query.verdict].padEnd(13)} ${query.expect.padEnd(15)} ${query.query}`);
+  }
+  return lines.join("\n");
+}
+
 export function formatLab(result: TriggerLabResult): string {
   const side = (title: string, summary: TriggerLabSummary) => {
     const lines = [`${title}`, "skill                     precision  recall  trigger  FP rate  probes"];
@@ -304,6 +318,8 @@ export async function evalCommand(workspace: Workspace, args: CliArguments, io: 
     ...io,
   };
   if (more?.subcommand === "optimize") {
+    // Loaded only for optimize, so the other commands start no slower.
+    const { evalOptimize } = await import("./eval-optimize.ts");
     await evalOptimize(workspace, { ...more, ...common, skill: more.skill! });
     return;
   }

@@ -5,16 +5,16 @@
 // description, after showing the diff, when the person clicks Apply.
 import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
-import { VERDICT_LABELS, compareLabResults } from "../eval/compare.ts";
+import { compareLabResults } from "../eval/compare.ts";
 import { providerImprover, type Improver } from "../eval/improver.ts";
 import { optimizeDescription } from "../eval/optimize.ts";
 import { readSavedResult, resultPaths } from "../eval/results.ts";
 import { OFFLINE_PROVIDERS, pricingFor } from "../eval/spend.ts";
 import { DEFAULT_EVAL_PATH, loadTriggersFile } from "../eval/triggers-file.ts";
-import type { LabComparison, OptimizeResult, SpendCaps } from "../protocol/trigger-lab.ts";
+import type { OptimizeResult, SpendCaps } from "../protocol/trigger-lab.ts";
 import { createProvider } from "../providers/index.ts";
 import type { Workspace } from "../session/workspace.ts";
-import { formatEstimate, labWorkspace, probeFactory } from "./eval-command.ts";
+import { formatComparison, formatEstimate, labWorkspace, probeFactory } from "./eval-command.ts";
 
 export interface EvalOptimizeOptions {
   evals?: string;
@@ -115,19 +115,6 @@ export async function evalOptimize(workspace: Workspace, options: EvalOptimizeOp
       ),
   });
   options.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatOptimize(result)}\n`);
-}
-
-export function formatComparison(comparison: LabComparison): string {
-  const counts = Object.entries(comparison.counts)
-    .filter(([, count]) => count > 0)
-    .map(([verdict, count]) => `${VERDICT_LABELS[verdict as keyof typeof VERDICT_LABELS]} ${count}`)
-    .join(", ");
-  const lines = [`against ${comparison.before.labId} (${comparison.before.startedAt}): ${counts}`];
-  for (const query of comparison.queries) {
-    if (query.verdict === "still_passing") continue;
-    lines.push(`  ${VERDICT_LABELS[query.verdict].padEnd(13)} ${query.expect.padEnd(15)} ${query.query}`);
-  }
-  return lines.join("\n");
 }
 
 export async function evalCompare(options: {
