@@ -1,6 +1,7 @@
 // Left column: every skill with its source and disclosure stage, what shadowed what, warnings, the skills
 // not offered to the model (and why), lint notes, the Reload button and the feed of reload diffs.
 "use client";
+import { DescriptionHints, descriptionHints } from "./description-hints.tsx";
 import type { CatalogSnapshot, SkillSource, SkillView } from "../../server/protocol/index.ts";
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
@@ -169,6 +170,11 @@ export function CatalogPanel({
                       )}
                     </div>
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
+                    <DescriptionHints
+                      compact
+                      notes={descriptionHints(catalog.lint, skill.name)}
+                      testId={`skill-hints-${skill.name}`}
+                    />
                     {shadow.map((entry) => (
                       <p
                         key={entry.loser.path}

@@ -16,6 +16,7 @@ import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
+import { RoutingView } from "./routing-view.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
 import { Badge, Button, CopyButton } from "./ui.tsx";
 
@@ -261,6 +262,7 @@ export function InspectorPanel({
             <code title={stable.firstDifference.after}>{clip(stable.firstDifference.after)}</code>
           </p>
         )}
+        {selected.routing && <RoutingView decision={selected.routing} />}
         <div data-testid="token-summary">
           <div
             className="flex h-3 w-full overflow-hidden rounded bg-slate-100"

@@ -3,6 +3,7 @@
 // cost of listing it vs loading it (the server's counts of the very segments the inspector shows:
 // skill_figures), and a console to run each of its tools by hand.
 "use client";
+import { DescriptionHints, descriptionHints } from "./description-hints.tsx";
 import { useEffect, useState } from "react";
 import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillFigures, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
@@ -88,6 +89,7 @@ export function SkillDetail({
             )}
           </div>
         )}
+        <DescriptionHints notes={descriptionHints(lint, skill.name)} testId="skill-detail-hints" />
         <SkillAllowedTools skill={skill} honoured={honourAllowedTools} />
         {lint.length > 0 && (
           <section data-testid="skill-lint">

@@ -141,7 +141,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
                 usage: event.usage,
                 ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
               }
-            : { ...request, payload: event.payload },
+            : { ...request, payload: event.payload, ...(event.routing ? { routing: event.routing } : {}) },
       );
       return { ...view, requests };
     }

@@ -9,6 +9,7 @@ import type {
   SkillFigures,
 } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
+import type { OptimizerView } from "./optimizer-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -17,6 +18,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RoutingDecision,
   RunDigest,
   SandboxState,
   ServerMessage,
@@ -92,6 +94,8 @@ export interface RequestView {
   /** Messages (and their segments) filled in from the conversation when the server sent a reference. */
   snapshot: ResolvedSnapshot;
   payload?: unknown;
+  /** The description router's decision for this request ("why this skill"); absent for models. */
+  routing?: RoutingDecision;
   usage?: Usage;
   /** The provider's cache diagnostics beside the prediction (the usage event's check). */
   cacheCheck?: CacheCheck;
@@ -158,6 +162,8 @@ export interface SessionView {
   skillResources?: Record<string, SkillResourceView>;
   /** The trigger lab's live table and result (issue 14). */
   triggerLab?: TriggerLabView;
+  /** The description optimizer (issue 25), live only. */
+  optimizer?: OptimizerView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
   /** The session's prompt-cache statistics after its last run (the newest cache_stats event). */

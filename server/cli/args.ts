@@ -34,11 +34,25 @@ commands:
   install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
       Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
       A refused archive prints one line (entry and rule), writes nothing and exits 2.
-  eval triggers --workdir DIR [--home DIR] [--evals FILE] --provider NAME [--model M] [--base-url URL]
-          [--scenario FILE] --runs K [--concurrency N] [--ablate SKILL:DESCRIPTION] [--json]
-      The trigger lab: each query of the eval file (default <workdir>/.PseudoClaude/evals/triggers.yaml)
-      K times as a one-request probe (only load_skill runs); precision, recall, trigger rate, pass rate,
-      confusion and confounds; saved next to the eval file. Progress on stderr; exit 0 even when skills miss.
+  eval triggers --workdir DIR [--home DIR] [--evals FILE] [--skill NAME] --provider NAME [--model M]
+          [--base-url URL] [--scenario FILE] [--runs K (3)] [--concurrency N] [--ablate SKILL:DESCRIPTION]
+          [--without-skills] [--max-calls N] [--max-usd X] [--estimate] [--json]
+      The trigger lab: each query of the eval file (default <workdir>/.PseudoClaude/evals/triggers.yaml, or
+      skill-creator's JSON list of {query, should_trigger} for --skill NAME) K times as a one-request probe
+      (only load_skill runs); per query a trigger rate and a verdict at 0.5; precision, recall and the
+      false-positive rate over runs; confusion and confounds; saved next to the eval file. The calls and
+      their cost are printed before the first one (--estimate: only that); the caps stop it cleanly with
+      the partial results saved. Progress on stderr; exit 0 even when skills miss.
+  eval optimize --workdir DIR --skill NAME [--evals FILE] --provider NAME [--model M] [--base-url URL]
+          [--improver-provider NAME --improver-model M [--improver-base-url URL]] [--runs K (3)]
+          [--iterations N (5)] [--holdout F (0.4)] [--seed S (42)] [--max-calls N] [--max-usd X] [--json]
+      The description optimizer: a seeded train/test split; each iteration scores the description on both;
+      the improving model sees the SKILL.md, the train failures and train scores only, never a test query;
+      the best description is the one with the best test score. Writes nothing: apply it yourself (or in
+      the page's optimizer panel). --provider router scores offline.
+  eval compare [BEFORE.summary.json AFTER.summary.json] [--evals FILE] [--workdir DIR] [--json]
+      Two saved lab results per query: Fixed, Regressed, Still failing (default: the eval file's
+      .previous.summary.json against its .summary.json).
 
 flags:
   --home DIR   home folder for the user skill layer, settings and trusted folders (default: your home)
@@ -109,6 +123,8 @@ export interface CliArguments {
   runs: number;
   concurrency: number;
   ablate?: { skill: string; description: string };
+  /** `eval optimize` / `eval compare` and the flags issue 25 added (eval-command.ts reads them). */
+  evalMore?: EvalMoreArguments;
   /** --catalog-budget: the listing budget of the playground's own index. */
   catalogBudget?: { profile: "claude-code" | "codex"; contextWindow?: number };
   /** --cache-model: the model whose caching rules the prediction applies. */
@@ -120,6 +136,40 @@ export interface CliArguments {
   /** --honour-allowed-tools (run): loaded skills' allowed-tools become allow rules. */
   honourAllowedTools: boolean;
 }
+
+export interface EvalMoreArguments {
+  subcommand: "triggers" | "optimize" | "compare";
+  skill?: string;
+  withoutSkills: boolean;
+  maxCalls?: number;
+  maxUsd?: number;
+  estimate: boolean;
+  improverProvider?: string;
+  improverModel?: string;
+  improverBaseUrl?: string;
+  iterations?: number;
+  holdout?: number;
+  seed?: number;
+  /** compare: the two summaries. */
+  files: string[];
+}
+
+const OPTIMIZE_ONLY_FLAGS = [
+  "improver-provider",
+  "improver-model",
+  "improver-base-url",
+  "iterations",
+  "holdout",
+  "seed",
+] as const;
+const EVAL_MORE_FLAGS = [
+  "skill",
+  "without-skills",
+  "max-calls",
+  "max-usd",
+  "estimate",
+  ...OPTIMIZE_ONLY_FLAGS,
+] as const;
 
 function usageError(message: string): PlaygroundError {
   return new PlaygroundError("invalid_arguments", `${message}\n\n${USAGE}`);
@@ -167,6 +217,17 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         save: { type: "boolean", default: false },
         format: { type: "string" },
         out: { type: "string" },
+        skill: { type: "string" },
+        "without-skills": { type: "boolean" },
+        "max-calls": { type: "string" },
+        "max-usd": { type: "string" },
+        estimate: { type: "boolean" },
+        "improver-provider": { type: "string" },
+        "improver-model": { type: "string" },
+        "improver-base-url": { type: "string" },
+        iterations: { type: "string" },
+        holdout: { type: "string" },
+        seed: { type: "string" },
       },
     });
   } catch (error) {
@@ -179,9 +240,19 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const install = command === "install" ? installArguments(values, positionals) : undefined;
   if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
     throw usageError("--layer, --force and --dry-run apply to install only");
-  const extra = command === "eval" || command === "export" || install ? 2 : 1;
-  if (command === "eval" && positionals[1] !== "triggers") {
-    throw usageError(`eval needs a subcommand: eval triggers (got "${positionals[1] ?? ""}")`);
+  const extra =
+    command === "eval" && positionals[1] === "compare"
+      ? 4
+      : command === "eval" || command === "export" || install
+        ? 2
+        : 1;
+  if (command === "eval" && !["triggers", "optimize", "compare"].includes(positionals[1] ?? "")) {
+    throw usageError(
+      `eval needs a subcommand: eval triggers, eval optimize or eval compare (got "${positionals[1] ?? ""}")`,
+    );
+  }
+  for (const flag of EVAL_MORE_FLAGS) {
+    if (values[flag] !== undefined && command !== "eval") throw usageError(`--${flag} applies to eval only`);
   }
   if (positionals.length > extra) throw usageError(`unexpected argument "${positionals[extra]}"`);
   const evalOnly = ["evals", "runs", "concurrency", "ablate"] as const;
@@ -189,7 +260,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     if (values[flag] !== undefined && command !== "eval")
       throw usageError(`--${flag} applies to eval triggers only`);
   }
-  if (command === "eval" && values.runs === undefined) throw usageError("eval triggers needs --runs K");
+  const evalMore = command === "eval" ? evalMoreArguments(values, positionals) : undefined;
   if (command === "export") {
     if (positionals[1] === undefined) throw usageError("export needs a SESSION_ID (see `run --save`)");
     if (!values.format || !["html", "jsonl", "scenario"].includes(values.format))
@@ -199,7 +270,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   } else if (values.format !== undefined || values.out !== undefined)
     throw usageError("--format and --out apply to export only");
   if (values.save && command !== "run") throw usageError("--save applies to run only");
-  if (command !== "help" && command !== "export" && !values.workdir && install?.layer !== "user")
+  if (
+    command !== "help" &&
+    command !== "export" &&
+    evalMore?.subcommand !== "compare" &&
+    !values.workdir &&
+    install?.layer !== "user"
+  )
     throw usageError(`${command} needs --workdir DIR`);
   if (command === "run" && values.provider === "scripted" && !values.scenario) {
     throw usageError("run with the scripted provider needs --scenario FILE (a scenario file or folder)");
@@ -259,9 +336,10 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     confirm: values.confirm as SessionConfirmation[],
     ...(install ? { install } : {}),
     ...(values.evals ? { evals: values.evals } : {}),
-    runs: positiveInteger(values.runs, "--runs", 1),
+    runs: positiveInteger(values.runs, "--runs", 3),
     concurrency: positiveInteger(values.concurrency, "--concurrency", 4),
     ...(values.ablate ? { ablate: parseAblateFlag(values.ablate) } : {}),
+    ...(evalMore ? { evalMore } : {}),
     ...(values["catalog-budget"] ? { catalogBudget: parseCatalogBudgetFlag(values["catalog-budget"]) } : {}),
     save: values.save,
     ...(command === "export" ? { sessionId: positionals[1], format: values.format, out: values.out } : {}),
@@ -277,6 +355,49 @@ function installArguments(
   if (values.layer !== "user" && values.layer !== "project")
     throw usageError(`install needs --layer user or --layer project (got ${values.layer ?? "none"})`);
   return { source, layer: values.layer, force: values.force, dryRun: values["dry-run"] };
+}
+
+function evalMoreArguments(
+  values: Record<string, string | boolean | string[] | undefined>,
+  positionals: string[],
+): EvalMoreArguments {
+  const subcommand = positionals[1] as EvalMoreArguments["subcommand"];
+  const text = (flag: string) => values[flag] as string | undefined;
+  if (subcommand === "optimize" && !text("skill")) throw usageError("eval optimize needs --skill NAME");
+  if (text("improver-model") !== undefined && text("improver-provider") === undefined)
+    throw usageError("--improver-model needs --improver-provider NAME");
+  for (const flag of OPTIMIZE_ONLY_FLAGS) {
+    if (values[flag] !== undefined && subcommand !== "optimize")
+      throw usageError(`--${flag} applies to eval optimize only`);
+  }
+  const maxUsd = text("max-usd");
+  if (maxUsd !== undefined && !(Number(maxUsd) >= 0 && /^[0-9]*\.?[0-9]+$/.test(maxUsd)))
+    throw usageError(`--max-usd must be an amount in USD ≥ 0, e.g. 0.50 (got "${maxUsd}")`);
+  const holdout = text("holdout");
+  if (holdout !== undefined && !(/^0?\.[0-9]+$|^0$/.test(holdout) && Number(holdout) <= 0.9))
+    throw usageError(`--holdout must be a fraction from 0 to 0.9 (got "${holdout}")`);
+  const seed = text("seed");
+  if (seed !== undefined && !/^[0-9]+$/.test(seed))
+    throw usageError(`--seed must be a whole number ≥ 0 (got "${seed}")`);
+  return {
+    subcommand,
+    ...(text("skill") ? { skill: text("skill") } : {}),
+    withoutSkills: values["without-skills"] === true,
+    ...(text("max-calls") !== undefined
+      ? { maxCalls: positiveInteger(text("max-calls"), "--max-calls", 1) }
+      : {}),
+    ...(maxUsd !== undefined ? { maxUsd: Number(maxUsd) } : {}),
+    estimate: values.estimate === true,
+    ...(text("improver-provider") ? { improverProvider: text("improver-provider") } : {}),
+    ...(text("improver-model") ? { improverModel: text("improver-model") } : {}),
+    ...(text("improver-base-url") ? { improverBaseUrl: text("improver-base-url") } : {}),
+    ...(text("iterations") !== undefined
+      ? { iterations: positiveInteger(text("iterations"), "--iterations", 5) }
+      : {}),
+    ...(holdout !== undefined ? { holdout: Number(holdout) } : {}),
+    ...(seed !== undefined ? { seed: Number(seed) } : {}),
+    files: subcommand === "compare" ? positionals.slice(2) : [],
+  };
 }
 
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {

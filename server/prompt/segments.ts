@@ -10,7 +10,7 @@ import type { EnvironmentSection } from "./environment.ts";
 import { sha256Hex } from "./hash.ts";
 
 /** Named in every snapshot, so the inspector says where its numbers come from. */
-export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)";
+export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)" as const;
 
 /** Distinct texts whose token count is remembered; past it the cache starts over (a new catalog, etc.). */
 const TOKEN_CACHE_LIMIT = 20_000;

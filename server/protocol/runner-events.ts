@@ -11,6 +11,7 @@ import type {
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
 import type { SandboxState } from "./sandbox.ts";
 import type { CacheCheck, CacheStats, PredictedCacheDiagnostics } from "./cache-report.ts";
+import type { RoutingDecision } from "./routing.ts";
 
 /** What a segment of the prompt is; segments come in the order the provider renders them. */
 export type PromptSegmentKind = "tool" | "system" | "environment" | "message";
@@ -203,7 +204,14 @@ type RunnerEventVariant =
     }
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */
-  | { type: "provider_payload"; runId: string; requestIndex: number; payload: unknown }
+  | {
+      type: "provider_payload";
+      runId: string;
+      requestIndex: number;
+      payload: unknown;
+      /** The description router's decision for this request: every skill's score (absent for models). */
+      routing?: RoutingDecision;
+    }
   | {
       type: "provider_retry";
       runId: string;

@@ -21,6 +21,11 @@ const sessionId = Type.String({ minLength: 1, maxLength: 128 });
 
 const CLIENT_PROFILES = allOf<ClientProfileName>()(["claude-code", "codex"]);
 const LINT_PROFILE_NAMES = allOf<LintProfileName>()(["lenient", "agent-skills", "claude-code"]);
+/** --max-calls / --max-usd of the trigger lab and the optimizer (issue 25). */
+const spendCaps = {
+  maxCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  maxUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000 })),
+};
 const catalogBudgetSchema = Type.Object(
   {
     profile: Type.Enum([...CLIENT_PROFILES]),
@@ -233,8 +238,41 @@ export const commandSchemas = {
         { additionalProperties: false },
       ),
     ),
+    /** The skill a skill-creator JSON eval file (a list of {query, should_trigger}) tests. */
+    skill: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    /** Also run every probe with an empty skills index. */
+    withoutSkills: Type.Optional(Type.Boolean()),
+    ...spendCaps,
+    /** Say what it would cost (trigger_lab_started's estimate) and send nothing. */
+    estimateOnly: Type.Optional(Type.Boolean()),
   }),
   cancel_trigger_lab: command("cancel_trigger_lab", { sessionId }),
+  /**
+   * The description optimizer (issue 25) on the session's workdir and provider. A real model proposes
+   * the descriptions; offline (router, scripted) the person does, answering optimizer_proposal_requested.
+   */
+  start_optimizer: command("start_optimizer", {
+    sessionId,
+    skill: Type.String({ minLength: 1, maxLength: 128 }),
+    evalPath: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    runs: Type.Integer({ minimum: 1, maximum: 20 }),
+    iterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+    holdout: Type.Optional(Type.Number({ minimum: 0, maximum: 0.9 })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
+    ...spendCaps,
+  }),
+  /** The person's proposal when they are the improver (the text of the next description). */
+  optimizer_proposal: command("optimizer_proposal", {
+    sessionId,
+    description: Type.String({ minLength: 1, maxLength: 4096 }),
+  }),
+  cancel_optimizer: command("cancel_optimizer", { sessionId }),
+  /** Writes this description into the skill's SKILL.md (project or user layer); answered with description_applied. */
+  apply_description: command("apply_description", {
+    sessionId,
+    skill: Type.String({ minLength: 1, maxLength: 128 }),
+    description: Type.String({ minLength: 1, maxLength: 1024 }),
+  }),
   /** Answered with a catalog_budget_report event: which descriptions a client would cut or drop. */
   catalog_budget: command("catalog_budget", {
     sessionId,

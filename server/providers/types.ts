@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall, ToolDefinition, Usage } from "../protocol/model.ts";
+import type { RoutingDecision } from "../protocol/routing.ts";
 
 /** What the Runner sends to a provider for one model request. */
 export interface ModelRequest {
@@ -33,8 +34,11 @@ export type ProviderEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call"; call: ToolCall }
   | { type: "usage"; usage: Usage }
-  /** The exact payload sent to the API, keys redacted, for the inspector's Raw pane. */
-  | { type: "payload"; payload: unknown }
+  /**
+   * The exact payload sent to the API, keys redacted, for the inspector's Raw pane. The description
+   * router adds its decision (`routing`: every skill's score), shown as "why this skill".
+   */
+  | { type: "payload"; payload: unknown; routing?: RoutingDecision }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   /** Something the provider did on its own that the user should know (it goes on streaming). */
   | { type: "notice"; code: "cache_diagnostics_rejected"; message: string }

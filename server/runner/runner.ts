@@ -489,7 +489,13 @@ export class Runner {
             });
             break;
           case "payload":
-            forward({ type: "provider_payload", runId, requestIndex, payload: event.payload });
+            forward({
+              type: "provider_payload",
+              runId,
+              requestIndex,
+              payload: event.payload,
+              ...(event.routing ? { routing: event.routing } : {}),
+            });
             break;
           case "retry":
             forward({

@@ -156,6 +156,23 @@ const snapshot = open({
 
 const object = Type.Record(Type.String(), Type.Unknown());
 const run = { runId: text, console: Optional(Type.Literal(true)) };
+/** The description router's decision (issue 25): the inspector's "why this skill" reads every field. */
+const routing = open({
+  label: text,
+  method: text,
+  threshold: number,
+  queryTerms: texts,
+  scores: Type.Array(
+    open({
+      skill: text,
+      score: number,
+      terms: Type.Array(open({ term: text, weight: number })),
+      named: flag,
+    }),
+  ),
+  chosen: Type.Union([text, Type.Null()]),
+  reason: text,
+});
 
 /** The fields each known event type must have (`type` itself is checked by the envelope). */
 const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
@@ -168,7 +185,7 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   request: { ...run, snapshot },
   manual_turn_requested: { ...run, requestIndex: integer, snapshot },
-  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown() },
+  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown(), routing: Optional(routing) },
   provider_retry: { ...run, requestIndex: integer, attempt: integer, delayMs: number, reason: text },
   text_delta: { ...run, requestIndex: integer, text },
   usage: { ...run, requestIndex: integer, usage, cacheCheck: Optional(cacheCheck) },

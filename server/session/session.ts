@@ -40,6 +40,8 @@ import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
+import { SessionOptimizer, type StartOptimizerRequest } from "./session-optimizer.ts";
+import type { ExperimentOptions } from "./background-experiment.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
@@ -99,6 +101,7 @@ export class Session {
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
+  private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
   private readonly cache: SessionCache;
   /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
@@ -479,7 +482,13 @@ export class Session {
 
   /** The trigger lab (issue 14): its events are live or in memory only, never in the log. */
   private triggerLab(): SessionLab {
-    this.lab ??= new SessionLab({
+    this.lab ??= new SessionLab(this.experimentOptions());
+    return this.lab;
+  }
+
+  /** What the lab and the optimizer are given: this session's parts, workspace, settings and stream. */
+  private experimentOptions(): ExperimentOptions {
+    return {
       parts: this.init.parts,
       home: this.init.home,
       workspace: () => this.workspace,
@@ -488,8 +497,7 @@ export class Session {
         if (!this.closed) this.stream.emit(event, { keep });
       },
       log: this.init.log,
-    });
-    return this.lab;
+    };
   }
 
   startTriggerLab(request: StartLabRequest): void {
@@ -498,6 +506,19 @@ export class Session {
 
   cancelTriggerLab(): void {
     this.lab?.cancel();
+  }
+
+  /** The description optimizer (issue 25): like the lab, live or in memory only, never in the log. */
+  optimizer(): SessionOptimizer {
+    this.optimizerPart ??= new SessionOptimizer({
+      ...this.experimentOptions(),
+      reloadCatalog: () => this.reloadCatalog("manual"),
+    });
+    return this.optimizerPart;
+  }
+
+  startOptimizer(request: StartOptimizerRequest): void {
+    this.optimizer().start(request);
   }
 
   catalogBudget(profile: ClientProfileName, contextWindow?: number): void {

@@ -285,10 +285,29 @@ export class ClientConnection {
           runs: command.runs,
           ...(command.concurrency ? { concurrency: command.concurrency } : {}),
           ...(command.ablation ? { ablation: command.ablation } : {}),
+          ...(command.skill ? { skill: command.skill } : {}),
+          ...(command.withoutSkills ? { withoutSkills: true } : {}),
+          ...(command.maxCalls !== undefined ? { maxCalls: command.maxCalls } : {}),
+          ...(command.maxUsd !== undefined ? { maxUsd: command.maxUsd } : {}),
+          ...(command.estimateOnly ? { estimateOnly: true } : {}),
         });
         return;
       case "cancel_trigger_lab":
         session.cancelTriggerLab();
+        return;
+      case "start_optimizer": {
+        const { type: _type, sessionId: _id, ...request } = command;
+        session.startOptimizer(request);
+        return;
+      }
+      case "optimizer_proposal":
+        session.optimizer().propose(command.description);
+        return;
+      case "cancel_optimizer":
+        session.optimizer().cancel();
+        return;
+      case "apply_description":
+        await session.optimizer().apply(command.skill, command.description);
         return;
       case "catalog_budget":
         session.catalogBudget(command.profile, command.contextWindow);
