@@ -127,12 +127,13 @@ export const commandSchemas = {
   open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
   delete_session: command("delete_session", { sessionId }),
   /**
-   * Answered with `session_export` carrying the session's JSONL log; with `format` html or scenario,
-   * with `session_file` carrying one self-contained HTML page or a scenario YAML that replays it.
+   * Answered with `session_export` carrying the session's JSONL log; with `format` html, scenario or
+   * otlp, with `session_file` carrying one self-contained HTML page, a scenario YAML that replays it, or
+   * an OpenTelemetry trace (OTLP/JSON, no prompt or completion text).
    */
   export_session: command("export_session", {
     sessionId,
-    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario"])),
+    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario", "otlp"])),
   }),
   /** A scenario YAML (e.g. a recorded session) the session's scripted model plays from now on. */
   import_scenario: command("import_scenario", {
