@@ -12,6 +12,11 @@ export interface SkillRoot {
   root: string;
   /** The folder as the catalog found it (through a symlink, maybe). */
   given: string;
+  /**
+   * Called before a file of the folder is read (an MCP server's skill: the file is fetched and checked
+   * against its listed digest then, never before); a returned text refuses the read with that reason.
+   */
+  prepare?: (relative: string) => Promise<string | undefined>;
 }
 
 /** The roots readable right now (read live: a skill loaded a moment ago is included). */
