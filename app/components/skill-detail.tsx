@@ -24,6 +24,8 @@ export function SkillDetail({
   registeredTools,
   lint = [],
   honourAllowedTools = false,
+  mcpSkillGrants = [],
+  onGrantAllowedTools,
   onRunTool,
   onClose,
 }: {
@@ -35,6 +37,9 @@ export function SkillDetail({
   lint?: LintNote[];
   /** The session's "honour allowed-tools" setting. */
   honourAllowedTools?: boolean;
+  /** Consent keys of the MCP skills whose allowed-tools the person granted (session setting). */
+  mcpSkillGrants?: readonly string[];
+  onGrantAllowedTools?: (key: string, granted: boolean) => void;
   onRunTool: (tool: string, input: unknown) => void;
   onClose: () => void;
 }) {
@@ -87,7 +92,18 @@ export function SkillDetail({
             )}
           </div>
         )}
-        <SkillAllowedTools skill={skill} honoured={honourAllowedTools} />
+        <SkillAllowedTools
+          skill={skill}
+          honoured={honourAllowedTools}
+          {...(skill.mcp
+            ? {
+                mcpGrant: {
+                  granted: mcpSkillGrants.includes(mcpGrantKey(skill)),
+                  onChange: (granted: boolean) => onGrantAllowedTools?.(mcpGrantKey(skill), granted),
+                },
+              }
+            : {})}
+        />
         {lint.length > 0 && (
           <section data-testid="skill-lint">
             <h3 className="text-xs font-semibold text-slate-600">Lint ({lint.length})</h3>
@@ -224,4 +240,9 @@ function McpOrigin({ origin }: { origin: NonNullable<SkillView["mcp"]> }) {
       )}
     </div>
   );
+}
+
+/** The key a grant of an MCP skill's allowed-tools is bound to: its source, URI and file set. */
+function mcpGrantKey(skill: SkillView): string {
+  return `${skill.source} ${skill.mcp!.uri} ${skill.mcp!.contentKey}`;
 }

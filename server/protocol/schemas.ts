@@ -57,6 +57,13 @@ export const SessionSettingsSchema = Type.Object(
      * skill's only once the folder is trusted).
      */
     honourAllowedTools: Type.Optional(Type.Boolean()),
+    /**
+     * Skills served by MCP servers whose `allowed-tools` the person granted (SEP-2640: ignored unless
+     * granted), each by its consent key: `mcp:<server> <uri> <file set sha256>`, so a changed skill loses it.
+     */
+    mcpSkillGrants: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 256, uniqueItems: true }),
+    ),
     /** The catalog's lint profile: which notes refuse a skill (default lenient: none). */
     lintProfile: Type.Optional(Type.Enum([...LINT_PROFILE_NAMES])),
   },
