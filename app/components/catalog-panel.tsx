@@ -153,6 +153,15 @@ export function CatalogPanel({
                       >
                         {skill.source}
                       </Badge>
+                      {skill.plugin && (
+                        <Badge
+                          tone="slate"
+                          testId={`skill-plugin-${skill.name}`}
+                          title={`installed with the plugin ${skill.plugin} (its skills are listed and removed together)`}
+                        >
+                          plugin: {skill.plugin}
+                        </Badge>
+                      )}
                       <Badge
                         tone={stageTones[stage]}
                         testId={`skill-stage-${skill.name}`}

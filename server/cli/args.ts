@@ -36,7 +36,11 @@ commands:
       the trace to an OTLP/HTTP collector instead). Keys and the server token are redacted.
   install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
       Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
+      A plugin bundle (Agent Plugins plugin.json, or a Claude Code .claude-plugin/plugin.json) installs
+      as one unit: its skills, and its MCP servers into that layer's settings.json.
       A refused archive prints one line (entry and rule), writes nothing and exits 2.
+  install --remove PLUGIN --layer user|project [--home DIR] [--workdir DIR]
+      Removes an installed plugin: its folder, its skills and its MCP servers (its data folder is kept).
   eval triggers --workdir DIR [--home DIR] [--evals FILE] --provider NAME [--model M] [--base-url URL]
           [--scenario FILE] --runs K [--concurrency N] [--ablate SKILL:DESCRIPTION] [--json]
       The trigger lab: each query of the eval file (default <workdir>/.PseudoClaude/evals/triggers.yaml)
@@ -113,7 +117,7 @@ export interface CliArguments {
   /** `run --confirm`: what the user confirmed (a broad workdir), as the page's session confirmations. */
   confirm: SessionConfirmation[];
   /** `install`: the .zip, folder or https:// URL, the layer, and whether a same-name skill is replaced. */
-  install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean };
+  install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean; remove?: boolean };
   /** `eval triggers`: the eval file, runs per query, probes in flight, an ablation. */
   evals?: string;
   runs: number;
@@ -174,6 +178,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         layer: { type: "string" },
         force: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
+        remove: { type: "boolean", default: false },
         save: { type: "boolean", default: false },
         format: { type: "string" },
         out: { type: "string" },
@@ -189,8 +194,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (!["catalog", "prompt", "run", "install", "eval", "export", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
   const install = command === "install" ? installArguments(values, positionals) : undefined;
-  if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
-    throw usageError("--layer, --force and --dry-run apply to install only");
+  if (
+    command !== "install" &&
+    (values.layer !== undefined || values.force || values["dry-run"] || values.remove)
+  )
+    throw usageError("--layer, --force, --dry-run and --remove apply to install only");
   const extra = command === "eval" || command === "export" || install ? 2 : 1;
   if (command === "eval" && positionals[1] !== "triggers") {
     throw usageError(`eval needs a subcommand: eval triggers (got "${positionals[1] ?? ""}")`);
@@ -293,14 +301,20 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
 }
 
 function installArguments(
-  values: { layer?: string; force: boolean; "dry-run": boolean },
+  values: { layer?: string; force: boolean; "dry-run": boolean; remove: boolean },
   positionals: string[],
 ): NonNullable<CliArguments["install"]> {
   const source = positionals[1];
   if (!source) throw usageError("install needs SOURCE (a .zip, a folder or an https:// URL)");
   if (values.layer !== "user" && values.layer !== "project")
     throw usageError(`install needs --layer user or --layer project (got ${values.layer ?? "none"})`);
-  return { source, layer: values.layer, force: values.force, dryRun: values["dry-run"] };
+  return {
+    source,
+    layer: values.layer,
+    force: values.force,
+    dryRun: values["dry-run"],
+    ...(values.remove ? { remove: true } : {}),
+  };
 }
 
 function positiveInteger(value: string | undefined, flag: string, fallback: number): number {

@@ -118,6 +118,8 @@ export interface SkillView {
   source: CatalogSource;
   /** Set for a skill an MCP server serves (its body and files are fetched when it is loaded). */
   mcp?: McpSkillOrigin;
+  /** The plugin that installed it (`.PseudoClaude/plugins/<plugin>/skills/…`): listed and removed together. */
+  plugin?: string;
   entryPath: string;
   rootDir: string;
   /** Names of the tools.json tools. */

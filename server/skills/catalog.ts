@@ -14,6 +14,7 @@ import { parseSkillMarkdown } from "./parse-skill.ts";
 import { readBounded } from "./read-bounded.ts";
 import { scanLayers, type LoadedSkill } from "./scan-layer.ts";
 import { buildMcpSkills, type McpListingInput } from "./mcp-source.ts";
+import { catalogFolders } from "./plugin-layers.ts";
 import type {
   CatalogLayers,
   CatalogSnapshot,
@@ -117,10 +118,14 @@ export class Catalog {
     const warnings: SkillWarning[] = [];
     // All layers in one bounded-concurrency scan; results come back in layer order, so the override
     // (later layer wins) and the warning order are those of a layer-by-layer scan.
-    const scans = await scanLayers(LAYER_ORDER.map((source) => ({ source, folder: this.layers[source] })));
-    for (const scan of scans) {
+    // Each layer's own skills folder, then the skills/ of the plugins installed in it (plugin-layers.ts).
+    const folders = await catalogFolders(this.layers);
+    const scans = await scanLayers(folders.map(({ source, folder }) => ({ source, folder })));
+    for (const [index, scan] of scans.entries()) {
       warnings.push(...scan.warnings);
+      const plugin = folders[index]!.plugin;
       for (const loaded of scan.skills) {
+        if (plugin) loaded.skill.plugin = plugin;
         const list = candidates.get(loaded.skill.meta.name) ?? [];
         list.push(loaded);
         candidates.set(loaded.skill.meta.name, list);
@@ -354,6 +359,7 @@ export class Catalog {
           extra: skill.meta.extra,
         }),
         body: skill.body,
+        ...(skill.plugin ? { plugin: skill.plugin.name } : {}),
         // An MCP skill's SKILL.md is not fetched before it is loaded; the entry is what is known.
         ...(skill.mcp ? { mcp: structuredClone(skill.mcp) } : { raw }),
         ...(skill.meta.allowedTools

@@ -19,6 +19,7 @@ import { renderInvocation } from "./render.ts";
 import { hasOwnFolder } from "./resource-lint.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import type { McpSkillLoader } from "./mcp-skill-loader.ts";
+import { expandPlaceholders } from "./plugin-bundle.ts";
 import { modelInvocable, type CatalogSource, type Skill } from "./types.ts";
 
 export { LOAD_SKILL_TOOL_NAME };
@@ -135,7 +136,13 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
       const served = skill.mcp ? await loadServedSkill(skill, options.mcpSkills) : undefined;
       if (typeof served === "string") return { result: failResult(LOAD_SKILL_TOOL_NAME, "io_error", served) };
       const freshBody = served ? served.body : await catalog.reloadSkillBody(skill.meta.name);
-      const body = freshBody ?? skill.body;
+      // A plugin's skill: Claude Code's ${CLAUDE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_DATA} are its folders.
+      const body = skill.plugin
+        ? expandPlaceholders(freshBody ?? skill.body, {
+            CLAUDE_PLUGIN_ROOT: skill.plugin.root,
+            CLAUDE_PLUGIN_DATA: skill.plugin.dataDir,
+          })
+        : (freshBody ?? skill.body);
       // Level 3: where the skill lives and what it ships, listed now (never at catalog load). A folder
       // that cannot be listed (removed since the scan) leaves the SOP without them.
       const resources = served

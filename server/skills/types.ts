@@ -83,9 +83,18 @@ export interface Skill {
   source: CatalogSource;
   /** Set for a skill an MCP server serves: its body is a placeholder until it is loaded (fetched then, never before). */
   mcp?: McpSkillOrigin;
+  /** Set for a skill a plugin installed (`.PseudoClaude/plugins/<name>/skills/<skill>`). */
+  plugin?: SkillPlugin;
   tools: SkillToolSpec[];
   /** Key lines and parser notes for the lint (absent for a skill built by hand in a test). */
   frontmatter?: FrontmatterFacts;
+}
+
+/** The plugin a skill came with: its name, its folder (`${CLAUDE_PLUGIN_ROOT}`) and data folder. */
+export interface SkillPlugin {
+  name: string;
+  root: string;
+  dataDir: string;
 }
 
 export interface PromptItem {
