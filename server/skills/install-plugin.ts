@@ -4,10 +4,17 @@
 // its MCP servers join the same layer's settings.json `mcpServers` (each marked `"plugin": "<name>"`), so
 // a project plugin's servers start only once the folder is trusted, like any workdir server. Removing the
 // plugin removes its folder and its servers; its data folder (`plugins-data/<name>`) is kept.
-import { lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { InstallOutcome, InstallPlan } from "../protocol/install.ts";
-import { checkLayerPath, installLayers, layerFolder, writeTree, type InstallTarget } from "./install.ts";
+import {
+  checkLayerPath,
+  exists,
+  installLayers,
+  layerFolder,
+  writeTree,
+  type InstallTarget,
+} from "./install.ts";
 import { InstallRefused, type InstallTree } from "./install-tree.ts";
 import { readPluginBundle, type PluginBundle, type PluginPlaces } from "./plugin-bundle.ts";
 import { scanLayers } from "./scan-layer.ts";
@@ -25,16 +32,6 @@ export function pluginPlaces(target: InstallTarget, name: string): PluginPlaces 
 
 function settingsFile(target: InstallTarget): string {
   return path.join(configFolder(target), "settings.json");
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await lstat(target);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
 }
 
 /** The settings document, `{}` when there is none, or why it cannot be changed safely. */

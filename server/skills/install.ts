@@ -185,7 +185,8 @@ function skillLocation(entryPath: string, rootDir: string, layer: string): strin
   return path.resolve(rootDir) === path.resolve(layer) ? entryPath : rootDir;
 }
 
-async function exists(target: string): Promise<boolean> {
+/** Whether something (a file, a folder, a link) is at `target`; errors other than "not there" are thrown. */
+export async function exists(target: string): Promise<boolean> {
   try {
     await lstat(target);
     return true;
