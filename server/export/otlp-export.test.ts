@@ -177,7 +177,7 @@ describe("export --format otlp", () => {
     expect(attribute(second!, "llm.token_count.prompt_details.cache_read")).toBe(1651);
     expect(attribute(third!, "gen_ai.usage.output_tokens")).toBe(12);
     expect(attribute(third!, "llm.token_count.total")).toBe(712);
-    expect(attribute(first!, "gen_ai.response.finish_reasons")).toEqual(["tool_call"]);
+    expect(attribute(first!, "gen_ai.response.finish_reasons")).toEqual(["tool_calls"]);
     expect(attribute(third!, "gen_ai.response.finish_reasons")).toEqual(["stop"]);
     // Cost from the provider's report and the price row the request was predicted with (prices.json).
     const price = session.events.flatMap(({ event }) =>

@@ -298,7 +298,7 @@ export function sessionToOtlp(session: ExportedSession, options: OtlpExportOptio
         const calls = event.message.toolCalls;
         addAttributes(request.span, {
           "gen_ai.response.model": request.snapshot.model,
-          "gen_ai.response.finish_reasons": [calls.length > 0 ? "tool_call" : "stop"],
+          "gen_ai.response.finish_reasons": [calls.length > 0 ? "tool_calls" : "stop"],
           "pseudoclaude.response.tool_calls": calls.map((call) => call.name),
           ...(content ? responseContent(event.message) : {}),
         });

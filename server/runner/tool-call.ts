@@ -198,7 +198,10 @@ async function decide(
   emit({ type: "permission_decision", runId, callId: check.callId, trace: decided, answer });
   // A consent (loading an MCP server's skill) approves content, not one call: any allow holds for the
   // session, bound to the key (the skill's URI and file set), and a changed set asks again.
-  if (answer.kind === "allow_session" || (answer.kind === "allow_once" && check.target.consent))
+  if (
+    answer.kind === "allow_session" ||
+    (answer.kind === "allow_once" && check.target.consent?.anyAllowHolds)
+  )
     permission.rememberSessionAllow?.(check);
   return decided;
 }

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogReport } from "../cli/catalog-command.ts";
 import { PermissionEngine } from "../permission/engine.ts";
+import { parseRule } from "../permission/rules.ts";
 import { buildEnvironment } from "../prompt/environment.ts";
 import type { PermissionCheck } from "../permission/types.ts";
 import type { SkillView } from "../protocol/catalog.ts";
@@ -334,5 +335,40 @@ describe("consent and allowed-tools", () => {
     const key = loadCheck("pdf-tools").target.consent!.key;
     expect(skillAllowRules({ ...input, mcpGrants: [key] }).map((rule) => rule.entry)).toEqual(["Bash(rm:*)"]);
     expect(skillAllowRules({ ...input, mcpGrants: [`${key}0`] })).toEqual([]);
+  });
+
+  it("asks before every command while an MCP skill is loaded, whatever the mode and the rules", () => {
+    const rule = parseRule("allow", "run_command(ls*)", "test");
+    if (typeof rule === "string") throw new Error(rule);
+    const engine = new PermissionEngine({
+      mode: "bypassPermissions",
+      rules: [rule],
+      sandbox: { enabled: true, mechanism: "bubblewrap", network: false },
+    });
+    const tool = workspace.registry.get("run_command")!;
+    const describe = () =>
+      (
+        tool as unknown as {
+          describe(input: unknown, context: { workdir: string }): PermissionCheck["target"];
+        }
+      ).describe({ command: "ls -la" }, { workdir: workspace.workdir });
+    const check = (): PermissionCheck => ({
+      callId: "c2",
+      tool: tool.definition,
+      input: { command: "ls -la" },
+      target: describe(),
+    });
+    expect(check().target.consent!.reason).toContain('"pdf-tools" (mcp:docs)');
+    expect(engine.evaluate(check())).toMatchObject({ decision: "ask", source: "list" });
+    engine.rememberSessionAllow(check());
+    expect(engine.evaluate(check()).decision).toBe("allow");
+    for (const active of workspace.activeSkills.list())
+      if (active.source.startsWith("mcp:")) workspace.activeSkills.deactivate(active.name);
+    const fresh = new PermissionEngine({
+      mode: "bypassPermissions",
+      sandbox: { enabled: true, mechanism: "bubblewrap", network: false },
+    });
+    expect(check().target.consent).toBeUndefined();
+    expect(fresh.evaluate(check()).decision).toBe("allow");
   });
 });

@@ -12,6 +12,8 @@ export interface ActiveSkillRoot {
   given: string;
   /** An MCP skill's: fetches and verifies a file before it is read (server/skills/mcp-skill-loader.ts). */
   prepare?: (relative: string) => Promise<string | undefined>;
+  /** `mcp:<server>` for a skill an MCP server serves. */
+  mcpSource?: string;
 }
 
 export interface ActiveSkill {
@@ -94,6 +96,7 @@ export class ActiveSkills {
               root: entry.resources.baseDir,
               given: entry.rootDir ?? entry.resources.baseDir,
               ...(entry.prepare ? { prepare: entry.prepare } : {}),
+              ...(entry.source.startsWith("mcp:") ? { mcpSource: entry.source } : {}),
             },
           ]
         : [],

@@ -11,6 +11,7 @@ import {
   type ToolContext,
   type ToolExecution,
   type ToolResult,
+  type ToolTarget,
 } from "../tools/types.ts";
 import type { ActiveSkills } from "./active-skills.ts";
 import type { Catalog } from "./catalog.ts";
@@ -51,7 +52,7 @@ export interface LoadSkillToolOptions {
 }
 
 /** The consent an MCP skill's load needs (SEP-2640): bound to its server, URI and file set. */
-export function mcpSkillConsent(skill: Skill): { key: string; reason: string } | undefined {
+export function mcpSkillConsent(skill: Skill): NonNullable<ToolTarget["consent"]> | undefined {
   const origin = skill.mcp;
   if (!origin) return undefined;
   const files = origin.files;
@@ -60,6 +61,7 @@ export function mcpSkillConsent(skill: Skill): { key: string; reason: string } |
     : `"dynamic": its files are generated and cannot be verified`;
   return {
     key: `${skill.source} ${origin.uri} ${origin.contentKey}`,
+    anyAllowHolds: true,
     reason:
       `skill "${skill.meta.name}" is served by MCP server ${origin.server} (${origin.uri}; ${what}): its text comes ` +
       `from that server and is untrusted. Approving covers these files for this session; if the server changes them, loading asks again`,

@@ -17,6 +17,8 @@ export interface SkillRoot {
    * against its listed digest then, never before); a returned text refuses the read with that reason.
    */
   prepare?: (relative: string) => Promise<string | undefined>;
+  /** `mcp:<server>` for a skill an MCP server serves: while it is loaded, commands ask (run-command.ts). */
+  mcpSource?: string;
 }
 
 /** The roots readable right now (read live: a skill loaded a moment ago is included). */

@@ -55,7 +55,12 @@ export interface ToolTarget {
    * serves (SEP-2640). `key` is what the consent is bound to (the server, the skill's URI and its file
    * set); an approval of that key holds for the session, and any other key asks again.
    */
-  consent?: { key: string; reason: string };
+  consent?: {
+    key: string;
+    reason: string;
+    /** "Allow once" holds for the session too (what is approved is content, not one call). */
+    anyAllowHolds?: boolean;
+  };
 }
 
 export interface ToolExecution {
