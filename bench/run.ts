@@ -49,6 +49,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./runner-overhead.ts", "runnerOverheadFigure"),
   },
   {
+    name: "permission-evaluate",
+    workload: "PermissionEngine.evaluate of run_command lines: ordinary, and the worst 30 KB line",
+    target: "report (µs per evaluate; adversarial vs ordinary)",
+    load: () => importFigure("./permission-evaluate.ts", "permissionEvaluateFigure"),
+  },
+  {
     name: "skill-tool-call",
     workload: "trivial tool via registry + permission + process runner",
     target: "≤ 1.2× bare child_process.spawn",

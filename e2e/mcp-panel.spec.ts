@@ -33,6 +33,10 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
 
   await expect(server).toHaveAttribute("data-status", "connected", { timeout: 30_000 });
   await expect(server.getByTestId("mcp-server-sandbox")).toHaveText(/sandbox (on · network off|off)/);
+  await expect(server.getByTestId("mcp-server-tools").locator(":scope > summary")).toContainText(
+    "tokens of definitions",
+  );
+  await server.getByTestId("mcp-server-tools").locator(":scope > summary").click();
   const echo = server.getByTestId("mcp-tool-mcp__everything__echo");
   await expect(echo).toBeVisible();
   await expect(server.getByTestId("mcp-tool-mcp__everything__get-sum")).toBeVisible();

@@ -14,7 +14,7 @@ test("a skill's own files go from listed to read, with the token cost of each le
   const reference = page.getByTestId("skill-file-csv-report-reference-column-types.md");
   const script = page.getByTestId("skill-file-csv-report-scripts-column-types.mjs");
 
-  await chat.send("Check the column types in data/sales.csv");
+  await chat.send("Check the column types in data/customers.csv");
   // The script belongs to the skill: the approval card says so before it runs.
   await expect(chat.approvalCard()).toBeVisible();
   await expect(chat.approvalCard().getByTestId("approval-skill")).toContainText(
@@ -30,7 +30,7 @@ test("a skill's own files go from listed to read, with the token cost of each le
   await chat.allowOnce();
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await expect(chat.toolCall("run_command").getByTestId("tool-call-result")).toContainText(
-    "quantity: 71 integer, 1 text",
+    "monthly_spend: 23 currency, 1 text",
   );
 
   // L2: the SOP in the environment carries the base directory and the file list.

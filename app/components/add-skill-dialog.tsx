@@ -7,6 +7,7 @@ import type { InstallLayer, InstallOutcome, InstallPlan } from "../../server/pro
 import { displayPath } from "./catalog-panel.tsx";
 import { EscapedText } from "./escaped-text.tsx";
 import { Button } from "./ui.tsx";
+import { plural } from "../lib/plural.ts";
 
 export type AddSkillStatus = "idle" | "reading" | "checking" | "installing";
 
@@ -77,7 +78,7 @@ function Answer({
         — <EscapedText text={plan.description} />
       </p>
       <p className="text-xs text-slate-600">
-        {plan.files} files, {formatBytes(plan.bytes)} uncompressed
+        {plural(plan.files, "file")}, {formatBytes(plan.bytes)} uncompressed
         {plan.toolNames.length > 0 && `, tools: ${plan.toolNames.join(", ")}`}. Goes to{" "}
         <span className="font-mono" title={plan.targetDir}>
           {displayPath(plan.targetDir, workdir)}

@@ -40,8 +40,11 @@ export function ApprovalCard({
   primary,
   onAnswer,
   focusTarget,
+  byHand = false,
 }: {
   request: ApprovalRequest;
+  /** A call from the tool console: no model asked for it and no run is going, so the card says neither. */
+  byHand?: boolean;
   /** Only the oldest pending approval shows the keyboard help and is scrolled into view. */
   primary: boolean;
   onAnswer: (answer: ApprovalAnswer) => void;
@@ -109,6 +112,11 @@ export function ApprovalCard({
         <strong className="text-sm" data-testid="approval-title">
           Approve {request.tool}?
         </strong>
+        {byHand && (
+          <span className="text-slate-700" data-testid="approval-by-hand">
+            you started this call from the tool console
+          </span>
+        )}
         <Badge tone="amber">{request.category}</Badge>
         <span className="text-slate-600">
           asked by {request.trace.source}
@@ -216,7 +224,11 @@ export function ApprovalCard({
           <input
             data-testid="approval-deny-reason"
             className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5"
-            placeholder="reason for denying (optional, the model sees it)"
+            placeholder={
+              byHand
+                ? "reason for denying (optional, shown with the console's result)"
+                : "reason for denying (optional, the model sees it)"
+            }
             value={reason}
             onChange={(event) => setReason(event.target.value)}
             onKeyDown={(event) => {
@@ -251,8 +263,16 @@ export function ApprovalCard({
             {armed ? "keys on" : focused ? "keys arming…" : "keys off"}
           </span>
           <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (reason first, then
-          Enter) · <kbd>Esc</kbd> stops the run. Only while this card has the focus: click it, or Shift+Tab
-          from the message box.
+          Enter)
+          {byHand ? (
+            ""
+          ) : (
+            <>
+              {" "}
+              · <kbd>Esc</kbd> stops the run
+            </>
+          )}
+          . Only while this card has the focus: click it, or Shift+Tab from the message box.
         </p>
       )}
     </div>

@@ -1,9 +1,12 @@
 // The message box: Enter sends, Shift+Enter is a new line, `/` at the start completes skill names
-// from the catalog (Tab or click to accept), Stop cancels the running turn. While an approval waits,
+// from the catalog (Tab or click to accept), Stop cancels the running turn. While a run is going, Enter
+// queues the message (shown above the box, removable, sent when the run ends; "Stop & send" ends the run
+// first). The box is cleared only once the message was sent or queued. While an approval waits,
 // Shift+Tab moves the focus to its card: keystrokes typed here never answer it.
 "use client";
 import { useEffect, useRef, useState } from "react";
 import type { SkillView } from "../../server/protocol/index.ts";
+import type { QueuedMessage } from "../state/types.ts";
 import { Button } from "./ui.tsx";
 
 /** Skills for the slash menu: those a person may invoke (`user-invocable: false` hides one, as in Claude Code). */
@@ -22,14 +25,21 @@ export function Composer({
   disabled,
   onSend,
   onStop,
+  queued = [],
+  onRemoveQueued,
+  onStopAndSend,
   approvalWaiting = false,
   onFocusApproval,
 }: {
   skills: SkillView[];
   running: boolean;
   disabled: boolean;
-  onSend: (text: string) => void;
+  /** Sends (or, during a run, queues) the message; false when it could not, and the text stays. */
+  onSend: (text: string) => boolean;
   onStop: () => void;
+  queued?: QueuedMessage[];
+  onRemoveQueued?: (id: string) => void;
+  onStopAndSend?: () => void;
   /** An approval card is waiting for an answer. */
   approvalWaiting?: boolean;
   onFocusApproval?: () => void;
@@ -48,8 +58,7 @@ export function Composer({
   const accept = (skill: SkillView) => setText(`/${skill.name} `);
   const send = () => {
     if (!text.trim() || disabled) return;
-    onSend(text.trim());
-    setText("");
+    if (onSend(text.trim())) setText("");
   };
   return (
     <div className="relative border-t border-slate-200 p-2" data-testid="composer">
@@ -74,6 +83,57 @@ export function Composer({
           ))}
         </ul>
       )}
+      {queued.length > 0 && (
+        <ol className="mb-1 space-y-1" data-testid="composer-queue" aria-label="Queued messages">
+          {queued.map((item, index) => (
+            <li
+              key={item.id}
+              className="flex items-center gap-1 rounded border border-blue-200 bg-blue-50 px-1.5 py-0.5 text-xs"
+              data-testid="queued-message"
+            >
+              <span className="shrink-0 font-semibold text-blue-900">
+                {running ? (index === 0 ? "Sent when the run ends:" : "Then:") : "Not sent yet:"}
+              </span>
+              <span className="min-w-0 flex-1 truncate" title={item.text} data-testid="queued-message-text">
+                {item.text}
+              </span>
+              {index === 0 && running && onStopAndSend && (
+                <Button
+                  small
+                  testId="queued-stop-and-send"
+                  onClick={onStopAndSend}
+                  title="Stop the run, then send this"
+                >
+                  Stop &amp; send
+                </Button>
+              )}
+              {!running && index === 0 && (
+                <Button
+                  small
+                  kind="primary"
+                  testId="queued-send-now"
+                  disabled={disabled}
+                  onClick={() => {
+                    if (onSend(item.text)) onRemoveQueued?.(item.id);
+                  }}
+                >
+                  Send now
+                </Button>
+              )}
+              {onRemoveQueued && (
+                <Button
+                  small
+                  testId="queued-remove"
+                  onClick={() => onRemoveQueued(item.id)}
+                  title="Do not send this"
+                >
+                  Remove
+                </Button>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
       {approvalWaiting && (
         <p className="mb-1 text-[0.7rem] text-amber-900" data-testid="composer-approval-hint">
           An approval is waiting above. What you type here never answers it: press <kbd>Shift+Tab</kbd> (or
@@ -88,7 +148,11 @@ export function Composer({
           rows={2}
           className="min-w-0 flex-1 resize-none rounded border border-slate-300 p-1.5 text-sm"
           placeholder={
-            disabled ? "Connecting…" : "Message, or /skill args — Enter sends, Shift+Enter new line"
+            disabled
+              ? "Connecting…"
+              : running
+                ? "A run is going: Enter queues this message, sent when the run ends"
+                : "Message, or /skill args — Enter sends, Shift+Enter new line"
           }
           value={text}
           onChange={(event) => {
@@ -117,14 +181,23 @@ export function Composer({
             }
           }}
         />
-        {running ? (
+        {running && text.trim() && (
           <Button
-            kind="danger"
-            testId="chat-stop"
-            onClick={onStop}
-            title="Cancel the run and kill its tools (key: Esc)"
+            kind="primary"
+            testId="chat-queue"
+            onClick={send}
+            disabled={disabled}
+            title="Send it when the run ends"
           >
-            Stop <kbd className="text-[0.7rem] opacity-75">Esc</kbd>
+            Queue
+          </Button>
+        )}
+        {running ? (
+          <Button kind="danger" testId="chat-stop" onClick={onStop} title="Cancel the run and kill its tools">
+            Stop{" "}
+            <kbd className="text-[0.7rem] opacity-75" aria-hidden="true" title="key: Esc">
+              Esc
+            </kbd>
           </Button>
         ) : (
           <Button kind="primary" testId="chat-send" onClick={send} disabled={disabled || !text.trim()}>

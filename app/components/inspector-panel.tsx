@@ -2,7 +2,7 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { memo, useState } from "react";
+import { memo, useRef, useState } from "react";
 import { requestCost, runCost, totalCost } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
@@ -136,6 +136,8 @@ export function InspectorPanel({
   onCompare?: () => void;
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
+  const scroller = useRef<HTMLDivElement>(null);
+  const summaryArea = useRef<HTMLDivElement>(null);
   const [lineDiffOn, setLineDiffOn] = useState(false);
   const selected =
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
@@ -159,13 +161,18 @@ export function InspectorPanel({
   const total = counts ? counts.total : 0;
   const usage = selected.usage;
 
+  // One scroller for the whole column: the summary at its full height (no box inside a box), then the pane
+  // tabs, which stick to the column's bottom edge while the summary fills the view and to its top edge once
+  // the pane is scrolled into view; so they are always on screen. Choosing a pane brings it into view.
+  const openPane = (name: PaneName) => {
+    setPane(name);
+    const column = scroller.current;
+    const summary = summaryArea.current;
+    if (column && summary && column.scrollTop < summary.offsetHeight) column.scrollTop = summary.offsetHeight;
+  };
   return (
-    <div className="flex h-full flex-col" data-testid="inspector-panel">
-      {/* The request's summary scrolls on its own past half the column, so the panes always stay in reach. */}
-      <div
-        className="max-h-[50%] shrink-0 space-y-1.5 overflow-y-auto border-b border-slate-200 p-2"
-        data-testid="inspector-summary-area"
-      >
+    <div ref={scroller} className="h-full overflow-y-auto" data-testid="inspector-panel">
+      <div ref={summaryArea} className="space-y-1.5 p-2" data-testid="inspector-summary-area">
         <div className="flex items-center justify-between">
           <h2 className="text-sm font-semibold">Prompt inspector</h2>
           <CopyButton
@@ -367,7 +374,12 @@ export function InspectorPanel({
           </p>
         )}
       </div>
-      <div className="flex gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pt-1" role="tablist">
+      <div
+        className="sticky top-0 bottom-0 z-10 flex flex-wrap gap-x-0.5 border-y border-slate-200 bg-white px-2 pt-1"
+        role="tablist"
+        aria-label="Panes of the selected request"
+        data-testid="inspector-pane-tabs"
+      >
         {(Object.keys(paneLabels) as PaneName[]).map((name) => (
           <button
             key={name}
@@ -376,7 +388,7 @@ export function InspectorPanel({
             aria-selected={pane === name}
             data-testid={`pane-tab-${name}`}
             title={paneHelp[name]}
-            onClick={() => setPane(name)}
+            onClick={() => openPane(name)}
             className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
           >
             {paneLabels[name]}
@@ -384,7 +396,7 @@ export function InspectorPanel({
           </button>
         ))}
       </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+      <div className="min-h-full p-2" role="tabpanel">
         {previous && pane !== "raw" && (
           <label className="mb-1 flex items-center gap-1 text-xs">
             <input

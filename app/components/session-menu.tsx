@@ -2,7 +2,8 @@
 // (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline,
 // "OpenTelemetry trace" an OTLP/JSON file for Phoenix or Langfuse (no prompt text), and "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
+import { usePopover } from "./popover.ts";
 import { Button } from "./ui.tsx";
 
 export type SessionFileFormat = "html" | "scenario" | "otlp";
@@ -10,34 +11,13 @@ export type SessionFileFormat = "html" | "scenario" | "otlp";
 export function SessionMenu({
   onExport,
   onImportScenario,
-  running,
 }: {
   onExport: (format: SessionFileFormat) => void;
   /** The chosen file's name and text. */
   onImportScenario: (fileName: string, yaml: string) => void;
-  /** A scenario cannot be swapped in while a run is going. */
-  running: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const container = useRef<HTMLDivElement>(null);
+  const { open, setOpen, container } = usePopover();
   const fileInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.preventDefault();
-      setOpen(false);
-    };
-    document.addEventListener("mousedown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
   const choose = (format: SessionFileFormat) => {
     setOpen(false);
     onExport(format);
@@ -79,15 +59,10 @@ export function SessionMenu({
           <Button
             small
             testId="session-import-scenario"
-            disabled={running}
             onClick={() => fileInput.current?.click()}
-            title={
-              running
-                ? "Stop the run first"
-                : "Play a scenario file (e.g. a recorded session) with this session's scripted model"
-            }
+            title="Replay a scenario file (e.g. a recorded session) in a new session on this workdir, with the scripted model"
           >
-            Import scenario…
+            Import scenario as a new session…
           </Button>
           <input
             ref={fileInput}

@@ -1,11 +1,11 @@
 // A skill's detail view: how it may be invoked, its allowed-tools mapped onto this playground's tools,
 // its lint notes, frontmatter, rendered SOP and raw text, tools.json specs with their schemas, the token
-// cost of listing it vs loading it, and a console to run each of its tools by hand.
+// cost of listing it vs loading it (the server's counts of the very segments the inspector shows:
+// skill_figures), and a console to run each of its tools by hand.
 "use client";
-import { useState } from "react";
-import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillView } from "../../server/protocol/index.ts";
+import { useEffect, useState } from "react";
+import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillFigures, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
-import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { sourceTone } from "./catalog-panel.tsx";
 import { LintNoteLine } from "./catalog-sections.tsx";
@@ -20,6 +20,8 @@ type Tab = "sop" | "raw" | "tools";
 
 export function SkillDetail({
   skill,
+  figures,
+  onNeedFigures,
   consoleResults,
   registeredTools,
   lint = [],
@@ -30,6 +32,10 @@ export function SkillDetail({
   onClose,
 }: {
   skill: SkillView;
+  /** What listing and loading it cost, counted on the server (absent until it answers). */
+  figures?: SkillFigures;
+  /** Asks the server for the figures: when the view opens and whenever the skill's text changes. */
+  onNeedFigures: (name: string) => void;
   consoleResults: ConsoleResult[];
   /** Tools in the session's Registry: a skill's tools.json tools arrive there only through load_skill. */
   registeredTools: string[];
@@ -44,9 +50,7 @@ export function SkillDetail({
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>("sop");
-  // The index line as the model reads it: when_to_use joins the description (Claude Code's listing).
-  const indexText = skill.whenToUse ? `${skill.description} ${skill.whenToUse}` : skill.description;
-  const counts = useTokenCounts({ listing: `- ${skill.name}: ${indexText}`, body: skill.body });
+  useEffect(() => onNeedFigures(skill.name), [skill.name, skill.description, skill.body, onNeedFigures]);
   const frontmatter = {
     name: skill.name,
     description: skill.description,
@@ -120,14 +124,7 @@ export function SkillDetail({
           className="rounded border border-slate-200 bg-slate-50 p-1.5 text-xs"
           data-testid="skill-token-cost"
         >
-          <div>
-            Listing it costs{" "}
-            <strong data-testid="skill-listing-tokens">{counts ? counts.listing : "…"}</strong> tokens in
-            every request; loading it adds{" "}
-            <strong data-testid="skill-body-tokens">{counts ? counts.body : "…"}</strong> tokens to the
-            environment.
-          </div>
-          <div className="text-slate-500">{tokenizerName}</div>
+          <SkillCost figures={figures} />
         </div>
         <details>
           <summary className="cursor-pointer text-xs font-semibold">Frontmatter</summary>
@@ -208,6 +205,39 @@ export function SkillDetail({
         )}
       </div>
     </div>
+  );
+}
+
+/** "Listing it costs N tokens in every request; loading it adds M": the server's counts, with their source. */
+function SkillCost({ figures }: { figures?: SkillFigures }) {
+  const shown = (value: number | undefined, testId: string) => (
+    <strong data-testid={testId}>{figures ? (value?.toLocaleString("en-US") ?? "—") : "…"}</strong>
+  );
+  return (
+    <>
+      <div>
+        {figures && figures.indexTokens === undefined ? (
+          <>It is not in the skills index of this session (eager mode or a listing budget). </>
+        ) : (
+          <>
+            Listing it costs {shown(figures?.indexTokens, "skill-listing-tokens")} tokens in every
+            request;{" "}
+          </>
+        )}
+        {figures?.loadError ? (
+          <span data-testid="skill-load-error">it cannot be loaded: {figures.loadError}</span>
+        ) : (
+          <>
+            loading it adds {shown(figures?.loadTokens, "skill-body-tokens")} tokens to the environment (its
+            SOP, base directory and file list, without arguments).
+          </>
+        )}
+      </div>
+      <div className="text-slate-500">
+        {figures?.tokenizer ?? "o200k_base"}, counted on the server: the figures the inspector shows for its
+        index line and its environment section
+      </div>
+    </>
   );
 }
 

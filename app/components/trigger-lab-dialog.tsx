@@ -1,10 +1,11 @@
 // The "Trigger lab" panel: start a lab on this session's workdir and provider (runs, concurrency, an
 // optional ablation), watch the live table fill, and check the catalog budget of a client profile.
 "use client";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { CatalogBudgetReport, ClientProfileName } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "../state/trigger-lab-state.ts";
 import { CatalogBudgetView } from "./catalog-budget-view.tsx";
+import { Dialog } from "./dialog.tsx";
 import { TriggerLabTable } from "./trigger-lab-table.tsx";
 import { Badge, Button } from "./ui.tsx";
 
@@ -47,24 +48,11 @@ export function TriggerLabDialog({
   const [ablate, setAblate] = useState(false);
   const [ablateSkill, setAblateSkill] = useState(skills[0] ?? "");
   const [ablateText, setAblateText] = useState("");
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
   const running = lab?.status === "running";
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-auto bg-slate-900/40 p-6"
-      data-testid="trigger-lab"
-      role="dialog"
-      aria-label="Trigger lab"
-    >
-      <div className="w-[60rem] max-w-full space-y-3 rounded bg-white p-4 text-sm shadow-xl">
+    <Dialog title="Trigger lab" testId="trigger-lab" onClose={onClose} width="w-[60rem]" align="top">
+      <div className="space-y-3">
         <div className="flex items-center gap-2">
-          <h2 className="text-base font-semibold">Trigger lab</h2>
           <Badge tone={provider === "scripted" ? "amber" : "blue"} testId="lab-model">
             {provider === "scripted"
               ? "scripted model — offline demo: the answers are scripted"
@@ -204,6 +192,6 @@ export function TriggerLabDialog({
           />
         )}
       </div>
-    </div>
+    </Dialog>
   );
 }

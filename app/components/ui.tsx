@@ -52,6 +52,8 @@ export function Button({
   title,
   type = "button",
   small,
+  ariaLabel,
+  pressed,
 }: {
   kind?: keyof typeof buttonKinds;
   testId: string;
@@ -61,6 +63,10 @@ export function Button({
   title?: string;
   type?: "button" | "submit";
   small?: boolean;
+  /** The button's name when its text is an icon. */
+  ariaLabel?: string;
+  /** A toggle's state (aria-pressed). */
+  pressed?: boolean;
 }) {
   return (
     <button
@@ -70,6 +76,8 @@ export function Button({
       onClick={onClick}
       disabled={disabled}
       title={title}
+      aria-label={ariaLabel}
+      aria-pressed={pressed}
     >
       {children}
     </button>

@@ -366,6 +366,25 @@ describe("uiReducer", () => {
     });
   });
 
+  it("a settings change keeps the title the session list has since learned (the first message names it)", () => {
+    const titled: ServerMessage = {
+      type: "session_list",
+      sessions: [{ ...summary(), title: "review src/orders.js" }],
+    };
+    const state = run([
+      opened,
+      titled,
+      envelope(2, {
+        type: "settings_changed",
+        settings: { ...summary().settings, cacheAs: "claude-haiku-4-5" },
+      }),
+    ]);
+    expect(state.sessions[0]).toMatchObject({
+      title: "review src/orders.js",
+      settings: { cacheAs: "claude-haiku-4-5" },
+    });
+  });
+
   it("applies settings changes, retries, deletions and exports", () => {
     const state = run([
       opened,

@@ -173,6 +173,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         state: "pending",
         known: event.known,
         visible: event.visible,
+        ...(event.console ? { byHand: true } : {}),
       };
       const withCall = { ...ensured, toolCalls: { ...ensured.toolCalls, [call.id]: call } };
       return updateTurn(withCall, assistantTurnId(event.runId, event.requestIndex), (turn) =>
@@ -196,6 +197,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
               state: "pending" as const,
               known: true,
               visible: true,
+              ...(event.console ? { byHand: true } : {}),
             },
           };
       const withCall = { ...view, toolCalls };

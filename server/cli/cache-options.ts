@@ -41,7 +41,6 @@ export function cacheDependencies(
       providerModel: provider.model,
       ...(options?.cacheModel ? { cacheAs: options.cacheModel } : {}),
       forAnyProvider: true,
-      home,
     }),
     cacheBreakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
     skillPlacement: options?.placement ?? "environment",

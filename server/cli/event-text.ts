@@ -2,6 +2,10 @@
 import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
 import { segmentTokens } from "../prompt/segments.ts";
 
+function fileCount(count: number): string {
+  return `${count} file${count === 1 ? "" : "s"}`;
+}
+
 function clip(text: string, limit = 300): string {
   const folded = text.replace(/\s+$/g, "");
   return folded.length > limit ? `${folded.slice(0, limit)}… (${folded.length} chars)` : folded;
@@ -100,7 +104,7 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         `★ skill activated: ${event.name} [${event.source}] at position ${event.position}` +
         (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "") +
         (event.resources
-          ? `\n  base directory ${event.resources.baseDir} (${event.resources.files.length + event.resources.more} files)`
+          ? `\n  base directory ${event.resources.baseDir} (${fileCount(event.resources.files.length + event.resources.more)})`
           : "")
       );
     case "skill_resource_read":

@@ -10,7 +10,7 @@ import type { CliArguments } from "./args.ts";
 
 function planLines(plan: InstallPlan): string[] {
   const lines = [
-    `${plan.layer} skill "${plan.name}" → ${plan.targetDir} (${plan.files} files, ${plan.bytes} bytes` +
+    `${plan.layer} skill "${plan.name}" → ${plan.targetDir} (${plan.files} file${plan.files === 1 ? "" : "s"}, ${plan.bytes} bytes` +
       `${plan.toolNames.length > 0 ? `, tools: ${plan.toolNames.join(", ")}` : ""})`,
   ];
   for (const entry of plan.replaces) lines.push(`  replaces ${entry.path}`);

@@ -6,15 +6,15 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
-import type { RunnerEvent } from "../protocol/runner-events.ts";
-import { createWorkspace } from "../session/workspace.ts";
-import { runConversation } from "./run-command.ts";
+import { playScenario } from "./testing/play-scenario.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const scenariosDir = path.join(repoRoot, "scenarios");
 const demo = path.join(repoRoot, "examples", "demo-workdir");
 /** slow-tool is for the Stop test (cli.test.ts); csv-profile-next-run spans two messages. */
 const SKIPPED = new Set(["slow-tool.yaml"]);
+/** The fallback, and the MCP demo (its tools come from the demo's MCP server, not from a skill). */
+const WITHOUT_SKILL = new Set(["default.yaml", "mcp-tickets.yaml"]);
 const MESSAGES: Record<string, string[]> = {
   "csv-profile-next-run.yaml": ["load the csv skill", "now profile data/sales.csv"],
 };
@@ -33,27 +33,20 @@ describe("scenarios/ on examples/demo-workdir", async () => {
   it.each(files)(
     "%s ends every run with a completed stop, with no unknown tool or bad arguments",
     async (file) => {
-      const workspace = await createWorkspace({ workdir: demo, home });
-      const events: RunnerEvent[] = [];
-      const outcomes = await runConversation(workspace, {
-        provider: "scripted",
+      const { outcomes, events } = await playScenario({
+        workdir: demo,
+        home,
         scenario: path.join(scenariosDir, file),
         messages: MESSAGES[file] ?? [],
-        yes: true,
-        json: true,
-        disclosure: "progressive",
-        planMode: false,
-        refreshTools: false,
-        write: (line) => events.push(JSON.parse(line) as RunnerEvent),
       });
       expect(outcomes.map((outcome) => outcome.reason)).toEqual(outcomes.map(() => "completed"));
       const failures = events.flatMap((event) =>
         event.type === "tool_result" && !event.result.ok ? [event.result.errorType] : [],
       );
       expect(failures.filter((type) => type !== "command_failed")).toEqual([]);
-      // Every scenario but the fallback demonstrates a skill: load_skill first.
+      // Every scenario but these demonstrates a skill: load_skill first.
       const activated = events.filter((event) => event.type === "skill_activated");
-      if (file !== "default.yaml") expect(activated.length).toBeGreaterThan(0);
+      if (!WITHOUT_SKILL.has(file)) expect(activated.length).toBeGreaterThan(0);
     },
   );
 });

@@ -10,6 +10,7 @@ import { buildHtmlModel, type ChatEntry, type HtmlModel } from "./html-model.ts"
 import { PAGE_SCRIPT } from "./html-script.ts";
 import { PAGE_STYLE } from "./html-style.ts";
 import { jsonForScript, markup, trusted, type Markup } from "./html-markup.ts";
+import { markdownMarkup } from "./markdown.ts";
 
 export { escapeHtml, jsonForScript } from "./html-markup.ts";
 
@@ -38,7 +39,9 @@ function chatEntry(entry: ChatEntry): Markup {
       const link =
         entry.requestIndex !== undefined &&
         markup` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`;
-      return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text && markup`<pre>${entry.text}</pre>`}${calls}</li>`;
+      // The answer as Markdown (markdown.ts: every tag is marked's own formatting, nothing from the text).
+      const answer = entry.text && markup`<div class="md">${markdownMarkup(entry.text)}</div>`;
+      return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${answer}${calls}</li>`;
     }
     case "tool":
       return markup`<li class="chat tool${entry.ok === false && " failed"}"><details><summary>${entry.detail ?? "tool result"}</summary><pre>${entry.text}</pre></details></li>`;

@@ -231,6 +231,13 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         lastRequest = request;
         break;
       }
+      case "cache_repredicted":
+        // A new "cache as" model: the export shows each request as the session last predicted it.
+        for (const entry of event.requests) {
+          const request = requests.get(entry.requestIndex);
+          if (request) request.cache = entry.cache;
+        }
+        break;
       case "provider_payload": {
         const request = requests.get(event.requestIndex);
         if (!request) break;

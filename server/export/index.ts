@@ -6,6 +6,7 @@ import { sessionToHtml } from "./html-export.ts";
 import { sessionToScenario } from "./scenario-export.ts";
 import { sessionToOtlp, type OtlpExportOptions } from "./otlp-trace.ts";
 import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
+import { sessionFileStem } from "../session/session-summary.ts";
 
 export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
 export { sessionToHtml } from "./html-export.ts";
@@ -40,21 +41,22 @@ export function exportSession(
   format: ExportFormat,
   options: OtlpExportOptions = {},
 ): ExportedFile {
-  const id = session.header.id;
+  // Named after the session (its title and short id), not the time its id starts with.
+  const stem = sessionFileStem(session.header.title, session.header.id);
   switch (format) {
     case "jsonl":
-      return { fileName: `${id}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
+      return { fileName: `${stem}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
     case "html":
-      return { fileName: `${id}.html`, mimeType: "text/html", text: sessionToHtml(session) };
+      return { fileName: `${stem}.html`, mimeType: "text/html", text: sessionToHtml(session) };
     case "scenario":
       return {
-        fileName: `${id}.scenario.yaml`,
+        fileName: `${stem}.scenario.yaml`,
         mimeType: "application/yaml",
         text: sessionToScenario(session),
       };
     case "otlp":
       return {
-        fileName: `${id}.otlp.json`,
+        fileName: `${stem}.otlp.json`,
         mimeType: "application/json",
         text: `${redactServerTokens(JSON.stringify(sessionToOtlp(session, options)))}\n`,
       };

@@ -153,6 +153,22 @@ export interface SkillView {
   whenToUse?: string;
 }
 
+/**
+ * What one skill costs, counted on the server as the requests' segments are: its index line (in every
+ * request while it is listed) and the environment section loading it adds (without arguments; its
+ * arguments add their own). The answer to `skill_figures`.
+ */
+export interface SkillFigures {
+  name: string;
+  /** Tokens of its line in the skills index; absent when it is not listed (eager mode, a budget). */
+  indexTokens?: number;
+  /** Tokens of its environment section once loaded: its SOP, base directory and file list. */
+  loadTokens?: number;
+  /** Why it could not be loaded (the load_skill result). */
+  loadError?: string;
+  tokenizer: string;
+}
+
 export interface CatalogSnapshot {
   skills: SkillView[];
   warnings: SkillWarning[];

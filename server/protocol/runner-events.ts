@@ -100,6 +100,18 @@ export interface SnapshotCache {
   source: string;
 }
 
+/** A model "cache as" can predict with: its rule set, the shortest prefix it caches, and how long an entry lives. */
+export interface CacheModelChoice {
+  model: string;
+  rules: "anthropic" | "openai";
+  /** Tokens a prefix needs before the provider caches it (Anthropic: per model; OpenAI: one figure). */
+  minTokens: number;
+  /** Seconds an entry lives without use (Anthropic: refreshed by each read; the playground uses 5 minutes). */
+  ttlSeconds: number;
+  /** Whether the price table has it, so its predictions have a cost. */
+  priced: boolean;
+}
+
 /** Anthropic breakpoint placement: the stable block only, or the stable block plus the conversation's end. */
 export type CacheBreakpoints = "stable" | "rolling";
 
@@ -150,6 +162,11 @@ export interface RequestSnapshot {
   eager?: EagerFigures;
   /** The prompt-cache prediction for this request (absent in old logs). */
   cache?: SnapshotCache;
+  /**
+   * Tokens of each listed skill's line in the stable system's index (o200k_base, server/prompt/segments.ts);
+   * absent in eager mode, for an edited stable system, and in logs written before it was recorded.
+   */
+  indexLineTokens?: Record<string, number>;
   at: string;
 }
 

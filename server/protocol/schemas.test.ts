@@ -43,6 +43,7 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     answer: { kind: "deny", reason: "no" },
   },
   reload_catalog: { type: "reload_catalog", sessionId: "s1" },
+  skill_figures: { type: "skill_figures", sessionId: "s1", name: "csv-report" },
   run_tool: { type: "run_tool", sessionId: "s1", requestId: "r1", tool: "read_file", input: { path: "a" } },
   start_trigger_lab: {
     type: "start_trigger_lab",

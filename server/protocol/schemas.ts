@@ -46,6 +46,8 @@ export const SessionSettingsSchema = Type.Object(
     catalogBudget: Type.Optional(Type.Union([catalogBudgetSchema, Type.Null()])),
     /** Set when the scenario is a recorded session (imported): the recording's session id or name. */
     replayOf: Type.Optional(Type.String({ maxLength: 256 })),
+    /** A replay's recorded user messages, in order: the page offers them to send (absent in older logs). */
+    replayMessages: Type.Optional(Type.Array(Type.String({ maxLength: 100_000 }), { maxItems: 500 })),
     /** Anthropic breakpoints: the stable block only, or also the conversation's last block (default rolling). */
     cacheBreakpoints: Type.Optional(Type.Union([Type.Literal("stable"), Type.Literal("rolling")])),
     /** Scripted and manual sessions: the model whose caching rules the prediction applies. */
@@ -147,6 +149,11 @@ export const commandSchemas = {
     sessionId,
     fileName: Type.String({ minLength: 1, maxLength: 256 }),
     yaml: Type.String({ minLength: 1, maxLength: 900_000 }),
+    /**
+     * Play it in a new session (the open one's workdir and modes, the scripted model), which this
+     * connection then opens; without it, the session `sessionId` plays it from its next message.
+     */
+    newSession: Type.Optional(Type.Boolean()),
   }),
   update_session: command("update_session", {
     sessionId,
@@ -177,6 +184,11 @@ export const commandSchemas = {
     answer: ApprovalAnswerSchema,
   }),
   reload_catalog: command("reload_catalog", { sessionId }),
+  /** What listing and loading one skill cost in tokens, counted on the server; answered with `skill_figures`. */
+  skill_figures: command("skill_figures", {
+    sessionId,
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+  }),
   /** Ends the session's MCP server of this name and starts it again (after a crash or a failed start). */
   mcp_reconnect: command("mcp_reconnect", {
     sessionId,

@@ -20,10 +20,16 @@
 // - Request snapshots carry their messages by reference (`historyLength`: the first n messages of the
 //   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
 //   session's (an isolated slash run), which keeps `messages` in full.
-import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
+import type { CatalogSnapshot, ReloadDiff, SkillFigures, SkillWarning } from "./catalog.ts";
 import type { McpServerView } from "./mcp.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
-import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
+import type {
+  CacheModelChoice,
+  MessageFigures,
+  RequestSnapshot,
+  RunnerEvent,
+  SnapshotCache,
+} from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 import type { InstallOutcome } from "./install.ts";
 import type {
@@ -115,7 +121,16 @@ export type SessionEvent =
    */
   | { type: "branch_started"; branch: BranchOrigin }
   /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
-  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] };
+  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] }
+  /**
+   * "cache as" changed: every request the session has shown, predicted again in order as if it had gone
+   * to `model` (each replaces that request's `snapshot.cache`); later requests go on from this state.
+   */
+  | {
+      type: "cache_repredicted";
+      model: string;
+      requests: { requestIndex: number; cache: SnapshotCache }[];
+    };
 
 export type ServerMessage =
   | {
@@ -125,6 +140,11 @@ export type ServerMessage =
       defaultWorkdir: string;
       /** Whether this machine can sandbox tool processes (bubblewrap), and why not. */
       sandbox?: { available: boolean; reason?: string };
+      /**
+       * The models "cache as" offers (the rules table's, with their minimum and TTL), and the one a
+       * scripted or manual session predicts with when none is chosen.
+       */
+      cacheAs?: { models: CacheModelChoice[]; default: string };
     }
   | { type: "session_list"; sessions: SessionSummary[] }
   | { type: "providers"; providers: ProviderInfo[] }
@@ -134,6 +154,8 @@ export type ServerMessage =
   | { type: "session_runs"; sessionId: string; runs: RunDigest[] }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
+  /** The answer to `skill_figures`: one skill's index line and load costs, in tokens. */
+  | { type: "skill_figures"; sessionId: string; figures: SkillFigures }
   /** The answer to `install_skill`: the plan (dry run), the install, or the refusal. */
   | { type: "skill_install"; sessionId: string; uploadId: string; dryRun: boolean; outcome: InstallOutcome }
   /** A session exported as one file: a self-contained HTML page or a scenario YAML (export_session's `format`). */

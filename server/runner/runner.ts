@@ -23,7 +23,7 @@ import {
   textFigures,
   toolSegments,
 } from "../prompt/segments.ts";
-import { buildStableSystem } from "../prompt/stable-system.ts";
+import { buildStableSystem, indexLineTexts } from "../prompt/stable-system.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
@@ -140,6 +140,13 @@ export class Runner {
           })();
     const eagerStableLength = eagerStable.chars;
     const listedSkills = items.map((item) => item.name).sort(compareNames);
+    // Each index line's tokens, counted once here: the inspector's Context and the skill lane show these.
+    const indexLineTokens =
+      disclosure === "progressive" && !overrides?.stable
+        ? Object.fromEntries(
+            indexLineTexts(items, listingBudget).map(({ name, line }) => [name, textFigures(line).tokens]),
+          )
+        : undefined;
 
     let tools = this.definitions(options);
     let toolParts = toolSegments(tools);
@@ -224,6 +231,7 @@ export class Runner {
         tools: structuredClone(tools),
         registeredNotVisible,
         listedSkills,
+        ...(indexLineTokens ? { indexLineTokens } : {}),
         activeSkills: activeSkills.map((skill) => skill.name),
         eagerStableLength,
         tokenizer: TOKENIZER_NAME,

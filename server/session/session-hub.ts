@@ -27,8 +27,8 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
-import { importScenario } from "./scenario-import.ts";
-import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
+import { checkImportedScenario, importScenario } from "./scenario-import.ts";
+import { SessionSummaryFold, UNTITLED_SESSION, sessionFileStem } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
@@ -426,7 +426,11 @@ export class SessionHub {
     if (live) await live.flushForExport();
     try {
       // Redacted again: the log may predate the key, or come from a version that did not redact.
-      return { fileName: `${id}.jsonl`, jsonl: redactJsonLines(await readSessionLogForExport(file)) };
+      const title = (live?.summary() ?? (await this.list()).find((item) => item.id === id))?.title;
+      return {
+        fileName: `${sessionFileStem(title ?? UNTITLED_SESSION, id)}.jsonl`,
+        jsonl: redactJsonLines(await readSessionLogForExport(file)),
+      };
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }
@@ -447,6 +451,31 @@ export class SessionHub {
     const changes = await importScenario(this.options.home, session.id, fileName, yaml);
     this.checkSettings(changes);
     await session.updateSettings(changes);
+  }
+
+  /**
+   * A replay of its own: a new session on the same workdir, with the same disclosure and cache settings,
+   * whose scripted model plays the file. The file is checked before anything is created. The workdir was
+   * confirmed when `from` was created, so it is not asked about again; bypassPermissions is not carried
+   * over (a replay starts in default mode, and switching asks as always).
+   */
+  async importScenarioAsSession(from: Session, fileName: string, yaml: string): Promise<Session> {
+    checkImportedScenario(fileName, yaml);
+    const current = from.summary().settings;
+    const session = await this.create(
+      {
+        workdir: current.workdir,
+        provider: "scripted",
+        permissionMode: current.permissionMode === "bypassPermissions" ? "default" : current.permissionMode,
+        disclosure: current.disclosure,
+        ...(current.cacheBreakpoints ? { cacheBreakpoints: current.cacheBreakpoints } : {}),
+        ...(current.cacheAs ? { cacheAs: current.cacheAs } : {}),
+        ...(current.skillPlacement ? { skillPlacement: current.skillPlacement } : {}),
+      },
+      ["broad_workdir"],
+    );
+    await this.importScenario(session, fileName, yaml);
+    return session;
   }
 
   async delete(id: string): Promise<void> {

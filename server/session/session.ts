@@ -43,6 +43,9 @@ import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { withRequestEdits } from "../runner/request-overrides.ts";
 import { seedBranch, type BranchSeed } from "./session-branch.ts";
+import { skillFigures } from "../runner/skill-figures.ts";
+import type { SkillFigures } from "../protocol/catalog.ts";
+import { PLAYGROUND_VERSION } from "./workspace.ts";
 
 export interface SessionInit {
   id: string;
@@ -87,7 +90,7 @@ export class Session {
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
   private mcp: SessionMcp | undefined;
-  private cache: SessionCache | undefined;
+  private readonly cache: SessionCache;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -110,6 +113,10 @@ export class Session {
     this.history = state.history;
     this.settings = state.settings;
     this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
+    for (const { event } of restored) {
+      if (event.type === "request") this.cache.record(event.snapshot, this.history);
+    }
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -279,7 +286,10 @@ export class Session {
   }
 
   private onRunnerEvent(event: RunnerEvent): void {
-    if (event.type === "request") this.lastSnapshot = event.snapshot;
+    if (event.type === "request") {
+      this.lastSnapshot = event.snapshot;
+      this.cache.record(event.snapshot);
+    }
     if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
@@ -343,9 +353,6 @@ export class Session {
   }
 
   private cacheDependencies(provider: Parameters<SessionCache["dependencies"]>[1]) {
-    this.cache ??= new SessionCache(this.id, this.init.home, (message) =>
-      this.emitError("io_error", message),
-    );
     return this.cache.dependencies(this.settings, provider);
   }
 
@@ -435,6 +442,17 @@ export class Session {
     if (!this.closed) this.stream.emit({ type: "catalog_budget_report", report }, { keep: "none" });
   }
 
+  /** What listing and loading one skill cost, counted as the requests' segments are (the skill detail). */
+  skillFigures(name: string): Promise<SkillFigures> {
+    return skillFigures({
+      catalog: this.workspace.catalog,
+      workdir: this.workspace.workdir,
+      version: PLAYGROUND_VERSION,
+      name,
+      ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
+    });
+  }
+
   /** The last catalog_snapshot sent, so a server's state change that leaves the catalog as it was sends none. */
   private lastCatalogEvent: SessionEvent | undefined;
 
@@ -493,6 +511,11 @@ export class Session {
       this.workspace.catalog.setProfile(next.lintProfile ?? "lenient");
     }
     this.emitCatalogSnapshot({ onlyIfChanged: true });
+    // A new "cache as" model: every request shown is predicted again under its rules.
+    if (previous.cacheAs !== next.cacheAs) {
+      const { model, requests } = this.cache.repredict(next, next.model);
+      if (requests.length > 0) this.emit({ type: "cache_repredicted", model, requests });
+    }
     await this.flushLog();
   }
 

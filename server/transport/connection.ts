@@ -2,6 +2,7 @@
 // every frame, dispatches commands to the session hub, and forwards the events of the sessions this tab has
 // opened. Frames of one connection are handled in order (a promise chain), but nothing here waits for a
 // run to finish, so a busy tab never stalls others.
+import { cacheAsOffer } from "../cache/cache-as.ts";
 import { detectSandbox } from "../tools/sandbox.ts";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { parseClientCommand } from "../protocol/schemas.ts";
@@ -75,6 +76,7 @@ export class ClientConnection {
       providers: this.hub.providers(),
       defaultWorkdir: this.hub.defaultWorkdir,
       sandbox: machineSandbox(),
+      cacheAs: cacheAsOffer(this.hub.home),
     });
   }
 
@@ -291,7 +293,19 @@ export class ClientConnection {
       case "catalog_budget":
         session.catalogBudget(command.profile, command.contextWindow);
         return;
+      case "skill_figures":
+        this.send({
+          type: "skill_figures",
+          sessionId: session.id,
+          figures: await session.skillFigures(command.name),
+        });
+        return;
       case "import_scenario":
+        if (command.newSession) {
+          const replay = await this.hub.importScenarioAsSession(session, command.fileName, command.yaml);
+          await this.attach(replay, undefined);
+          return;
+        }
         await this.hub.importScenario(session, command.fileName, command.yaml);
         return;
       default: {
