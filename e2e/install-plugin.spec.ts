@@ -5,8 +5,8 @@
 // once trusted the server runs (the skill it serves is listed as mcp:<plugin>-<server>).
 import { fileURLToPath } from "node:url";
 import { zipSync } from "fflate";
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+import { dropFile } from "./pages/drop-file.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const skillsServer = fileURLToPath(new URL("../server/mcp/testing/skills-server.mjs", import.meta.url));
@@ -34,23 +34,6 @@ function pluginZip(): Buffer {
         }),
       ),
     }),
-  );
-}
-
-async function dropFile(page: Page, name: string, bytes: Buffer) {
-  await page.getByTestId("add-skill-drop").evaluate(
-    (zone, { name, base64 }) => {
-      const binary = atob(base64);
-      const data = new Uint8Array(binary.length);
-      for (let index = 0; index < binary.length; index++) data[index] = binary.charCodeAt(index);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([data], name, { type: "application/zip" }));
-      zone.dispatchEvent(
-        new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    },
-    { name, base64: bytes.toString("base64") },
   );
 }
 
