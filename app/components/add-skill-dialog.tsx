@@ -3,7 +3,7 @@
 // replace needs an explicit tick first. Presentational: the container uploads and sends the commands.
 "use client";
 import { useEffect, useState, type DragEvent } from "react";
-import type { InstallLayer, InstallOutcome } from "../../server/protocol/index.ts";
+import type { InstallLayer, InstallOutcome, InstallPlan } from "../../server/protocol/index.ts";
 import { displayPath } from "./catalog-panel.tsx";
 import { EscapedText } from "./escaped-text.tsx";
 import { Button } from "./ui.tsx";
@@ -85,6 +85,7 @@ function Answer({
         </span>
         .
       </p>
+      {plan.plugin && <PluginPlanLines plugin={plan.plugin} workdir={workdir} />}
       {plan.shadows.map((entry) => (
         <p key={entry.path} className="text-xs" data-testid="add-skill-shadows">
           Shadows the {entry.source} skill{" "}
@@ -119,6 +120,38 @@ function Answer({
           </label>
         </div>
       )}
+    </div>
+  );
+}
+
+/** A plugin bundle's parts: its skills, the MCP servers it adds to the layer's settings, what it left out. */
+function PluginPlanLines({
+  plugin,
+  workdir,
+}: {
+  plugin: NonNullable<InstallPlan["plugin"]>;
+  workdir?: string;
+}) {
+  return (
+    <div className="space-y-0.5 text-xs" data-testid="add-skill-plugin">
+      <p>
+        A plugin ({plugin.format}
+        {plugin.version ? ` ${plugin.version}` : ""}), installed as one unit: skills{" "}
+        <span className="font-mono">{plugin.skills.join(", ") || "none"}</span>.
+      </p>
+      {plugin.mcpServers.map((server) => (
+        <p key={server.name} data-testid="add-skill-plugin-server">
+          MCP server <span className="font-mono">{server.name}</span> joins{" "}
+          <span className="font-mono">{displayPath(plugin.settingsFile, workdir)}</span>:{" "}
+          <EscapedText text={server.target} /> (a project plugin&apos;s servers start once the folder is
+          trusted)
+        </p>
+      ))}
+      {plugin.warnings.map((warning) => (
+        <p key={warning} className="text-amber-800" data-testid="add-skill-plugin-warning">
+          <EscapedText text={warning} />
+        </p>
+      ))}
     </div>
   );
 }

@@ -1,12 +1,12 @@
 // The session menu: share and replay the open session. "Export HTML" downloads one self-contained page
-// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline, and
-// "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
+// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline,
+// "OpenTelemetry trace" an OTLP/JSON file for Phoenix or Langfuse (no prompt text), and "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
 "use client";
 import { useRef } from "react";
 import { usePopover } from "./popover.ts";
 import { Button } from "./ui.tsx";
 
-export type SessionFileFormat = "html" | "scenario";
+export type SessionFileFormat = "html" | "scenario" | "otlp";
 
 export function SessionMenu({
   onExport,
@@ -47,6 +47,14 @@ export function SessionMenu({
             title="The model turns as a scenario YAML: replay this session offline with the scripted model"
           >
             Save as scenario
+          </Button>
+          <Button
+            small
+            testId="session-export-otlp"
+            onClick={() => choose("otlp")}
+            title="The runs, model requests and tool calls as an OTLP/JSON trace (GenAI and OpenInference attributes) for Phoenix or Langfuse; no prompt or completion text"
+          >
+            OpenTelemetry trace
           </Button>
           <Button
             small

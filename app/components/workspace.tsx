@@ -422,6 +422,12 @@ export function Workspace() {
                   registeredTools={session.registeredTools}
                   lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
                   honourAllowedTools={session.settings.honourAllowedTools === true}
+                  mcpSkillGrants={session.settings.mcpSkillGrants ?? noSkills}
+                  onGrantAllowedTools={(key, granted) => {
+                    const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
+                    const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
+                    sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
+                  }}
                   onClose={() => setSelectedSkill(undefined)}
                   onRunTool={runTool}
                 />

@@ -28,12 +28,19 @@ commands:
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given. --save writes the session log where the server keeps them
       (<home>/.PseudoClaude/playground/sessions/) and prints its id; it then opens in the browser.
-  export  SESSION_ID [--home DIR] --format html|jsonl|scenario [--out FILE]
-      A saved session as one self-contained HTML file, its JSONL log, or a scenario YAML the scripted
-      model replays offline (stdout unless --out). Keys and the server token are redacted.
+  export  SESSION_ID [--home DIR] --format html|jsonl|scenario|otlp [--out FILE] [--include-content]
+          [--endpoint URL]
+      A saved session as one self-contained HTML file, its JSONL log, a scenario YAML the scripted
+      model replays offline, or an OpenTelemetry trace (OTLP/JSON, GenAI and OpenInference attributes;
+      prompt and completion text only with --include-content) (stdout unless --out; --endpoint posts
+      the trace to an OTLP/HTTP collector instead). Keys and the server token are redacted.
   install SOURCE --layer user|project [--home DIR] [--workdir DIR] [--force] [--dry-run] [--json]
       Installs a skill from a .zip, a folder or an https:// URL of a zip (project needs --workdir).
+      A plugin bundle (Agent Plugins plugin.json, or a Claude Code .claude-plugin/plugin.json) installs
+      as one unit: its skills, and its MCP servers into that layer's settings.json.
       A refused archive prints one line (entry and rule), writes nothing and exits 2.
+  install --remove PLUGIN --layer user|project [--home DIR] [--workdir DIR]
+      Removes an installed plugin: its folder, its skills and its MCP servers (its data folder is kept).
   eval triggers --workdir DIR [--home DIR] [--evals FILE] [--skill NAME] --provider NAME [--model M]
           [--base-url URL] [--scenario FILE] [--runs K (3)] [--concurrency N] [--ablate SKILL:DESCRIPTION]
           [--without-skills] [--max-calls N] [--max-usd X] [--estimate] [--json]
@@ -82,8 +89,12 @@ flags:
                (a project skill's only with folder trust); default off: allowed-tools pre-approves nothing
   --json       machine-readable output
   --save       (run) keep the session: written like the server's, listed in the browser
-  --format F   (export) html, jsonl or scenario
-  --out FILE   (export) write to FILE instead of stdout`;
+  --format F   (export) html, jsonl, scenario or otlp
+  --out FILE   (export) write to FILE instead of stdout
+  --include-content  (export --format otlp) put prompts, completions, tool arguments and results in
+               the trace (default: figures, names and decisions only)
+  --endpoint URL  (export --format otlp) POST the trace to an OTLP/HTTP collector (a base URL gets
+               /v1/traces appended; headers from OTEL_EXPORTER_OTLP_HEADERS)`;
 
 export interface CliArguments {
   command: "catalog" | "prompt" | "run" | "install" | "eval" | "export" | "help";
@@ -93,6 +104,10 @@ export interface CliArguments {
   format?: string;
   /** export: the file to write (stdout when absent). */
   out?: string;
+  /** export --format otlp: prompt and completion text in the trace. */
+  includeContent?: boolean;
+  /** export --format otlp: the OTLP/HTTP collector to post the trace to. */
+  endpoint?: string;
   /** run: save the session log where the server keeps them. */
   save: boolean;
   workdir?: string;
@@ -117,7 +132,7 @@ export interface CliArguments {
   /** `run --confirm`: what the user confirmed (a broad workdir), as the page's session confirmations. */
   confirm: SessionConfirmation[];
   /** `install`: the .zip, folder or https:// URL, the layer, and whether a same-name skill is replaced. */
-  install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean };
+  install?: { source: string; layer: "user" | "project"; force: boolean; dryRun: boolean; remove?: boolean };
   /** `eval triggers`: the eval file, runs per query, probes in flight, an ablation. */
   evals?: string;
   runs: number;
@@ -214,6 +229,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         layer: { type: "string" },
         force: { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
+        remove: { type: "boolean", default: false },
         save: { type: "boolean", default: false },
         format: { type: "string" },
         out: { type: "string" },
@@ -228,6 +244,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         iterations: { type: "string" },
         holdout: { type: "string" },
         seed: { type: "string" },
+        "include-content": { type: "boolean", default: false },
+        endpoint: { type: "string" },
       },
     });
   } catch (error) {
@@ -238,8 +256,11 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (!["catalog", "prompt", "run", "install", "eval", "export", "help"].includes(command))
     throw usageError(`unknown command "${command}"`);
   const install = command === "install" ? installArguments(values, positionals) : undefined;
-  if (command !== "install" && (values.layer !== undefined || values.force || values["dry-run"]))
-    throw usageError("--layer, --force and --dry-run apply to install only");
+  if (
+    command !== "install" &&
+    (values.layer !== undefined || values.force || values["dry-run"] || values.remove)
+  )
+    throw usageError("--layer, --force, --dry-run and --remove apply to install only");
   const extra =
     command === "eval" && positionals[1] === "compare"
       ? 4
@@ -263,12 +284,21 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const evalMore = command === "eval" ? evalMoreArguments(values, positionals) : undefined;
   if (command === "export") {
     if (positionals[1] === undefined) throw usageError("export needs a SESSION_ID (see `run --save`)");
-    if (!values.format || !["html", "jsonl", "scenario"].includes(values.format))
+    if (!values.format || !["html", "jsonl", "scenario", "otlp"].includes(values.format))
       throw usageError(
-        `export needs --format html, jsonl or scenario${values.format ? ` (got "${values.format}")` : ""}`,
+        `export needs --format html, jsonl, scenario or otlp${values.format ? ` (got "${values.format}")` : ""}`,
       );
-  } else if (values.format !== undefined || values.out !== undefined)
-    throw usageError("--format and --out apply to export only");
+    if ((values["include-content"] || values.endpoint !== undefined) && values.format !== "otlp")
+      throw usageError("--include-content and --endpoint apply to export --format otlp only");
+    if (values.endpoint !== undefined && values.out !== undefined)
+      throw usageError("--endpoint posts the trace; --out writes it to a file: give one of them");
+  } else if (
+    values.format !== undefined ||
+    values.out !== undefined ||
+    values["include-content"] ||
+    values.endpoint !== undefined
+  )
+    throw usageError("--format, --out, --include-content and --endpoint apply to export only");
   if (values.save && command !== "run") throw usageError("--save applies to run only");
   if (
     command !== "help" &&
@@ -342,19 +372,33 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     ...(evalMore ? { evalMore } : {}),
     ...(values["catalog-budget"] ? { catalogBudget: parseCatalogBudgetFlag(values["catalog-budget"]) } : {}),
     save: values.save,
-    ...(command === "export" ? { sessionId: positionals[1], format: values.format, out: values.out } : {}),
+    ...(command === "export"
+      ? {
+          sessionId: positionals[1],
+          format: values.format,
+          out: values.out,
+          ...(values["include-content"] ? { includeContent: true } : {}),
+          ...(values.endpoint !== undefined ? { endpoint: values.endpoint } : {}),
+        }
+      : {}),
   };
 }
 
 function installArguments(
-  values: { layer?: string; force: boolean; "dry-run": boolean },
+  values: { layer?: string; force: boolean; "dry-run": boolean; remove: boolean },
   positionals: string[],
 ): NonNullable<CliArguments["install"]> {
   const source = positionals[1];
   if (!source) throw usageError("install needs SOURCE (a .zip, a folder or an https:// URL)");
   if (values.layer !== "user" && values.layer !== "project")
     throw usageError(`install needs --layer user or --layer project (got ${values.layer ?? "none"})`);
-  return { source, layer: values.layer, force: values.force, dryRun: values["dry-run"] };
+  return {
+    source,
+    layer: values.layer,
+    force: values.force,
+    dryRun: values["dry-run"],
+    ...(values.remove ? { remove: true } : {}),
+  };
 }
 
 function evalMoreArguments(

@@ -68,6 +68,13 @@ export const SessionSettingsSchema = Type.Object(
      * skill's only once the folder is trusted).
      */
     honourAllowedTools: Type.Optional(Type.Boolean()),
+    /**
+     * Skills served by MCP servers whose `allowed-tools` the person granted (SEP-2640: ignored unless
+     * granted), each by its consent key: `mcp:<server> <uri> <file set sha256>`, so a changed skill loses it.
+     */
+    mcpSkillGrants: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 256, uniqueItems: true }),
+    ),
     /** The catalog's lint profile: which notes refuse a skill (default lenient: none). */
     lintProfile: Type.Optional(Type.Enum([...LINT_PROFILE_NAMES])),
   },
@@ -138,12 +145,13 @@ export const commandSchemas = {
   open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
   delete_session: command("delete_session", { sessionId }),
   /**
-   * Answered with `session_export` carrying the session's JSONL log; with `format` html or scenario,
-   * with `session_file` carrying one self-contained HTML page or a scenario YAML that replays it.
+   * Answered with `session_export` carrying the session's JSONL log; with `format` html, scenario or
+   * otlp, with `session_file` carrying one self-contained HTML page, a scenario YAML that replays it, or
+   * an OpenTelemetry trace (OTLP/JSON, no prompt or completion text).
    */
   export_session: command("export_session", {
     sessionId,
-    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario"])),
+    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario", "otlp"])),
   }),
   /** A scenario YAML (e.g. a recorded session) the session's scripted model plays from now on. */
   import_scenario: command("import_scenario", {

@@ -185,7 +185,7 @@ export type ServerMessage =
   | {
       type: "session_file";
       sessionId: string;
-      format: "html" | "scenario";
+      format: "html" | "scenario" | "otlp";
       fileName: string;
       mimeType: string;
       text: string;

@@ -223,7 +223,13 @@ async function decide(
   if (answer === ABORTED) return "canceled";
   const decided = userTrace(check, answer);
   emit({ type: "permission_decision", runId, callId: check.callId, trace: decided, answer });
-  if (answer.kind === "allow_session") permission.rememberSessionAllow?.(check);
+  // A consent (loading an MCP server's skill) approves content, not one call: any allow holds for the
+  // session, bound to the key (the skill's URI and file set), and a changed set asks again.
+  if (
+    answer.kind === "allow_session" ||
+    (answer.kind === "allow_once" && check.target.consent?.anyAllowHolds)
+  )
+    permission.rememberSessionAllow?.(check);
   return decided;
 }
 

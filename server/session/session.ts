@@ -201,6 +201,7 @@ export class Session {
     return this.allowRules({
       honour: this.settings.honourAllowedTools === true,
       trusted: this.engines?.trust?.trusted === true,
+      ...(this.settings.mcpSkillGrants ? { mcpGrants: this.settings.mcpSkillGrants } : {}),
       active: this.workspace.activeSkills.list(),
       catalog: this.workspace.catalog,
     });

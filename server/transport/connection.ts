@@ -199,7 +199,7 @@ export class ClientConnection {
         });
         return;
       case "export_session": {
-        if (command.format === "html" || command.format === "scenario") {
+        if (command.format === "html" || command.format === "scenario" || command.format === "otlp") {
           await this.hub.flushLog(command.sessionId);
           const session = await readExportedSession(this.hub.home, command.sessionId);
           const file = exportSession(session, command.format);
