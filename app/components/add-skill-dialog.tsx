@@ -7,7 +7,7 @@ import type { InstallLayer, InstallOutcome } from "../../server/protocol/index.t
 import { displayPath } from "./catalog-panel.tsx";
 import { EscapedText } from "./escaped-text.tsx";
 import { Button } from "./ui.tsx";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 
 export type AddSkillStatus = "idle" | "reading" | "checking" | "installing";
 

@@ -4,7 +4,7 @@
 import { memo } from "react";
 import type { StopReason } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 import { lineCount, slashTurn } from "../lib/slash-turn.ts";
 import type { ChatTurn, ToolCallView } from "../state/types.ts";
 import { ToolCallCard } from "./tool-call-card.tsx";

@@ -5,6 +5,7 @@
 "use client";
 import { useState } from "react";
 import type { RequestDigest, RunDigest, SessionSummary } from "../../server/protocol/index.ts";
+import { formatUsd } from "../../server/shared/figures.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
 import { Dialog } from "./dialog.tsx";
@@ -56,7 +57,7 @@ function RequestFigures({ request }: { request: RequestDigest | undefined }) {
         "no token figures (older log)"
       )}
       {request.costUsd !== undefined && (
-        <span data-testid="compare-cost"> · ${request.costUsd.toFixed(4)}</span>
+        <span data-testid="compare-cost"> · {formatUsd(request.costUsd)}</span>
       )}
       {request.usage && <span className="text-slate-600"> · {usageText(request.usage)}</span>}
     </span>

@@ -5,7 +5,7 @@
 "use client";
 import { useState } from "react";
 import type { SessionSummary } from "../../server/protocol/index.ts";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 import { usePopover } from "./popover.ts";
 import { Badge, Button } from "./ui.tsx";
 
