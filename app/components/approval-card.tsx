@@ -98,7 +98,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-call-id={request.callId}
       data-armed={armed}
-      role="dialog"
+      role="group"
       aria-label={`Approve ${request.tool}?`}
       onKeyDown={onKeyDown}
       onFocus={() => setFocused(true)}

@@ -85,7 +85,8 @@ function SidePicker({
     <div className="space-y-1 text-xs" data-testid={testId}>
       <div className="font-semibold">{label}</div>
       <select
-        className="w-full rounded border border-slate-300"
+        className="w-full rounded border border-slate-300 py-0.5"
+        aria-label={`${label}: session`}
         data-testid={`${testId}-session`}
         value={side.sessionId}
         onChange={(event) => onSession(event.target.value)}
@@ -102,7 +103,8 @@ function SidePicker({
         <div className="text-slate-500">this session has no runs yet</div>
       ) : (
         <select
-          className="w-full rounded border border-slate-300"
+          className="w-full rounded border border-slate-300 py-0.5"
+          aria-label={`${label}: run`}
           data-testid={`${testId}-run`}
           value={run}
           onChange={(event) => onRun(Number(event.target.value))}
@@ -169,6 +171,7 @@ export function CompareView({
     run && (
       <select
         className="rounded border border-slate-300"
+        aria-label={`${side === "left" ? "Left" : "Right"}: request`}
         data-testid={`compare-${side}-request`}
         value={current ? run.requests.indexOf(current) : 0}
         onChange={(event) => setRequests({ ...requests, [side]: Number(event.target.value) })}

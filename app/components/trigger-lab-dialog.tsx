@@ -63,6 +63,7 @@ export function TriggerLabDialog({
               testId="lab-tab-lab"
               small
               kind={tab === "lab" ? "primary" : "plain"}
+              pressed={tab === "lab"}
               onClick={() => setTab("lab")}
             >
               Probes
@@ -71,6 +72,7 @@ export function TriggerLabDialog({
               testId="lab-tab-budget"
               small
               kind={tab === "budget" ? "primary" : "plain"}
+              pressed={tab === "budget"}
               onClick={() => setTab("budget")}
             >
               Catalog budget
