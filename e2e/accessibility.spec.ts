@@ -73,6 +73,7 @@ test("the workspace, the inspector and the catalog pass axe; header, pane tabs a
   workspace,
 }) => {
   const { chat, inspector } = workspace;
+  await expectAccessible(page, "the workspace before the first message");
   await chat.send("hello there");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   for (const [width, height] of sizes) {
@@ -94,9 +95,11 @@ test("the workspace, the inspector and the catalog pass axe; header, pane tabs a
   ])
     expect(stops).toContain(control);
   // The run settings popover: its controls are named too.
-  await page.getByTestId("header-run-settings").focus();
+  const settings = page.getByTestId("header-run-settings");
+  await settings.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("run-settings")).toBeVisible();
+  await expect(settings).toHaveAttribute("aria-expanded", "true");
   await expectAccessible(page, "the run settings");
   await page.keyboard.press("Escape");
   await expect(page.getByTestId("run-settings")).toHaveCount(0);
@@ -125,13 +128,17 @@ test("the workspace, the inspector and the catalog pass axe; header, pane tabs a
   await workspace.scratchScreenshot("a11y-inspector");
 
   // The catalog and a skill's detail, whose tabs work the same way.
-  await expectAccessible(page, "the catalog", '[data-testid="skill-list"]');
+  await expectAccessible(page, "the catalog", 'aside[aria-label="Skill catalog"]');
   await workspace.catalog.openDetail("csv-report");
   await page.getByTestId("skill-tab-sop").focus();
   await page.keyboard.press("ArrowRight");
   await expect(page.getByTestId("skill-tab-raw")).toBeFocused();
   await expect(page.getByTestId("skill-raw")).toBeVisible();
   await expectAccessible(page, "a skill's detail", '[data-testid="skill-detail"]');
+  // Its tools, each with the tool console's form.
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByTestId("skill-tools")).toBeVisible();
+  await expectAccessible(page, "a skill's tools and their console", '[data-testid="skill-detail"]');
   await workspace.scratchScreenshot("a11y-skill-detail");
 
   // The slash completion: the box points at the highlighted option, which the arrows move.

@@ -111,7 +111,7 @@ export function ChatPanel({
                 <p>
                   Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
                 </p>
-                <p className="mt-4 text-xs uppercase tracking-wide text-slate-400">
+                <p className="mt-4 text-xs uppercase tracking-wide text-slate-500">
                   or try one of the demo&apos;s tasks
                 </p>
                 <div className="mt-2 flex flex-wrap justify-center gap-2">

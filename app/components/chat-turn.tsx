@@ -123,7 +123,7 @@ export const Turn = memo(function Turn({
               <SafeMarkdown markdown={turn.text} testId="assistant-text" />
             ))}
           {!turn.text && turn.toolCallIds.length === 0 && (
-            <p className="text-sm text-slate-400">
+            <p className="text-sm text-slate-500">
               {awaitingManual
                 ? "waiting for you to answer as the model (below)…"
                 : turn.streaming

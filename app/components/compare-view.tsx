@@ -44,7 +44,7 @@ function initialRun(side: CompareSide): number {
 }
 
 function RequestFigures({ request }: { request: RequestDigest | undefined }) {
-  if (!request) return <span className="text-slate-400">—</span>;
+  if (!request) return <span className="text-slate-500">—</span>;
   return (
     <span>
       #{request.requestIndex} · {request.provider}/{request.model} ·{" "}

@@ -112,7 +112,7 @@ export function TabPanel({
       id={panelId(ids)}
       aria-labelledby={tabId(ids, selected)}
       tabIndex={0}
-      className={`focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 ${className ?? ""}`}
+      className={`focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-inset ${className ?? ""}`}
       data-testid={testId}
     >
       {children}

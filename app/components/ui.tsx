@@ -54,6 +54,7 @@ export function Button({
   small,
   ariaLabel,
   pressed,
+  expanded,
   buttonRef,
 }: {
   kind?: keyof typeof buttonKinds;
@@ -68,6 +69,8 @@ export function Button({
   ariaLabel?: string;
   /** A toggle's state (aria-pressed). */
   pressed?: boolean;
+  /** A menu button's state (aria-expanded). */
+  expanded?: boolean;
   /** For a dialog's `initialFocus`. */
   buttonRef?: Ref<HTMLButtonElement>;
 }) {
@@ -82,6 +85,7 @@ export function Button({
       title={title}
       aria-label={ariaLabel}
       aria-pressed={pressed}
+      aria-expanded={expanded}
     >
       {children}
     </button>
