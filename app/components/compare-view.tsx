@@ -282,6 +282,7 @@ export function CompareView({
               key={name}
               small
               kind={pane === name ? "primary" : "plain"}
+              pressed={pane === name}
               testId={`compare-pane-${name}`}
               onClick={() => setPane(name)}
             >
