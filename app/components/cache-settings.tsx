@@ -4,6 +4,7 @@
 // makes the server predict every request shown again (cache_repredicted).
 "use client";
 import type { CacheModelChoice, SessionSettings } from "../../server/protocol/index.ts";
+import { formatCount } from "../../server/shared/figures.ts";
 
 export interface CacheSettingsChange {
   cacheBreakpoints?: "stable" | "rolling";
@@ -15,7 +16,7 @@ export interface CacheSettingsChange {
 /** "claude-sonnet-4-5 · ≥ 1,024 tokens · 5 min": the model, the prefix it caches from, an entry's life. */
 export function cacheChoiceLabel(choice: CacheModelChoice): string {
   const ttl = choice.ttlSeconds % 60 === 0 ? `${choice.ttlSeconds / 60} min` : `${choice.ttlSeconds} s`;
-  return `${choice.model} · ≥ ${choice.minTokens.toLocaleString("en-US")} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
+  return `${choice.model} · ≥ ${formatCount(choice.minTokens)} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
 }
 
 const RULE_GROUPS: { rules: CacheModelChoice["rules"]; label: string }[] = [

@@ -4,13 +4,8 @@
 // money of the request, its run and the session. Presentational: props in, nothing out.
 "use client";
 import type { CacheCheck, SnapshotCache, Usage } from "../../server/protocol/index.ts";
-import {
-  cacheMismatch,
-  formatUsd,
-  reportedCounts,
-  type CostTotal,
-  type RequestCost,
-} from "../lib/cache-cost.ts";
+import { formatUsd } from "../../server/shared/figures.ts";
+import { cacheMismatch, reportedCounts, type CostTotal, type RequestCost } from "../lib/cache-cost.ts";
 import { CacheDiagnosticsRow } from "./cache-report.tsx";
 import { Badge } from "./ui.tsx";
 

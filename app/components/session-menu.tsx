@@ -24,7 +24,13 @@ export function SessionMenu({
   };
   return (
     <div className="relative" ref={container}>
-      <Button small testId="session-menu" onClick={() => setOpen(!open)} title="Share or replay this session">
+      <Button
+        small
+        testId="session-menu"
+        expanded={open}
+        onClick={() => setOpen(!open)}
+        title="Share or replay this session"
+      >
         Share ▾
       </Button>
       {open && (

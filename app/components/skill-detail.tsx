@@ -11,6 +11,7 @@ import type { ConsoleResult } from "../state/types.ts";
 import { sourceTone } from "./catalog-panel.tsx";
 import { LintNoteLine } from "./catalog-sections.tsx";
 import { SkillAllowedTools } from "./skill-allowed-tools.tsx";
+import { TabList, TabPanel, useTabIds } from "./tabs.tsx";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
@@ -51,6 +52,7 @@ export function SkillDetail({
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>("sop");
+  const tabIds = useTabIds();
   useEffect(() => onNeedFigures(skill.name), [skill.name, skill.description, skill.body, onNeedFigures]);
   const frontmatter = {
     name: skill.name,
@@ -132,79 +134,82 @@ export function SkillDetail({
           <summary className="cursor-pointer text-xs font-semibold">Frontmatter</summary>
           <Pre testId="skill-frontmatter" text={formatJson(frontmatter)} />
         </details>
-        <div className="flex gap-1" role="tablist">
-          {(["sop", "raw", "tools"] as Tab[]).map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              aria-selected={tab === name}
-              data-testid={`skill-tab-${name}`}
-              onClick={() => setTab(name)}
-              className={`rounded-t border-b-2 px-2 py-0.5 text-xs ${tab === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
-            >
-              {name === "sop"
+        <TabList
+          ids={tabIds}
+          className="flex gap-1"
+          label={`Skill ${skill.name}`}
+          selected={tab}
+          onSelect={setTab}
+          tabs={(["sop", "raw", "tools"] as Tab[]).map((name) => ({
+            id: name,
+            testId: `skill-tab-${name}`,
+            label:
+              name === "sop"
                 ? "SOP (rendered)"
                 : name === "raw"
                   ? "Raw SKILL.md"
-                  : `Tools (${skill.toolSpecs.length})`}
-            </button>
-          ))}
-        </div>
-        {tab === "sop" && <SafeMarkdown markdown={skill.body} testId="skill-sop" />}
-        {tab === "raw" && <Pre testId="skill-raw" text={skill.raw ?? skill.body} className="max-h-none" />}
-        {tab === "tools" && (
-          <div className="space-y-2" data-testid="skill-tools">
-            {skill.meta.tools.length > 0 && (
-              <p className="text-xs">
-                Needs: <span className="font-mono">{skill.meta.tools.join(", ")}</span>
-              </p>
-            )}
-            {skill.toolSpecs.length === 0 && (
-              <p className="text-xs text-slate-500">This skill has no tools.json tools.</p>
-            )}
-            {skill.toolSpecs.some((spec) => !registeredTools.includes(spec.name)) && (
-              <div
-                className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs"
-                data-testid="skill-tools-unregistered"
-              >
-                Its tools are not registered yet: only <span className="font-mono">{LOAD_SKILL}</span>{" "}
-                installs them.{" "}
-                <Button
-                  small
-                  testId="skill-load-now"
-                  onClick={() => onRunTool(LOAD_SKILL, { name: skill.name })}
-                >
-                  Run {LOAD_SKILL}({skill.name}) now
-                </Button>
-              </div>
-            )}
-            {skill.toolSpecs.map((spec) => (
-              <div
-                key={spec.name}
-                className="rounded border border-slate-200 p-1.5"
-                data-testid={`tool-spec-${spec.name}`}
-              >
-                <div className="font-mono text-sm font-semibold">{spec.name}</div>
-                <p className="text-xs">{spec.description}</p>
-                <p className="font-mono text-xs text-slate-600">
-                  command: {JSON.stringify(spec.command)}
-                  {spec.timeout_ms !== undefined && ` · timeout ${spec.timeout_ms} ms`}
+                  : `Tools (${skill.toolSpecs.length})`,
+          }))}
+          tabClassName={(isSelected) =>
+            `rounded-t border-b-2 px-2 py-0.5 text-xs ${isSelected ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`
+          }
+        />
+        <TabPanel ids={tabIds} selected={tab}>
+          {tab === "sop" && <SafeMarkdown markdown={skill.body} testId="skill-sop" />}
+          {tab === "raw" && <Pre testId="skill-raw" text={skill.raw ?? skill.body} className="max-h-none" />}
+          {tab === "tools" && (
+            <div className="space-y-2" data-testid="skill-tools">
+              {skill.meta.tools.length > 0 && (
+                <p className="text-xs">
+                  Needs: <span className="font-mono">{skill.meta.tools.join(", ")}</span>
                 </p>
-                <details>
-                  <summary className="cursor-pointer text-xs">input schema</summary>
-                  <Pre text={formatJson(spec.input_schema)} />
-                </details>
-                <ToolConsole
-                  tool={spec.name}
-                  schema={spec.input_schema}
-                  results={consoleResults.filter((result) => result.tool === spec.name)}
-                  onRun={(input) => onRunTool(spec.name, input)}
-                />
-              </div>
-            ))}
-          </div>
-        )}
+              )}
+              {skill.toolSpecs.length === 0 && (
+                <p className="text-xs text-slate-500">This skill has no tools.json tools.</p>
+              )}
+              {skill.toolSpecs.some((spec) => !registeredTools.includes(spec.name)) && (
+                <div
+                  className="rounded border border-violet-300 bg-violet-50 p-1.5 text-xs"
+                  data-testid="skill-tools-unregistered"
+                >
+                  Its tools are not registered yet: only <span className="font-mono">{LOAD_SKILL}</span>{" "}
+                  installs them.{" "}
+                  <Button
+                    small
+                    testId="skill-load-now"
+                    onClick={() => onRunTool(LOAD_SKILL, { name: skill.name })}
+                  >
+                    Run {LOAD_SKILL}({skill.name}) now
+                  </Button>
+                </div>
+              )}
+              {skill.toolSpecs.map((spec) => (
+                <div
+                  key={spec.name}
+                  className="rounded border border-slate-200 p-1.5"
+                  data-testid={`tool-spec-${spec.name}`}
+                >
+                  <div className="font-mono text-sm font-semibold">{spec.name}</div>
+                  <p className="text-xs">{spec.description}</p>
+                  <p className="font-mono text-xs text-slate-600">
+                    command: {JSON.stringify(spec.command)}
+                    {spec.timeout_ms !== undefined && ` · timeout ${spec.timeout_ms} ms`}
+                  </p>
+                  <details>
+                    <summary className="cursor-pointer text-xs">input schema</summary>
+                    <Pre text={formatJson(spec.input_schema)} />
+                  </details>
+                  <ToolConsole
+                    tool={spec.name}
+                    schema={spec.input_schema}
+                    results={consoleResults.filter((result) => result.tool === spec.name)}
+                    onRun={(input) => onRunTool(spec.name, input)}
+                  />
+                </div>
+              ))}
+            </div>
+          )}
+        </TabPanel>
       </div>
     </div>
   );

@@ -80,6 +80,7 @@ export function TriggerLabDialog({
               testId="lab-tab-lab"
               small
               kind={tab === "lab" ? "primary" : "plain"}
+              pressed={tab === "lab"}
               onClick={() => setTab("lab")}
             >
               Probes
@@ -98,6 +99,7 @@ export function TriggerLabDialog({
               testId="lab-tab-budget"
               small
               kind={tab === "budget" ? "primary" : "plain"}
+              pressed={tab === "budget"}
               onClick={() => setTab("budget")}
             >
               Catalog budget

@@ -37,7 +37,7 @@ function ProbeCell({
 }) {
   if (!probe) {
     return (
-      <td className="px-1 py-0.5 text-slate-400" data-testid={testId} data-state="pending">
+      <td className="px-1 py-0.5 text-slate-500" data-testid={testId} data-state="pending">
         …
       </td>
     );

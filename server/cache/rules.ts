@@ -104,22 +104,3 @@ export function priceFor(prices: PriceTable, model: string): PriceRow | undefine
   const found = byModelPrefix(prices.models, model);
   return found ? { model: found.key, ...found.value } : undefined;
 }
-
-export interface TokenCounts {
-  /** Uncached input tokens. */
-  inputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  outputTokens?: number;
-}
-
-/** USD for the given token counts at `price` (cache writes at the 5-minute rate, which the playground uses). */
-export function costUsd(price: PriceRow, counts: TokenCounts): number {
-  return (
-    (counts.inputTokens * price.input +
-      counts.cacheCreationInputTokens * price.cacheWrite5m +
-      counts.cacheReadInputTokens * price.cacheRead +
-      (counts.outputTokens ?? 0) * price.output) /
-    1_000_000
-  );
-}

@@ -2,10 +2,7 @@
 import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
 import type { CacheStats } from "../protocol/cache-report.ts";
 import { segmentTokens } from "../prompt/segments.ts";
-
-function fileCount(count: number): string {
-  return `${count} file${count === 1 ? "" : "s"}`;
-}
+import { formatUsd, plural } from "../shared/figures.ts";
 
 function clip(text: string, limit = 300): string {
   const folded = text.replace(/\s+$/g, "");
@@ -24,7 +21,7 @@ function indent(text: string): string {
 function cacheLine(cache: SnapshotCache): string {
   const { predicted } = cache;
   const missed = cache.segments.find((segment) => segment.status !== "read");
-  const cost = cache.costUsd === null ? "no price" : `$${cache.costUsd.toFixed(5)} input`;
+  const cost = cache.costUsd === null ? "no price" : `${formatUsd(cache.costUsd)} input`;
   return (
     `cache (predicted, ${cache.model}): read ${predicted.cacheReadInputTokens}, write ${predicted.cacheCreationInputTokens}, ` +
     `uncached ${predicted.inputTokens}; ${cost}${missed ? ` — ${missed.part}: ${missed.reason}` : ""}`
@@ -105,7 +102,7 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         `★ skill activated: ${event.name} [${event.source}] at position ${event.position}` +
         (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "") +
         (event.resources
-          ? `\n  base directory ${event.resources.baseDir} (${fileCount(event.resources.files.length + event.resources.more)})`
+          ? `\n  base directory ${event.resources.baseDir} (${plural(event.resources.files.length + event.resources.more, "file")})`
           : "")
       );
     case "skill_resource_read":

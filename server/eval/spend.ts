@@ -6,7 +6,8 @@
 import type { Usage } from "../protocol/model.ts";
 import type { CostEstimate, Spend, SpendCaps } from "../protocol/trigger-lab.ts";
 import { loadCacheConfig } from "../cache/rules-file.ts";
-import { costUsd, priceFor, type PriceTable } from "../cache/rules.ts";
+import { priceFor, type PriceTable } from "../cache/rules.ts";
+import { costUsd } from "../shared/prices.ts";
 import type { PriceRow } from "../protocol/runner-events.ts";
 import { TOKENIZER_NAME } from "../prompt/segments.ts";
 

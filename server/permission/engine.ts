@@ -5,7 +5,7 @@ import type { SandboxState } from "../protocol/sandbox.ts";
 import { protectedAreaOf } from "../tools/confine.ts";
 import { protectedAreaReason } from "../tools/protected-paths.ts";
 import { findDangerous } from "./dangerous.ts";
-import { findHiddenCharacters } from "./hidden-characters.ts";
+import { findHiddenCharacters } from "../shared/hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
 import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
 import { environmentEffect } from "./environment-table.ts";

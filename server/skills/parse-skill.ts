@@ -4,7 +4,7 @@ import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml"
 import { splitAllowedTools } from "./allowed-tools.ts";
 import type { FrontmatterFacts, FrontmatterNote, SkillHistory, SkillMeta, SkillMode } from "./types.ts";
 import { frontmatterLimitProblem } from "./text-limits.ts";
-import { findHiddenCharacters } from "../protocol/hidden-characters.ts";
+import { findHiddenCharacters } from "../shared/hidden-characters.ts";
 
 export interface ParseProblem {
   reason: string;

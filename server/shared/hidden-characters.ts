@@ -1,7 +1,11 @@
-// Characters that change how a command or path reads without showing themselves: control characters
-// (C0 and C1 except newline and tab, plus DEL), bidirectional controls (a right-to-left override can make
-// `echo safe; touch X` look like a comment) and zero-width characters. Pages show each as a visible
-// `\u202E` marker and warn, so what the user approves is what runs.
+// Characters that make a command or path look different from what runs: control characters (C0 and C1
+// except newline and tab, plus DEL), bidi overrides and isolates (U+202E turns `txt.exe` into `exe.txt` on
+// screen; a right-to-left override can make `echo safe; touch X` look like a comment), zero-width and other
+// format characters, line and paragraph separators, and the letters and marks that render as nothing or as
+// a blank (variation selectors carry a byte each: "ASCII smuggling" in a URL; Hangul fillers; the
+// combining grapheme joiner). SECURITY S13. The one table, shared by the server and the pages: the
+// permission engine flags these in commands and paths, a skill name holding one is refused (S24), and
+// the pages show each as a visible `\u202E` marker and warn, so what the user approves is what runs.
 
 export type HiddenKind = "control" | "bidi" | "zero-width";
 
@@ -14,8 +18,8 @@ export interface HiddenCharacter {
 
 export type EscapedPart = { kind: "text"; text: string } | { kind: "hidden"; character: HiddenCharacter };
 
-// Also every other format character (soft hyphen, invisible operators, tag characters) and the letters and
-// marks that render as nothing or a blank, as the server counts them (server/permission/hidden-characters.ts).
+// Every format character (\p{Cf}: bidi controls, zero-width characters, soft hyphen, invisible operators,
+// tag characters) is in, not only the named ones.
 const hiddenPattern =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u2028\u2029\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 
@@ -92,8 +96,8 @@ export function splitHidden(text: string): EscapedPart[] {
   return parts;
 }
 
-/** The text with every hidden character replaced by its marker. */
-export function escapeHidden(text: string): string {
+/** The text with every hidden character replaced by its marker (approval cards, the CLI, log views). */
+export function escapeHiddenCharacters(text: string): string {
   return text.replace(hiddenPattern, (character) => markerFor(character.codePointAt(0)!));
 }
 
@@ -121,6 +125,11 @@ export function hiddenCharactersIn(
     if (!found.has(character.code)) found.set(character.code, character);
   }
   return [...found.values()];
+}
+
+/** The distinct hidden characters in the text, as markers (`\u202E`), in order of first appearance. */
+export function findHiddenCharacters(text: string): string[] {
+  return hiddenCharactersIn([text]).map((character) => character.code);
 }
 
 /** One warning line: how many, which, and what to do about it. */
