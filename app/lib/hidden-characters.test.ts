@@ -45,9 +45,12 @@ describe("hidden characters", () => {
     // engine escapes them (hidden-characters-agree.test.ts holds the two tables equal).
     expect(escapeHidden("a\u2028b\u2029c")).toBe("a\\u2028b\\u2029c");
     // Newline and tab stay as they are, and so do ordinary non-ASCII letters, emoji and CJK.
-    const visible = "a\tb\nc é ß 中文 🙂 \u00a0";
+    const visible = "a\tb\nc é ß 中文 🙂";
     expect(escapeHidden(visible)).toBe(visible);
     expect(hiddenCharactersIn([visible])).toEqual([]);
+    // A no-break space looks like a word break the shell does not make (`hi\u00a0#\u00a0&& rm x` is no
+    // comment): escaped, like every space but the ASCII one.
+    expect(escapeHidden("hi\u00a0#")).toBe("hi\\u00A0#");
   });
 
   it("splits text into runs and named markers for rendering", () => {

@@ -2,10 +2,13 @@
 // newline and tab), bidi overrides and isolates (U+202E turns `txt.exe` into `exe.txt` on screen),
 // zero-width and other format characters, line and paragraph separators, and the letters and marks that
 // render as nothing or as a blank (variation selectors carry a byte each: "ASCII smuggling" in a URL;
-// Hangul fillers; the combining grapheme joiner). SECURITY S13. The one table: the permission engine
-// flags these in commands and paths, and a skill name holding one is refused (S24).
+// Hangul fillers; the combining grapheme joiner; Khmer's invisible vowels; the braille blank), and every
+// space other than the ASCII one: the shell splits words only on ASCII blanks, so `echo hi\u00A0#\u00A0&&
+// rm -rf x` reads as `echo hi` and a comment while `rm -rf x` runs. SECURITY S13. The one table: the
+// permission engine flags these in commands and paths, and a skill name holding one is refused (S24).
 
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u2800\u17B4\u17B5\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 const VISIBLE_CONTROLS = new Set(["\n", "\t"]);
 
 /** `\u202E` for U+202E (astral characters as `\u{E0001}`). */
