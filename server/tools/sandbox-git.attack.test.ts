@@ -325,6 +325,26 @@ describe("S15: a host git that runs while the call is still running", () => {
   });
 });
 
+describe("S15: hooks a repository's own config keeps in the work tree", () => {
+  // KNOWN GAP, left failing on purpose (it.fails): `core.hooksPath` pointing into the work tree is what
+  // husky sets up in most JavaScript projects (`.husky/_`, whose stubs run `.husky/<hook>`). Those files
+  // are ordinary workdir files, so an agent process rewrites `.husky/pre-commit` and the user's next plain
+  // `git commit` runs it — a hook, like `.git/hooks/`, that the README says stays read-only. The rule to
+  // close it: a folder the repository's config names as its hooks (and a file it includes) is protected
+  // like `.git/hooks` — read-only in the sandbox, asking in the file tools and the engine.
+  it.fails("an agent process cannot rewrite a hook that core.hooksPath names in the work tree", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await mkdir(path.join(workdir, ".husky"));
+    await writeFile(path.join(workdir, ".husky", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    setupGit(workdir, "config", "core.hooksPath", ".husky");
+    await run(`printf '#!/bin/sh\\necho pwned > ${marker}\\n' > .husky/pre-commit`);
+    await writeFile(path.join(workdir, "c.txt"), "c\n");
+    setupGit(workdir, "add", "c.txt");
+    hostGit(workdir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "third");
+    expect(existsSync(marker), "the user's git commit ran the hook the agent wrote").toBe(false);
+  });
+});
+
 describe("git keeps working for the agent in the workdir's repository", () => {
   it("commits, branches, switches and collects garbage", async () => {
     await repositoryWithTwoCommits(workdir);
