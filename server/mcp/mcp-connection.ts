@@ -32,6 +32,7 @@ import {
   declaresSkills,
   getServerSkill,
   listServerSkills,
+  MAX_LIST_PAGES,
   readServerResource,
   SKILLS_CLIENT_CAPABILITIES,
   type EntryCheck,
@@ -377,9 +378,11 @@ export class McpConnection {
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
     const out: McpToolView[] = [];
     let listed = 0;
+    let pages = 0;
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      pages++;
       for (const tool of page.tools) {
         if (++listed > MAX_TOOLS) continue;
         const name = mcpToolName(this.name, tool.name);
@@ -420,10 +423,16 @@ export class McpConnection {
         });
       }
       cursor = page.nextCursor;
-    } while (cursor && listed <= MAX_TOOLS);
+      // Bounded by pages too, as every listing of a server is: empty pages that each name a next one
+      // would never raise the tool count, and the listing would never end.
+    } while (cursor && listed <= MAX_TOOLS && pages < MAX_LIST_PAGES);
     if (listed > MAX_TOOLS)
       this.warnings.push(
         `${this.name}: the server lists ${cursor ? "more than " : ""}${listed} tools; the first ${MAX_TOOLS} were read (the limit is ${MAX_TOOLS})`,
+      );
+    else if (cursor)
+      this.warnings.push(
+        `${this.name}: its tool listing was cut after ${MAX_LIST_PAGES} pages (${listed} tools); at most ${MAX_LIST_PAGES} pages are read`,
       );
     return out;
   }

@@ -10,6 +10,8 @@ describe("hidden characters the server reports are marked in the text too", () =
     ["a soft hyphen", "\u00AD", "\\u00AD"],
     ["an invisible operator", "\u2062", "\\u2062"],
     ["a Hangul filler", "\u3164", "\\u3164"],
+    ["a no-break space (one word for the shell)", "\u00A0", "\\u00A0"],
+    ["a braille blank", "\u2800", "\\u2800"],
   ])("%s", (_name, character, marker) => {
     expect(escapeHiddenCharacters(`curl x${character}y`)).toBe(`curl x${marker}y`);
     expect(splitHidden(character)).toHaveLength(1);

@@ -46,9 +46,12 @@ describe("hidden characters", () => {
     // engine escapes them (one table for the engine and the card).
     expect(escapeHiddenCharacters("a\u2028b\u2029c")).toBe("a\\u2028b\\u2029c");
     // Newline and tab stay as they are, and so do ordinary non-ASCII letters, emoji and CJK.
-    const visible = "a\tb\nc é ß 中文 🙂 \u00a0";
+    const visible = "a\tb\nc é ß 中文 🙂";
     expect(escapeHiddenCharacters(visible)).toBe(visible);
     expect(hiddenCharactersIn([visible])).toEqual([]);
+    // A no-break space looks like a word break the shell does not make (`hi\u00a0#\u00a0&& rm x` is no
+    // comment): escaped, like every space but the ASCII one.
+    expect(escapeHiddenCharacters("hi\u00a0#")).toBe("hi\\u00A0#");
   });
 
   it("splits text into runs and named markers for rendering", () => {
