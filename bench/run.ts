@@ -85,6 +85,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./trigger-lab.ts", "triggerLabFigure"),
   },
   {
+    name: "description-router",
+    workload: "one request against a 1,000-skill index: description router vs scripted model",
+    target: "report (ms per request, ratio)",
+    load: () => importFigure("./description-router.ts", "descriptionRouterFigure"),
+  },
+  {
     name: "inspector-select",
     workload: "select a request in a 500-request session (Chromium, real pages)",
     target: "≤ 100 ms",

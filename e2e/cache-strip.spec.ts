@@ -40,13 +40,16 @@ test("cache strip: request 3 of the next-run demo misses because the tools chang
   await expect(page.getByTestId("context-item").first()).toBeVisible();
   await workspace.scratchScreenshot("cache-strip-request-3");
 
-  // Another model: every request shown is predicted again under its rules.
-  await cacheAs.selectOption("claude-haiku-4-5");
+  // Another model: every request shown is predicted again under its rules. (The settings popover closed
+  // when the chat took the focus: open it again.)
+  await (await workspace.setting("header-cache-as")).selectOption("claude-haiku-4-5");
+  await page.getByTestId("header-run-settings").click();
+  await expect(page.getByTestId("run-settings")).toHaveCount(0);
   await inspector.selectRequest(2);
   await expect(page.getByTestId("cache-model")).toContainText("as claude-haiku-4-5");
   await expect(page.getByTestId("cache-segment").first()).toHaveAttribute("data-status", "uncached");
   await expect(page.getByTestId("cache-reason")).toContainText("4,096-token minimum of claude-haiku-4-5");
-  await cacheAs.selectOption("claude-sonnet-4-5");
+  await (await workspace.setting("header-cache-as")).selectOption("claude-sonnet-4-5");
   await expect(page.getByTestId("cache-model")).toContainText("as claude-sonnet-4-5");
   await expect(page.getByTestId("cache-segment").first()).toHaveAttribute("data-status", "read");
 });

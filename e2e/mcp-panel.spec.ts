@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./fixtures.ts";
+import { expectAccessible } from "./axe.ts";
 import { WorkspacePage } from "./pages/workspace-page.ts";
 
 const everything = fileURLToPath(
@@ -49,6 +50,7 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
     .evaluate((element) => element.closest("details")?.setAttribute("open", ""));
   await expect(server.getByTestId("mcp-server-stderr")).toContainText("Starting default (STDIO) server");
   await workspace.scratchScreenshot("mcp-panel");
+  await expectAccessible(page, "the MCP panel with a server and its tools");
 
   // The tool console: a form from echo's input schema, the call through an approval card.
   const toolConsole = echo.getByTestId("tool-console-mcp__everything__echo");

@@ -135,7 +135,7 @@ test("bypassPermissions: the new-session dialog warns and needs a tick; the head
   await expect(mode).toHaveValue("default");
   await mode.selectOption("bypassPermissions");
   // A real dialog, in plain words, with the focus on the answer that keeps approvals on.
-  const confirmation = page.getByRole("dialog", { name: "Stop asking before each tool runs?" });
+  const confirmation = page.getByRole("alertdialog", { name: "Stop asking before each tool runs?" });
   await expect(confirmation).toHaveAttribute("data-testid", "confirmation-dialog");
   await expect(confirmation.getByTestId("confirmation-item-bypass_permissions")).toContainText(
     "runs without asking you first",

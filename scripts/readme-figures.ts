@@ -73,7 +73,8 @@ const EXCERPT_LINES: RegExp[] = [
   /^# Environment$/,
   /^- (PseudoClaude Playground version|Provider|Model|Working directory|Platform): /,
   /^## Active Skills$/,
-  /^### csv-report$/,
+  // An active skill is one delimited block (server/prompt): its opening tag, its body, its closing tag.
+  /^<skill name="csv-report" /,
   /^# CSV report$/,
   /^Target file: /,
   /^Write a report a busy reader can trust/,
@@ -81,6 +82,7 @@ const EXCERPT_LINES: RegExp[] = [
   /^Skill base directory: /,
   /^Files in this skill/,
   /^- [\w./-]+ \([\d.]+ [KM]?i?B\)$/,
+  /^<\/skill>$/,
 ];
 
 function excerpt(text: string): string {

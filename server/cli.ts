@@ -9,7 +9,7 @@ import { catalogReport, formatCatalog } from "./cli/catalog-command.ts";
 import { buildFirstRequest, formatPrompt } from "./cli/prompt-command.ts";
 import { runConversation, startMcp } from "./cli/run-command.ts";
 import { runInstallCommand } from "./cli/install-command.ts";
-import { evalTriggers, formatBudget } from "./cli/eval-command.ts";
+import { evalCommand, formatBudget } from "./cli/eval-command.ts";
 import { catalogBudget } from "./prompt/catalog-budget.ts";
 import { confirmationsForCreate } from "./session/session-confirmations.ts";
 
@@ -32,6 +32,10 @@ async function main(argv: string[]): Promise<number> {
   if (args.command === "install") return runInstallCommand(args, write);
   // Loaded only for export, so the other commands start no slower.
   if (args.command === "export") return (await import("./cli/export-command.ts")).exportCommand(args, write);
+  if (args.evalMore?.subcommand === "compare") {
+    await (await import("./cli/eval-optimize.ts")).evalCompare({ ...args.evalMore, ...args, write });
+    return 0;
+  }
   const workspace = await createWorkspace({
     workdir: args.workdir!,
     ...(args.home ? { home: args.home } : {}),
@@ -90,17 +94,7 @@ async function runCommand(
     return 0;
   }
   if (args.command === "eval") {
-    await evalTriggers(workspace, {
-      ...(args.evals ? { evals: args.evals } : {}),
-      provider: args.provider,
-      ...(args.model ? { model: args.model } : {}),
-      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-      ...(args.scenario ? { scenario: args.scenario } : {}),
-      runs: args.runs,
-      concurrency: args.concurrency,
-      ...(args.ablate ? { ablation: args.ablate } : {}),
-      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
-      json: args.json,
+    await evalCommand(workspace, args, {
       write,
       writeProgress: (text) => process.stderr.write(text),
       progressIsTerminal: process.stderr.isTTY === true,

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
 import { commandShapeWarning } from "../lib/command-shape.ts";
-import { escapeHidden, hiddenCharactersIn } from "../lib/hidden-characters.ts";
+import { escapeHiddenCharacters, hiddenCharactersIn } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
 import { Badge, Button, formatJson } from "./ui.tsx";
@@ -98,7 +98,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-call-id={request.callId}
       data-armed={armed}
-      role="dialog"
+      role="group"
       aria-label={`Approve ${request.tool}?`}
       onKeyDown={onKeyDown}
       onFocus={() => setFocused(true)}
@@ -120,8 +120,8 @@ export function ApprovalCard({
         <Badge tone="amber">{request.category}</Badge>
         <span className="text-slate-600">
           asked by {request.trace.source}
-          {request.trace.rule ? ` (${escapeHidden(request.trace.rule)})` : ""}
-          {request.trace.reason ? `: ${escapeHidden(request.trace.reason)}` : ""}
+          {request.trace.rule ? ` (${escapeHiddenCharacters(request.trace.rule)})` : ""}
+          {request.trace.reason ? `: ${escapeHiddenCharacters(request.trace.reason)}` : ""}
         </span>
       </div>
       {request.skill !== undefined && (

@@ -4,17 +4,19 @@
 // makes the server predict every request shown again (cache_repredicted).
 "use client";
 import type { CacheModelChoice, SessionSettings } from "../../server/protocol/index.ts";
+import { formatCount } from "../../server/shared/figures.ts";
 
 export interface CacheSettingsChange {
   cacheBreakpoints?: "stable" | "rolling";
-  skillPlacement?: "environment" | "message";
+  skillPlacement?: "environment" | "message" | "system";
   cacheAs?: string;
+  cacheDiagnostics?: boolean;
 }
 
 /** "claude-sonnet-4-5 · ≥ 1,024 tokens · 5 min": the model, the prefix it caches from, an entry's life. */
 export function cacheChoiceLabel(choice: CacheModelChoice): string {
   const ttl = choice.ttlSeconds % 60 === 0 ? `${choice.ttlSeconds / 60} min` : `${choice.ttlSeconds} s`;
-  return `${choice.model} · ≥ ${choice.minTokens.toLocaleString("en-US")} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
+  return `${choice.model} · ≥ ${formatCount(choice.minTokens)} tokens · ${ttl}${choice.priced ? "" : " · no price"}`;
 }
 
 const RULE_GROUPS: { rules: CacheModelChoice["rules"]; label: string }[] = [
@@ -56,18 +58,33 @@ export function CacheSettings({
       </label>
       <label
         className="flex items-center gap-1 text-xs"
-        title="Experiment: where a loaded skill's SOP goes. environment (the design): the environment block, which changes the prefix before the conversation. message: inside the load_skill result, so the prefix stays intact."
+        title="Experiment: where a loaded skill's SOP goes. environment (the design): the environment block, which changes the prefix before the conversation. message: inside the load_skill result, so the prefix stays intact. system message: a mid-conversation system message after the result (and a skill tool added mid-conversation), on the models cache-rules.json marks; the result otherwise."
       >
         SOPs in
         <select
           data-testid="header-skill-placement"
           className="rounded border border-slate-300 bg-white p-0.5"
           value={settings.skillPlacement ?? "environment"}
-          onChange={(event) => onChange({ skillPlacement: event.target.value as "environment" | "message" })}
+          onChange={(event) =>
+            onChange({ skillPlacement: event.target.value as "environment" | "message" | "system" })
+          }
         >
           <option value="environment">environment</option>
           <option value="message">message (experiment)</option>
+          <option value="system">system message (experiment)</option>
         </select>
+      </label>
+      <label
+        className="flex items-center gap-1 text-xs"
+        title="Ask the provider for its cache diagnostics (Anthropic: diagnostics.previous_message_id), shown beside the prediction in the Prompt cache strip. A server that refuses the parameter turns this off, with a note."
+      >
+        <input
+          type="checkbox"
+          data-testid="header-cache-diagnostics"
+          checked={settings.cacheDiagnostics !== false}
+          onChange={(event) => onChange({ cacheDiagnostics: event.target.checked })}
+        />
+        diagnostics
       </label>
       {simulated && (
         <label

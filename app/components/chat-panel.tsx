@@ -1,6 +1,8 @@
 // Middle column: the conversation (streaming text, tool call cards, stops and errors), pending
 // approvals, the manual "you are the model" composer, and the message box. The conversation follows new
 // output unless the reader scrolled up (then a "new output" pill), and sending always returns to the bottom.
+// For screen readers the conversation is a log (new turns are read; while a run streams it is busy, so its
+// text is read once it settles, not delta by delta), and a waiting approval is announced at once.
 "use client";
 import { useEffect, useMemo, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
@@ -96,13 +98,20 @@ export function ChatPanel({
           className="h-full overflow-y-auto p-2 [overflow-anchor:none]"
           data-testid="chat-turns"
         >
-          <div ref={content} className="space-y-2">
+          <div
+            ref={content}
+            className="space-y-2"
+            role="log"
+            aria-label="Conversation"
+            aria-relevant="additions"
+            aria-busy={running}
+          >
             {turns.length === 0 && !replay?.recorded.length && (
               <div className="mt-8 text-center text-sm text-slate-500">
                 <p>
                   Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
                 </p>
-                <p className="mt-4 text-xs uppercase tracking-wide text-slate-400">
+                <p className="mt-4 text-xs uppercase tracking-wide text-slate-500">
                   or try one of the demo&apos;s tasks
                 </p>
                 <div className="mt-2 flex flex-wrap justify-center gap-2">
@@ -153,6 +162,10 @@ export function ChatPanel({
           </button>
         )}
       </div>
+      {/* Always in the page, so the announcement is a change a screen reader hears. */}
+      <p className="sr-only" aria-live="assertive" data-testid="approval-announcement">
+        {approvalAnnouncement(pendingApprovals, toolCalls)}
+      </p>
       {(pendingApprovals.length > 0 || manualTurn) && (
         <div
           className="max-h-[55%] space-y-2 overflow-y-auto border-t border-amber-300 p-2"
@@ -195,4 +208,15 @@ export function ChatPanel({
       />
     </div>
   );
+}
+
+/** "Approval needed: run_command (2 waiting)", or nothing when no call waits. */
+export function approvalAnnouncement(
+  pendingApprovals: string[],
+  toolCalls: Record<string, ToolCallView>,
+): string {
+  const first = pendingApprovals.map((callId) => toolCalls[callId]?.approval).find(Boolean);
+  if (!first) return "";
+  const more = pendingApprovals.length > 1 ? ` (${pendingApprovals.length} waiting)` : "";
+  return `Approval needed: ${first.tool}${more}. Focus the card to answer.`;
 }

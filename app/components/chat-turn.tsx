@@ -4,7 +4,7 @@
 import { memo } from "react";
 import type { StopReason } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 import { lineCount, slashTurn } from "../lib/slash-turn.ts";
 import type { ChatTurn, ToolCallView } from "../state/types.ts";
 import { ToolCallCard } from "./tool-call-card.tsx";
@@ -123,7 +123,7 @@ export const Turn = memo(function Turn({
               <SafeMarkdown markdown={turn.text} testId="assistant-text" />
             ))}
           {!turn.text && turn.toolCallIds.length === 0 && (
-            <p className="text-sm text-slate-400">
+            <p className="text-sm text-slate-500">
               {awaitingManual
                 ? "waiting for you to answer as the model (below)…"
                 : turn.streaming

@@ -5,6 +5,7 @@
 "use client";
 import { useState } from "react";
 import type { RequestDigest, RunDigest, SessionSummary } from "../../server/protocol/index.ts";
+import { formatUsd } from "../../server/shared/figures.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
 import { Dialog } from "./dialog.tsx";
@@ -43,7 +44,7 @@ function initialRun(side: CompareSide): number {
 }
 
 function RequestFigures({ request }: { request: RequestDigest | undefined }) {
-  if (!request) return <span className="text-slate-400">—</span>;
+  if (!request) return <span className="text-slate-500">—</span>;
   return (
     <span>
       #{request.requestIndex} · {request.provider}/{request.model} ·{" "}
@@ -56,7 +57,7 @@ function RequestFigures({ request }: { request: RequestDigest | undefined }) {
         "no token figures (older log)"
       )}
       {request.costUsd !== undefined && (
-        <span data-testid="compare-cost"> · ${request.costUsd.toFixed(4)}</span>
+        <span data-testid="compare-cost"> · {formatUsd(request.costUsd)}</span>
       )}
       {request.usage && <span className="text-slate-600"> · {usageText(request.usage)}</span>}
     </span>
@@ -84,7 +85,8 @@ function SidePicker({
     <div className="space-y-1 text-xs" data-testid={testId}>
       <div className="font-semibold">{label}</div>
       <select
-        className="w-full rounded border border-slate-300"
+        className="w-full rounded border border-slate-300 py-0.5"
+        aria-label={`${label}: session`}
         data-testid={`${testId}-session`}
         value={side.sessionId}
         onChange={(event) => onSession(event.target.value)}
@@ -101,7 +103,8 @@ function SidePicker({
         <div className="text-slate-500">this session has no runs yet</div>
       ) : (
         <select
-          className="w-full rounded border border-slate-300"
+          className="w-full rounded border border-slate-300 py-0.5"
+          aria-label={`${label}: run`}
           data-testid={`${testId}-run`}
           value={run}
           onChange={(event) => onRun(Number(event.target.value))}
@@ -168,6 +171,7 @@ export function CompareView({
     run && (
       <select
         className="rounded border border-slate-300"
+        aria-label={`${side === "left" ? "Left" : "Right"}: request`}
         data-testid={`compare-${side}-request`}
         value={current ? run.requests.indexOf(current) : 0}
         onChange={(event) => setRequests({ ...requests, [side]: Number(event.target.value) })}
@@ -278,6 +282,7 @@ export function CompareView({
               key={name}
               small
               kind={pane === name ? "primary" : "plain"}
+              pressed={pane === name}
               testId={`compare-pane-${name}`}
               onClick={() => setPane(name)}
             >

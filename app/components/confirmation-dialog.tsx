@@ -60,6 +60,7 @@ export function ConfirmationDialog({
       title={dialogTitle(confirmation)}
       testId="confirmation-dialog"
       tone="danger"
+      alert
       onClose={onCancel}
       initialFocus={keep}
     >

@@ -85,6 +85,7 @@ export function EditRequest({
           <select
             className="rounded border border-slate-300 text-xs"
             data-testid="edit-skill-select"
+            aria-label="Skill"
             value={skill}
             onChange={(event) => setSkill(event.target.value)}
           >
@@ -99,6 +100,7 @@ export function EditRequest({
               className={area}
               rows={3}
               data-testid="edit-skill-description"
+              aria-label={`Description of ${skill}`}
               value={descriptions[skill] ?? skillDescriptions[skill] ?? ""}
               onChange={(event) => setDescriptions({ ...descriptions, [skill]: event.target.value })}
             />
@@ -112,6 +114,7 @@ export function EditRequest({
             className={area}
             rows={12}
             data-testid="edit-stable"
+            aria-label="Stable system"
             value={stable}
             onChange={(event) => setStable(event.target.value)}
           />

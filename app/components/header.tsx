@@ -141,7 +141,7 @@ export function Header({
             {shortPath(settings.workdir)}
           </span>
           <div className="flex shrink-0 items-center gap-1">
-            {settings.provider !== "scripted" && (
+            {settings.provider !== "scripted" && settings.provider !== "router" && (
               <Badge tone="blue" testId="header-provider" title="provider / model">
                 {settings.provider}
                 {settings.model && settings.model !== settings.provider ? ` / ${settings.model}` : ""}
@@ -154,6 +154,15 @@ export function Header({
                 title={`Model turns come from a YAML scenario (${settings.model}); no API key, no network`}
               >
                 <span data-testid="header-provider-scripted">scripted model — offline demo</span>
+              </Badge>
+            )}
+            {settings.provider === "router" && (
+              <Badge
+                tone="violet"
+                testId="router-badge"
+                title="Loads the skill whose description best matches your message (word scores in the inspector), then plays its scenario; no API key, no network"
+              >
+                description router — not a language model
               </Badge>
             )}
             {settings.provider === "scripted" && settings.replayOf && (

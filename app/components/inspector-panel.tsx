@@ -9,12 +9,16 @@ import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { requestPayload, requestSnapshot, tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
+import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
+import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
+import { RoutingView } from "./routing-view.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
+import { TabList, TabPanel, useTabIds } from "./tabs.tsx";
 import { Badge, Button, CopyButton } from "./ui.tsx";
 
 // Dotted underline: "hover me for what this means".
@@ -123,8 +127,11 @@ export function InspectorPanel({
   onEditResend,
   onRerun,
   onCompare,
+  cacheStats,
 }: {
   requests: RequestView[];
+  /** The session's cache figures after its last run (cache_stats). */
+  cacheStats?: CacheStats;
   selectedIndex?: number;
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
@@ -139,6 +146,7 @@ export function InspectorPanel({
   const scroller = useRef<HTMLDivElement>(null);
   const summaryArea = useRef<HTMLDivElement>(null);
   const [lineDiffOn, setLineDiffOn] = useState(false);
+  const paneIds = useTabIds();
   const selected =
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
@@ -183,6 +191,7 @@ export function InspectorPanel({
             text={() => JSON.stringify({ ...snapshot, providerPayload: payload, usage }, null, 2)}
           />
         </div>
+        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} />
         <Timeline
           requests={requests}
           selected={selected.requestIndex}
@@ -257,6 +266,7 @@ export function InspectorPanel({
             <code title={stable.firstDifference.after}>{clip(stable.firstDifference.after)}</code>
           </p>
         )}
+        {selected.routing && <RoutingView decision={selected.routing} />}
         <div data-testid="token-summary">
           <div
             className="flex h-3 w-full overflow-hidden rounded bg-slate-100"
@@ -322,6 +332,7 @@ export function InspectorPanel({
         <CacheStrip
           cache={snapshot.cache}
           usage={usage}
+          {...(selected.cacheCheck ? { check: selected.cacheCheck } : {})}
           provider={snapshot.provider}
           cost={requestCost(selected)}
           run={runCost(requests, selected.runId)}
@@ -339,6 +350,10 @@ export function InspectorPanel({
             <div
               className="max-h-[4.5em] overflow-y-auto font-mono break-words text-slate-600"
               data-testid="lane-listed"
+              // It may scroll: a keyboard user reaches it to scroll it.
+              tabIndex={0}
+              role="group"
+              aria-label="Listed skills"
               title={snapshot.listedSkills.join(", ")}
             >
               {snapshot.listedSkills.join(", ") || "—"}
@@ -376,29 +391,29 @@ export function InspectorPanel({
           </p>
         )}
       </div>
-      <div
+      <TabList
+        ids={paneIds}
         className="sticky top-0 bottom-0 z-10 flex flex-wrap gap-x-0.5 border-y border-slate-200 bg-white px-2 pt-1"
-        role="tablist"
-        aria-label="Panes of the selected request"
-        data-testid="inspector-pane-tabs"
-      >
-        {(Object.keys(paneLabels) as PaneName[]).map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={pane === name}
-            data-testid={`pane-tab-${name}`}
-            title={paneHelp[name]}
-            onClick={() => openPane(name)}
-            className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
-          >
-            {paneLabels[name]}
-            {counts && name !== "raw" && <span className="ml-0.5 text-slate-500">{counts[name]}</span>}
-          </button>
-        ))}
-      </div>
-      <div className="min-h-full p-2" role="tabpanel">
+        label="Panes of the selected request"
+        testId="inspector-pane-tabs"
+        selected={pane}
+        onSelect={openPane}
+        tabs={(Object.keys(paneLabels) as PaneName[]).map((name) => ({
+          id: name,
+          testId: `pane-tab-${name}`,
+          title: paneHelp[name],
+          label: (
+            <>
+              {paneLabels[name]}
+              {counts && name !== "raw" && <span className="ml-0.5 text-slate-600">{counts[name]}</span>}
+            </>
+          ),
+        }))}
+        tabClassName={(isSelected) =>
+          `rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${isSelected ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`
+        }
+      />
+      <TabPanel ids={paneIds} selected={pane} className="min-h-full p-2">
         {previous && pane !== "raw" && (
           <label className="mb-1 flex items-center gap-1 text-xs">
             <input
@@ -421,7 +436,7 @@ export function InspectorPanel({
         ) : (
           <RequestPane pane={pane} snapshot={snapshot} payload={payload} diff={diff} />
         )}
-      </div>
+      </TabPanel>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import type { McpServerStatus, McpServerView } from "../../server/protocol/index
 import type { ConsoleResult } from "../state/types.ts";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson, type Tone } from "./ui.tsx";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 
 const statusTones: Record<McpServerStatus, Tone> = {
   configured: "slate",

@@ -1,5 +1,6 @@
 // A menu or popover that closes like one: on a click outside it and on Escape. Escape is handled (and its
-// default prevented) here, so the window's Escape-stops-the-run shortcut does not also fire.
+// default prevented) here, so the window's Escape-stops-the-run shortcut does not also fire; an Escape a
+// dialog opened from the popover already handled (defaultPrevented) closes only that dialog.
 "use client";
 import { useEffect, useRef, useState } from "react";
 
@@ -18,7 +19,7 @@ export function usePopover(onClose?: () => void) {
       if (!container.current?.contains(event.target as Node)) close();
     };
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
+      if (event.key !== "Escape" || event.defaultPrevented) return;
       event.preventDefault();
       close();
     };

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 import { slashTurn } from "../lib/slash-turn.ts";
 import { replayState } from "../state/replay.ts";
 import { requestView, snapshot, summary } from "../state/test-builders.ts";

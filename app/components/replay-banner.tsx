@@ -2,7 +2,7 @@
 // click), and — as soon as a request differs from the one the recorded model answered — where and how
 // the replay left the recording, with a link to that request.
 "use client";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
 import type { ReplayState } from "../state/replay.ts";
 
 export type { ReplayState };

@@ -38,6 +38,7 @@ export function RunSettings({
       <Button
         small
         testId="header-run-settings"
+        expanded={open}
         onClick={() => setOpen(!open)}
         title="Settings of this session: permissions, disclosure, skills, prompt cache and network"
         ariaLabel={`Session settings: ${settings.permissionMode}, ${settings.disclosure}`}

@@ -1,12 +1,12 @@
 // The session menu: share and replay the open session. "Export HTML" downloads one self-contained page
-// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline, and
-// "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
+// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline,
+// "OpenTelemetry trace" an OTLP/JSON file for Phoenix or Langfuse (no prompt text), and "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
 "use client";
 import { useRef } from "react";
 import { usePopover } from "./popover.ts";
 import { Button } from "./ui.tsx";
 
-export type SessionFileFormat = "html" | "scenario";
+export type SessionFileFormat = "html" | "scenario" | "otlp";
 
 export function SessionMenu({
   onExport,
@@ -24,7 +24,13 @@ export function SessionMenu({
   };
   return (
     <div className="relative" ref={container}>
-      <Button small testId="session-menu" onClick={() => setOpen(!open)} title="Share or replay this session">
+      <Button
+        small
+        testId="session-menu"
+        expanded={open}
+        onClick={() => setOpen(!open)}
+        title="Share or replay this session"
+      >
         Share ▾
       </Button>
       {open && (
@@ -47,6 +53,14 @@ export function SessionMenu({
             title="The model turns as a scenario YAML: replay this session offline with the scripted model"
           >
             Save as scenario
+          </Button>
+          <Button
+            small
+            testId="session-export-otlp"
+            onClick={() => choose("otlp")}
+            title="The runs, model requests and tool calls as an OTLP/JSON trace (GenAI and OpenInference attributes) for Phoenix or Langfuse; no prompt or completion text"
+          >
+            OpenTelemetry trace
           </Button>
           <Button
             small

@@ -3,9 +3,10 @@
 // repeat), and a branch marker naming the session and request it was forked from; reopen, new, export
 // the log, delete (asks first: deleting removes the log for good).
 "use client";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { SessionSummary } from "../../server/protocol/index.ts";
-import { plural } from "../lib/plural.ts";
+import { plural } from "../../server/shared/figures.ts";
+import { Dialog } from "./dialog.tsx";
 import { usePopover } from "./popover.ts";
 import { Badge, Button } from "./ui.tsx";
 
@@ -68,14 +69,18 @@ export function SessionPicker({
   // The session waiting for "really delete?".
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
   const { open, setOpen, container } = usePopover(() => setConfirming(undefined));
+  const keep = useRef<HTMLButtonElement>(null);
+  const picker = useRef<HTMLButtonElement>(null);
   const current = sessions.find((session) => session.id === currentId);
   const ordered = sessionOrder(sessions);
   return (
     <div className="relative min-w-0 shrink" ref={container}>
       {/* Shrinks with the header: the title is cut with "…", never drawn over its neighbours. */}
       <button
+        ref={picker}
         type="button"
         data-testid="session-picker"
+        aria-expanded={open}
         className="flex max-w-full min-w-0 items-center gap-1 rounded border border-slate-300 bg-white px-1.5 py-0.5 text-xs font-medium text-slate-800 hover:bg-slate-100"
         onClick={() => {
           if (!open) onRefresh();
@@ -100,6 +105,8 @@ export function SessionPicker({
             testId="session-new"
             onClick={() => {
               setOpen(false);
+              // The dialog gives the focus back to what had it: the picker, as this button goes away.
+              picker.current?.focus();
               onNew();
             }}
           >
@@ -153,45 +160,52 @@ export function SessionPicker({
                   </div>
                   <div className="font-mono break-all text-slate-500">{session.settings.workdir}</div>
                 </button>
-                {confirming === session.id ? (
-                  <div
-                    className="flex flex-wrap items-center gap-1 rounded border border-red-300 bg-red-50 p-1 text-xs"
-                    data-testid={`session-delete-confirm-${session.id}`}
-                    role="alertdialog"
-                    aria-label="Confirm delete"
+                <button
+                  type="button"
+                  data-testid={`session-delete-${session.id}`}
+                  className="absolute top-1 right-1 rounded border border-slate-300 bg-white px-1 text-[0.7rem] text-red-800 hover:bg-red-50 disabled:opacity-40"
+                  disabled={session.running}
+                  title={
+                    session.running ? "Stop its run before deleting it" : "Delete this session and its log"
+                  }
+                  aria-label={`Delete session ${session.title || session.id}`}
+                  onClick={() => setConfirming(session.id)}
+                >
+                  Delete
+                </button>
+                {confirming === session.id && (
+                  <Dialog
+                    title="Delete this session?"
+                    testId={`session-delete-confirm-${session.id}`}
+                    tone="danger"
+                    alert
+                    width="w-[26rem]"
+                    initialFocus={keep}
+                    onClose={() => setConfirming(undefined)}
                   >
-                    <span className="flex-1">
+                    <p className="text-sm">
                       Delete “{session.title || "(untitled)"}” and its log? This cannot be undone.
-                    </span>
-                    <Button
-                      small
-                      kind="danger"
-                      testId="session-delete-yes"
-                      onClick={() => {
-                        setConfirming(undefined);
-                        onDelete(session.id);
-                      }}
-                    >
-                      Delete
-                    </Button>
-                    <Button small testId="session-delete-no" onClick={() => setConfirming(undefined)}>
-                      Keep
-                    </Button>
-                  </div>
-                ) : (
-                  <button
-                    type="button"
-                    data-testid={`session-delete-${session.id}`}
-                    className="absolute top-1 right-1 rounded border border-slate-300 bg-white px-1 text-[0.7rem] text-red-800 hover:bg-red-50 disabled:opacity-40"
-                    disabled={session.running}
-                    title={
-                      session.running ? "Stop its run before deleting it" : "Delete this session and its log"
-                    }
-                    aria-label={`Delete session ${session.title || session.id}`}
-                    onClick={() => setConfirming(session.id)}
-                  >
-                    Delete
-                  </button>
+                    </p>
+                    <div className="flex justify-end gap-2 pt-1">
+                      <Button
+                        buttonRef={keep}
+                        testId="session-delete-no"
+                        onClick={() => setConfirming(undefined)}
+                      >
+                        Keep
+                      </Button>
+                      <Button
+                        kind="danger"
+                        testId="session-delete-yes"
+                        onClick={() => {
+                          setConfirming(undefined);
+                          onDelete(session.id);
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </div>
+                  </Dialog>
                 )}
               </li>
             ))}

@@ -3,7 +3,7 @@
 "use client";
 import { memo, useEffect, useState } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
-import { hiddenCharactersIn, hiddenWarning } from "../lib/hidden-characters.ts";
+import { hiddenCharactersIn, hiddenWarning } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre } from "./escaped-text.tsx";
 import { truncationNotes } from "./tool-console.tsx";

@@ -1,6 +1,6 @@
 // Small presentational pieces shared by the panels.
 "use client";
-import { Component, useState, type ReactNode } from "react";
+import { Component, useState, type ReactNode, type Ref } from "react";
 import { copyText } from "../lib/clipboard.ts";
 
 const badgeTones = {
@@ -54,6 +54,8 @@ export function Button({
   small,
   ariaLabel,
   pressed,
+  expanded,
+  buttonRef,
 }: {
   kind?: keyof typeof buttonKinds;
   testId: string;
@@ -67,9 +69,14 @@ export function Button({
   ariaLabel?: string;
   /** A toggle's state (aria-pressed). */
   pressed?: boolean;
+  /** A menu button's state (aria-expanded). */
+  expanded?: boolean;
+  /** For a dialog's `initialFocus`. */
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   return (
     <button
+      ref={buttonRef}
       type={type}
       className={`rounded border ${small ? "px-1.5 py-0.5 text-xs" : "px-2.5 py-1 text-sm"} font-medium disabled:cursor-not-allowed disabled:opacity-50 ${buttonKinds[kind]}`}
       data-testid={testId}
@@ -78,6 +85,7 @@ export function Button({
       title={title}
       aria-label={ariaLabel}
       aria-pressed={pressed}
+      aria-expanded={expanded}
     >
       {children}
     </button>

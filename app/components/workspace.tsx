@@ -11,9 +11,20 @@ import type {
 } from "../../server/protocol/index.ts";
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
-import { skillStage, trustPromptOpen } from "../state/derive.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
-import { errorsFor, queuedFor } from "../state/outbox.ts";
+import { queuedFor } from "../state/outbox.ts";
+import {
+  chatTurns,
+  isRunning,
+  manualTurn,
+  pendingApprovalIds,
+  queuedMessages,
+  requestsOf,
+  stageOf,
+  toolCallsById,
+  trustToAsk,
+  visibleErrors as errorsToShow,
+} from "../state/selectors.ts";
 import { replayState } from "../state/replay.ts";
 import { AddSkillContainer } from "./add-skill-container.tsx";
 import { CatalogPanel } from "./catalog-panel.tsx";
@@ -274,9 +285,10 @@ export function Workspace() {
     send({ ...original, confirm });
   }, [send]);
 
-  const visibleErrors = errorsFor(state.errors, session?.id);
+  const visibleErrors = errorsToShow(state);
   // Memoized so the memoized chat re-renders only when its own parts change.
-  const queued = useMemo(() => queuedFor(state.queue, session?.id), [state.queue, session?.id]);
+  // The queue and the open session are all it reads.
+  const queued = useMemo(() => queuedMessages(state), [state.queue, session?.id]);
   const replaySettings = session?.settings;
   const replayTurns = session?.turns;
   const replayRequests = session?.requests;
@@ -383,9 +395,9 @@ export function Workspace() {
         onTogglePresenter={() => setPresenter(!presenter)}
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
       />
-      {session && trustPromptOpen(session) && session.summary.trust && (
+      {trustToAsk(state) && (
         <TrustPrompt
-          trust={session.summary.trust}
+          trust={trustToAsk(state)!}
           onTrust={(answer) =>
             sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, ...answer }))
           }
@@ -422,6 +434,12 @@ export function Workspace() {
                   registeredTools={session.registeredTools}
                   lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
                   honourAllowedTools={session.settings.honourAllowedTools === true}
+                  mcpSkillGrants={session.settings.mcpSkillGrants ?? noSkills}
+                  onGrantAllowedTools={(key, granted) => {
+                    const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
+                    const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
+                    sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
+                  }}
                   onClose={() => setSelectedSkill(undefined)}
                   onRunTool={runTool}
                 />
@@ -432,7 +450,7 @@ export function Workspace() {
                     <CatalogPanel
                       catalog={catalog}
                       workdir={session?.settings.workdir}
-                      stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
+                      stageOf={(skill) => stageOf(state, skill)}
                       reloadFeed={session?.reloadFeed ?? []}
                       selectedSkill={selectedSkill}
                       onSelectSkill={setSelectedSkill}
@@ -467,12 +485,12 @@ export function Workspace() {
               replay={replay}
               onRemoveQueued={chatHandlers.onRemoveQueued}
               onStopAndSend={chatHandlers.onStop}
-              turns={session?.turns ?? []}
-              toolCalls={session?.toolCalls ?? {}}
-              pendingApprovals={session?.pendingApprovals ?? []}
-              manualTurn={session?.manualTurn}
+              turns={chatTurns(state)}
+              toolCalls={toolCallsById(state)}
+              pendingApprovals={pendingApprovalIds(state)}
+              manualTurn={manualTurn(state)}
               skills={catalog?.skills ?? noSkills}
-              running={session?.running ?? false}
+              running={isRunning(state)}
               connected={state.connection === "open" && !!session}
               highlightRequest={highlightRequest}
               onSend={chatHandlers.onSend}
@@ -487,7 +505,7 @@ export function Workspace() {
           <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
               <InspectorPanel
-                requests={session?.requests ?? []}
+                requests={requestsOf(state)}
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
@@ -495,6 +513,7 @@ export function Workspace() {
                 onEditResend={setEditingRequest}
                 onRerun={(index) => forkRequest(index, "rerun", [])}
                 onCompare={openCompare}
+                {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
               />
             </PanelBoundary>
           </aside>

@@ -4,6 +4,7 @@ import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
 import { RequestStore } from "./request-store.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
+import { applyOptimizerEvent, isOptimizerEvent } from "./optimizer-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
 import { addError, commandRefused, enqueue, messageSent, runStarted, unqueue } from "./outbox.ts";
 
@@ -180,8 +181,11 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       });
       return { ...state, session: { ...view, requests } };
     }
+    case "branch_checked":
+      return { ...state, session: { ...view, branchCheck: event.check } };
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
+      if (isOptimizerEvent(event)) return { ...state, session: applyOptimizerEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };
   }
 }

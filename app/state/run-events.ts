@@ -147,10 +147,27 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         request.requestIndex !== event.requestIndex
           ? request
           : event.type === "usage"
-            ? { ...request, usage: event.usage }
-            : { ...request, payload: event.hash },
+            ? {
+                ...request,
+                usage: event.usage,
+                ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
+              }
+            : { ...request, payload: event.hash, ...(event.routing ? { routing: event.routing } : {}) },
       );
       return { ...view, requests };
+    }
+    case "cache_stats":
+      return { ...view, cacheStats: event.stats };
+    case "provider_notice": {
+      const turn: ChatTurn = {
+        kind: "error",
+        id: `notice-${event.runId}-${event.requestIndex}-${event.code}`,
+        code: event.code,
+        message: event.message,
+      };
+      return view.turns.some((existing) => existing.id === turn.id)
+        ? view
+        : { ...view, turns: [...view.turns, turn] };
     }
     case "provider_retry": {
       const turn: ChatTurn = {
@@ -258,6 +275,7 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
       return { ...view, activeSkills };
     }
     case "skill_resource_read":
+    case "skill_resource_used":
       return view;
     case "tools_registered": {
       const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));

@@ -1,7 +1,15 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CacheModelChoice, CatalogBudgetReport, SkillFigures } from "../../server/protocol/index.ts";
+import type {
+  BranchCheck,
+  CacheCheck,
+  CacheModelChoice,
+  CacheStats,
+  CatalogBudgetReport,
+  SkillFigures,
+} from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
+import type { OptimizerView } from "./optimizer-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -10,6 +18,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RoutingDecision,
   RunDigest,
   SandboxState,
   ServerMessage,
@@ -90,7 +99,11 @@ export interface RequestView {
   store: RequestStore;
   /** The hash of the provider's payload (./snapshot-view.ts requestPayload gives it as sent). */
   payload?: string;
+  /** The description router's decision for this request ("why this skill"); absent for models. */
+  routing?: RoutingDecision;
   usage?: Usage;
+  /** The provider's cache diagnostics beside the prediction (the usage event's check). */
+  cacheCheck?: CacheCheck;
 }
 
 export interface ReloadFeedEntry {
@@ -152,10 +165,16 @@ export interface SessionView {
   skillResources?: Record<string, SkillResourceView>;
   /** The trigger lab's live table and result (issue 14). */
   triggerLab?: TriggerLabView;
+  /** The description optimizer (issue 25), live only. */
+  optimizer?: OptimizerView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** The session's prompt-cache statistics after its last run (the newest cache_stats event). */
+  cacheStats?: CacheStats;
   /** What listing and loading each skill costs, as the server counted it (skill_figures), by name. */
   skillFigures?: Record<string, SkillFigures>;
+  /** A branch: how its first request compares with the origin's, segment by segment (branch_checked). */
+  branchCheck?: BranchCheck;
 }
 
 export interface UiError {

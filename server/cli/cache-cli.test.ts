@@ -21,7 +21,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
+async function nextRunEvents(extra: string[]): Promise<RunnerEvent[]> {
   const args = parseCliArguments([
     "run",
     "--workdir",
@@ -45,6 +45,11 @@ async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
     cache: cacheOptions(args),
     write: (line) => events.push(JSON.parse(line) as RunnerEvent),
   });
+  return events;
+}
+
+async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
+  const events = await nextRunEvents(extra);
   return events.flatMap((event) => (event.type === "request" ? [event.snapshot.cache!] : []));
 }
 
@@ -85,5 +90,18 @@ describe("run --cache-model on csv-profile-next-run", () => {
   it("--skill-placement message keeps the environment unchanged when a skill loads", async () => {
     const caches = await nextRunDemo(["--cache-model", "claude-sonnet-4-5", "--skill-placement", "message"]);
     expect(caches[1].segments.some((s) => s.part === "environment" && s.status === "read")).toBe(true);
+  });
+
+  it("each run ends with a cache_stats line, just before its stop, from the prediction (no provider here)", async () => {
+    const events = await nextRunEvents(["--cache-model", "claude-sonnet-4-5"]);
+    const types = events.map((event) => event.type);
+    const stops = types.flatMap((type, index) => (type === "stop" ? [index] : []));
+    expect(stops).toHaveLength(2);
+    for (const index of stops) expect(types[index - 1]).toBe("cache_stats");
+    const stats = events.flatMap((event) => (event.type === "cache_stats" ? [event.stats] : []));
+    expect(stats[1]).toMatchObject({ requests: 4, source: "prediction", misses: 0, expected_rebuilds: 1 });
+    // The rebuild is the next run's: profile_csv, registered in run 1, became visible.
+    const third = events.flatMap((event) => (event.type === "request" ? [event.snapshot] : []))[2];
+    expect(third.cache?.diagnostics).toMatchObject({ type: "tools_changed", toolsAdded: ["profile_csv"] });
   });
 });

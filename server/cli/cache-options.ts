@@ -1,7 +1,7 @@
 // The cache flags of `run` and `prompt` (--cache-model, --cache-breakpoints, --skill-placement) turned into
 // the Runner's cache dependencies: one cache model per command, under the rules and prices in force.
 import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
-import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
+import { createCacheLedger, createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
 import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
 import type { RunnerDependencies } from "../runner/types.ts";
 import type { CliArguments } from "./args.ts";
@@ -22,7 +22,7 @@ export function cacheOptions(args: CliArguments): CliCacheOptions {
 
 type CacheDependencies = Pick<
   RunnerDependencies,
-  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey"
+  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey" | "cacheLedger"
 >;
 
 /** The Runner's cache dependencies for one CLI command; override problems go to `warn`. */
@@ -45,5 +45,7 @@ export function cacheDependencies(
     cacheBreakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
     skillPlacement: options?.placement ?? "environment",
     promptCacheKey: `pseudoclaude-cli-${process.pid}-${Date.now().toString(36)}`,
+    // Diagnostics beside the prediction, and `cache_stats` after each run (server/cache/cache-ledger.ts).
+    cacheLedger: createCacheLedger(config),
   };
 }

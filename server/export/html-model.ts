@@ -3,6 +3,7 @@
 // disclosure lane and the run settings. The page reads the log's own model (server/protocol/
 // request-model.ts): each text, tool definition, message and payload part once, as a blob by its hash,
 // and each request as references to them, so the file grows with the session, not with its square.
+import type { CacheCheck, CacheStats } from "../protocol/cache-report.ts";
 import { diffLines } from "diff";
 import type { ChatMessage, ToolCall, ToolResult, Usage } from "../protocol/model.ts";
 import type { PermissionTrace } from "../protocol/permission.ts";
@@ -57,6 +58,8 @@ export interface ExportedRequest {
   /** Another part of the playground's cache figures (`snapshot.cache`), shown as they are when present. */
   cache?: unknown;
   usage: Usage[];
+  /** The provider's cache diagnostics checked against the prediction (the usage event's). */
+  cacheCheck?: CacheCheck;
   /** The provider payload's blob hash (a StoredPayload: its top-level lists are blobs too). */
   payload?: string;
   answer?: string;
@@ -100,6 +103,8 @@ export interface HtmlModel {
   chat: ChatEntry[];
   lane: LaneRow[];
   warnings: string[];
+  /** The session's cache figures after its last run (its last cache_stats event). */
+  cacheStats?: CacheStats;
 }
 
 /** The blobs of the page: those a request or a payload refers to, copied from the log's store. */
@@ -267,8 +272,17 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         if (request) request.payload = blobs.payload(event.hash);
         break;
       }
-      case "usage":
-        requests.get(event.requestIndex)?.usage.push(event.usage);
+      case "usage": {
+        const request = requests.get(event.requestIndex);
+        request?.usage.push(event.usage);
+        if (request && event.cacheCheck) request.cacheCheck = event.cacheCheck;
+        break;
+      }
+      case "cache_stats":
+        model.cacheStats = event.stats;
+        break;
+      case "provider_notice":
+        chat.push({ kind: "error", text: `${event.code}: ${event.message}` });
         break;
       case "assistant_message":
       case "history_appended": {

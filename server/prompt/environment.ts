@@ -17,10 +17,11 @@ export interface EnvironmentInput {
   /** In eager mode the bodies are already in the stable system, so only the names are listed here. */
   disclosure?: DisclosureMode;
   /**
-   * Experiment: "message" delivers each SOP inside its load_skill result instead, so the environment (and
-   * the cached prefix) does not change when a skill loads.
+   * Experiment: "message" delivers each SOP inside its load_skill result instead, and "system" in a
+   * mid-conversation system message right after it, so the environment (and the cached prefix) does not
+   * change when a skill loads.
    */
-  skillPlacement?: "environment" | "message";
+  skillPlacement?: "environment" | "message" | "system";
 }
 
 function formatDate(date: Date | string): string {
@@ -48,10 +49,7 @@ function activeSkillEntry(skill: SkillBody, disclosure: DisclosureMode): string 
 export interface EnvironmentSection {
   /** "base", or the active skill's name: code finds a skill by this, never by parsing the text. */
   name: string;
-  /**
-   * The line it starts with ("# Environment", `<skill name="…" source="…">`), after the blank line that
-   * opens every skill section but the first.
-   */
+  /** The line it starts with ("# Environment", `<skill name="…" source="…">`). */
   heading: string;
   text: string;
 }
@@ -75,22 +73,26 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
     "## Active Skills",
   ].join("\n");
   const skills = input.activeSkills;
-  if (input.skillPlacement === "message") {
-    const note = "(the SOP of a skill you load arrives in its load_skill result; follow it from there)";
+  if (input.skillPlacement === "message" || input.skillPlacement === "system") {
+    const note =
+      input.skillPlacement === "system"
+        ? "(the SOP of a skill you load arrives in a system message right after its load_skill result; follow it from there)"
+        : "(the SOP of a skill you load arrives in its load_skill result; follow it from there)";
     return [{ name: "base", heading: "# Environment", text: `${facts}\n${note}\n` }];
   }
   if (skills.length === 0) {
     const none = "(none yet — call load_skill when a skill fits the task)";
     return [{ name: "base", heading: "# Environment", text: `${facts}\n${none}\n` }];
   }
-  // The blank line between two skills opens the later one's section, so a section's bytes (and hash) stay
-  // the same when another skill is loaded after it: only the new section is new.
   return [
     { name: "base", heading: "# Environment", text: `${facts}\n` },
-    ...skills.map((skill, index) => ({
+    // Each section is its block and one newline, whatever comes after it: a section's bytes (and so its
+    // segment hash) are its own, so loading another skill after it changes nothing in it — no "changed"
+    // badge for a separator, and the prompt cache's prefix reaches the end of the last unchanged skill.
+    ...skills.map((skill) => ({
       name: skill.name,
       heading: skillOpenTag(skill.name, skill.source),
-      text: `${index > 0 ? "\n" : ""}${activeSkillEntry(skill, disclosure)}\n`,
+      text: `${activeSkillEntry(skill, disclosure)}\n`,
     })),
   ];
 }

@@ -29,8 +29,7 @@ describe("environment sections", () => {
           "base",
           ...bodies.slice(0, count).map((b) => b.name),
         ]);
-        for (const section of sections)
-          expect(section.text.replace(/^\n/, "").startsWith(section.heading)).toBe(true);
+        for (const section of sections) expect(section.text.startsWith(section.heading)).toBe(true);
         const segments = environmentSegments(sections);
         expect(segments.reduce((sum, segment) => sum + segment.chars!, 0)).toBe(
           buildEnvironment(input).length,
@@ -43,12 +42,20 @@ describe("environment sections", () => {
     const sections = buildEnvironmentSections({ ...facts, activeSkills: bodies });
     expect(sections[1].text).toContain("## Steps");
     expect(sections[1].heading).toBe('<skill name="review">');
-    // The blank line between two skills opens the later one: a section's bytes stay as they were when
-    // another skill is loaded after it.
     expect(sections[1].text.endsWith("</skill>\n")).toBe(true);
-    expect(sections[2].text.startsWith('\n<skill name="commit">')).toBe(true);
-    const first = buildEnvironmentSections({ ...facts, activeSkills: bodies.slice(0, 1) });
-    expect(first[1].text).toBe(sections[1].text);
+  });
+
+  it("keep an active skill's bytes and hash when another skill loads after it (issue 22 item 5)", () => {
+    for (const disclosure of ["progressive", "eager"] as const) {
+      const one = environmentSegments(
+        buildEnvironmentSections({ ...facts, activeSkills: bodies.slice(0, 1), disclosure }),
+      );
+      const two = environmentSegments(
+        buildEnvironmentSections({ ...facts, activeSkills: bodies, disclosure }),
+      );
+      const review = (segments: typeof one) => segments.find((segment) => segment.name === "review");
+      expect(review(two), disclosure).toEqual(review(one));
+    }
   });
 });
 

@@ -29,7 +29,7 @@
 //                        when a request first sends it), or — without historyLength — every message of an
 //                        isolated run, whose private history is not the session's (message JSON blobs).
 //   manual_turn_requested {…, snapshot: RequestRef, blobs?}: the same ref as its request.
-//   provider_payload     {type, runId, requestIndex, hash, blobs?}: hash of a StoredPayload.
+//   provider_payload     {type, runId, requestIndex, hash, blobs?, routing?}: hash of a StoredPayload.
 //     StoredPayload      {value, lists?: {key: hash}}: the payload with each top-level array moved to a
 //                        StoredList, {after?: hash, items}: `after`'s items followed by these. A
 //                        conversation that grew by two messages adds a list of two, so the payloads of a
@@ -147,11 +147,11 @@ export type RequestEvent = {
   blobs?: Blob[];
 } & ConsoleMarker;
 
-/** A provider payload on the wire and in the log: the hash of its StoredPayload. */
-export type PayloadEvent = {
-  type: "provider_payload";
-  runId: string;
-  requestIndex: number;
+/**
+ * A provider payload on the wire and in the log: the hash of its StoredPayload in place of the payload;
+ * the event's other fields (the router's decision, any a later version adds) travel as they are.
+ */
+export type PayloadEvent = Omit<Extract<RunnerEvent, { type: "provider_payload" }>, "payload"> & {
   hash: string;
   blobs?: Blob[];
 } & ConsoleMarker;

@@ -30,12 +30,17 @@ import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.t
 import type { InstallOutcome } from "./install.ts";
 import type {
   CatalogBudgetReport,
+  CostEstimate,
+  OptimizeIteration,
+  OptimizePlan,
+  OptimizeResult,
+  SpendCaps,
   TriggerLabProgress,
   TriggerLabResult,
   TriggerLabRunInfo,
   TriggerQueryKind,
 } from "./trigger-lab.ts";
-import type { BranchOrigin, RunDigest } from "./branch.ts";
+import type { BranchCheck, BranchOrigin, RunDigest } from "./branch.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -106,16 +111,34 @@ export type SessionEvent =
       info: TriggerLabRunInfo;
       queries: { query: string; expect: string; kind: TriggerQueryKind }[];
       total: number;
+      /** The calls and their cost, said before the first one (absent from servers before issue 25). */
+      estimate?: CostEstimate;
+      caps?: SpendCaps;
     }
   | { type: "trigger_lab_progress"; progress: TriggerLabProgress }
   | { type: "trigger_lab_finished"; result: TriggerLabResult }
   | { type: "trigger_lab_failed"; labId?: string; message: string }
   | { type: "catalog_budget_report"; report: CatalogBudgetReport }
+  /** The description optimizer (issue 25): live or in memory only, never in the log. */
+  | { type: "optimizer_started"; skill: string; original: string; plan: OptimizePlan; caps?: SpendCaps }
+  | { type: "optimizer_iteration"; iteration: OptimizeIteration; spentUsd: number }
+  /** The person is the improver: what a model would be sent (train data only), and the current description. */
+  | {
+      type: "optimizer_proposal_requested";
+      step: "propose" | "shorten";
+      prompt: string;
+      description: string;
+    }
+  | { type: "optimizer_finished"; result: OptimizeResult }
+  | { type: "optimizer_failed"; message: string }
+  | { type: "description_applied"; skill: string; file: string; before: string; after: string }
   /**
    * A branch's start, after the copied conversation (its history_appended events) and before its first
    * run, which continues that conversation with the edits applied.
    */
   | { type: "branch_started"; branch: BranchOrigin }
+  /** After a branch's first request: how it compares with the origin's, segment by segment. */
+  | { type: "branch_checked"; check: BranchCheck }
   /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
   | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] }
   /**
@@ -158,7 +181,7 @@ export type ServerMessage =
   | {
       type: "session_file";
       sessionId: string;
-      format: "html" | "scenario";
+      format: "html" | "scenario" | "otlp";
       fileName: string;
       mimeType: string;
       text: string;

@@ -23,7 +23,7 @@ export function splitIntoChunks(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? [text];
 }
 
-function lastUserMessageKey(request: ModelRequest): string | undefined {
+export function lastUserMessageKey(request: ModelRequest): string | undefined {
   for (let index = request.messages.length - 1; index >= 0; index -= 1) {
     const message = request.messages[index];
     if (message.role === "user") return `${index}\u0000${message.content}`;
@@ -31,7 +31,7 @@ function lastUserMessageKey(request: ModelRequest): string | undefined {
   return undefined;
 }
 
-function lastUserText(request: ModelRequest): string {
+export function lastUserText(request: ModelRequest): string {
   for (let index = request.messages.length - 1; index >= 0; index -= 1) {
     const message = request.messages[index];
     if (message.role === "user") return message.content;
@@ -39,7 +39,7 @@ function lastUserText(request: ModelRequest): string {
   return "";
 }
 
-function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
+export function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(() => {

@@ -30,6 +30,8 @@ import type { StreamInput } from "./request-writer.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
+import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
@@ -40,14 +42,24 @@ import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
+import { SessionOptimizer, type StartOptimizerRequest } from "./session-optimizer.ts";
+import type { ExperimentOptions } from "./background-experiment.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { withRequestEdits } from "../runner/request-overrides.ts";
-import { seedBranch, type BranchSeed } from "./session-branch.ts";
+import { originDate, seedBranch, type BranchSeed } from "./session-branch.ts";
+import { checkBranchRequest } from "./branch-check.ts";
 import { skillFigures } from "../runner/skill-figures.ts";
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
+
+/** How a branch's first run differs from a run of a user message (session-branch.ts). */
+interface FirstRun {
+  continues?: boolean;
+  visibleTools?: readonly string[];
+  environmentDate?: string;
+}
 
 export interface SessionInit {
   id: string;
@@ -91,8 +103,11 @@ export class Session {
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
+  private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
   private readonly cache: SessionCache;
+  /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
+  private readonly ledger: CacheLedger;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -114,12 +129,21 @@ export class Session {
     const state = restoredState(restored, init.settings);
     this.history = state.history;
     this.settings = state.settings;
-    this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    // A branch numbers on from the request it forks: a fork of #7 sends #8 first.
+    this.requestCounter = new RequestCounter(
+      state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
+    );
     this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
+    this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
     const requests = new RequestReader();
     for (const { event } of restored) {
       requests.observe(event);
-      if (event.type === "request") this.cache.record(requests.resolve(event.snapshot));
+      if (event.type === "request") {
+        const snapshot = requests.resolve(event.snapshot);
+        this.cache.record(snapshot);
+        this.ledger.restore({ type: "request", snapshot });
+      }
+      if (event.type === "usage" || event.type === "cache_repredicted") this.ledger.restore(event);
     }
   }
 
@@ -184,6 +208,7 @@ export class Session {
     return this.allowRules({
       honour: this.settings.honourAllowedTools === true,
       trusted: this.engines?.trust?.trusted === true,
+      ...(this.settings.mcpSkillGrants ? { mcpGrants: this.settings.mcpSkillGrants } : {}),
       active: this.workspace.activeSkills.list(),
       catalog: this.workspace.catalog,
     });
@@ -303,9 +328,26 @@ export class Session {
       this.lastSnapshot = event.snapshot;
       this.cache.record(event.snapshot);
     }
+    // The server refused the diagnostics parameter: the session stops asking (the notice says so).
+    if (event.type === "provider_notice" && event.code === "cache_diagnostics_rejected") {
+      this.settings = { ...this.settings, cacheDiagnostics: false };
+      this.emit(event);
+      this.emit({ type: "settings_changed", settings: { ...this.settings } });
+      return;
+    }
+    // A branch's first request, checked against the origin's before the stream sees it.
+    const check =
+      event.type === "request" && this.pendingBranchCheck
+        ? checkBranchRequest({
+            ...this.pendingBranchCheck,
+            branch: { ...event.snapshot, messages: event.snapshot.messages ?? this.history.slice() },
+          })
+        : undefined;
+    if (check) this.pendingBranchCheck = undefined;
     if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
+    if (check) this.emit({ type: "branch_checked", check });
   }
 
   sendMessage(text: string): void {
@@ -325,15 +367,39 @@ export class Session {
     await this.turns.idle();
   }
 
-  /** A new branch: its copied conversation and active skills, then its first run (request #N again). */
+  /** Set from a branch's start to its first request: what that request is checked against. */
+  private pendingBranchCheck: Omit<Parameters<typeof checkBranchRequest>[0], "branch"> | undefined;
+
+  /**
+   * A new branch: its copied conversation and active skills, then its first run: request #N again, sent
+   * as it was — the tool list of #N's run (once the MCP servers have started), the date of #N's
+   * environment — and checked against #N segment by segment (branch-check.ts).
+   */
   async startBranch(seed: BranchSeed): Promise<void> {
     const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
-    this.turns.start((signal) => this.execute("", signal, true));
+    const pinnedDate = originDate(seed.origin);
+    this.pendingBranchCheck = {
+      origin: seed.origin,
+      edits: seed.edits,
+      ...(pinnedDate ? { pinnedDate } : {}),
+    };
+    const first: FirstRun = {
+      continues: true,
+      visibleTools: seed.origin.tools.map((tool) => tool.name),
+      ...(pinnedDate ? { environmentDate: pinnedDate } : {}),
+    };
+    this.turns.start(async (signal) => {
+      // An MCP server's tools were in #N's list: the run waits until each server connected or failed.
+      await this.mcpStarted();
+      await this.execute("", signal, first);
+      // A run that failed before its first request has nothing to check; later runs are not resends.
+      this.pendingBranchCheck = undefined;
+    });
     this.releaseWhenIdle();
   }
 
-  private async execute(text: string, signal: AbortSignal, continues = false): Promise<void> {
+  private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
@@ -355,15 +421,20 @@ export class Session {
           ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          skillRoots: () => workspace.activeSkills.resourceRoots(),
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
           ...this.cacheDependencies(provider),
+          cacheLedger: this.ledger,
+          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
         },
         {
           signal,
           refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
-          ...(continues ? { continueConversation: true } : {}),
+          ...(first.continues ? { continueConversation: true } : {}),
+          ...(first.visibleTools ? { visibleTools: first.visibleTools } : {}),
+          ...(first.environmentDate ? { environmentDate: first.environmentDate } : {}),
         },
       );
     } catch (error) {
@@ -437,7 +508,13 @@ export class Session {
 
   /** The trigger lab (issue 14): its events are live or in memory only, never in the log. */
   private triggerLab(): SessionLab {
-    this.lab ??= new SessionLab({
+    this.lab ??= new SessionLab(this.experimentOptions());
+    return this.lab;
+  }
+
+  /** What the lab and the optimizer are given: this session's parts, workspace, settings and stream. */
+  private experimentOptions(): ExperimentOptions {
+    return {
       parts: this.init.parts,
       home: this.init.home,
       workspace: () => this.workspace,
@@ -446,8 +523,7 @@ export class Session {
         if (!this.closed) this.stream.emit(event, { keep });
       },
       log: this.init.log,
-    });
-    return this.lab;
+    };
   }
 
   startTriggerLab(request: StartLabRequest): void {
@@ -456,6 +532,19 @@ export class Session {
 
   cancelTriggerLab(): void {
     this.lab?.cancel();
+  }
+
+  /** The description optimizer (issue 25): like the lab, live or in memory only, never in the log. */
+  optimizer(): SessionOptimizer {
+    this.optimizerPart ??= new SessionOptimizer({
+      ...this.experimentOptions(),
+      reloadCatalog: () => this.reloadCatalog("manual"),
+    });
+    return this.optimizerPart;
+  }
+
+  startOptimizer(request: StartOptimizerRequest): void {
+    this.optimizer().start(request);
   }
 
   catalogBudget(profile: ClientProfileName, contextWindow?: number): void {
@@ -524,6 +613,9 @@ export class Session {
     );
     await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
+    // Diagnostics turned on again after a server refused them: ask again.
+    if (previous.cacheDiagnostics === false && next.cacheDiagnostics !== false)
+      this.ledger.allowDiagnostics();
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
@@ -535,7 +627,13 @@ export class Session {
     // A new "cache as" model: every request shown is predicted again under its rules.
     if (previous.cacheAs !== next.cacheAs) {
       const { model, requests } = this.cache.repredict(next, next.model);
-      if (requests.length > 0) this.emit({ type: "cache_repredicted", model, requests });
+      if (requests.length > 0) {
+        // The ledger's figures follow, and each new prediction keeps its request's diagnostics.
+        this.emit({ type: "cache_repredicted", model, requests: this.ledger.repredicted(requests) });
+        const runId = this.lastSnapshot?.runId;
+        if (runId)
+          this.emit({ type: "cache_stats", runId, stats: this.ledger.stats(new Date().toISOString()) });
+      }
     }
     await this.flushLog();
   }

@@ -207,7 +207,7 @@ export class ClientConnection {
       case "export_session": {
         await this.hub.flushLog(command.sessionId);
         const session = await readExportedSession(this.hub.home, command.sessionId);
-        if (command.format === "html" || command.format === "scenario") {
+        if (command.format === "html" || command.format === "scenario" || command.format === "otlp") {
           const file = exportSession(session, command.format);
           this.send({ type: "session_file", sessionId: command.sessionId, format: command.format, ...file });
           return;
@@ -291,10 +291,29 @@ export class ClientConnection {
           runs: command.runs,
           ...(command.concurrency ? { concurrency: command.concurrency } : {}),
           ...(command.ablation ? { ablation: command.ablation } : {}),
+          ...(command.skill ? { skill: command.skill } : {}),
+          ...(command.withoutSkills ? { withoutSkills: true } : {}),
+          ...(command.maxCalls !== undefined ? { maxCalls: command.maxCalls } : {}),
+          ...(command.maxUsd !== undefined ? { maxUsd: command.maxUsd } : {}),
+          ...(command.estimateOnly ? { estimateOnly: true } : {}),
         });
         return;
       case "cancel_trigger_lab":
         session.cancelTriggerLab();
+        return;
+      case "start_optimizer": {
+        const { type: _type, sessionId: _id, ...request } = command;
+        session.startOptimizer(request);
+        return;
+      }
+      case "optimizer_proposal":
+        session.optimizer().propose(command.description);
+        return;
+      case "cancel_optimizer":
+        session.optimizer().cancel();
+        return;
+      case "apply_description":
+        await session.optimizer().apply(command.skill, command.description);
         return;
       case "catalog_budget":
         session.catalogBudget(command.profile, command.contextWindow);

@@ -242,6 +242,91 @@ describe("session logs of format 2", () => {
   }, 60_000);
 });
 
+describe("session logs of format 2 as the last version before format 3 wrote them", () => {
+  // Written by that version (as logged and as exported): cache predictions with their diagnostics and
+  // placement note, cache_stats after each run, a "cache as" change (cache_repredicted) and a router run
+  // (its routing decision on the provider payload).
+  const LATE_ID = "20261203-140000-format2late";
+
+  /** Each request's cache prediction as the session last made it (cache_repredicted replaces it). */
+  function lastPredictions(text: string): unknown[] {
+    const byIndex = new Map<number, unknown>();
+    for (const record of oldRecords(text)) {
+      const event = record.event as
+        | (SessionEvent & { snapshot?: RequestSnapshot })
+        | { type: "cache_repredicted"; requests: { requestIndex: number; cache: unknown }[] }
+        | undefined;
+      if (event?.type === "request" && event.snapshot)
+        byIndex.set(event.snapshot.requestIndex, event.snapshot.cache);
+      if (event?.type === "cache_repredicted")
+        for (const entry of event.requests) byIndex.set(entry.requestIndex, entry.cache);
+    }
+    return [...byIndex.values()];
+  }
+
+  function eventsOf<T extends string>(text: string, type: T): Record<string, unknown>[] {
+    return oldRecords(text).flatMap((record) =>
+      record.event?.type === type ? [record.event as unknown as Record<string, unknown>] : [],
+    );
+  }
+
+  it("reopen with the same conversation, timeline, payloads, cache figures and routing, as logged or as exported", async () => {
+    const exported = await installFixture("format-2-late-exported.jsonl", LATE_ID);
+    const logged = loggedSnapshots(exported);
+    expect(logged.map((snapshot) => snapshot.provider)).toEqual([
+      "scripted",
+      "scripted",
+      "scripted",
+      "scripted",
+      "router",
+      "router",
+    ]);
+    const fromExport = await openInPage(LATE_ID);
+    fromExport.client.close();
+    const view = fromExport.state.session!;
+    const full = view.requests.map((request) => requestSnapshot(request));
+    expect(full.map((snapshot) => snapshot.messages)).toEqual(logged.map((snapshot) => snapshot.messages));
+    expect(full.map((snapshot) => snapshot.system)).toEqual(logged.map((snapshot) => snapshot.system));
+    expect(full.map((snapshot) => snapshot.tools)).toEqual(logged.map((snapshot) => snapshot.tools));
+    // Figures: the parts' tokens as logged, and one segment per message (counted when the log was read).
+    const partTokens = (snapshot: RequestSnapshot) =>
+      snapshot.segments?.filter((segment) => segment.kind !== "message").map((segment) => segment.tokens);
+    expect(full.map(partTokens)).toEqual(logged.map(partTokens));
+    expect(full.map((snapshot) => figuresOf(snapshot)?.messages)).toEqual([1, 3, 5, 7, 9, 11]);
+    expect(full.map((snapshot) => snapshot.cache)).toEqual(lastPredictions(exported));
+    expect(full[0].cache?.diagnostics).toBeDefined();
+    expect(full[0].cache?.placementNote).toBeDefined();
+    expect(view.requests.map((request) => requestPayload(request))).toEqual(loggedPayloads(exported));
+    const routing = eventsOf(exported, "provider_payload").map((event) => event.routing);
+    expect(routing.filter(Boolean)).toHaveLength(1);
+    expect(view.requests.map((request) => request.routing)).toEqual(routing);
+    expect(view.cacheStats).toEqual(eventsOf(exported, "cache_stats").at(-1)?.stats);
+
+    // The same session as that version logged it (`$sameAs` parts, payloads relative to the last one).
+    await server.hub.delete(LATE_ID);
+    await installFixture("format-2-late-logged.jsonl", LATE_ID);
+    const fromLog = await openInPage(LATE_ID);
+    fromLog.client.close();
+    expect(timeline(fromLog.state)).toEqual(timeline(fromExport.state));
+    const reopened = fromLog.state.session!;
+    expect(reopened.requests.map((request) => requestSnapshot(request))).toEqual(full);
+    expect(reopened.requests.map((request) => requestPayload(request))).toEqual(loggedPayloads(exported));
+    expect(reopened.requests.map((request) => request.routing)).toEqual(routing);
+    expect(reopened.cacheStats).toEqual(view.cacheStats);
+
+    // The cache ledger was rebuilt from the reopened requests: the next run's figures count them too.
+    const client = await TestClient.connect(server);
+    const stop = await client.sendMessage(LATE_ID, "please review the code");
+    expect(stop.reason).toBe("completed");
+    const events = client.events(LATE_ID).map((message) => message.event);
+    client.close();
+    const sent = events.filter((event) => event.type === "request").length;
+    expect(sent).toBeGreaterThan(0);
+    const last = events.filter((event) => event.type === "cache_stats").at(-1);
+    expect(last?.type === "cache_stats" && last.stats.requests).toBe(full.length + sent);
+  }, 60_000);
+});
+
 /** How many segments of each kind a request's figures hold (undefined: no figures). */
 function figuresOf(snapshot: RequestSnapshot): Record<string, number> | undefined {
   if (!snapshot.segments) return undefined;

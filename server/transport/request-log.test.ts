@@ -183,13 +183,27 @@ describe("request snapshots in the session log", () => {
       "blobs" in event && event.blobs ? event.blobs.map((blob) => blob.hash) : [],
     );
     expect(new Set(hashes).size).toBe(hashes.length);
-    // What the log spends on requests (their records and the blobs they carry) against the requests in
-    // full, as the Runner built them (bench log-bytes measures the same on the demo).
+    // What the log spends on the requests' content (their records and the blobs they carry) against the
+    // requests in full, as the Runner built them. The cache prediction (`snapshot.cache`: figures the
+    // cache model computed for this request, not prompt content) is left out on both sides; the bench
+    // (request-bytes) measures the whole records on the demo, against the issue's target.
+    const withoutCache = <T extends { cache?: unknown }>(snapshot: T) => {
+      const { cache: _cache, ...rest } = snapshot;
+      return rest;
+    };
     const requestBytes = (await readFile(logPath(sessionId), "utf8"))
       .split("\n")
       .filter((line) => line.includes('"type":"request"'))
-      .reduce((sum, line) => sum + Buffer.byteLength(line), 0);
-    const fullBytes = live.reduce((sum, snapshot) => sum + Buffer.byteLength(JSON.stringify(snapshot)), 0);
+      .map((line) => JSON.parse(line) as { event: { snapshot: { cache?: unknown } } })
+      .map((record) => ({
+        ...record,
+        event: { ...record.event, snapshot: withoutCache(record.event.snapshot) },
+      }))
+      .reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)), 0);
+    const fullBytes = live.reduce(
+      (sum, snapshot) => sum + Buffer.byteLength(JSON.stringify(withoutCache(snapshot))),
+      0,
+    );
     expect(fullBytes / requestBytes).toBeGreaterThanOrEqual(15);
   }, 60_000);
 });

@@ -18,8 +18,23 @@ export interface SavedRun {
   output: string[];
 }
 
-/** Runs `messages` against `scenario` (YAML text) under `root` and saves the session. */
-export async function saveScriptedRun(root: string, scenario: string, messages: string[]): Promise<SavedRun> {
+/** A real provider (pointed at a local fake of its API) instead of the scripted model. */
+export interface ProviderOverride {
+  provider: string;
+  model: string;
+  baseUrl: string;
+}
+
+/**
+ * Runs `messages` against `scenario` (YAML text) under `root` and saves the session; with `override`, the
+ * messages go to that provider instead (the scenario is then unused).
+ */
+export async function saveScriptedRun(
+  root: string,
+  scenario: string,
+  messages: string[],
+  override?: ProviderOverride,
+): Promise<SavedRun> {
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
   await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
@@ -27,8 +42,7 @@ export async function saveScriptedRun(root: string, scenario: string, messages: 
   await writeFile(scenarioFile, scenario);
   const output: string[] = [];
   const outcomes = await runConversation(await createWorkspace({ workdir, home }), {
-    provider: "scripted",
-    scenario: scenarioFile,
+    ...(override ?? { provider: "scripted", scenario: scenarioFile }),
     messages,
     yes: true,
     json: true,

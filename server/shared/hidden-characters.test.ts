@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  escapeHidden,
+  escapeHiddenCharacters,
   hiddenCharactersIn,
   hiddenWarning,
   markerFor,
@@ -12,7 +12,7 @@ const trojan = "echo safe #\u202E\u2066; touch X\u2069\u200B\u001B[2K";
 
 describe("hidden characters", () => {
   it("escapes bidi, zero-width and control characters as \\uXXXX markers", () => {
-    expect(escapeHidden(trojan)).toBe("echo safe #\\u202E\\u2066; touch X\\u2069\\u200B\\u001B[2K");
+    expect(escapeHiddenCharacters(trojan)).toBe("echo safe #\\u202E\\u2066; touch X\\u2069\\u200B\\u001B[2K");
     expect(markerFor(0x202e)).toBe("\\u202E");
     expect(markerFor(0x1b)).toBe("\\u001B");
   });
@@ -40,14 +40,18 @@ describe("hidden characters", () => {
       0x2060,
       0xfeff,
     ];
-    for (const code of promised) expect(escapeHidden(String.fromCharCode(code))).toBe(markerFor(code));
+    for (const code of promised)
+      expect(escapeHiddenCharacters(String.fromCharCode(code))).toBe(markerFor(code));
     // Line and paragraph separators break the line on screen where the shell sees none: escaped, as the
-    // engine escapes them (hidden-characters-agree.test.ts holds the two tables equal).
-    expect(escapeHidden("a\u2028b\u2029c")).toBe("a\\u2028b\\u2029c");
+    // engine escapes them (one table for the engine and the card).
+    expect(escapeHiddenCharacters("a\u2028b\u2029c")).toBe("a\\u2028b\\u2029c");
     // Newline and tab stay as they are, and so do ordinary non-ASCII letters, emoji and CJK.
-    const visible = "a\tb\nc é ß 中文 🙂 \u00a0";
-    expect(escapeHidden(visible)).toBe(visible);
+    const visible = "a\tb\nc é ß 中文 🙂";
+    expect(escapeHiddenCharacters(visible)).toBe(visible);
     expect(hiddenCharactersIn([visible])).toEqual([]);
+    // A no-break space looks like a word break the shell does not make (`hi\u00a0#\u00a0&& rm x` is no
+    // comment): escaped, like every space but the ASCII one.
+    expect(escapeHiddenCharacters("hi\u00a0#")).toBe("hi\\u00A0#");
   });
 
   it("splits text into runs and named markers for rendering", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { escapeHidden, hiddenCharactersIn, splitHidden } from "./hidden-characters.ts";
+import { escapeHiddenCharacters, hiddenCharactersIn, splitHidden } from "./hidden-characters.ts";
 
-// What the server reports as hidden (server/permission/hidden-characters.ts) must also be visible on the
+// What the server reports as hidden (the same table) must also be visible on the
 // card: a warning about characters the escaped text does not show is no help.
 describe("hidden characters the server reports are marked in the text too", () => {
   it.each([
@@ -10,8 +10,10 @@ describe("hidden characters the server reports are marked in the text too", () =
     ["a soft hyphen", "\u00AD", "\\u00AD"],
     ["an invisible operator", "\u2062", "\\u2062"],
     ["a Hangul filler", "\u3164", "\\u3164"],
+    ["a no-break space (one word for the shell)", "\u00A0", "\\u00A0"],
+    ["a braille blank", "\u2800", "\\u2800"],
   ])("%s", (_name, character, marker) => {
-    expect(escapeHidden(`curl x${character}y`)).toBe(`curl x${marker}y`);
+    expect(escapeHiddenCharacters(`curl x${character}y`)).toBe(`curl x${marker}y`);
     expect(splitHidden(character)).toHaveLength(1);
     expect(hiddenCharactersIn([character]).map((found) => found.code)).toEqual([marker]);
   });

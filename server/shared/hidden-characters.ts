@@ -1,9 +1,14 @@
-// Characters that change how a command or path reads without showing themselves: control characters
-// (C0 and C1 except newline and tab, plus DEL), bidirectional controls (a right-to-left override can make
-// `echo safe; touch X` look like a comment) and zero-width characters. Pages show each as a visible
-// `\u202E` marker and warn, so what the user approves is what runs.
+// Characters that make a command or path look different from what runs: control characters (C0 and C1
+// except newline and tab, plus DEL), bidi overrides and isolates (U+202E turns `txt.exe` into `exe.txt` on
+// screen; a right-to-left override can make `echo safe; touch X` look like a comment), zero-width and other
+// format characters, line and paragraph separators, and the letters and marks that render as nothing or as
+// a blank (variation selectors carry a byte each: "ASCII smuggling" in a URL; Hangul fillers; the
+// combining grapheme joiner; Khmer's invisible vowels; the braille blank), and every
+// space other than the ASCII one. SECURITY S13. The one table, shared by the server and the pages: the
+// permission engine flags these in commands and paths, a skill name holding one is refused (S24), and
+// the pages show each as a visible `\u202E` marker and warn, so what the user approves is what runs.
 
-export type HiddenKind = "control" | "bidi" | "zero-width";
+export type HiddenKind = "control" | "bidi" | "zero-width" | "blank";
 
 export interface HiddenCharacter {
   /** The marker shown in place of the character, e.g. `\u202E` (the same spelling the server uses). */
@@ -14,10 +19,12 @@ export interface HiddenCharacter {
 
 export type EscapedPart = { kind: "text"; text: string } | { kind: "hidden"; character: HiddenCharacter };
 
-// Also every other format character (soft hyphen, invisible operators, tag characters) and the letters and
-// marks that render as nothing or a blank, as the server counts them (server/permission/hidden-characters.ts).
+// Every format character (\p{Cf}: bidi controls, zero-width characters, soft hyphen, invisible operators,
+// tag characters) is in, not only the named ones, and every space but the ASCII one: the shell splits
+// words only on ASCII blanks, so `echo hi\u00A0#\u00A0&& rm -rf x` reads as `echo hi` and a comment while
+// `rm -rf x` runs.
 const hiddenPattern =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u2028\u2029\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\u2028\u2029\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u2800\u17B4\u17B5\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 
 /** Kinds and names of the wider classes, for characters without a name of their own. */
 function classOf(codePoint: number): [string, HiddenKind] | undefined {
@@ -26,6 +33,14 @@ function classOf(codePoint: number): [string, HiddenKind] | undefined {
     return ["variation selector", "zero-width"];
   if ([0x115f, 0x1160, 0x3164, 0xffa0].includes(codePoint)) return ["Hangul filler", "zero-width"];
   if (codePoint === 0x034f) return ["combining grapheme joiner", "zero-width"];
+  if (codePoint === 0x17b4 || codePoint === 0x17b5) return ["Khmer invisible vowel", "zero-width"];
+  if (codePoint === 0x2800) return ["braille blank", "blank"];
+  // A space the shell does not split words on: `hi\u00A0#\u00A0&& rm x` looks like a comment, and is not.
+  if (
+    [0xa0, 0x1680, 0x202f, 0x205f, 0x3000].includes(codePoint) ||
+    (codePoint >= 0x2000 && codePoint <= 0x200a)
+  )
+    return ["non-ASCII space (one word for the shell)", "blank"];
   // Line and paragraph separators break a line on screen where the shell sees none.
   if (codePoint === 0x2028) return ["line separator", "control"];
   if (codePoint === 0x2029) return ["paragraph separator", "control"];
@@ -92,8 +107,8 @@ export function splitHidden(text: string): EscapedPart[] {
   return parts;
 }
 
-/** The text with every hidden character replaced by its marker. */
-export function escapeHidden(text: string): string {
+/** The text with every hidden character replaced by its marker (approval cards, the CLI, log views). */
+export function escapeHiddenCharacters(text: string): string {
   return text.replace(hiddenPattern, (character) => markerFor(character.codePointAt(0)!));
 }
 
@@ -121,6 +136,11 @@ export function hiddenCharactersIn(
     if (!found.has(character.code)) found.set(character.code, character);
   }
   return [...found.values()];
+}
+
+/** The distinct hidden characters in the text, as markers (`\u202E`), in order of first appearance. */
+export function findHiddenCharacters(text: string): string[] {
+  return hiddenCharactersIn([text]).map((character) => character.code);
 }
 
 /** One warning line: how many, which, and what to do about it. */
