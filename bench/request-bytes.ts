@@ -86,17 +86,13 @@ async function measureSession(
     let requests = 0;
     for (const record of log.events) {
       reader.observe(record.event);
-      let full: unknown = record.event;
       const event: SessionEvent = record.event;
-      if (event.type === "request") {
-        const snapshot = reader.resolve(event.snapshot);
-        fullRequestBytes += Buffer.byteLength(JSON.stringify(snapshot));
-        if (snapshot.cache) cacheBytes += Buffer.byteLength(JSON.stringify(snapshot.cache));
-        full = { type: "request", runId: event.runId, snapshot };
+      const full =
+        event.type === "request" || event.type === "provider_payload" ? reader.runnerEvent(event) : event;
+      if (full.type === "request") {
+        fullRequestBytes += Buffer.byteLength(JSON.stringify(full.snapshot));
+        if (full.snapshot.cache) cacheBytes += Buffer.byteLength(JSON.stringify(full.snapshot.cache));
         requests++;
-      } else if (event.type === "provider_payload") {
-        const { hash, blobs: _blobs, ...rest } = event;
-        full = { ...rest, payload: reader.payload(hash) };
       }
       fullLogBytes += Buffer.byteLength(JSON.stringify({ ...record, event: full })) + 1;
     }

@@ -512,4 +512,20 @@ export class RequestReader {
   payload(hash: string): unknown {
     return resolvePayload(hash, this.blobs);
   }
+
+  /**
+   * A Runner event in wire form (observed already) as the Runner emitted it: a request or a provider
+   * payload in full, without the blobs it carried; any other event as it is. What `cli run --json` prints.
+   */
+  runnerEvent(event: WireRunnerEvent): RunnerEvent {
+    if (event.type === "request") {
+      const { blobs: _blobs, snapshot, ...rest } = event;
+      return { ...rest, snapshot: this.resolve(snapshot) };
+    }
+    if (event.type === "provider_payload") {
+      const { blobs: _blobs, hash, ...rest } = event;
+      return { ...rest, payload: this.payload(hash) };
+    }
+    return event;
+  }
 }

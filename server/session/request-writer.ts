@@ -278,13 +278,11 @@ export function rewriteEvents<R extends { event: SessionEvent }>(
     const event = record.event;
     reader.observe(event);
     let full: StreamInput = event;
-    if (event.type === "request" || event.type === "manual_turn_requested") {
+    if (event.type === "manual_turn_requested") {
       const { blobs: _blobs, ...rest } = event;
-      full = { ...rest, snapshot: reader.resolve(event.snapshot) } as StreamInput;
-    } else if (event.type === "provider_payload") {
-      const { hash, blobs: _blobs, ...rest } = event;
-      full = { ...rest, payload: reader.payload(hash) };
-    }
+      full = { ...rest, snapshot: reader.resolve(event.snapshot) };
+    } else if (event.type === "request" || event.type === "provider_payload")
+      full = reader.runnerEvent(event);
     // A changed message is named by its new content (encode does it), so requests still find it.
     const encoded = writer.encode(change(full));
     encoded.commit();
