@@ -2,7 +2,7 @@
 // (tools/protected-paths.ts states the rule) asks in every mode, whether a file tool or a shell line makes
 // it, and whatever a narrow allow rule says. The file tools' targets are described on a real folder.
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -142,6 +142,11 @@ describe("a write to what a repository's git configuration names asks (its hooks
     git("config", "diff.show.textconv", "./tools/show.sh");
     git("config", "filter.tidy.clean", "sh tidy.sh");
     git("config", "include.path", "../shared.gitconfig");
+    // A named program that is a symbolic link: the file it leads to is what git runs.
+    await mkdir(path.join(repository, "lib"));
+    await writeFile(path.join(repository, "lib", "lint.sh"), "exit 0\n");
+    await symlink("../lib/lint.sh", path.join(repository, "tools", "lint.sh"));
+    git("config", "alias.lint", "!tools/lint.sh");
   });
 
   afterAll(async () => {
@@ -172,6 +177,7 @@ describe("a write to what a repository's git configuration names asks (its hooks
     ["tools/show.sh", "diff.show.textconv"],
     ["tidy.sh", "filter.tidy.clean"],
     ["shared.gitconfig", "include.path"],
+    ["lib/lint.sh", "alias.lint"],
   ])("write_file %s asks in every mode, naming %s", (relative, key) => {
     for (const mode of ["default", "acceptEdits", "bypassPermissions"] as const) {
       const trace = engine(mode, "write_file(**)").evaluate(fileHere("write_file", relative));

@@ -29,7 +29,7 @@
 // the work tree (a hook is the user's program; husky's layout is the one read here), and the user's global
 // config (`~/.gitconfig` is protected as a file of the home, home-secrets.ts).
 import { spawn, spawnSync } from "node:child_process";
-import { lstatSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { HOST_GIT_ENVIRONMENT, HOST_GIT_SAFE_SETTINGS, hostGitProgram } from "./host-git.ts";
@@ -329,9 +329,19 @@ export function configuredPathAt(workdir: string, target: string): string | unde
     for (const named of configuration.paths) {
       if (named.ifFile && entryKind(named.path) !== "file") continue;
       const folderKey = named.key.toLowerCase() === HOOKS_KEY;
-      if (target === named.path || (folderKey && within(target, named.path)))
+      // The file tools write real paths: a named path that is a symbolic link is kept where it leads too.
+      const places = new Set([named.path, realPath(named.path)]);
+      if ([...places].some((place) => target === place || (folderKey && within(target, place))))
         return `${path.relative(workdir, named.path) || "."} (${named.key === "loaded" ? "a config file git reads" : named.key})`;
     }
   }
   return undefined;
+}
+
+function realPath(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    return target;
+  }
 }
