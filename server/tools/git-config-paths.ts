@@ -37,6 +37,8 @@ import { HOST_GIT_ENVIRONMENT, HOST_GIT_SAFE_SETTINGS, hostGitProgram } from "./
 /** A configuration listing larger than this is read partially (the user's own config is a few kilobytes). */
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 const TIMEOUT_MS = 10_000;
+/** Repositories whose configuration is read at the same time. */
+const READ_CONCURRENCY = 4;
 /** The synchronous read blocks the server's thread: a healthy git answers in milliseconds. */
 const SYNC_TIMEOUT_MS = 2_000;
 
@@ -249,8 +251,15 @@ export async function protectConfiguredPaths(
   const protection: ConfiguredProtection = { mountPoints: [], readOnly: [], mustStayAbsent: [] };
   const read = new Set<string>();
   const named: ConfiguredPath[] = [];
-  for (const start of new Set(starts)) {
-    const configuration = await readRepositoryConfiguration(start);
+  // A workdir with many repositories (submodules) is read a few at a time, each a pair of short git runs.
+  const queue = [...new Set(starts)];
+  const configurations: (RepositoryConfiguration | undefined)[] = [];
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift())
+      configurations.push(await readRepositoryConfiguration(next));
+  };
+  await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  for (const configuration of configurations) {
     if (!configuration || read.has(configuration.gitDir)) continue;
     read.add(configuration.gitDir);
     if (configuration.problem)
