@@ -5,10 +5,9 @@ import { cp, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runConversation } from "../server/cli/run-command.ts";
+import { runCli, runFlags } from "../server/cli/testing/run-cli.ts";
 import { exportSession, readExportedSession } from "../server/export/index.ts";
 import { sessionsDirectory } from "../server/session/session-hub.ts";
-import { createWorkspace } from "../server/session/workspace.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url));
@@ -41,22 +40,18 @@ export const exportHtmlFigure: Figure = {
       const home = path.join(root, "home");
       await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
       await writeFile(path.join(root, "long.yaml"), longScenario(runs));
-      let sessionId = "";
-      await runConversation(await createWorkspace({ workdir, home }), {
-        provider: "scripted",
-        scenario: path.join(root, "long.yaml"),
-        messages: Array.from({ length: runs }, (_, index) => `step through the project, pass ${index + 1}`),
-        yes: true,
-        json: true,
-        disclosure: "progressive",
-        planMode: false,
-        refreshTools: false,
-        save: true,
-        write: (line) => {
-          const event = JSON.parse(line) as { type: string; sessionId?: string };
-          if (event.type === "session_saved") sessionId = event.sessionId!;
-        },
-      });
+      const messages = Array.from(
+        { length: runs },
+        (_, index) => `step through the project, pass ${index + 1}`,
+      );
+      const result = await runCli([
+        ...runFlags(workdir, home, path.join(root, "long.yaml")),
+        ...messages.flatMap((message) => ["--message", message]),
+        "--yes",
+        "--save",
+      ]);
+      if (result.code !== 0) throw new Error(`cli run --save failed (${result.code}): ${result.stderr}`);
+      const sessionId = /saved session (\S+)/.exec(result.stdout)?.[1] ?? "";
       const logBytes = (await stat(path.join(sessionsDirectory(home), `${sessionId}.jsonl`))).size;
       const times: number[] = [];
       let html = "";

@@ -5,6 +5,7 @@ import type { InstallOutcome, InstallPlan } from "../protocol/install.ts";
 import { installSkill, parseInstallSource } from "../skills/install-source.ts";
 import { InstallRefused } from "../skills/install-tree.ts";
 import type { CliArguments } from "./args.ts";
+import type { CliIo } from "./io.ts";
 
 function planLines(plan: InstallPlan): string[] {
   const lines = [
@@ -30,7 +31,7 @@ export function formatInstall(outcome: InstallOutcome, dryRun: boolean): string 
 }
 
 /** Runs `install`; returns the exit code (0 installed, 2 refused). */
-export async function runInstallCommand(args: CliArguments, write: (text: string) => void): Promise<number> {
+export async function runInstallCommand(args: CliArguments, io: CliIo): Promise<number> {
   const install = args.install!;
   let outcome: InstallOutcome;
   try {
@@ -47,11 +48,11 @@ export async function runInstallCommand(args: CliArguments, write: (text: string
     if (!(error instanceof InstallRefused)) throw error;
     outcome = { ok: false, refusal: { entry: error.entry, rule: error.rule, message: error.message } };
   }
-  if (args.json) write(`${JSON.stringify(outcome, null, 2)}\n`);
+  if (args.json) io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
   if (!outcome.ok) {
-    process.stderr.write(`${outcome.refusal.message}\n`);
+    io.stderr(`${outcome.refusal.message}\n`);
     return 2;
   }
-  if (!args.json) write(`${formatInstall(outcome, install.dryRun)}\n`);
+  if (!args.json) io.stdout(`${formatInstall(outcome, install.dryRun)}\n`);
   return 0;
 }

@@ -1,4 +1,4 @@
-// Every scenario in scenarios/ plays to a completed stop on the demo workdir (in-process, same code as `cli run`).
+// Every scenario in scenarios/ plays to a completed stop on the demo workdir (`cli run` in-process).
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,9 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
-import type { RunnerEvent } from "../protocol/runner-events.ts";
-import { createWorkspace } from "../session/workspace.ts";
-import { runConversation } from "./run-command.ts";
+import { jsonEvents, runCli, runFlags } from "./testing/run-cli.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const scenariosDir = path.join(repoRoot, "scenarios");
@@ -33,20 +31,18 @@ describe("scenarios/ on examples/demo-workdir", async () => {
   it.each(files)(
     "%s ends every run with a completed stop, with no unknown tool or bad arguments",
     async (file) => {
-      const workspace = await createWorkspace({ workdir: demo, home });
-      const events: RunnerEvent[] = [];
-      const outcomes = await runConversation(workspace, {
-        provider: "scripted",
-        scenario: path.join(scenariosDir, file),
-        messages: MESSAGES[file] ?? [],
-        yes: true,
-        json: true,
-        disclosure: "progressive",
-        planMode: false,
-        refreshTools: false,
-        write: (line) => events.push(JSON.parse(line) as RunnerEvent),
-      });
-      expect(outcomes.map((outcome) => outcome.reason)).toEqual(outcomes.map(() => "completed"));
+      const messages = (MESSAGES[file] ?? []).flatMap((message) => ["--message", message]);
+      const result = await runCli([
+        ...runFlags(demo, home, path.join(scenariosDir, file)),
+        ...messages,
+        "--yes",
+        "--json",
+      ]);
+      const events = jsonEvents(result.stdout);
+      const stops = events.flatMap((event) => (event.type === "stop" ? [event.reason] : []));
+      expect(stops.length).toBeGreaterThan(0);
+      expect(stops).toEqual(stops.map(() => "completed"));
+      expect(result.code, result.stderr).toBe(0);
       const failures = events.flatMap((event) =>
         event.type === "tool_result" && !event.result.ok ? [event.result.errorType] : [],
       );

@@ -6,9 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runConversation } from "../cli/run-command.ts";
+import { runCli, runFlags } from "../cli/testing/run-cli.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
-import { createWorkspace } from "../session/workspace.ts";
 import { exportSession, readExportedSession } from "./index.ts";
 import { buildHtmlModel, type HtmlModel } from "./html-model.ts";
 import type { ExportedSession } from "./index.ts";
@@ -40,21 +39,16 @@ beforeAll(async () => {
   await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
   const home = path.join(root, "home");
   await writeFile(path.join(root, "hostile.yaml"), scenario);
-  const output: string[] = [];
-  const outcomes = await runConversation(await createWorkspace({ workdir, home }), {
-    provider: "scripted",
-    scenario: path.join(root, "hostile.yaml"),
-    messages: ["review the README"],
-    yes: true,
-    json: true,
-    disclosure: "progressive",
-    planMode: false,
-    refreshTools: false,
-    save: true,
-    write: (line) => output.push(line),
-  });
-  expect(outcomes.map((outcome) => outcome.reason)).toEqual(["completed"]);
-  const saved = JSON.parse(output.at(-1)!) as { type: string; sessionId: string };
+  const result = await runCli([
+    ...runFlags(workdir, home, path.join(root, "hostile.yaml")),
+    "--message",
+    "review the README",
+    "--yes",
+    "--json",
+    "--save",
+  ]);
+  expect(result.code, result.stderr).toBe(0);
+  const saved = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { type: string; sessionId: string };
   expect(saved.type).toBe("session_saved");
   sessionId = saved.sessionId;
   // Saved exactly where the server keeps its logs.

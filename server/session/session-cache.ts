@@ -21,6 +21,8 @@ export class SessionCache {
     private readonly sessionId: string,
     private readonly home: string,
     private readonly warn: (message: string) => void,
+    /** `cacheAs` applies to real providers too (`cli run --cache-model`), not only the offline ones. */
+    private readonly cacheAsForAnyProvider = false,
   ) {}
 
   dependencies(settings: SessionSettings, provider: Provider): CacheDependencies {
@@ -35,6 +37,7 @@ export class SessionCache {
         provider: settings.provider,
         providerModel: provider.model,
         ...(settings.cacheAs ? { cacheAs: settings.cacheAs } : {}),
+        forAnyProvider: this.cacheAsForAnyProvider,
         home: this.home,
       }),
       cacheBreakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,

@@ -256,9 +256,12 @@ export class Session {
    * Errors the user must see but that are not part of the conversation (never stored in the log).
    * `replay: true` keeps them for clients that open the session later (problems found while starting).
    */
-  emitError(code: ErrorType, message: string, options: { replay?: boolean } = {}): void {
+  emitError(code: ErrorType, message: string, options: { replay?: boolean; runFailed?: boolean } = {}): void {
     if (this.closed) return;
-    this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
+    this.stream.emit(
+      { type: "session_error", code, message, ...(options.runFailed ? { runFailed: true as const } : {}) },
+      { keep: options.replay ? "memory" : "none" },
+    );
   }
 
   private onRunnerEvent(event: RunnerEvent): void {
@@ -268,9 +271,10 @@ export class Session {
     this.emit(event);
   }
 
-  sendMessage(text: string): void {
+  /** `planMode`: this run offers read-only tools only. */
+  sendMessage(text: string, options: { planMode?: boolean } = {}): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
-    this.turns.start((signal) => this.execute(text, signal));
+    this.turns.start((signal) => this.execute(text, signal, { planMode: options.planMode === true }));
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
@@ -282,10 +286,14 @@ export class Session {
   async startBranch(seed: BranchSeed): Promise<void> {
     const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
-    this.turns.start((signal) => this.execute("", signal, true));
+    this.turns.start((signal) => this.execute("", signal, { continues: true }));
   }
 
-  private async execute(text: string, signal: AbortSignal, continues = false): Promise<void> {
+  private async execute(
+    text: string,
+    signal: AbortSignal,
+    { continues = false, planMode = false }: { continues?: boolean; planMode?: boolean },
+  ): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
@@ -315,19 +323,23 @@ export class Session {
         {
           signal,
           refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
+          ...(planMode ? { planMode: true } : {}),
           ...(continues ? { continueConversation: true } : {}),
         },
       );
     } catch (error) {
       const code = error instanceof PlaygroundError ? error.code : "internal";
-      this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
+      this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`, { runFailed: true });
     }
     await this.flushLog();
   }
 
   private cacheDependencies(provider: Parameters<SessionCache["dependencies"]>[1]) {
-    this.cache ??= new SessionCache(this.id, this.init.home, (message) =>
-      this.emitError("io_error", message),
+    this.cache ??= new SessionCache(
+      this.id,
+      this.init.home,
+      (message) => this.emitError("io_error", message),
+      this.init.parts.cacheAsForAnyProvider === true,
     );
     return this.cache.dependencies(this.settings, provider);
   }
