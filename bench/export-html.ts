@@ -1,16 +1,14 @@
 // Exported HTML for a 200-request session: a scripted conversation of 40 runs × 5 requests (4 tool calls
 // and an answer each) saved with `run --save` (in-process), then exported. Reports the file's size (and
 // per request), the JSONL log's size for comparison, and the export time.
-import { cp, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { runCli, runFlags } from "../server/cli/testing/run-cli.ts";
 import { exportSession, readExportedSession } from "../server/export/index.ts";
 import { sessionsDirectory } from "../server/session/session-hub.ts";
+import { saveScriptedRun } from "../server/export/testing/saved-run.ts";
 import { median, round, type Figure, type FigureRow } from "./harness.ts";
 
-const repoRoot = fileURLToPath(new URL("../", import.meta.url));
 const CALLS = [
   "{ name: read_file, input: { path: README.md } }",
   "{ name: list_files, input: { pattern: 'src/*' } }",
@@ -36,22 +34,11 @@ export const exportHtmlFigure: Figure = {
     const runs = quick ? 8 : 40;
     const root = await mkdtemp(path.join(os.tmpdir(), "bench-export-"));
     try {
-      const workdir = path.join(root, "work");
-      const home = path.join(root, "home");
-      await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
-      await writeFile(path.join(root, "long.yaml"), longScenario(runs));
-      const messages = Array.from(
-        { length: runs },
-        (_, index) => `step through the project, pass ${index + 1}`,
+      const { home, sessionId } = await saveScriptedRun(
+        root,
+        longScenario(runs),
+        Array.from({ length: runs }, (_, index) => `step through the project, pass ${index + 1}`),
       );
-      const result = await runCli([
-        ...runFlags(workdir, home, path.join(root, "long.yaml")),
-        ...messages.flatMap((message) => ["--message", message]),
-        "--yes",
-        "--save",
-      ]);
-      if (result.code !== 0) throw new Error(`cli run --save failed (${result.code}): ${result.stderr}`);
-      const sessionId = /saved session (\S+)/.exec(result.stdout)?.[1] ?? "";
       const logBytes = (await stat(path.join(sessionsDirectory(home), `${sessionId}.jsonl`))).size;
       const times: number[] = [];
       let html = "";

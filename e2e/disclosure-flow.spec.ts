@@ -61,7 +61,9 @@ test("load a skill, approve its tool, and inspect what each request contained", 
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByTestId("copy-pane-environment").click();
   await expect(page.getByTestId("copy-pane-environment")).toHaveText("Copied");
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("### csv-report");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+    `<skill name="csv-report" source="builtin">`,
+  );
   await page.getByTestId("copy-request-json").click();
   await expect(page.getByTestId("copy-request-json")).toHaveText("Copied");
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {

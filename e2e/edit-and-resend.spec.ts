@@ -78,7 +78,7 @@ test("the per-request line diff, and Rerun from here as an unchanged branch", as
   await page.getByTestId("pane-line-diff-toggle").check();
   const diff = page.getByTestId("pane-line-diff");
   await expect(diff.getByTestId("pane-line-diff-added").first()).toBeVisible();
-  await expect(diff).toContainText("### csv-report");
+  await expect(diff).toContainText(`<skill name="csv-report" source="builtin">`);
   await expect(diff.getByTestId("pane-line-diff-removed")).toContainText("none yet");
 
   await page.getByTestId("inspector-rerun").click();

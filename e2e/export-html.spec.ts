@@ -65,7 +65,7 @@ test("an exported HTML file opens from file:// with no request and shows two req
   await expect(viewer.getByTestId("export-pane-stable")).toContainText("Available skills");
   await viewer.getByTestId("export-pane-tab-environment").click();
   // The loaded SOP is in the environment of the request after load_skill.
-  await expect(viewer.getByTestId("export-pane-environment")).toContainText("### review");
+  await expect(viewer.getByTestId("export-pane-environment")).toContainText(`<skill name="review" source=`);
   await viewer.getByTestId("export-pane-tab-messages").click();
   await expect(viewer.getByTestId("export-pane-message")).toHaveCount(3);
   await viewer.getByTestId("export-pane-tab-tools").click();
@@ -73,7 +73,7 @@ test("an exported HTML file opens from file:// with no request and shows two req
   await viewer.getByTestId("export-pane-tab-raw").click();
   await expect(viewer.getByTestId("export-pane-raw")).toContainText('"provider": "scripted"');
   await viewer.getByTestId("export-pane-tab-diffs").click();
-  await expect(viewer.getByTestId("export-pane-diffs")).toContainText("+ ### review");
+  await expect(viewer.getByTestId("export-pane-diffs")).toContainText(`+ <skill name="review" source=`);
   await expect(viewer.getByTestId("export-pane-diffs")).toContainText("unchanged (byte-identical)");
   await viewer.getByTestId("export-pane-tab-tokens").click();
   await expect(viewer.getByTestId("export-pane-tokens")).toContainText("o200k_base");
@@ -160,7 +160,7 @@ test("run --save, then export --format html: the file shows the environment with
   await viewer.goto(`file://${file}`);
   await viewer.getByTestId("export-request-2").click();
   await viewer.getByTestId("export-pane-tab-environment").click();
-  await expect(viewer.getByTestId("export-pane-environment")).toContainText("### review");
+  await expect(viewer.getByTestId("export-pane-environment")).toContainText(`<skill name="review" source=`);
   await expect(viewer.getByTestId("export-pane-environment")).toContainText("Acme Orders review");
   await viewer.getByTestId("export-request-3").click();
   await viewer.getByTestId("export-pane-tab-messages").click();

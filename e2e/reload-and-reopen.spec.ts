@@ -79,7 +79,7 @@ test("broken skills become warnings, removals and lint notes, and the rest still
   await expect(page.getByTestId("catalog-warning").filter({ hasText: "broken-yaml" })).toContainText(
     /SKILL\.md:\d+/,
   );
-  await expect(page.getByTestId("removed-needs-missing")).toContainText("deploy_to_prod");
+  await expect(page.getByTestId("not-offered-needs-missing")).toContainText("deploy_to_prod");
   await expect(page.getByTestId("catalog-lint")).toContainText("lint-demo-x");
   await expect(workspace.catalog.source("csv-report")).toHaveText("builtin");
   await page.getByTestId("catalog-warnings").scrollIntoViewIfNeeded();

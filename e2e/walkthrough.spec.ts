@@ -15,9 +15,9 @@ test("teaching walk-through: names first, the body after load_skill, tools visib
   await chat.send("review src/orders.js");
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
   await inspector.selectRequest(1);
-  await expect(await inspector.pane("environment")).not.toContainText("### review");
+  await expect(await inspector.pane("environment")).not.toContainText(`<skill name="review" source=`);
   await inspector.selectRequest(2);
-  await expect(await inspector.pane("environment")).toContainText("### review");
+  await expect(await inspector.pane("environment")).toContainText(`<skill name="review" source=`);
   await expect(inspector.stableUnchanged()).toBeVisible();
   await workspace.screenshot("walkthrough-1-review");
 

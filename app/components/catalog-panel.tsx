@@ -1,5 +1,5 @@
-// Left column: every skill with its source and disclosure stage, what shadowed what, warnings, removed
-// skills, lint notes, the Reload button and the feed of reload diffs.
+// Left column: every skill with its source and disclosure stage, what shadowed what, warnings, the skills
+// not offered to the model (and why), lint notes, the Reload button and the feed of reload diffs.
 "use client";
 import type { CatalogSnapshot, SkillSource, SkillView } from "../../server/protocol/index.ts";
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
@@ -7,6 +7,7 @@ import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { NeverReadHints } from "./skill-resources-lane.tsx";
+import { LintSection, NotOfferedSection } from "./catalog-sections.tsx";
 
 /** Paths inside the session's workdir are shown relative to it; the full path stays in the tooltip. */
 export function displayPath(fullPath: string, workdir?: string): string {
@@ -148,6 +149,24 @@ export function CatalogPanel({
                       >
                         {skillStageLabels[stage]}
                       </Badge>
+                      {skill.invocation?.model === false && (
+                        <Badge
+                          tone="violet"
+                          testId={`skill-user-only-${skill.name}`}
+                          title="disable-model-invocation: true — not in the model's skills index; run it with /name"
+                        >
+                          not in the index · /{skill.name} only
+                        </Badge>
+                      )}
+                      {skill.invocation?.user === false && (
+                        <Badge
+                          tone="slate"
+                          testId={`skill-hidden-slash-${skill.name}`}
+                          title="user-invocable: false — hidden from the slash menu; the model may still load it"
+                        >
+                          hidden from /
+                        </Badge>
+                      )}
                     </div>
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
                     {shadow.map((entry) => (
@@ -192,44 +211,37 @@ export function CatalogPanel({
             </ul>
           </section>
         )}
-        {catalog && catalog.removed.length > 0 && (
-          <section data-testid="catalog-removed">
-            <h3 className="text-xs font-semibold text-amber-900 uppercase">Removed: missing tools</h3>
-            <ul className="space-y-1">
-              {catalog.removed.map((removed) => (
-                <li
-                  key={removed.path}
-                  className="rounded border border-amber-200 bg-amber-50 p-1 text-xs"
-                  data-testid={`removed-${removed.name}`}
-                >
-                  <span className="font-mono font-semibold">{removed.name}</span> ({removed.source}) needs{" "}
-                  <span className="font-mono">{removed.missing.join(", ")}</span>
-                  <p className="font-mono break-all text-slate-600" title={removed.path}>
-                    {displayPath(removed.path, workdir)}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          </section>
+        {catalog?.notOffered ? (
+          <NotOfferedSection
+            entries={catalog.notOffered}
+            displayPath={(fullPath) => displayPath(fullPath, workdir)}
+            onSelect={onSelectSkill}
+          />
+        ) : (
+          catalog &&
+          catalog.removed.length > 0 && (
+            // A catalog logged before "not offered" existed: its removed skills, as they were shown then.
+            <section data-testid="catalog-removed">
+              <h3 className="text-xs font-semibold text-amber-900 uppercase">Removed: missing tools</h3>
+              <ul className="space-y-1">
+                {catalog.removed.map((removed) => (
+                  <li
+                    key={removed.path}
+                    className="rounded border border-amber-200 bg-amber-50 p-1 text-xs"
+                    data-testid={`removed-${removed.name}`}
+                  >
+                    <span className="font-mono font-semibold">{removed.name}</span> ({removed.source}) needs{" "}
+                    <span className="font-mono">{removed.missing.join(", ")}</span>
+                    <p className="font-mono break-all text-slate-600" title={removed.path}>
+                      {displayPath(removed.path, workdir)}
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )
         )}
-        {catalog && catalog.lint.length > 0 && (
-          <section data-testid="catalog-lint">
-            <h3 className="text-xs font-semibold text-slate-600 uppercase">
-              Agent Skills lint ({catalog.lint.length})
-            </h3>
-            <ul className="space-y-0.5">
-              {catalog.lint.map((note, index) => (
-                <li key={`${note.skill}-${note.rule}-${index}`} className="text-xs" data-testid="lint-note">
-                  <span className="font-mono">{note.skill}</span> ·{" "}
-                  <span className="font-mono text-slate-500">{note.rule}</span>
-                  {note.line !== undefined && (
-                    <span className="text-slate-500"> (line {note.line})</span>
-                  )}: {note.message}
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
+        {catalog && <LintSection catalog={catalog} />}
         <NeverReadHints skills={skillResources} />
         <section data-testid="reload-feed">
           <h3 className="text-xs font-semibold text-slate-600 uppercase">Reload feed</h3>

@@ -6,11 +6,14 @@ import { useEffect, useRef, useState } from "react";
 import type { SkillView } from "../../server/protocol/index.ts";
 import { Button } from "./ui.tsx";
 
+/** Skills for the slash menu: those a person may invoke (`user-invocable: false` hides one, as in Claude Code). */
 export function slashCompletions(text: string, skills: SkillView[]): SkillView[] {
   const match = /^\/([a-z0-9-]*)$/i.exec(text);
   if (!match) return [];
   const prefix = match[1].toLowerCase();
-  return skills.filter((skill) => skill.name.toLowerCase().startsWith(prefix)).slice(0, 8);
+  return skills
+    .filter((skill) => skill.invocation?.user !== false && skill.name.toLowerCase().startsWith(prefix))
+    .slice(0, 8);
 }
 
 export function Composer({

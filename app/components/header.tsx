@@ -3,6 +3,7 @@
 // the offline-demo badge, connection state and view toggles.
 "use client";
 import { CacheSettings, type CacheSettingsChange } from "./cache-settings.tsx";
+import { SkillSettings, type SkillSettingsChange } from "./skill-settings.tsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type {
   DisclosureMode,
@@ -195,7 +196,8 @@ export type SettingsChange = {
   permissionMode?: PermissionMode;
   disclosure?: DisclosureMode;
   allowNetwork?: boolean;
-} & CacheSettingsChange;
+} & CacheSettingsChange &
+  SkillSettingsChange;
 
 const trustVia: Record<NonNullable<FolderTrust["via"]>, string> = {
   remembered: "remembered in ~/.PseudoClaude/trusted-folders.json",
@@ -411,6 +413,7 @@ export function Header({
               ))}
             </select>
           </label>
+          <SkillSettings settings={settings} onChange={onChangeSettings} />
           <CacheSettings settings={settings} onChange={onChangeSettings} />
         </>
       )}

@@ -37,6 +37,17 @@ describe("slashCompletions", () => {
     expect(slashCompletions("/csv-report data.csv", skills)).toEqual([]);
     expect(slashCompletions("hello /c", skills)).toEqual([]);
   });
+
+  it("leaves out a skill with user-invocable: false, keeps one disabled for the model", () => {
+    const hidden = { ...skill("background"), invocation: { model: true, user: false } };
+    const userOnly = { ...skill("deploy"), invocation: { model: false, user: true } };
+    expect(slashCompletions("/", [...skills, hidden, userOnly]).map((item) => item.name)).toEqual([
+      "csv-report",
+      "changelog",
+      "review",
+      "deploy",
+    ]);
+  });
 });
 
 describe("displayPath", () => {

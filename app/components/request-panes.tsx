@@ -101,14 +101,14 @@ export function RequestPane({
           {environmentParts(snapshot).map((section, index) => {
             const status = !diff
               ? undefined
-              : diff.environment.added.includes(section.heading)
+              : diff.environment.added.includes(section.name)
                 ? "new"
-                : diff.environment.changed.includes(section.heading)
+                : diff.environment.changed.includes(section.name)
                   ? "changed"
                   : undefined;
             return (
               <div
-                key={`${section.heading}-${index}`}
+                key={`${section.name}-${index}`}
                 className={`rounded border p-1 ${status ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
                 data-testid="env-section"
                 data-status={status ?? "same"}

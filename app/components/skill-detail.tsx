@@ -1,12 +1,15 @@
-// A skill's detail view: frontmatter, rendered SOP and raw text, tools.json specs with their schemas,
-// the token cost of listing it vs loading it, and a console to run each of its tools by hand.
+// A skill's detail view: how it may be invoked, its allowed-tools mapped onto this playground's tools,
+// its lint notes, frontmatter, rendered SOP and raw text, tools.json specs with their schemas, the token
+// cost of listing it vs loading it, and a console to run each of its tools by hand.
 "use client";
 import { useState } from "react";
-import type { LOAD_SKILL_TOOL_NAME, SkillView } from "../../server/protocol/index.ts";
+import type { LOAD_SKILL_TOOL_NAME, LintNote, SkillView } from "../../server/protocol/index.ts";
 import { SafeMarkdown } from "../lib/markdown.tsx";
 import { tokenizerName, useTokenCounts } from "../lib/tokens.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { sourceTones } from "./catalog-panel.tsx";
+import { LintNoteLine } from "./catalog-sections.tsx";
+import { SkillAllowedTools } from "./skill-allowed-tools.tsx";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
@@ -19,6 +22,8 @@ export function SkillDetail({
   skill,
   consoleResults,
   registeredTools,
+  lint = [],
+  honourAllowedTools = false,
   onRunTool,
   onClose,
 }: {
@@ -26,11 +31,17 @@ export function SkillDetail({
   consoleResults: ConsoleResult[];
   /** Tools in the session's Registry: a skill's tools.json tools arrive there only through load_skill. */
   registeredTools: string[];
+  /** The catalog's lint notes about this skill. */
+  lint?: LintNote[];
+  /** The session's "honour allowed-tools" setting. */
+  honourAllowedTools?: boolean;
   onRunTool: (tool: string, input: unknown) => void;
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>("sop");
-  const counts = useTokenCounts({ listing: `- ${skill.name}: ${skill.description}`, body: skill.body });
+  // The index line as the model reads it: when_to_use joins the description (Claude Code's listing).
+  const indexText = skill.whenToUse ? `${skill.description} ${skill.whenToUse}` : skill.description;
+  const counts = useTokenCounts({ listing: `- ${skill.name}: ${indexText}`, body: skill.body });
   const frontmatter = {
     name: skill.name,
     description: skill.description,
@@ -51,6 +62,41 @@ export function SkillDetail({
       </div>
       <div className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2">
         <p className="font-mono text-xs break-all text-slate-500">{skill.entryPath}</p>
+        {(skill.invocation?.model === false || skill.invocation?.user === false || skill.whenToUse) && (
+          <div className="space-y-0.5 text-xs" data-testid="skill-invocation">
+            {skill.invocation?.model === false && (
+              <p>
+                <Badge tone="violet">disable-model-invocation</Badge> Not in the model&apos;s skills index and
+                load_skill refuses it; you can run it with <span className="font-mono">/{skill.name}</span>.
+              </p>
+            )}
+            {skill.invocation?.user === false && (
+              <p>
+                <Badge tone="slate">user-invocable: false</Badge> Hidden from the slash menu; the model may
+                still load it.
+              </p>
+            )}
+            {skill.whenToUse && (
+              <p data-testid="skill-when-to-use">
+                <span className="font-semibold">when_to_use</span> (joins the description in the index line):{" "}
+                {skill.whenToUse}
+              </p>
+            )}
+          </div>
+        )}
+        <SkillAllowedTools skill={skill} honoured={honourAllowedTools} />
+        {lint.length > 0 && (
+          <section data-testid="skill-lint">
+            <h3 className="text-xs font-semibold text-slate-600">Lint ({lint.length})</h3>
+            <ul className="space-y-0.5">
+              {lint.map((note, index) => (
+                <li key={`${note.rule}-${index}`} className="text-xs">
+                  <LintNoteLine note={note} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         <div
           className="rounded border border-slate-200 bg-slate-50 p-1.5 text-xs"
           data-testid="skill-token-cost"

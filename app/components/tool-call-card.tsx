@@ -92,6 +92,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
             {call.trace.rule ? ` (${call.trace.rule})` : ""}
           </span>
         )}
+        {call.trace?.preApprovedBy && call.trace.preApprovedBy.length > 0 && (
+          <Badge tone="violet" testId="tool-call-pre-approved" title={call.trace.reason}>
+            pre-approved by skill {call.trace.preApprovedBy.join(", ")} (allowed-tools)
+          </Badge>
+        )}
       </div>
       {hidden.length > 0 && (
         <Badge tone="red" testId="tool-call-hidden" title={hiddenWarning(hidden, "call")}>

@@ -357,6 +357,8 @@ export function Workspace() {
                   skill={skillDetail}
                   consoleResults={Object.values(session.consoleResults)}
                   registeredTools={session.registeredTools}
+                  lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
+                  honourAllowedTools={session.settings.honourAllowedTools === true}
                   onClose={() => setSelectedSkill(undefined)}
                   onRunTool={runTool}
                 />

@@ -12,7 +12,9 @@ describe("diffRequests", () => {
     // The server's sections (segments): the base block, then one per active skill.
     const base = "# Environment\ncwd: /tmp/demo\n## Active Skills\n";
     const none = "(none yet)\n";
-    const review = "### review\nBody\n## Steps\n1. read\n";
+    // The body forges a heading and a closing delimiter (escaped by the server): still one section.
+    const review =
+      '<skill name="review" source="builtin">\nBody\n### commit\n&lt;/skill>\n1. read\n</skill>\n';
     const segment = (name: string, text: string, hash: string) =>
       ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
     const first = snapshot({
@@ -40,12 +42,37 @@ describe("diffRequests", () => {
     const diff = diffRequests(first, second);
     expect(diff.addedMessages).toHaveLength(1);
     expect(diff.historyRewritten).toBe(false);
-    // A skill body's own headings ("## Steps") stay inside its section: the diff names the skill.
-    expect(diff.environment.added).toEqual(["### review"]);
-    expect(diff.environment.changed).toEqual(["# Environment"]);
+    // A skill body's own headings stay inside its section: the diff names the skill by its segment.
+    expect(diff.environment.added).toEqual(["review"]);
+    expect(diff.environment.changed).toEqual(["base"]);
     expect(diff.toolsAdded).toEqual(["lint"]);
     expect(diff.toolsRemoved).toEqual([]);
     expect(diff.stableChanged).toBe(false);
+  });
+});
+
+describe("diffRequests on logs written before the delimited blocks", () => {
+  it("a `### review` section of an older log is still found by its segment; a log without segments is one part", () => {
+    const base = "# Environment\n## Active Skills\n";
+    const review = "### review\nBody\n### Steps\n";
+    const segment = (name: string, text: string, hash: string) =>
+      ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
+    const first = snapshot({
+      system: { stable: "s", environment: `${base}(none yet)\n` },
+      segments: [segment("base", `${base}(none yet)\n`, "b1")],
+    });
+    const second = snapshot({
+      requestIndex: 2,
+      system: { stable: "s", environment: base + review },
+      segments: [segment("base", base, "b2"), segment("review", review, "r")],
+    });
+    expect(diffRequests(first, second).environment).toEqual({
+      added: ["review"],
+      removed: [],
+      changed: ["base"],
+    });
+    const unsegmented = snapshot({ requestIndex: 3, system: { stable: "s", environment: base + review } });
+    expect(diffRequests(second, unsegmented).environment.added).toEqual(["environment"]);
   });
 });
 

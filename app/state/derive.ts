@@ -33,6 +33,7 @@ export interface RequestDiff {
   addedMessages: ChatMessage[];
   /** True when the earlier messages are not a prefix of this request's (history was rewritten). */
   historyRewritten: boolean;
+  /** Section names (the segments' names: "base", or an active skill's name). */
   environment: { added: string[]; removed: string[]; changed: string[] };
   toolsAdded: string[];
   toolsRemoved: string[];
@@ -44,22 +45,22 @@ function sectionContent(part: EnvironmentPart): string {
   return part.hash ?? `${part.heading}\n${part.text}`;
 }
 
-/** Environment sections are the server's (its segments), named by their heading ("### review"). */
+/**
+ * Environment sections are the server's (its segments), named by the segment's name ("base", or the
+ * active skill's name): a skill is found by its segment, never by parsing a heading out of the text.
+ */
 export function diffRequests(previous: ResolvedSnapshot, current: ResolvedSnapshot): RequestDiff {
   const prefixHolds = previous.messages.every(
     (message, index) => JSON.stringify(message) === JSON.stringify(current.messages[index]),
   );
   const previousSections = new Map(
-    environmentParts(previous).map((part) => [part.heading, sectionContent(part)]),
+    environmentParts(previous).map((part) => [part.name, sectionContent(part)]),
   );
-  const currentSections = new Map(
-    environmentParts(current).map((part) => [part.heading, sectionContent(part)]),
-  );
-  const added = [...currentSections.keys()].filter((heading) => !previousSections.has(heading));
-  const removed = [...previousSections.keys()].filter((heading) => !currentSections.has(heading));
+  const currentSections = new Map(environmentParts(current).map((part) => [part.name, sectionContent(part)]));
+  const added = [...currentSections.keys()].filter((name) => !previousSections.has(name));
+  const removed = [...previousSections.keys()].filter((name) => !currentSections.has(name));
   const changed = [...currentSections.keys()].filter(
-    (heading) =>
-      previousSections.has(heading) && previousSections.get(heading) !== currentSections.get(heading),
+    (name) => previousSections.has(name) && previousSections.get(name) !== currentSections.get(name),
   );
   const previousTools = new Set(previous.tools.map((tool) => tool.name));
   const currentTools = new Set(current.tools.map((tool) => tool.name));

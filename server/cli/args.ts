@@ -2,8 +2,10 @@
 import { parseArgs } from "node:util";
 import { PlaygroundError } from "../errors/index.ts";
 import type { PermissionMode } from "../protocol/model.ts";
+import type { LintProfileName } from "../protocol/catalog.ts";
 import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
+import { LINT_PROFILES, isLintProfile } from "../skills/lint-profile.ts";
 
 const PERMISSION_MODES: readonly PermissionMode[] = ["strict", "default", "acceptEdits", "bypassPermissions"];
 /** What `run --confirm` accepts: the confirmations the page asks for (protocol's SessionConfirmation). */
@@ -12,15 +14,16 @@ const CONFIRMATIONS: readonly SessionConfirmation[] = ["broad_workdir", "bypass_
 export const USAGE = `usage: npm run -s cli -- <command> [flags]
 
 commands:
-  catalog --workdir DIR [--home DIR] [--trust] [--allow-network] [--json]
-      The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust.
+  catalog --workdir DIR [--home DIR] [--trust] [--allow-network] [--lint-profile P] [--json]
+      The skill catalog: skills with source and tools, shadowed, removed, warnings, lint, folder trust,
+      and every skill found on disk but not offered to the model, with the reason.
   prompt  --workdir DIR [--home DIR] [--load NAME[:ARGS]]... [--eager] [--message TEXT] [--trust] [--json]
           [--cache-model M] [--cache-breakpoints B] [--skill-placement P]
       The first model request exactly as the Runner builds it, after the given load_skill calls.
   run     --workdir DIR [--home DIR] --scenario FILE [--message TEXT]... [--yes] [--json]
           [--mode MODE] [--trust] [--allow-network] [--provider NAME --model M --base-url URL]
           [--eager] [--plan] [--refresh-tools] [--save] [--cache-model M] [--cache-breakpoints B]
-          [--skill-placement P] [--confirm broad_workdir]
+          [--skill-placement P] [--confirm broad_workdir] [--honour-allowed-tools] [--lint-profile P]
       Runs the Runner and prints every event (one JSON object per line with --json). Each --message is
       one run in the same conversation; "/skill args" invokes a skill. Calls the permission mode asks
       for are denied unless --yes is given. --save writes the session log where the server keeps them
@@ -57,6 +60,11 @@ flags:
                conversation's last block; the default)
   --skill-placement P  environment (active SOPs in the environment, the default) or message (in the
                load_skill result; an experiment)
+  --lint-profile P  lenient (warn but load; the default), agent-skills or claude-code (refuse a skill
+               that breaks that profile's error rules); every lint note names its profile (catalog,
+               prompt, run, eval)
+  --honour-allowed-tools  (run) a loaded skill's allowed-tools become allow rules while it is active
+               (a project skill's only with folder trust); default off: allowed-tools pre-approves nothing
   --json       machine-readable output
   --save       (run) keep the session: written like the server's, listed in the browser
   --format F   (export) html, jsonl or scenario
@@ -106,6 +114,10 @@ export interface CliArguments {
   cacheModel?: string;
   cacheBreakpoints?: CacheBreakpoints;
   skillPlacement?: SkillPlacement;
+  /** --lint-profile: which lint notes refuse a skill (default lenient). */
+  lintProfile?: LintProfileName;
+  /** --honour-allowed-tools (run): loaded skills' allowed-tools become allow rules. */
+  honourAllowedTools: boolean;
 }
 
 function usageError(message: string): PlaygroundError {
@@ -145,6 +157,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
         "cache-model": { type: "string" },
         "cache-breakpoints": { type: "string" },
         "skill-placement": { type: "string" },
+        "lint-profile": { type: "string" },
+        "honour-allowed-tools": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
         layer: { type: "string" },
         force: { type: "boolean", default: false },
@@ -203,6 +217,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const breakpoints = values["cache-breakpoints"];
   if (breakpoints !== undefined && breakpoints !== "stable" && breakpoints !== "rolling")
     throw usageError(`--cache-breakpoints must be stable or rolling (got "${breakpoints}")`);
+  const lintProfile = values["lint-profile"];
+  if (lintProfile !== undefined && !isLintProfile(lintProfile))
+    throw usageError(`--lint-profile must be one of ${LINT_PROFILES.join(", ")} (got "${lintProfile}")`);
+  if (lintProfile !== undefined && !["catalog", "prompt", "run", "eval"].includes(command))
+    throw usageError("--lint-profile applies to catalog, prompt, run and eval");
+  if (values["honour-allowed-tools"] && command !== "run")
+    throw usageError("--honour-allowed-tools applies to run only");
   const placement = values["skill-placement"];
   if (placement !== undefined && placement !== "environment" && placement !== "message")
     throw usageError(`--skill-placement must be environment or message (got "${placement}")`);
@@ -210,6 +231,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     ...(values["cache-model"] ? { cacheModel: values["cache-model"] } : {}),
     ...(breakpoints ? { cacheBreakpoints: breakpoints } : {}),
     ...(placement ? { skillPlacement: placement } : {}),
+    ...(lintProfile ? { lintProfile } : {}),
+    honourAllowedTools: values["honour-allowed-tools"],
     command: command as CliArguments["command"],
     workdir: values.workdir,
     home: values.home,

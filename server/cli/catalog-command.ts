@@ -1,6 +1,8 @@
 // `cli catalog`: what the Catalog found in the three layers, and why each skill is (not) offered.
 import { UNTRUSTED_FOLDER } from "../mcp/mcp-servers.ts";
-import type { CatalogSnapshot } from "../protocol/catalog.ts";
+import type { CatalogSnapshot, LintProfileName, NotOfferedSkill } from "../protocol/catalog.ts";
+import { withBudgetNotOffered } from "../prompt/not-offered.ts";
+import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { McpServerView } from "../protocol/mcp.ts";
 import type { ToolDefinition } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
@@ -51,10 +53,18 @@ export interface CatalogReport {
   tools: Pick<ToolDefinition, "name" | "origin" | "category" | "mcpServer">[];
   /** The MCP servers: status, tools with the token cost of their definitions, stderr tail. */
   mcp: McpServerView[];
+  /** Every skill found on disk but not offered to the model, one sentence each (issue 21). */
+  notOffered: NotOfferedSkill[];
+  /** The lint profile enforced (lenient unless --lint-profile). */
+  profile: LintProfileName;
 }
 
-export function catalogReport(workspace: Workspace, trust: FolderTrust): CatalogReport {
-  const snapshot = workspace.catalog.snapshot();
+export function catalogReport(
+  workspace: Workspace,
+  trust: FolderTrust,
+  listingBudget?: ListingBudget,
+): CatalogReport {
+  const snapshot = withBudgetNotOffered(workspace.catalog.snapshot(), workspace.catalog, listingBudget);
   return {
     workdir: workspace.workdir,
     layers: workspace.layers,
@@ -71,6 +81,8 @@ export function catalogReport(workspace: Workspace, trust: FolderTrust): Catalog
       ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}),
     })),
     mcp: workspace.mcp.views(),
+    notOffered: snapshot.notOffered ?? [],
+    profile: workspace.catalog.profile,
   };
 }
 
@@ -133,8 +145,15 @@ export function formatCatalog(report: CatalogReport, home: string): string {
     }),
   );
   section(
-    "Lint",
-    report.lint.map((note) => `${note.skill} (${note.rule}): ${note.message} — ${note.path}`),
+    "Not offered to the model",
+    report.notOffered.map((entry) => `${entry.name} [${entry.source}]: ${entry.reason} — ${entry.path}`),
+  );
+  section(
+    `Lint (profile ${report.profile})`,
+    report.lint.map(
+      (note) =>
+        `${note.skill} [${note.profile ?? "playground"}${note.level === "error" ? " error" : ""}] (${note.rule}): ${note.message} — ${note.path}${note.line !== undefined ? `:${note.line}` : ""}`,
+    ),
   );
   return lines.join("\n");
 }

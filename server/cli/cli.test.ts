@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
+import { writeGitDigestSkill } from "../skills/testing/claude-code-skill.ts";
 import { CLI_DENIAL } from "./run-command.ts";
 import { REPO_ROOT, jsonEvents as events, runCli as cli, runFlags } from "./testing/run-cli.ts";
 
@@ -39,6 +40,49 @@ describe("cli catalog", () => {
       }),
     );
     for (const key of ["warnings", "removed", "lint"]) expect(Array.isArray(report[key])).toBe(true);
+    // Why isn't it offered: the builtin review, shadowed by the project's, in the same list the page shows.
+    expect(report.profile).toBe("lenient");
+    expect(report.notOffered).toContainEqual(
+      expect.objectContaining({
+        name: "review",
+        kind: "shadowed",
+        source: "builtin",
+        reason: expect.stringContaining(`shadowed by the project layer's "review"`),
+      }),
+    );
+    for (const note of report.lint)
+      expect(["agent-skills", "claude-code", "playground"]).toContain(note.profile);
+  });
+
+  it("says which skills are not offered under --lint-profile, and refuses a bad profile name", async () => {
+    const workdir = await mkdtemp(path.join(os.tmpdir(), "cli-test-work-"));
+    const skill = path.join(workdir, ".PseudoClaude", "skills", "Claude_Tips");
+    await mkdir(skill, { recursive: true });
+    await writeFile(
+      path.join(skill, "SKILL.md"),
+      "---\nname: Claude_Tips\ndescription: Tips. Use when asked.\n---\nbody\n",
+    );
+    try {
+      const strict = await cli([
+        "catalog",
+        "--workdir",
+        workdir,
+        "--home",
+        home,
+        "--lint-profile",
+        "agent-skills",
+      ]);
+      expect(strict.code, strict.stderr).toBe(0);
+      expect(strict.stdout).toMatch(
+        /Not offered to the model \(\d+\):[\s\S]*Claude_Tips \[project\]: refused by the agent-skills lint profile/,
+      );
+      expect(strict.stdout).toContain("Lint (profile agent-skills)");
+      const bad = await cli(["catalog", "--workdir", workdir, "--home", home, "--lint-profile", "strict"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("--lint-profile must be one of lenient, agent-skills, claude-code");
+    } finally {
+      await rm(workdir, { recursive: true, force: true });
+    }
   });
 
   it("prints readable text without --json", async () => {
@@ -74,7 +118,7 @@ describe("cli prompt", () => {
     ]);
     expect(Object.keys(request.system).sort()).toEqual(["environment", "stable"]);
     const bodyLine = "Requested report: revenue by month";
-    expect(request.system.environment).toContain("### add-report");
+    expect(request.system.environment).toContain('<skill name="add-report" source="project">\n');
     expect(request.system.environment).toContain(bodyLine);
     expect(request.system.stable).not.toContain("Requested report");
     expect(request.system.stable).toContain("- add-report: Add a new report dimension");
@@ -94,7 +138,7 @@ describe("cli prompt", () => {
     const eager = JSON.parse(
       (await cli(["prompt", "--workdir", demo, "--home", home, "--eager", "--json"])).stdout,
     );
-    expect(eager.system.stable).toContain("## Skill: add-report");
+    expect(eager.system.stable).toContain('<skill name="add-report" source="project">\nAdd a new report');
     expect(eager.system.stable.length).toBeGreaterThan(plain.system.stable.length * 2);
   });
 
@@ -116,7 +160,7 @@ describe("cli prompt", () => {
     );
     expect(eager.system.stable).not.toContain("data/2026-q3.csv");
     expect(eager.system.environment).toContain(
-      "### csv-report\n(loaded; its SOP is in the system prompt above)",
+      '<skill name="csv-report" source="builtin">\n(loaded; its SOP is in the system prompt above)',
     );
     expect(eager.system.environment).toContain("Arguments: data/2026-q3.csv");
   });
@@ -427,5 +471,51 @@ describe("run on a broad workdir", () => {
     const other = await cli(["catalog", "--workdir", demo, "--confirm", "broad_workdir"]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("--confirm applies to run only");
+  });
+});
+
+describe("allowed-tools (issue 21)", () => {
+  let workdir: string;
+  let skillHome: string;
+  beforeAll(async () => {
+    workdir = await mkdtemp(path.join(os.tmpdir(), "cli-allowed-work-"));
+    skillHome = await mkdtemp(path.join(os.tmpdir(), "cli-allowed-home-"));
+    await writeGitDigestSkill(path.join(skillHome, ".PseudoClaude", "skills"));
+  });
+  afterAll(async () => {
+    await rm(workdir, { recursive: true, force: true });
+    await rm(skillHome, { recursive: true, force: true });
+  });
+
+  it("run --honour-allowed-tools pre-approves a loaded skill's Bash(git log:*); without it the call is denied", async () => {
+    const args = [
+      "run",
+      "--workdir",
+      workdir,
+      "--home",
+      skillHome,
+      "--scenario",
+      "e2e/fixtures/scenarios/60-git-digest.yaml",
+      "--json",
+    ];
+    const commandResult = (stdout: string) =>
+      events(stdout).find((event) => event.type === "tool_result" && event.result.tool === "run_command");
+    const honoured = await cli([...args, "--honour-allowed-tools"]);
+    expect(honoured.code, honoured.stderr).toBe(0);
+    // Its own reference file was read by the base directory the environment gave for it.
+    const read = events(honoured.stdout).find(
+      (event) => event.type === "tool_result" && event.result.tool === "read_file",
+    );
+    expect(read).toMatchObject({
+      result: { ok: true, content: expect.stringContaining("One line per commit.") },
+    });
+    expect(commandResult(honoured.stdout)).toMatchObject({
+      trace: { decision: "allow", rule: "allow run_command(git log:*)", preApprovedBy: ["git-digest"] },
+    });
+    // Off (the default): the mode asks, and without --yes the CLI says no.
+    const plain = await cli(args);
+    const denied = commandResult(plain.stdout);
+    expect(denied).toMatchObject({ result: { ok: false, errorType: "permission_denied" } });
+    expect(JSON.stringify(denied)).not.toContain("preApprovedBy");
   });
 });

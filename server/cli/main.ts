@@ -27,6 +27,7 @@ function withWorkspace(command: (args: CliArguments, io: CliIo, workspace: Works
       workdir: args.workdir!,
       ...(args.home ? { home: args.home } : {}),
     });
+    if (args.lintProfile) workspace.catalog.setProfile(args.lintProfile);
     try {
       return await command(args, io, workspace);
     } finally {
@@ -54,7 +55,7 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
     });
     for (const problem of problems) io.stderr(`warning: ${problem}\n`);
     await startMcp(workspace, trust, args.allowNetwork, io);
-    const report = catalogReport(workspace, trust);
+    const report = catalogReport(workspace, trust, args.catalogBudget);
     // --catalog-budget: which descriptions that client would cut or drop (a prediction from its rules).
     const budget = args.catalogBudget
       ? catalogBudget({ items: workspace.catalog.promptItems(), ...args.catalogBudget })

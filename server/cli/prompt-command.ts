@@ -84,6 +84,10 @@ function whyNotLoadable(workspace: Workspace, name: string, fallback: string): s
   if (removed) {
     return `skill "${name}" was removed from the catalog: it needs tools that do not exist (${removed.missing.join(", ")}) — ${removed.path}`;
   }
+  const refused = workspace.catalog
+    .notOffered()
+    .find((entry) => entry.name === name && entry.kind === "refused");
+  if (refused) return `skill "${name}" is not in the catalog: ${refused.reason} — ${refused.path}`;
   const warning = workspace.catalog
     .warnings()
     .find((entry) => entry.skill === name || (entry.skill === undefined && warnedName(entry.path) === name));

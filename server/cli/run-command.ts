@@ -83,6 +83,8 @@ function runSettings(args: CliArguments, workdir: string, provider: Provider): S
     ...(args.refreshTools ? { refreshToolsEachIteration: true } : {}),
     ...(args.allowNetwork ? { allowNetwork: true } : {}),
     ...(args.catalogBudget ? { catalogBudget: args.catalogBudget } : {}),
+    ...(args.honourAllowedTools ? { honourAllowedTools: true } : {}),
+    ...(args.lintProfile ? { lintProfile: args.lintProfile } : {}),
     // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
     ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
     ...cacheSettings(args),

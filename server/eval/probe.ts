@@ -83,12 +83,17 @@ export async function runProbe(
   if (loadCalls.length > 0) {
     const registry = loadOnlyRegistry(setup.catalog);
     for (const [index, call] of loadCalls.entries()) {
-      const result = await runLoadSkill(registry, call.input as { name: string; arguments?: string }, {
-        workdir: setup.workdir,
-        callId: call.id || `probe_load_${index + 1}`,
-        signal,
-        sandbox: { network: false, homes: [setup.home] },
-      });
+      const result = await runLoadSkill(
+        registry,
+        call.input as { name: string; arguments?: string },
+        {
+          workdir: setup.workdir,
+          callId: call.id || `probe_load_${index + 1}`,
+          signal,
+          sandbox: { network: false, homes: [setup.home] },
+        },
+        "model",
+      );
       const name = skillNameOf(call);
       if (result.ok && name !== null) loaded.push(name);
     }

@@ -1,18 +1,16 @@
 // A saved run (the CLI's `run --save`, in-process) exported as HTML: one file, escaped, redacted, with a
 // CSP that admits exactly its one inline script and style, and data for every request's panes.
 import { createHash } from "node:crypto";
-import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, runFlags } from "../cli/testing/run-cli.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
+import { saveScriptedRun } from "./testing/saved-run.ts";
 import { exportSession, readExportedSession } from "./index.ts";
 import { buildHtmlModel, type HtmlModel } from "./html-model.ts";
 import type { ExportedSession } from "./index.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const KEY = "sk-ant-api03-" + "Q".repeat(40);
 const TOKEN = "ab".repeat(32);
 const HOSTILE = `<img src=x onerror=alert(1)></script><script>alert(2)</script><!-- ${KEY} #token=${TOKEN}`;
@@ -35,25 +33,12 @@ let session: ExportedSession;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "html-export-"));
-  const workdir = path.join(root, "work");
-  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
-  const home = path.join(root, "home");
-  await writeFile(path.join(root, "hostile.yaml"), scenario);
-  const result = await runCli([
-    ...runFlags(workdir, home, path.join(root, "hostile.yaml")),
-    "--message",
-    "review the README",
-    "--yes",
-    "--json",
-    "--save",
-  ]);
-  expect(result.code, result.stderr).toBe(0);
-  const saved = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { type: string; sessionId: string };
-  expect(saved.type).toBe("session_saved");
+  const saved = await saveScriptedRun(root, scenario, ["review the README"]);
+  expect(saved.outcomes.map((outcome) => outcome.reason)).toEqual(["completed"]);
   sessionId = saved.sessionId;
   // Saved exactly where the server keeps its logs.
-  expect(await readdir(sessionsDirectory(home))).toEqual([`${sessionId}.jsonl`]);
-  session = await readExportedSession(home, sessionId);
+  expect(await readdir(sessionsDirectory(saved.home))).toEqual([`${sessionId}.jsonl`]);
+  session = await readExportedSession(saved.home, sessionId);
   html = exportSession(session, "html").text;
 });
 

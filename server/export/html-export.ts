@@ -1,6 +1,7 @@
 // Session → one self-contained HTML file: inline style and one inline script, no network, no server. The
-// chat, the inspector timeline, the disclosure lane and the settings are rendered here, escaped; the
-// selected request's panes are drawn by the page's script from the JSON data block (textContent only).
+// chat, the inspector timeline, the disclosure lane and the settings are rendered here with the `markup`
+// tag (html-markup.ts), which escapes every value it inserts, numbers included; the selected request's
+// panes are drawn by the page's script from the JSON data block (textContent only).
 // A strict CSP allows only that script and style (by hash): model text is untrusted, and an exported file
 // is opened by people who never ran the playground.
 import { createHash } from "node:crypto";
@@ -8,6 +9,9 @@ import type { ExportedSession } from "./exported-session.ts";
 import { buildHtmlModel, type ChatEntry, type HtmlModel } from "./html-model.ts";
 import { PAGE_SCRIPT } from "./html-script.ts";
 import { PAGE_STYLE } from "./html-style.ts";
+import { jsonForScript, markup, trusted, type Markup } from "./html-markup.ts";
+
+export { escapeHtml, jsonForScript } from "./html-markup.ts";
 
 const PANES: [string, string][] = [
   ["stable", "Stable system"],
@@ -19,52 +23,27 @@ const PANES: [string, string][] = [
   ["tokens", "Tokens & cache"],
 ];
 
-/** Text for HTML text and attribute values (both quote kinds, so any attribute quoting is safe). */
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
-
-/** JSON that cannot end its <script> element or open a comment inside it. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
-
 function cspHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-function chatEntry(entry: ChatEntry): string {
-  const text = escapeHtml(entry.text);
+function chatEntry(entry: ChatEntry): Markup {
   switch (entry.kind) {
     case "user":
-      return `<li class="chat user"><div class="who">user${entry.detail ? ` · ${escapeHtml(entry.detail)}` : ""}</div><pre>${text}</pre></li>`;
+      return markup`<li class="chat user"><div class="who">user${entry.detail && markup` · ${entry.detail}`}</div><pre>${entry.text}</pre></li>`;
     case "assistant": {
-      const calls = (entry.calls ?? [])
-        .map(
-          (call) =>
-            `<pre class="call">→ ${escapeHtml(call.name)}(${escapeHtml(JSON.stringify(call.input))})</pre>`,
-        )
-        .join("");
+      const calls = (entry.calls ?? []).map(
+        (call) => markup`<pre class="call">→ ${call.name}(${JSON.stringify(call.input)})</pre>`,
+      );
       const link =
-        entry.requestIndex !== undefined
-          ? ` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`
-          : "";
-      return `<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text ? `<pre>${text}</pre>` : ""}${calls}</li>`;
+        entry.requestIndex !== undefined &&
+        markup` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`;
+      return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text && markup`<pre>${entry.text}</pre>`}${calls}</li>`;
     }
     case "tool":
-      return `<li class="chat tool${entry.ok === false ? " failed" : ""}"><details><summary>${escapeHtml(entry.detail ?? "tool result")}</summary><pre>${text}</pre></details></li>`;
+      return markup`<li class="chat tool${entry.ok === false && " failed"}"><details><summary>${entry.detail ?? "tool result"}</summary><pre>${entry.text}</pre></details></li>`;
     default:
-      return `<li class="chat ${entry.kind}">${text}${entry.detail ? ` — ${escapeHtml(entry.detail)}` : ""}</li>`;
+      return markup`<li class="chat ${entry.kind}">${entry.text}${entry.detail && markup` — ${entry.detail}`}</li>`;
   }
 }
 
@@ -79,8 +58,8 @@ export function requestTokens(model: HtmlModel, index: number): number | undefin
   return parts + messages.reduce<number>((sum, tokens) => sum + (tokens ?? 0), 0);
 }
 
-function timeline(model: HtmlModel): string {
-  if (model.requests.length === 0) return "<p>No model request in this session.</p>";
+function timeline(model: HtmlModel): Markup {
+  if (model.requests.length === 0) return markup`<p>No model request in this session.</p>`;
   const items = model.requests.map((request, position) => {
     const calls = request.calls.map((call) => call.name).join(", ");
     const tokens = requestTokens(model, position);
@@ -92,35 +71,29 @@ function timeline(model: HtmlModel): string {
     ].filter(Boolean);
     const changed =
       request.diff &&
-      (request.diff.stable || request.diff.toolsAdded.length || request.diff.toolsRemoved.length)
-        ? ' <span class="warn">prefix changed</span>'
-        : "";
-    return (
-      `<li><button type="button" data-request="${request.index}" data-testid="export-request-${request.index}">` +
-      `#${request.index} · it. ${request.iteration}${changed}<br><small>${escapeHtml(calls || (request.answer ? "answer" : "no answer"))}` +
-      `${figures.length ? ` · ${escapeHtml(figures.join(" · "))}` : ""}${request.stop ? ` · stop: ${escapeHtml(request.stop.reason)}` : ""}</small></button></li>`
-    );
+      (request.diff.stable || request.diff.toolsAdded.length || request.diff.toolsRemoved.length) &&
+      markup` <span class="warn">prefix changed</span>`;
+    return markup`<li><button type="button" data-request="${request.index}" data-testid="export-request-${request.index}">#${request.index} · it. ${request.iteration}${changed}<br><small>${calls || (request.answer ? "answer" : "no answer")}${figures.length > 0 && ` · ${figures.join(" · ")}`}${request.stop && ` · stop: ${request.stop.reason}`}</small></button></li>`;
   });
-  return `<ol class="timeline" data-testid="export-timeline">${items.join("")}</ol>`;
+  return markup`<ol class="timeline" data-testid="export-timeline">${items}</ol>`;
 }
 
-function lane(model: HtmlModel): string {
-  if (model.lane.length === 0) return "<p>No skills in this session.</p>";
-  const rows = model.lane.map(
-    (row) =>
-      `<tr data-testid="export-lane-${escapeHtml(row.skill)}"><td>${escapeHtml(row.skill)}</td><td>${row.listed ? "listed" : "—"}</td>` +
-      `<td>${row.loadedAt !== undefined ? `loaded at request #${row.loadedAt}` : "never loaded"}</td>` +
-      `<td>${escapeHtml(row.tools.join(", ") || "—")}</td>` +
-      `<td>${row.visibleFrom !== undefined ? `visible from request #${row.visibleFrom}` : row.tools.length ? "registered, not visible yet" : "—"}</td>` +
-      `<td>${escapeHtml(row.resources.join(", ") || "—")}</td></tr>`,
-  );
-  return (
-    `<table class="lane" data-testid="export-lane"><thead><tr><th>skill</th><th>index</th><th>SOP</th><th>tools registered</th>` +
-    `<th>tools visible</th><th>files read</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
-  );
+function lane(model: HtmlModel): Markup {
+  if (model.lane.length === 0) return markup`<p>No skills in this session.</p>`;
+  const rows = model.lane.map((row) => {
+    const loaded = row.loadedAt !== undefined ? `loaded at request #${row.loadedAt}` : "never loaded";
+    const visible =
+      row.visibleFrom !== undefined
+        ? `visible from request #${row.visibleFrom}`
+        : row.tools.length
+          ? "registered, not visible yet"
+          : "—";
+    return markup`<tr data-testid="export-lane-${row.skill}"><td>${row.skill}</td><td>${row.listed ? "listed" : "—"}</td><td>${loaded}</td><td>${row.tools.join(", ") || "—"}</td><td>${visible}</td><td>${row.resources.join(", ") || "—"}</td></tr>`;
+  });
+  return markup`<table class="lane" data-testid="export-lane"><thead><tr><th>skill</th><th>index</th><th>SOP</th><th>tools registered</th><th>tools visible</th><th>files read</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function settingsTable(model: HtmlModel): string {
+function settingsTable(model: HtmlModel): Markup {
   const entries: [string, unknown][] = [
     ["session", model.id],
     ["created", model.createdAt],
@@ -128,16 +101,14 @@ function settingsTable(model: HtmlModel): string {
     ...(model.sandbox !== undefined ? [["sandbox", model.sandbox] as [string, unknown]] : []),
     ...(model.trust !== undefined ? [["folder trust", model.trust] as [string, unknown]] : []),
   ];
-  const rows = entries
-    .map(
-      ([key, value]) =>
-        `<tr><th>${escapeHtml(key)}</th><td>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</td></tr>`,
-    )
-    .join("");
-  const changes = model.settingsChanges
-    .map((change) => `<li>${escapeHtml(change.at)}: ${escapeHtml(JSON.stringify(change.settings))}</li>`)
-    .join("");
-  return `<table data-testid="export-settings">${rows}</table>${changes ? `<p>Changed during the session:</p><ul>${changes}</ul>` : ""}`;
+  const rows = entries.map(
+    ([key, value]) =>
+      markup`<tr><th>${key}</th><td>${typeof value === "string" ? value : JSON.stringify(value)}</td></tr>`,
+  );
+  const changes = model.settingsChanges.map(
+    (change) => markup`<li>${change.at}: ${JSON.stringify(change.settings)}</li>`,
+  );
+  return markup`<table data-testid="export-settings">${rows}</table>${changes.length > 0 && markup`<p>Changed during the session:</p><ul>${changes}</ul>`}`;
 }
 
 /**
@@ -179,36 +150,40 @@ export function sessionToHtml(session: ExportedSession, exportedAt = new Date().
       : model.settings.replayOf
         ? " (replay of a recorded session)"
         : " (scripted model)";
-  const warnings = model.warnings.length
-    ? `<section class="warnings"><h2>Damaged parts of the log</h2><ul>${model.warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join("")}</ul></section>`
-    : "";
-  return `<!doctype html>
+  const warnings =
+    model.warnings.length > 0 &&
+    markup`<section class="warnings"><h2>Damaged parts of the log</h2><ul>${model.warnings.map((warning) => markup`<li>${warning}</li>`)}</ul></section>`;
+  const tabs = PANES.map(
+    ([pane, label]) =>
+      markup`<button type="button" role="tab" data-pane="${pane}" data-testid="export-pane-tab-${pane}">${label}</button>`,
+  );
+  return markup`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(model.title)} — PseudoClaude Playground session</title>
-<style>${PAGE_STYLE}</style>
+<title>${model.title} — PseudoClaude Playground session</title>
+<style>${trusted(PAGE_STYLE)}</style>
 </head>
 <body>
-<header data-testid="export-header"><strong>PseudoClaude Playground</strong> · <span data-testid="export-title">${escapeHtml(model.title)}</span>
-· ${escapeHtml(model.settings.provider)}/${escapeHtml(model.settings.model)}${escapeHtml(replay)} · ${model.requests.length} request(s)
-<small>exported ${escapeHtml(exportedAt)}; keys and the server token redacted</small></header>
+<header data-testid="export-header"><strong>PseudoClaude Playground</strong> · <span data-testid="export-title">${model.title}</span>
+· ${model.settings.provider}/${model.settings.model}${replay} · ${model.requests.length} request(s)
+<small>exported ${exportedAt}; keys and the server token redacted</small></header>
 ${warnings}
 <main>
-<section class="chat-column"><h2>Chat</h2><ol class="chat-list" data-testid="export-chat">${model.chat.map(chatEntry).join("")}</ol></section>
+<section class="chat-column"><h2>Chat</h2><ol class="chat-list" data-testid="export-chat">${model.chat.map(chatEntry)}</ol></section>
 <section class="inspector"><h2>Inspector</h2>${timeline(model)}
-<nav class="tabs" role="tablist">${PANES.map(([pane, label]) => `<button type="button" role="tab" data-pane="${pane}" data-testid="export-pane-tab-${pane}">${label}</button>`).join("")}</nav>
+<nav class="tabs" role="tablist">${tabs}</nav>
 <div id="pane" data-testid="export-pane"><noscript>The panes need JavaScript; the data is in the session-data block of this file.</noscript></div>
 </section>
 </main>
 <section><h2>Disclosure lane</h2>${lane(model)}</section>
 <section><h2>Run settings</h2>${settingsTable(model)}</section>
-<script type="application/json" id="session-data">${jsonForScript(paneData(model))}</script>
-<script>${PAGE_SCRIPT}</script>
+<script type="application/json" id="session-data">${trusted(jsonForScript(paneData(model)))}</script>
+<script>${trusted(PAGE_SCRIPT)}</script>
 </body>
 </html>
-`;
+`.text;
 }

@@ -5,7 +5,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { McpServerStatus, McpServerView, McpToolView } from "../protocol/mcp.ts";
 import {
   sandboxPolicy,
@@ -25,6 +24,9 @@ import {
   serverPaths,
 } from "./server-launch.ts";
 import { outputSchemaValidator, schemaProblem } from "./schema-checks.ts";
+import { countTokensBounded } from "../protocol/token-count.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
+import { MAX_MESSAGE_BYTES } from "./line-reader.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
 
 interface SdkModules {
@@ -47,8 +49,13 @@ function loadSdk(): Promise<SdkModules> {
 }
 
 export const INITIALIZE_TIMEOUT_MS = 10_000;
-/** Tools read from one server at most (pages of tools/list). */
-const MAX_TOOLS = 500;
+/** Tools read from one server at most (pages of tools/list); the rest are left out, with a warning. */
+export const MAX_TOOLS = 500;
+/**
+ * Bytes of one tool's definition (name, description, input schema as JSON) at most: the model reads it in
+ * every request, and a server is not trusted to keep it small. A larger one is left out, with a warning.
+ */
+export const MAX_TOOL_DEFINITION_BYTES = 64 * 1024;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function mcpToolName(server: string, tool: string): string {
@@ -63,7 +70,16 @@ export function parseMcpToolName(name: string): { server: string; tool: string }
 
 /** A definition as the model reads it, tokenized as the request segments are (o200k_base). */
 function definitionTokens(name: string, description: string, inputSchema: unknown): number {
-  return countTokens(JSON.stringify({ name, description, input_schema: inputSchema }));
+  return countTokensBounded(JSON.stringify({ name, description, input_schema: inputSchema }));
+}
+
+/** Bytes of a definition as JSON, or why it cannot be written as JSON (nested too deeply to serialize). */
+function definitionBytes(name: string, description: string, inputSchema: unknown): number | string {
+  try {
+    return Buffer.byteLength(JSON.stringify({ name, description, input_schema: inputSchema }));
+  } catch (error) {
+    return `its definition cannot be written as JSON (${message(error)})`;
+  }
 }
 
 export interface McpConnectionOptions {
@@ -101,6 +117,8 @@ export class McpConnection {
   /** The policy the stdio server was started under, for a failed start's message. */
   private policySummary: SandboxSummary | undefined;
   private closing = false;
+  /** Why an HTTP server was stopped for a message over the limit (bounded-fetch.ts), if it was. */
+  private limitFailure: string | undefined;
   /** Bumped on every (re)connect, so a late callback of an old connection changes nothing. */
   private generation = 0;
 
@@ -128,6 +146,7 @@ export class McpConnection {
     this.tools = [];
     this.warnings = [];
     this.stderrTail = "";
+    this.limitFailure = undefined;
     this.changed();
     const started = performance.now();
     const refusal = networkRefusal(this.options.config, this.sessionNetwork());
@@ -142,7 +161,8 @@ export class McpConnection {
         // Structured content is checked against output schemas through the one validator seam (S18).
         { jsonSchemaValidator: outputSchemaValidator },
       );
-      transport = this.createTransport(modules);
+      client.onerror = (error) => this.onTransportError(generation, error);
+      transport = this.createTransport(modules, generation);
     } catch (error) {
       return this.fail(generation, message(error), started);
     }
@@ -188,7 +208,33 @@ export class McpConnection {
       : base;
   }
 
+  /** Why the transport stopped the server itself (a message over its limit), if it did. */
+  private transportFailure(): string | undefined {
+    return this.limitFailure ?? (this.transport as Partial<SandboxedStdioTransport> | undefined)?.failure;
+  }
+
+  /**
+   * An HTTP server sent a message over the limit: the request that read it fails with the reason (a start
+   * then fails with it too), and a connected server is stopped, as a stdio one is by its transport.
+   */
+  private stopForLimit(generation: number, reason: string): void {
+    if (generation !== this.generation) return;
+    this.limitFailure = reason;
+    if (this.status !== "connected") return;
+    this.status = "failed";
+    this.error = `${reason}; reconnect to start it again`;
+    this.tools = [];
+    this.shutdown().catch((error: unknown) => {
+      this.error = `${this.error} (ending it failed: ${message(error)})`;
+      this.changed();
+    });
+    this.changed();
+  }
+
   private describeStartFailure(error: unknown, timeoutMs: number): string {
+    // A message over the limit stopped it: that is the reason, whatever the SDK made of it.
+    const stopped = this.transportFailure();
+    if (stopped) return stopped;
     const failure = this.startFailure(message(error), timeoutMs);
     // The policy matters once the process ran under it (a program not found on the host never did).
     const ran = this.pid !== undefined;
@@ -224,22 +270,42 @@ export class McpConnection {
     this.changed();
   }
 
-  private onClosed(generation: number): void {
-    if (generation !== this.generation || this.closing) return;
-    this.status = "crashed";
-    const stderr = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
-    this.error = `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
-    this.tools = [];
-    void this.shutdown();
+  /** A stdout line that is not a message was skipped: one warning per connection, not one per line. */
+  private onTransportError(generation: number, error: Error): void {
+    if (generation !== this.generation || error.name !== "NotJsonRpcLine") return;
+    if (this.warnings.some((warning) => warning.startsWith(`${this.name}: a line of `))) return;
+    this.warnings.push(`${this.name}: ${error.message} (said once; later such lines are skipped too)`);
     this.changed();
   }
 
-  private createTransport(modules: SdkModules): Transport {
+  private onClosed(generation: number): void {
+    if (generation !== this.generation || this.closing) return;
+    // Stopped by its transport (a message over the limit): failed, with that reason; otherwise it crashed.
+    const failure = this.transportFailure();
+    this.status = failure ? "failed" : "crashed";
+    const stderr = this.stderrTail.trim().split("\n").slice(-3).join(" | ");
+    this.error = failure
+      ? `${failure}; reconnect to start it again`
+      : `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
+    this.tools = [];
+    // Ending what is left of it runs on its own; a failure there is said, never thrown (nobody awaits it).
+    this.shutdown().catch((error: unknown) => {
+      this.error = `${this.error} (ending it failed: ${message(error)})`;
+      this.changed();
+    });
+    this.changed();
+  }
+
+  private createTransport(modules: SdkModules, generation: number): Transport {
     const { config } = this.options;
     if (config.transport === "http") {
       return new modules.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers },
-        fetch: (url, init) => this.fetchUnderSessionNetwork(url, init),
+        fetch: boundedFetch({
+          fetch: (url, init) => this.fetchUnderSessionNetwork(url, init),
+          maxMessageBytes: MAX_MESSAGE_BYTES,
+          onLimit: (reason) => this.stopForLimit(generation, reason),
+        }),
       });
     }
     const cwd = config.cwd ?? this.options.workdir;
@@ -290,19 +356,28 @@ export class McpConnection {
    */
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
     const out: McpToolView[] = [];
+    let listed = 0;
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
       for (const tool of page.tools) {
+        if (++listed > MAX_TOOLS) continue;
         const name = mcpToolName(this.name, tool.name);
         if (!TOOL_NAME.test(name)) {
           this.warnings.push(
-            `${this.name}: tool "${tool.name}" skipped: ${name} is not a tool name providers accept (1–64 of A-Z a-z 0-9 _ -)`,
+            `${this.name}: tool "${tool.name.slice(0, 100)}" skipped: ${name.slice(0, 120)} is not a tool name providers accept (1–64 of A-Z a-z 0-9 _ -)`,
           );
           continue;
         }
         const description = tool.description ?? tool.title ?? "";
         const inputSchema = (tool.inputSchema ?? { type: "object" }) as Record<string, unknown>;
+        const size = definitionBytes(name, description, inputSchema);
+        if (typeof size === "string" || size > MAX_TOOL_DEFINITION_BYTES) {
+          this.warnings.push(
+            `${this.name}: tool "${tool.name}" skipped: ${typeof size === "string" ? size : `its definition is ${size} bytes; the limit is ${MAX_TOOL_DEFINITION_BYTES}`}`,
+          );
+          continue;
+        }
         const inputProblem = schemaProblem(inputSchema);
         if (inputProblem)
           this.warnings.push(
@@ -325,10 +400,10 @@ export class McpConnection {
         });
       }
       cursor = page.nextCursor;
-    } while (cursor && out.length < MAX_TOOLS);
-    if (cursor)
+    } while (cursor && listed <= MAX_TOOLS);
+    if (listed > MAX_TOOLS)
       this.warnings.push(
-        `${this.name}: only its first ${out.length} tools were read (the playground reads at most ${MAX_TOOLS}); the rest are not registered`,
+        `${this.name}: the server lists ${cursor ? "more than " : ""}${listed} tools; the first ${MAX_TOOLS} were read (the limit is ${MAX_TOOLS})`,
       );
     return out;
   }
@@ -340,10 +415,19 @@ export class McpConnection {
       throw new Error(
         `MCP server ${this.name} is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
       );
-    return client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-    });
+    const transport = this.transport as Partial<SandboxedStdioTransport> | undefined;
+    try {
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+      });
+    } catch (error) {
+      // The SDK says only "Connection closed" when the transport stopped the server over its answer.
+      // (The transport of the call, not this.transport: a stopped server is already cleared from there.)
+      const failure = this.limitFailure ?? transport?.failure;
+      if (failure) throw new Error(failure);
+      throw error;
+    }
   }
 
   /** Ends the server (its process group, or the HTTP session). */

@@ -5,17 +5,30 @@
 // with the launcher's fixed environment (server/tools/child-environment.ts). The SDK's own
 // StdioClientTransport cannot hand bwrap its seccomp program on descriptor 3, hence this class. stderr is
 // kept (a bounded tail) and shown.
+//
+// Nothing a server writes can throw out of this class (S19): every stream and the child have an error
+// handler, a line that is not JSON-RPC is reported to `onerror` and skipped, and a message over
+// MAX_MESSAGE_BYTES (the SDK's own limit) or nested deeper than MAX_MESSAGE_NESTING stops this server with
+// `failure` saying so — the handlers run on stream events, where a throw would be uncaught and end the
+// whole playground, and a message nested a million deep parses but overflows the stack of whatever
+// walks it later (JSON.stringify, structuredClone, schema compilers).
 import { spawn, type ChildProcess } from "node:child_process";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-group.ts";
 import { childEnvironment, LAUNCHER_ENVIRONMENT } from "../tools/child-environment.ts";
 import { findProgram } from "../tools/find-program.ts";
+import { jsonNestingDepth } from "../protocol/json-depth.ts";
 import { bwrapArguments, guardRepositories, type SandboxPolicy } from "../tools/sandbox.ts";
+import { LineReader, MAX_MESSAGE_BYTES } from "./line-reader.ts";
 
 /** Bytes of stderr kept per server (the tail). */
 export const STDERR_TAIL_BYTES = 16 * 1024;
+export { MAX_MESSAGE_BYTES };
+const MAX_MESSAGE_TEXT = `${MAX_MESSAGE_BYTES / (1024 * 1024)} MiB`;
+/** Levels of arrays and objects one message may nest (input schemas and results need far fewer). */
+export const MAX_MESSAGE_NESTING = 256;
 const KILL_GRACE_MS = 1000;
 
 export interface StdioLaunch {
@@ -37,8 +50,9 @@ export class SandboxedStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
-  private stderrText = "";
+  private readonly reader = new LineReader({ maxLineBytes: MAX_MESSAGE_BYTES });
+  private stderrTail: Buffer = Buffer.alloc(0);
+  private failureText: string | undefined;
   private exited: Promise<void> = Promise.resolve();
   private closing = false;
 
@@ -48,8 +62,14 @@ export class SandboxedStdioTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** The last STDERR_TAIL_BYTES of stderr (a character cut at the start is dropped). */
   get stderr(): string {
-    return this.stderrText;
+    return this.stderrTail.toString("utf8").replace(/^\uFFFD/, "");
+  }
+
+  /** Why this transport stopped its server (a message over the limit), if it did. */
+  get failure(): string | undefined {
+    return this.failureText;
   }
 
   async start(): Promise<void> {
@@ -85,32 +105,33 @@ export class SandboxedStdioTransport implements Transport {
     this.child = child;
     this.exited = new Promise((resolve) => child.once("close", () => resolve()));
     return new Promise((resolve, reject) => {
-      child.once("error", (error) => {
-        reject(error);
+      let spawned = false;
+      child.on("error", (error) => {
+        if (!spawned) reject(error);
         this.onerror?.(error);
       });
       child.once("spawn", () => {
+        spawned = true;
         if (child.pid !== undefined) {
           liveGroups.add(child.pid);
           installExitHook();
         }
         if (sandbox?.seccomp) {
-          // bwrap reads its seccomp program on descriptor 3, to its end.
+          // bwrap reads its seccomp program on descriptor 3, to its end. A bwrap that exits first makes
+          // this write fail (EPIPE): reported, as the exit itself is.
           const seccomp = child.stdio[3] as NodeJS.WritableStream;
+          seccomp.on("error", (error: Error) => this.onerror?.(error));
           seccomp.end(Buffer.from(sandbox.seccomp));
         }
         resolve();
       });
-      child.stdout!.on("data", (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        this.drain();
-      });
+      child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
       child.stderr!.on("data", (chunk: Buffer) => {
-        const text = chunk.toString("utf8");
-        this.stderrText = (this.stderrText + text).slice(-STDERR_TAIL_BYTES);
-        launch.onStderr?.(text);
+        this.stderrTail = keepTail(this.stderrTail, chunk, STDERR_TAIL_BYTES);
+        launch.onStderr?.(chunk.subarray(-STDERR_TAIL_BYTES).toString("utf8"));
       });
-      child.stdin!.on("error", (error) => this.onerror?.(error));
+      for (const stream of [child.stdin!, child.stdout!, child.stderr!])
+        stream.on("error", (error: Error) => this.onerror?.(error));
       child.once("close", () => {
         if (child.pid !== undefined) liveGroups.delete(child.pid);
         this.onclose?.();
@@ -118,19 +139,42 @@ export class SandboxedStdioTransport implements Transport {
     });
   }
 
-  private drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
+  /** Frames stdout into messages; a line that is not JSON-RPC is reported and skipped. */
+  private receive(chunk: Buffer): void {
+    const read = this.reader.push(chunk);
+    for (const line of read.lines) {
+      if (this.failureText !== undefined) return;
+      const text = line.toString("utf8").replace(/\r$/, "");
+      if (jsonNestingDepth(text, MAX_MESSAGE_NESTING) > MAX_MESSAGE_NESTING)
+        return this.stop(
+          `it sent a message nested deeper than ${MAX_MESSAGE_NESTING} levels of arrays and objects; the limit is ${MAX_MESSAGE_NESTING}, so the server was stopped`,
+        );
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = deserializeMessage(text);
       } catch (error) {
-        // A line that is not JSON-RPC (a server printing to stdout): reported, the stream goes on.
-        this.onerror?.(error as Error);
+        this.onerror?.(new NotJsonRpcLine(error, line.length));
         continue;
       }
-      if (message === null) return;
-      this.onmessage?.(message);
+      try {
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
     }
+    if ("overLimit" in read)
+      this.stop(
+        `it sent a message over ${MAX_MESSAGE_TEXT} (more than ${MAX_MESSAGE_BYTES} bytes before a line break); the limit is ${MAX_MESSAGE_TEXT} per message, so the server was stopped`,
+      );
+  }
+
+  /** Stops the server for breaking a limit: nothing more is read, and `failure` says why. */
+  private stop(reason: string): void {
+    if (this.failureText !== undefined) return;
+    this.failureText = reason;
+    this.child?.stdout?.removeAllListeners("data");
+    this.onerror?.(new Error(reason));
+    this.close().catch((error: unknown) => this.onerror?.(error as Error));
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -138,7 +182,11 @@ export class SandboxedStdioTransport implements Transport {
     if (!stdin || stdin.destroyed) return Promise.reject(new Error("the MCP server's stdin is closed"));
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once("drain", resolve);
+      else {
+        // Settled by the drain, or by the stream closing (the server is gone; its close reports that).
+        stdin.once("drain", resolve);
+        stdin.once("close", resolve);
+      }
     });
   }
 
@@ -162,8 +210,27 @@ export class SandboxedStdioTransport implements Transport {
       signalGroup(pid, "SIGKILL");
       await waitForGroupExit(pid, KILL_GRACE_MS, 10);
     }
-    this.buffer.clear();
+    this.reader.clear();
   }
+}
+
+/** A stdout line that is not a JSON-RPC message (a server printing logs to stdout, or garbage). */
+export class NotJsonRpcLine extends Error {
+  constructor(cause: unknown, bytes: number) {
+    const reason =
+      cause instanceof SyntaxError
+        ? `not JSON: ${cause.message.slice(0, 120)}`
+        : "JSON, but not JSON-RPC 2.0";
+    super(`a line of ${bytes} bytes on its stdout was skipped (${reason}); only protocol messages go there`);
+    this.name = "NotJsonRpcLine";
+  }
+}
+
+/** The last `limit` bytes of `tail` followed by `chunk`. */
+function keepTail(tail: Buffer, chunk: Buffer, limit: number): Buffer {
+  if (chunk.length >= limit) return Buffer.from(chunk.subarray(chunk.length - limit));
+  const keep = Math.min(tail.length, limit - chunk.length);
+  return Buffer.concat([tail.subarray(tail.length - keep), chunk]);
 }
 
 function installExitHook(): void {

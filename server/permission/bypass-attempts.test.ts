@@ -1,25 +1,12 @@
 // Attempts to stretch a narrow allow rule, or to slip past the dangerous-command list in
 // bypassPermissions mode, with shell syntax the splitter has to read the way /bin/sh does.
 import { describe, expect, it } from "vitest";
-import type { SandboxState } from "../protocol/sandbox.ts";
-import { createSystemTools } from "../tools/system/index.ts";
 import { PermissionEngine } from "./engine.ts";
 import { parseRule, type CompiledRule } from "./rules.ts";
-import type { PermissionCheck } from "./types.ts";
+import { SANDBOX_ON, commandCheck } from "./testing/checks.ts";
 
-const workdir = "/work/project";
-/** Rules, not the sandbox, are under test here: exec calls run in an enabled sandbox. */
-const sandbox: SandboxState = { enabled: true, mechanism: "bubblewrap", network: false };
-const tools = new Map(createSystemTools().map((tool) => [tool.definition.name, tool.definition]));
-
-function command(text: string): PermissionCheck {
-  return {
-    callId: "c1",
-    tool: tools.get("run_command")!,
-    input: { command: text },
-    target: { cwd: workdir, command: text },
-  };
-}
+const sandbox = SANDBOX_ON;
+const command = commandCheck;
 
 function rule(effect: "allow" | "deny", text: string): CompiledRule {
   const parsed = parseRule(effect, text, "test settings");

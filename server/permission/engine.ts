@@ -10,6 +10,7 @@ import { exactRule, type CompiledRule } from "./rules.ts";
 import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
 import { environmentEffect } from "./environment-table.ts";
 import { findWriteConcerns, riskyEffects, type RiskyEffect } from "./shell-writes.ts";
+import { describePreApproval, preApprovers, type ScopedAllowRule } from "./scoped-allows.ts";
 import type { PermissionCheck } from "./types.ts";
 
 /**
@@ -32,7 +33,8 @@ import type { PermissionCheck } from "./types.ts";
  * 10. hidden (control, bidi, zero-width) characters in the target,
  *     or anywhere in an MCP tool's input, or a skill tool's stdin   → ask  (parser)   in every mode
  * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode)
- * 12. allow rules; a compound line needs every simple command allowed → allow (rule)
+ * 12. allow rules, then the session's scoped allow rules (a loaded skill's allowed-tools, when the session
+ *     honours them: scoped-allows.ts); a compound line needs every simple command allowed → allow (rule)
  * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
  *     an ask that a parser finding caused (substitution, eval, sh -c, here-doc expansion, …) says so (parser)
  * Steps 11 and 12 never allow a line with a parser finding, an environment assignment (`X=1 cmd`), or
@@ -42,6 +44,8 @@ import type { PermissionCheck } from "./types.ts";
 export class PermissionEngine {
   private rules: CompiledRule[];
   private readonly sessionRules: CompiledRule[] = [];
+  /** Read at every call: allow rules that hold while something of the session lasts (scoped-allows.ts). */
+  private scopedAllows: () => readonly ScopedAllowRule[] = () => [];
   private currentMode: PermissionMode;
   /** The sandbox exec calls run in; when it is off, every exec call asks (absent: treated as off). */
   private sandbox: SandboxState | undefined;
@@ -78,6 +82,15 @@ export class PermissionEngine {
   /** Replaces the rules from settings files (after a reload); session rules are kept. */
   setRules(rules: CompiledRule[]): void {
     this.rules = [...rules];
+  }
+
+  /**
+   * Allow rules scoped to the session's state (a loaded skill's allowed-tools), asked for at each call.
+   * They rank with the allow rules (step 12): never over a deny, the dangerous list, a protected path, a
+   * write outside the workdir, a parser finding, a sandbox that is off, or strict mode.
+   */
+  setScopedAllows(source: () => readonly ScopedAllowRule[]): void {
+    this.scopedAllows = source;
   }
 
   /** Rules from "allow for this session" answers, newest last. */
@@ -221,20 +234,28 @@ export class PermissionEngine {
     const blockers = [...risky.map(describeRisky), ...(shell ? allowBlockers(shell) : [])];
     if (blockers.length === 0) {
       const sessionAllow = this.findAllow(this.sessionRules, tool.name, category, targetText, shell);
-      if (sessionAllow) return trace("allow", "session", sessionAllow, "allowed for this session");
+      if (sessionAllow)
+        return trace("allow", "session", ruleTextList(sessionAllow), "allowed for this session");
     }
     if (this.currentMode === "strict")
       return trace("ask", "mode", "strict", "strict mode asks before every tool call");
 
     if (blockers.length === 0) {
-      const ruleAllow = this.findAllow(
-        applicable.filter((rule) => rule.effect === "allow"),
-        tool.name,
-        category,
-        targetText,
-        shell,
-      );
-      if (ruleAllow) return trace("allow", "rule", ruleAllow);
+      const allows = applicable.filter((rule) => rule.effect === "allow");
+      const ruleAllow = this.findAllow(allows, tool.name, category, targetText, shell);
+      if (ruleAllow) return trace("allow", "rule", ruleTextList(ruleAllow));
+      const scoped = this.scopedAllows();
+      const withScoped =
+        scoped.length > 0
+          ? this.findAllow([...allows, ...scoped], tool.name, category, targetText, shell)
+          : undefined;
+      if (withScoped) {
+        const skills = preApprovers(withScoped);
+        return {
+          ...trace("allow", "rule", ruleTextList(withScoped), describePreApproval(withScoped)),
+          ...(skills.length > 0 ? { preApprovedBy: skills } : {}),
+        };
+      }
     }
     const byMode = modeDecision(this.currentMode, category);
     if (byMode === "ask" && risky.length > 0) {
@@ -258,32 +279,40 @@ export class PermissionEngine {
     return trace(byMode, "mode", this.currentMode, modeReason(this.currentMode, category, byMode, parts));
   }
 
-  /** The text of the allow rule(s) covering the call, or undefined. A compound command needs every part covered. */
+  /** The allow rule(s) covering the call, or undefined. A compound command needs every part covered. */
   private findAllow(
-    rules: CompiledRule[],
+    rules: readonly CompiledRule[],
     toolName: string,
     category: ToolCategory,
     targetText: string | undefined,
     shell: ShellAnalysis | undefined,
-  ): string | undefined {
+  ): CompiledRule[] | undefined {
     const candidates = rules.filter((rule) => rule.effect === "allow" && rule.matchesTool(toolName));
     if (candidates.length === 0) return undefined;
-    if (!shell) return candidates.find((rule) => rule.matchesTarget(targetText, category))?.text;
+    if (!shell) {
+      const covering = candidates.find((rule) => rule.matchesTarget(targetText, category));
+      return covering ? [covering] : undefined;
+    }
     // An exact session rule for this very line was approved as a whole by the user.
     const exact = candidates.find(
       (rule) =>
         rule.origin === "session" && rule.pattern !== undefined && rule.matchesTarget(targetText, category),
     );
-    if (exact) return exact.text;
+    if (exact) return [exact];
     if (shell.commands.length === 0) return undefined;
-    const used = new Set<string>();
+    const used = new Set<CompiledRule>();
     for (const command of shell.commands) {
       const covering = candidates.find((rule) => rule.matchesTarget(command.text, category));
       if (!covering) return undefined;
-      used.add(covering.text);
+      used.add(covering);
     }
-    return [...used].join(", ");
+    return [...used];
   }
+}
+
+/** The rules' texts, as a trace names them. */
+function ruleTextList(rules: readonly CompiledRule[]): string {
+  return [...new Set(rules.map((rule) => rule.text))].join(", ");
 }
 
 /** What the engine reports when it was not told the sandbox state: off, so exec calls ask. */

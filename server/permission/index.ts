@@ -31,3 +31,4 @@ export { exactRule, parseRule, type CompiledRule, type PermissionRule, type Rule
 export { analyzeShell, type ShellAnalysis, type SimpleCommand, type ParserFinding } from "./shell-parse.ts";
 export { findDangerous } from "./dangerous.ts";
 export { escapeHiddenCharacters, findHiddenCharacters } from "./hidden-characters.ts";
+export { skillAllowRule, type ScopedAllowRule } from "./scoped-allows.ts";

@@ -1,6 +1,7 @@
 // The environment: regathered before every model request. It carries the facts that change (date, model,
 // working directory) and the bodies of the skills loaded so far, so the stable system never has to change.
 import type { DisclosureMode } from "../protocol/model.ts";
+import { skillBlock, skillOpenTag } from "./skill-block.ts";
 import type { SkillBody } from "./stable-system.ts";
 
 export interface EnvironmentInput {
@@ -32,17 +33,22 @@ function eagerArguments(skill: SkillBody): string {
   return args === "" ? "" : `\nArguments: ${args}`;
 }
 
+/** One delimited block per active skill (skill-block.ts): a body's own headings cannot end it. */
 function activeSkillEntry(skill: SkillBody, disclosure: DisclosureMode): string {
   return disclosure === "eager"
-    ? `### ${skill.name}\n(loaded; its SOP is in the system prompt above)${eagerArguments(skill)}`
-    : `### ${skill.name}\n${skill.body.trim()}`;
+    ? skillBlock(
+        skill.name,
+        skill.source,
+        `(loaded; its SOP is in the system prompt above)${eagerArguments(skill)}`,
+      )
+    : skillBlock(skill.name, skill.source, skill.body);
 }
 
 /** One part of the environment: the base block, then one per active skill; they concatenate to it. */
 export interface EnvironmentSection {
-  /** "base", or the active skill's name. */
+  /** "base", or the active skill's name: code finds a skill by this, never by parsing the text. */
   name: string;
-  /** The heading it starts with ("# Environment", "### <skill>"). */
+  /** The line it starts with ("# Environment", `<skill name="…" source="…">`). */
   heading: string;
   text: string;
 }
@@ -78,7 +84,7 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
     { name: "base", heading: "# Environment", text: `${facts}\n` },
     ...skills.map((skill, index) => ({
       name: skill.name,
-      heading: `### ${skill.name}`,
+      heading: skillOpenTag(skill.name, skill.source),
       text: `${activeSkillEntry(skill, disclosure)}${index < skills.length - 1 ? "\n\n" : "\n"}`,
     })),
   ];

@@ -41,7 +41,8 @@ describe("environment sections", () => {
   it("keeps a skill body's own headings inside the skill's section", () => {
     const sections = buildEnvironmentSections({ ...facts, activeSkills: bodies });
     expect(sections[1].text).toContain("## Steps");
-    expect(sections[1].heading).toBe("### review");
+    expect(sections[1].heading).toBe('<skill name="review">');
+    expect(sections[1].text.endsWith("</skill>\n\n")).toBe(true);
   });
 });
 

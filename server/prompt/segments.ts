@@ -1,9 +1,9 @@
 // The prompt as ordered segments with a content hash and a token count each, in the order a provider
 // renders a request (Anthropic: tools → system → messages): every tool definition, the stable system,
 // the environment's sections, the messages. Token counts use one tokenizer (o200k_base from
-// gpt-tokenizer) and are cached by content hash, so the stable system of a large catalog (~41k tokens
+// gpt-tokenizer, in linear time: ../protocol/token-count.ts) and are cached by content hash, so the stable system of a large catalog (~41k tokens
 // for 1,000 skills) is tokenized once, not on every iteration. Pure apart from those caches.
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokensBounded as countTokens } from "../protocol/token-count.ts";
 import type { ChatMessage, ToolDefinition } from "../protocol/model.ts";
 import type { MessageFigures, PromptSegment } from "../protocol/runner-events.ts";
 import type { EnvironmentSection } from "./environment.ts";

@@ -6,9 +6,12 @@ import type { PromptItem } from "../skills/types.ts";
 import { byName } from "../protocol/names.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { catalogBudget, describeBudget, listingLine } from "./catalog-budget.ts";
+import { skillBlock } from "./skill-block.ts";
 
 export interface SkillBody {
   name: string;
+  /** The layer it came from, named in its block's opening tag (absent: left out of the tag). */
+  source?: string;
   body: string;
   /** The arguments it was loaded with; eager mode shows them, since its body in the environment is omitted. */
   arguments?: string;
@@ -103,10 +106,12 @@ function eagerSkillsSection(skills: readonly PromptItem[], bodies: readonly Skil
   if (skills.length === 0) {
     return "# Skills\nNo skills are installed in this workspace. Use the system tools directly.";
   }
-  const bodyByName = new Map(bodies.map((entry) => [entry.name, entry.body]));
+  const bodyByName = new Map(bodies.map((entry) => [entry.name, entry]));
+  // One delimited block per SOP (skill-block.ts), as in the environment: a body's headings cannot end it.
   const sections = sortedByName(skills).map((item) => {
-    const body = (bodyByName.get(item.name) ?? "").trim();
-    return `## Skill: ${item.name}\n${foldedDescription(item)}\n\n${body}`;
+    const entry = bodyByName.get(item.name);
+    const body = (entry?.body ?? "").trim();
+    return skillBlock(item.name, entry?.source, `${foldedDescription(item)}\n\n${body}`);
   });
   return [
     "# Skills",

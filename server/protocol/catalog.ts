@@ -26,6 +26,15 @@ export interface RemovedSkill {
   reasons?: string[];
 }
 
+/**
+ * The lint profiles a catalog can enforce (issue 21 item 6). `lenient` (the default) warns and loads;
+ * `agent-skills` and `claude-code` refuse a skill that breaks one of their own error rules.
+ */
+export type LintProfileName = "lenient" | "agent-skills" | "claude-code";
+
+/** The rule set a note comes from: a client's published rules, or the playground's own advice. */
+export type LintRuleSet = "agent-skills" | "claude-code" | "playground";
+
 export interface LintNote {
   skill: string;
   path: string;
@@ -33,6 +42,35 @@ export interface LintNote {
   line?: number;
   rule: string;
   message: string;
+  /** Whose rule it is (absent in catalogs logged before there were profiles). */
+  profile?: LintRuleSet;
+  /** "error": a profile that enforces this rule set refuses the skill; "warning": advice only. */
+  level?: "error" | "warning";
+}
+
+/** One `allowed-tools` entry and what it is in this playground (pre-approval, never a dependency). */
+export interface AllowedToolView {
+  /** As written in the frontmatter, e.g. `Bash(git:*)`. */
+  entry: string;
+  /** This playground's tool it stands for; absent: no equivalent here. */
+  tool?: string;
+  /** The allow rule it becomes while the skill is active and "honour allowed-tools" is on. */
+  rule?: string;
+  /** How it was mapped, or why it has no equivalent. */
+  note: string;
+}
+
+/** Why a skill found on disk is not offered to the model. */
+export type NotOfferedKind = "unreadable" | "removed" | "disabled" | "shadowed" | "budget" | "refused";
+
+/** One skill found on disk but not in the model's skills index, with one sentence saying why. */
+export interface NotOfferedSkill {
+  name: string;
+  kind: NotOfferedKind;
+  source: SkillSource;
+  path: string;
+  /** One sentence for the page and the CLI. */
+  reason: string;
 }
 
 export interface ReloadDiff {
@@ -67,6 +105,16 @@ export interface SkillView {
   body: string;
   /** The raw SKILL.md text, for the detail view. */
   raw?: string;
+  /** `allowed-tools` mapped onto this playground's tools (absent in catalogs logged before issue 21). */
+  allowedTools?: AllowedToolView[];
+  /**
+   * Claude Code's invocation keys: `model` false for `disable-model-invocation: true` (not in the index,
+   * load_skill refuses it; `/name` still works), `user` false for `user-invocable: false` (not in the
+   * slash menu).
+   */
+  invocation?: { model: boolean; user: boolean };
+  /** Claude Code's `when_to_use`, joined to the description in the index line. */
+  whenToUse?: string;
 }
 
 export interface CatalogSnapshot {
@@ -75,4 +123,8 @@ export interface CatalogSnapshot {
   removed: RemovedSkill[];
   shadowed: ShadowedSkill[];
   lint: LintNote[];
+  /** Every skill found on disk but not offered to the model, one sentence each (absent in older logs). */
+  notOffered?: NotOfferedSkill[];
+  /** The lint profile the catalog enforces (absent in older logs: lenient). */
+  profile?: LintProfileName;
 }

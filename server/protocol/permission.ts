@@ -31,6 +31,8 @@ export interface PermissionTrace {
   resource?: string;
   /** Characters in the command or path that are shown escaped (bidi, zero-width, control), e.g. `\\u202E`. */
   hiddenCharacters?: string[];
+  /** The loaded skills whose allowed-tools pre-approved the call ("honour allowed-tools" on). */
+  preApprovedBy?: string[];
 }
 
 /** What the user is shown when a tool call needs approval. */

@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from "typebox";
 import type { DisclosureMode, PermissionMode } from "./model.ts";
 import type { SessionConfirmation } from "./sandbox.ts";
+import type { LintProfileName } from "./catalog.ts";
 import type { ClientProfileName } from "./trigger-lab.ts";
 import { mustCompile, type Validator } from "./validator.ts";
 
@@ -19,6 +20,7 @@ const CONFIRMATIONS = allOf<SessionConfirmation>()(["broad_workdir", "bypass_per
 const sessionId = Type.String({ minLength: 1, maxLength: 128 });
 
 const CLIENT_PROFILES = allOf<ClientProfileName>()(["claude-code", "codex"]);
+const LINT_PROFILE_NAMES = allOf<LintProfileName>()(["lenient", "agent-skills", "claude-code"]);
 const catalogBudgetSchema = Type.Object(
   {
     profile: Type.Enum([...CLIENT_PROFILES]),
@@ -50,6 +52,13 @@ export const SessionSettingsSchema = Type.Object(
     cacheAs: Type.Optional(Type.String({ maxLength: 256 })),
     /** Experiment: active SOPs in the environment (the design) or in the load_skill result. */
     skillPlacement: Type.Optional(Type.Union([Type.Literal("environment"), Type.Literal("message")])),
+    /**
+     * Honour a loaded skill's `allowed-tools` as allow rules while it is active (default off; a project
+     * skill's only once the folder is trusted).
+     */
+    honourAllowedTools: Type.Optional(Type.Boolean()),
+    /** The catalog's lint profile: which notes refuse a skill (default lenient: none). */
+    lintProfile: Type.Optional(Type.Enum([...LINT_PROFILE_NAMES])),
   },
   { additionalProperties: false },
 );

@@ -163,7 +163,7 @@ export class ScriptedProvider implements Provider {
       const call: ToolCall = {
         id: `${this.callIdPrefix}_${this.callCounter}`,
         name: scripted.name,
-        input: expandSkillDirs(structuredClone(scripted.input), request.system.environment),
+        input: expandSkillDirs(structuredClone(scripted.input), request),
       };
       yield { type: "tool_call", call };
     }

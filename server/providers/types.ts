@@ -3,6 +3,11 @@ import type { ChatMessage, ToolCall, ToolDefinition, Usage } from "../protocol/m
 /** What the Runner sends to a provider for one model request. */
 export interface ModelRequest {
   system: { stable: string; environment: string };
+  /**
+   * The environment as the sections it is made of ("base", then one per active skill, by name), in
+   * order; they concatenate to `system.environment`. Code finds a skill's block here, never by parsing.
+   */
+  environmentSections?: readonly { name: string; text: string }[];
   messages: ChatMessage[];
   tools: ToolDefinition[];
   /** A per-request model override (slash invocation of a skill with `model:`). */

@@ -27,11 +27,15 @@ export function createPromptSources(options: SkillPromptSourceOptions): PromptSo
   };
   return {
     promptItems: () => options.catalog.promptItems(),
-    activeSkills: () => options.activeSkills.list().map(({ name, body }) => ({ name, body })),
+    activeSkills: () => options.activeSkills.list().map(({ name, source, body }) => ({ name, source, body })),
     activeSkillArguments: () =>
       Object.fromEntries(options.activeSkills.list().map((skill) => [skill.name, skill.arguments])),
     eagerBodies: () =>
-      options.catalog.list().map((skill) => ({ name: skill.meta.name, body: renderInvocation(skill, "") })),
+      options.catalog.list().map((skill) => ({
+        name: skill.meta.name,
+        source: skill.source,
+        body: renderInvocation(skill, ""),
+      })),
     environmentFacts: () => ({ ...facts }),
   };
 }

@@ -54,7 +54,7 @@ describe("request snapshots: segments", () => {
     }
     expect(offset).toBe(second.system.environment.length);
     const review = second.system.environment.slice(environment[0].chars!);
-    expect(review.startsWith(`### review\n${REVIEW_BODY}`)).toBe(true);
+    expect(review.startsWith(`<skill name="review" source="builtin">\n${REVIEW_BODY}`)).toBe(true);
 
     // Every figure can be recomputed from what the model was sent.
     const stable = segments.find((segment) => segment.kind === "system")!;

@@ -78,12 +78,23 @@ describe("Runner: progressive disclosure", () => {
     }
   });
 
+  it("placement experiment: the SOP arrives in load_skill's result as the same delimited block", async () => {
+    await new Runner(
+      harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER), { skillPlacement: "message" }),
+    ).run("review my code");
+    const [, second] = harness.requests();
+    expect(second.system.environment).not.toContain(REVIEW_BODY);
+    const result = second.messages!.find((message) => message.role === "tool")!;
+    expect(result.content).toContain(`\n\n<skill name="review" source="builtin">\n${REVIEW_BODY}`);
+    expect(result.content.endsWith("\n</skill>")).toBe(true);
+  });
+
   it("puts the active body in the environment after load_skill, not in the stable system", async () => {
     await new Runner(harness.deps(harness.scripted(LOAD_REVIEW_THEN_ANSWER))).run("review my code");
     const [first, second] = harness.requests();
     expect(first.system.environment).not.toContain(REVIEW_BODY);
     expect(first.activeSkills).toEqual([]);
-    expect(second.system.environment).toContain(`### review\n${REVIEW_BODY}`);
+    expect(second.system.environment).toContain(`<skill name="review" source="builtin">\n${REVIEW_BODY}`);
     expect(second.system.stable).not.toContain(REVIEW_BODY);
     expect(second.activeSkills).toEqual(["review"]);
     const types = harness.events.map((event) => event.type);
@@ -258,14 +269,18 @@ turns:
     );
     await new Runner(harness.deps(harness.scripted(scenario))).run("review");
     const second = harness.requests()[1];
-    expect(second.system.environment).toContain("### review\nEDITED-SOP: new steps.");
+    expect(second.system.environment).toContain(
+      `<skill name="review" source="builtin">\nEDITED-SOP: new steps.`,
+    );
     expect(second.system.environment).not.toContain(REVIEW_BODY);
   });
 
   it("falls back to the catalog snapshot when the file is gone", async () => {
     await rm(skillFile());
     await new Runner(harness.deps(harness.scripted(scenario))).run("review");
-    expect(harness.requests()[1].system.environment).toContain(`### review\n${REVIEW_BODY}`);
+    expect(harness.requests()[1].system.environment).toContain(
+      `<skill name="review" source="builtin">\n${REVIEW_BODY}`,
+    );
     expect(toolMessages(harness.history)[0]).toMatchObject({ isError: false });
   });
 });

@@ -11,6 +11,7 @@ import {
 } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
+import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import {
   TOKENIZER_NAME,
@@ -192,6 +193,7 @@ export class Runner {
             );
       const request: ModelRequest = {
         system: { stable, environment },
+        environmentSections: sections.map(({ name, text }) => ({ name, text })),
         messages: structuredClone(this.deps.history),
         tools: structuredClone(tools),
         ...(options.model ? { model: options.model } : {}),
@@ -314,7 +316,8 @@ export class Runner {
     if (call.name !== LOAD_SKILL_TOOL_NAME || message.isError) return message;
     const added = this.deps.prompt.activeSkills().filter((skill) => !activeBefore.has(skill.name));
     if (added.length === 0) return message;
-    const sops = added.map((skill) => `## Skill SOP: ${skill.name}\n${skill.body.trim()}`).join("\n\n");
+    // The same delimited block as in the environment (prompt/skill-block.ts): a body cannot end it.
+    const sops = added.map((skill) => skillBlock(skill.name, skill.source, skill.body)).join("\n\n");
     return { ...message, content: `${message.content}\n\n${sops}` };
   }
 

@@ -1,16 +1,20 @@
 // The catalog as a session reports it: a snapshot of skills and tools, and the diff of a rescan of the
 // three skill layers (with only the warnings that are new since the previous scan).
 import type { SessionEvent } from "../protocol/wire.ts";
+import { withBudgetNotOffered } from "../prompt/not-offered.ts";
+import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { SessionWorkspace } from "./session-types.ts";
 
 /** `visibleTools`: what the model sees in the current run; all registered tools between runs. */
 export function catalogSnapshotEvent(
   workspace: SessionWorkspace,
   visibleTools: string[] = workspace.registry.names(),
+  listingBudget?: ListingBudget,
 ): SessionEvent {
   return {
     type: "catalog_snapshot",
-    catalog: workspace.catalog.snapshot(),
+    // "Why isn't it offered?" includes what this session's listing budget leaves out.
+    catalog: withBudgetNotOffered(workspace.catalog.snapshot(), workspace.catalog, listingBudget),
     visibleTools,
     registeredTools: workspace.registry.names(),
   };

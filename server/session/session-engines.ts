@@ -7,6 +7,7 @@ import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
+import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { AwaitingInput, InputReply, Provider } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
@@ -22,6 +23,8 @@ export interface SessionEnginesOptions {
   emit(event: SessionEvent): void;
   /** The request the current run sent last: what a person who is the model is shown. */
   currentRequest(): RequestSnapshot | undefined;
+  /** Allow rules from the loaded skills' allowed-tools (empty unless the session honours them). */
+  scopedAllows?: () => readonly ScopedAllowRule[];
 }
 
 interface WaitingTurn {
@@ -48,6 +51,7 @@ export class SessionEngines {
     });
     const engines = new SessionEngines(options, permission);
     engines.applySandbox(settings);
+    engines.applyScopedAllows();
     return engines;
   }
 
@@ -64,6 +68,10 @@ export class SessionEngines {
   /** Approvals and model turns waiting for the person. */
   get waitingForPerson(): number {
     return this.approvals.size + (this.waitingTurn ? 1 : 0);
+  }
+
+  private applyScopedAllows(): void {
+    if (this.options.scopedAllows) this.permission.setScopedAllows?.(this.options.scopedAllows);
   }
 
   /** Tells the permission engine the sandbox the session's processes run in (part of every exec trace). */
@@ -150,6 +158,7 @@ export class SessionEngines {
       allowNetwork: next.allowNetwork === true,
     });
     this.applySandbox(next);
+    this.applyScopedAllows();
   }
 
   /** Trusts the workdir: its own allow rules apply from the next tool call (server/permission/trust.ts). */

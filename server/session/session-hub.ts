@@ -217,6 +217,8 @@ export class SessionHub {
       ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
       ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
       ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
+      ...(requested.honourAllowedTools ? { honourAllowedTools: true } : {}),
+      ...(requested.lintProfile ? { lintProfile: requested.lintProfile } : {}),
     };
     return this.startNew(settings);
   }

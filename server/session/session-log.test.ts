@@ -243,3 +243,54 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     }
   });
 });
+
+describe("the log schema (S23)", () => {
+  it("format 1 logs (as written and as exported) open with every record and no warning", async () => {
+    for (const name of ["format-1-compact.jsonl", "format-1-full.jsonl"]) {
+      const file = join(import.meta.dirname, "fixtures", name);
+      const lines = (await readFile(file, "utf8")).trimEnd().split("\n").length;
+      const log = await readSessionLog(file);
+      expect(log.warnings).toEqual([]);
+      expect(log.header).toBeDefined();
+      expect(log.events).toHaveLength(lines - 1);
+    }
+  });
+
+  it("a record whose fields have the wrong type is skipped with a warning naming the line and field; unknown event types are kept", async () => {
+    const file = join(dir, "s.jsonl");
+    const header = {
+      kind: "header",
+      version: 2,
+      id: "s",
+      createdAt: "t",
+      title: "t",
+      settings: { workdir: "/w", provider: "scripted", model: "m" },
+    };
+    const lines = [
+      header,
+      eventRecord(1, "fine"),
+      {
+        kind: "event",
+        seq: 2,
+        at: "t",
+        event: { type: "stop", runId: "r", reason: "completed", iterations: "<b>1</b>" },
+      },
+      { kind: "event", seq: "3", at: "t", event: { type: "session_error", code: "x", message: "y" } },
+      {
+        kind: "event",
+        seq: 4,
+        at: "t",
+        event: { type: "a_newer_versions_event", anything: [1, { two: 2 }] },
+      },
+    ];
+    await writeFile(file, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const log = await readSessionLog(file);
+    expect(log.events.map((record) => record.seq)).toEqual([1, 4]);
+    expect(log.warnings).toEqual([
+      expect.stringMatching(
+        /s\.jsonl:3: skipped a record that does not match the log schema: stop: .*\/iterations/,
+      ),
+      expect.stringMatching(/s\.jsonl:4: skipped a record that does not match the log schema: .*\/seq/),
+    ]);
+  });
+});

@@ -8,6 +8,8 @@ import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { expandHistoryReferences, expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
 import { upgradeLoggedEvent } from "./legacy-events.ts";
+import { recordProblem } from "./log-schema.ts";
+import { jsonNestingDepth } from "../protocol/json-depth.ts";
 
 /**
  * 2: snapshots refer to the conversation by `historyLength` and carry segments; an assistant message is
@@ -221,6 +223,13 @@ export class SessionLogWriter {
   }
 }
 
+/**
+ * Levels of arrays and objects one record may nest. Snapshots and payloads nest tool schemas a few dozen
+ * deep; a deeper record would overflow whatever walks it recursively later (JSON.stringify of a replay
+ * or an export).
+ */
+export const MAX_RECORD_NESTING = 512;
+
 export interface LogReadResult {
   header: LogHeader | undefined;
   events: LogEventRecord[];
@@ -236,7 +245,10 @@ function stripNulBytes(line: Buffer): Buffer {
   return line.subarray(start, end);
 }
 
-/** Splits on LF bytes, skips torn and garbled lines (with a warning each), keeps every complete record. */
+/**
+ * Splits on LF bytes, skips torn and garbled lines and records that do not match the log schema
+ * (log-schema.ts; a warning each), keeps every complete record.
+ */
 export function parseSessionLog(data: Buffer, path: string): LogReadResult {
   const result: LogReadResult = { header: undefined, events: [], warnings: [] };
   let lineStart = 0;
@@ -255,18 +267,30 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
       continue;
     }
     let record: LogRecord;
+    const lineText = line.toString("utf8");
+    if (jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING) {
+      result.warnings.push(
+        `${path}:${lineNumber}: skipped a record nested deeper than ${MAX_RECORD_NESTING} levels; the limit is ${MAX_RECORD_NESTING}`,
+      );
+      continue;
+    }
     try {
-      record = JSON.parse(line.toString("utf8")) as LogRecord;
+      record = JSON.parse(lineText) as LogRecord;
     } catch {
       const what = isLast ? "torn last record (the write was interrupted)" : "unreadable record";
       result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${raw.length} bytes`);
       continue;
     }
     if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
-    if (record && record.kind === "header") result.header = record;
-    else if (record && record.kind === "event" && typeof record.seq === "number")
-      result.events.push({ ...record, event: upgradeLoggedEvent(record.event) });
-    else result.warnings.push(`${path}:${lineNumber}: skipped a record of unknown kind`);
+    const problem = recordProblem(record);
+    if (problem) {
+      result.warnings.push(
+        `${path}:${lineNumber}: skipped a record that does not match the log schema: ${problem.slice(0, 300)}`,
+      );
+      continue;
+    }
+    if (record.kind === "header") result.header = record;
+    else result.events.push({ ...record, event: upgradeLoggedEvent(record.event) });
   }
   // Request snapshots stored with references (log-compaction.ts) get their full content back.
   result.warnings.push(...expandSnapshotReferences(result.events, path));

@@ -1,6 +1,7 @@
 // What a Session is built from. The hub wires the concrete parts (workspace, permission engine, provider)
 // through these small seams so the session logic does not depend on how each is constructed.
 import type { PermissionMode } from "../protocol/model.ts";
+import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
 import type { AwaitingInputListener, Provider } from "../providers/types.ts";
 import type { SecretScope } from "../providers/redact.ts";
@@ -51,6 +52,8 @@ export interface PermissionEvaluator {
   trustFolder?(remember: boolean, answer?: TrustAnswer): Promise<{ trust: FolderTrust; problems: string[] }>;
   /** The sandbox exec calls run in (the engine asks for every exec call when it is off). */
   setSandbox?(sandbox: SandboxState): void;
+  /** Allow rules scoped to the session (loaded skills' allowed-tools), read at every call. */
+  setScopedAllows?(source: () => readonly ScopedAllowRule[]): void;
 }
 
 export interface SessionParts {

@@ -32,6 +32,8 @@ import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
+import { cachedSkillAllowRules } from "./skill-allows.ts";
+import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
@@ -118,6 +120,7 @@ export class Session {
       home: init.home,
       secrets: session.secrets,
     });
+    if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
       {
         parts: init.parts,
@@ -125,6 +128,7 @@ export class Session {
         workdir: session.workspace.workdir,
         emit: (event) => session.emit(event),
         currentRequest: () => session.lastSnapshot,
+        scopedAllows: () => session.skillAllows(),
       },
       session.settings,
     );
@@ -160,6 +164,18 @@ export class Session {
       );
     }
     return session;
+  }
+
+  private readonly allowRules = cachedSkillAllowRules();
+
+  /** The loaded skills' allowed-tools as allow rules, when this session honours them (skill-allows.ts). */
+  private skillAllows(): readonly ScopedAllowRule[] {
+    return this.allowRules({
+      honour: this.settings.honourAllowedTools === true,
+      trusted: this.engines?.trust?.trusted === true,
+      active: this.workspace.activeSkills.list(),
+      catalog: this.workspace.catalog,
+    });
   }
 
   get lastSeq(): number {
@@ -438,6 +454,7 @@ export class Session {
     const event = catalogSnapshotEvent(
       this.workspace,
       running?.tools.map((tool) => tool.name),
+      this.settings.catalogBudget ?? undefined,
     );
     if (options.onlyIfChanged && this.lastCatalogEvent && sameJson(this.lastCatalogEvent, event)) return;
     this.lastCatalogEvent = event;
@@ -482,6 +499,11 @@ export class Session {
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
+    // The lint profile and the listing budget change which skills are offered, and why not.
+    if ((next.lintProfile ?? "lenient") !== (previous.lintProfile ?? "lenient")) {
+      this.workspace.catalog.setProfile(next.lintProfile ?? "lenient");
+    }
+    this.emitCatalogSnapshot({ onlyIfChanged: true });
     await this.flushLog();
   }
 

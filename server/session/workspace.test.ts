@@ -62,6 +62,7 @@ describe("createWorkspace", () => {
     expect(workspace.prompt.activeSkills()).toEqual([
       {
         name: "review",
+        source: "project",
         body: `project review body\n\nArguments: src\n\nSkill base directory: ${path.join(root, "work", ".PseudoClaude", "skills", "review")}`,
       },
     ]);

@@ -70,7 +70,10 @@ describe("Catalog layers", () => {
   });
 
   it("loads loose *.md skills directly in a skills folder, skipping README.md", async () => {
-    await writeFile(path.join(temp.layers.user, "quick-note.md"), simpleSkill("quick-note"));
+    await writeFile(
+      path.join(temp.layers.user, "quick-note.md"),
+      simpleSkill("quick-note", "Jot down a quick note. Use when the user asks to remember something."),
+    );
     await writeFile(path.join(temp.layers.user, "README.md"), "# My skills\n");
     const catalog = await Catalog.create(temp.layers);
     const skill = catalog.get("quick-note");
@@ -163,13 +166,8 @@ describe("tools.json and dependency validation", () => {
     const catalog = await Catalog.create(temp.layers);
     const known = new Set(["read_file", "load_skill"]);
     const removed = catalog.validateTools((name) => known.has(name));
+    // allowed-tools is pre-approval, never a dependency: `allowed` stays although no Bash tool exists.
     expect(removed).toEqual([
-      {
-        name: "allowed",
-        source: "project",
-        path: path.join(temp.layers.project, "allowed", "SKILL.md"),
-        missing: ["Bash(git:*)"],
-      },
       {
         name: "broken",
         source: "builtin",
@@ -177,11 +175,11 @@ describe("tools.json and dependency validation", () => {
         missing: ["teleport", "warp"],
       },
     ]);
-    expect(catalog.names()).toEqual(["fine", "own"]);
-    expect(catalog.snapshot().removed).toHaveLength(2);
+    expect(catalog.names()).toEqual(["allowed", "fine", "own"]);
+    expect(catalog.snapshot().removed).toHaveLength(1);
     // The predicate is remembered: a reload still removes the broken skill.
     await catalog.reload();
-    expect(catalog.names()).toEqual(["fine", "own"]);
+    expect(catalog.names()).toEqual(["allowed", "fine", "own"]);
   });
 });
 
@@ -196,7 +194,10 @@ describe("lint", () => {
     await writeSkill(temp.layers.builtin, "bad--dash", simpleSkill("bad--dash"));
     const catalog = await Catalog.create(temp.layers);
     expect(catalog.names()).toEqual(["Other_Name", "bad--dash", "long"]);
-    const rules = catalog.lint().map((note) => `${note.skill}:${note.rule}`);
+    const rules = catalog
+      .lint()
+      .filter((note) => note.profile === "agent-skills")
+      .map((note) => `${note.skill}:${note.rule}`);
     expect(rules).toEqual(
       expect.arrayContaining([
         "Other_Name:name-format",

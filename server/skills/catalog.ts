@@ -3,7 +3,11 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mapAllowedTools } from "./allowed-tools.ts";
+import { overlapNotes } from "./description-overlap.ts";
 import { lintSkill } from "./lint.ts";
+import { refusalsByPath } from "./lint-profile.ts";
+import { notOfferedOnDisk } from "./not-offered.ts";
 import { parseSkillMarkdown } from "./parse-skill.ts";
 import { readBounded } from "./read-bounded.ts";
 import { scanLayers, type LoadedSkill } from "./scan-layer.ts";
@@ -11,6 +15,8 @@ import type {
   CatalogLayers,
   CatalogSnapshot,
   LintNote,
+  LintProfileName,
+  NotOfferedSkill,
   PromptItem,
   ReloadDiff,
   RemovedSkill,
@@ -20,6 +26,7 @@ import type {
   SkillView,
   SkillWarning,
 } from "./types.ts";
+import { indexDescription, modelInvocable } from "./types.ts";
 import { byName, compareNames } from "../protocol/names.ts";
 
 /** Layer order: later entries win. */
@@ -46,27 +53,47 @@ export class Catalog {
   readonly layers: CatalogLayers;
   /** Winners of the override, before dependency validation. */
   private winners = new Map<string, LoadedSkill>();
-  /** What is offered: winners minus skills removed by validateTools. */
+  /** What is offered: winners minus skills refused by the lint profile or removed by validateTools. */
   private available = new Map<string, LoadedSkill>();
   private warningList: SkillWarning[] = [];
   private shadowedList: ShadowedSkill[] = [];
   private removedList: RemovedSkill[] = [];
+  /** Winners the lint profile refuses, with the notes that refuse them. */
+  private refusedList: { loaded: LoadedSkill; notes: LintNote[] }[] = [];
   private lintList: LintNote[] = [];
+  /**
+   * Descriptions that overlap strongly, worked out when the lint is first asked for after a scan (a
+   * catalog-wide comparison; never a reason to refuse, so loading a catalog does not wait for it).
+   */
+  private overlapList: LintNote[] | undefined;
+  private profileName: LintProfileName;
   private isKnownTool: ((name: string) => boolean) | null = null;
   private explainMissing: ((name: string) => string | undefined) | null = null;
   /** The last queued scan; loads and reloads run one after another. */
   private pending: Promise<unknown> = Promise.resolve();
 
   /** Takes the layer folders explicitly (tests use temp dirs). Call `load()` before use, or use `Catalog.create`. */
-  constructor(layers: CatalogLayers) {
+  constructor(layers: CatalogLayers, options: { profile?: LintProfileName } = {}) {
     this.layers = { ...layers };
+    this.profileName = options.profile ?? "lenient";
   }
 
   /** Builds and loads a catalog. */
-  static async create(layers: CatalogLayers): Promise<Catalog> {
-    const catalog = new Catalog(layers);
+  static async create(layers: CatalogLayers, options: { profile?: LintProfileName } = {}): Promise<Catalog> {
+    const catalog = new Catalog(layers, options);
     await catalog.load();
     return catalog;
+  }
+
+  /** The lint profile enforced: `lenient` (the default) refuses nothing a parser can read. */
+  get profile(): LintProfileName {
+    return this.profileName;
+  }
+
+  /** Switches the lint profile: which skills it refuses is worked out again, without a rescan. */
+  setProfile(profile: LintProfileName): void {
+    this.profileName = profile;
+    this.applyValidation();
   }
 
   /** Scans every layer, replacing the current content. Re-applies the last `validateTools` predicate. */
@@ -110,6 +137,7 @@ export class Catalog {
     this.warningList = warnings;
     this.shadowedList = shadowed;
     this.lintList = lint;
+    this.overlapList = undefined;
     this.applyValidation();
   }
 
@@ -133,7 +161,14 @@ export class Catalog {
   private applyValidation(): void {
     const available = new Map<string, LoadedSkill>();
     const removed: RemovedSkill[] = [];
+    const refused: { loaded: LoadedSkill; notes: LintNote[] }[] = [];
+    const refusals = refusalsByPath(this.lintList, this.profileName);
     for (const [name, loaded] of this.winners) {
+      const refusing = refusals.get(loaded.skill.entryPath) ?? [];
+      if (refusing.length > 0) {
+        refused.push({ loaded, notes: refusing });
+        continue;
+      }
       const predicate = this.isKnownTool;
       const ownTools = new Set(loaded.skill.tools.map((tool) => tool.name));
       const missing = predicate
@@ -159,6 +194,7 @@ export class Catalog {
     }
     this.available = available;
     this.removedList = removed;
+    this.refusedList = refused;
   }
 
   /** Rescans all layers (tools.json included) and says what changed among the offered skills. */
@@ -198,9 +234,15 @@ export class Catalog {
     return this.list().map((skill) => skill.meta.name);
   }
 
-  /** Only `{name, description}` — the skills index of the stable system. Sorted by name, so stable. */
+  /**
+   * Only `{name, description}` — the skills index of the stable system. Sorted by name, so stable. A
+   * skill with `disable-model-invocation: true` is left out (slash-invocable still); `when_to_use`
+   * joins its description, as Claude Code lists it.
+   */
   promptItems(): PromptItem[] {
-    return this.list().map((skill) => ({ name: skill.meta.name, description: skill.meta.description }));
+    return this.list()
+      .filter((skill) => modelInvocable(skill.meta))
+      .map((skill) => ({ name: skill.meta.name, description: indexDescription(skill.meta) }));
   }
 
   warnings(): SkillWarning[] {
@@ -216,7 +258,26 @@ export class Catalog {
   }
 
   lint(): LintNote[] {
-    return this.lintList.map((note) => ({ ...note }));
+    // Descriptions compete only among the skills that can be offered: one per name.
+    this.overlapList ??= overlapNotes([...this.winners.values()].map((loaded) => loaded.skill));
+    return [...this.lintList, ...this.overlapList].map((note) => ({ ...note }));
+  }
+
+  /**
+   * Every skill found on disk but not offered to the model, one sentence each: unreadable, shadowed,
+   * refused by the lint profile, removed for a missing dependency, disabled for the model. (Left out by
+   * a listing budget is the session's to add: server/prompt/not-offered.ts.)
+   */
+  notOffered(): NotOfferedSkill[] {
+    return notOfferedOnDisk({
+      layers: this.layers,
+      warnings: this.warningList,
+      shadowed: this.shadowedList,
+      refused: this.refusedList.map(({ loaded, notes }) => ({ skill: loaded.skill, notes })),
+      removed: this.removedList,
+      profile: this.profileName,
+      disabled: this.list().filter((skill) => !modelInvocable(skill.meta)),
+    });
   }
 
   /** The SKILL.md text as read at the last load. */
@@ -263,6 +324,16 @@ export class Catalog {
         }),
         body: skill.body,
         raw,
+        ...(skill.meta.allowedTools
+          ? {
+              allowedTools: mapAllowedTools(
+                skill.meta.allowedTools,
+                new Set(skill.tools.map((tool) => tool.name)),
+              ).map(({ unknown: _unknown, ...view }) => view),
+            }
+          : {}),
+        invocation: { model: modelInvocable(skill.meta), user: skill.meta.invocation?.user !== false },
+        ...(skill.meta.whenToUse ? { whenToUse: skill.meta.whenToUse } : {}),
       }));
     return {
       skills,
@@ -270,6 +341,8 @@ export class Catalog {
       removed: this.removed(),
       shadowed: this.shadowed(),
       lint: this.lint(),
+      notOffered: this.notOffered(),
+      profile: this.profileName,
     };
   }
 }

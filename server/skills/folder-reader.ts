@@ -1,5 +1,6 @@
 // Reads a skill folder (the folder that holds SKILL.md) into an InstallTree, in memory, under the same
-// rules as a zip: no symlinks, no device files, at most 512 files and 30 MiB. Nothing is written here.
+// rules as a zip: no symlinks, no hard links, no device files, at most 512 files and 30 MiB, `.git` and
+// `node_modules` skipped (install-tree.ts). Nothing is written here.
 // Another process may swap an entry for a symlink between its lstat and its read: a file is opened with
 // O_NOFOLLOW, must be the very file lstat saw (device and inode), and must lie inside the folder's realpath
 // (its descriptor's path, so a folder on the way swapped for a link is caught too).
@@ -12,6 +13,7 @@ import {
   InstallTreeBuilder,
   MAX_INSTALL_BYTES,
   checkEntryPath,
+  isSkippedName,
   type InstallTree,
 } from "./install-tree.ts";
 
@@ -31,6 +33,13 @@ async function openChecked(filePath: string, label: string, seen: Stats, realRoo
     const info = await handle.stat();
     if (!info.isFile() || info.ino !== seen.ino || info.dev !== seen.dev)
       throw new InstallRefused(label, "was replaced while the folder was read (by a link or another file)");
+    // A hard link is a second name of a file that may live anywhere on this machine (a key, another
+    // user's file): nothing about the name says so, so a file with more than one name is not installed.
+    if (info.nlink > 1)
+      throw new InstallRefused(
+        label,
+        `hard link (the file has ${info.nlink} names; it may be a file from elsewhere on this machine): copy the file into the folder instead`,
+      );
     const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
     if (actual !== undefined && !isInside(realRoot, actual))
       throw new InstallRefused(
@@ -82,7 +91,7 @@ export async function readSkillFolder(folder: string): Promise<InstallTree> {
     for (const entry of entries) {
       const inner = [...relative, entry.name];
       const label = inner.join("/");
-      if (entry.name === ".git" || entry.name === "node_modules") continue;
+      if (isSkippedName(entry.name)) continue;
       checkEntryPath(label);
       const full = path.join(root, ...inner);
       const info = await lstat(full);

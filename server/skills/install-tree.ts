@@ -62,6 +62,16 @@ export function checkEntryPath(entryName: string): string[] {
   return segments;
 }
 
+/**
+ * Names never installed, at any depth, from a zip or a folder alike: `.git`, folder or file (a repository's
+ * config and hooks run whenever git runs there, and a `.git` file points git at another repository: an
+ * installed skill folder must never be one; any case, as case-insensitive file systems read it), and
+ * `node_modules` (dependencies are installed where they run, not shipped with a skill).
+ */
+export function isSkippedName(name: string): boolean {
+  return name.toLowerCase() === ".git" || name === "node_modules";
+}
+
 /** Collects checked entries; enforces one top-level folder, the file count, the byte total, duplicates. */
 export class InstallTreeBuilder {
   private topFolder: string | undefined;
@@ -69,9 +79,12 @@ export class InstallTreeBuilder {
   private readonly folders = new Set<string>();
   private bytes = 0;
 
-  /** Entries in `__MACOSX/` (Finder's resource forks) carry no skill content; they are skipped. */
+  /**
+   * Entries skipped, not installed: `__MACOSX/` (Finder's resource forks: no skill content) and anything
+   * at or below a skipped name (isSkippedName) inside the skill folder.
+   */
   static isIgnored(segments: readonly string[]): boolean {
-    return segments[0] === "__MACOSX";
+    return segments[0] === "__MACOSX" || segments.slice(1).some(isSkippedName);
   }
 
   private top(entryName: string, segments: string[], isFolder: boolean): string[] {

@@ -1,7 +1,7 @@
 // The installer on real archives (built with fflate) and real folders in temp dirs: what installs, what is
 // refused (and that a refusal writes nothing), what a plan says, and --force.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -309,5 +309,83 @@ describe("installSkill", () => {
     });
     expect(outcome).toMatchObject({ ok: false, refusal: { rule: expect.stringMatching(/symbolic link/) } });
     expect(await readdir(elsewhere)).toEqual([]);
+  });
+});
+
+describe("S24: what an install source cannot bring in", () => {
+  it("a folder with a hard-linked file is refused, naming the file (a second name of a file that may live anywhere)", async () => {
+    const secret = path.join(root, "outside-secret.txt");
+    await writeFile(secret, "a file from elsewhere on this machine");
+    const source = path.join(root, "linked");
+    await mkdir(path.join(source, "docs"), { recursive: true });
+    await writeFile(path.join(source, "SKILL.md"), simpleSkill("linked"));
+    await link(secret, path.join(source, "docs", "notes.md"));
+    const outcome = await installSkill({ kind: "path", path: source }, userTarget());
+    expect(outcome).toMatchObject({
+      ok: false,
+      refusal: { entry: "docs/notes.md", rule: expect.stringMatching(/^hard link \(the file has 2 names/) },
+    });
+    expect(existsSync(userSkills())).toBe(false);
+  });
+
+  it("a zip install skips .git (folder or file, any case) and node_modules at any depth, as a folder install does", async () => {
+    const entries = {
+      "g/SKILL.md": simpleSkill("g"),
+      "g/run.mjs": "console.log(1)",
+      "g/.git/config": "[core]\n\tfsmonitor = touch /tmp/pwned\n",
+      "g/.git/hooks/post-checkout": { data: "#!/bin/sh\ntouch /tmp/pwned\n", mode: 0o100755 },
+      "g/.GIT/HEAD": "ref: refs/heads/main\n",
+      "g/sub/.git": "gitdir: /tmp/elsewhere\n",
+      "g/sub/keep.md": "kept",
+      "g/node_modules/x/index.js": "module.exports = 1",
+    };
+    const zipped = await installSkill(bytes("g.zip", zipOf(entries)), userTarget());
+    expect(zipped).toMatchObject({ ok: true, plan: { files: 3 } });
+    const installed = path.join(userSkills(), "g");
+    expect((await readdir(installed)).sort()).toEqual(["SKILL.md", "run.mjs", "sub"]);
+    expect(await readdir(path.join(installed, "sub"))).toEqual(["keep.md"]);
+
+    // The same tree as a folder installs the same files.
+    const source = path.join(root, "g");
+    for (const [name, spec] of Object.entries(entries)) {
+      const file = path.join(root, name);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, typeof spec === "string" ? spec : spec.data);
+    }
+    const folder = await installSkill({ kind: "path", path: source }, userTarget(), { force: true });
+    expect(folder).toMatchObject({ ok: true, plan: { files: 3 } });
+    expect((await readdir(installed)).sort()).toEqual(["SKILL.md", "run.mjs", "sub"]);
+  });
+
+  it("a skill name with bidi or invisible characters is refused at install, naming them", async () => {
+    for (const [name, shown] of [
+      ["rev\u202Eweiv", "\\u202E"],
+      ["review\u200B", "\\u200B"],
+      ["re\u2066view\u2069", "\\u2066"],
+      ["review\uFE0F", "\\uFE0F"],
+    ]) {
+      const zip = zipOf({ "hidden/SKILL.md": simpleSkill(name!) });
+      const outcome = await installSkill(bytes("hidden.zip", zip), userTarget());
+      expect(outcome).toMatchObject({ ok: false, refusal: { entry: "hidden/SKILL.md" } });
+      if (outcome.ok) return;
+      expect(outcome.refusal.rule).toContain(shown);
+      expect(outcome.refusal.rule).toMatch(/hidden characters/);
+      expect(await writtenFiles()).toEqual([]);
+    }
+  });
+
+  it("a skill already on disk whose name holds hidden characters is flagged in the catalog, not offered", async () => {
+    const layer = path.join(workdir, ".PseudoClaude", "skills");
+    await mkdir(path.join(layer, "spoof"), { recursive: true });
+    await writeFile(path.join(layer, "spoof", "SKILL.md"), simpleSkill("csv\u200Dreport"));
+    const catalog = await Catalog.create(defaultLayers(workdir, home));
+    const snapshot = catalog.snapshot();
+    expect(snapshot.skills.map((skill) => skill.name)).not.toContain("csv\u200Dreport");
+    expect(snapshot.warnings).toContainEqual(
+      expect.objectContaining({
+        path: path.join(layer, "spoof", "SKILL.md"),
+        reason: expect.stringMatching(/"name" holds hidden characters \(\\u200D\)/),
+      }),
+    );
   });
 });

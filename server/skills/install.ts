@@ -13,6 +13,7 @@ import { parseSkillMarkdown } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES } from "./read-bounded.ts";
 import { loadSkillEntry, scanLayers } from "./scan-layer.ts";
 import { checkCommand, isPathProgram, parseToolsJsonText } from "./tools-json.ts";
+import { nestingProblem } from "./text-limits.ts";
 import type { CatalogLayers, SkillSource } from "./types.ts";
 
 export interface InstallTarget {
@@ -79,6 +80,8 @@ function checkFolderName(name: string, entry: string): void {
 
 /** tools.json commands, checked against the staged files: a path program must be one of them. */
 async function checkStagedCommands(tree: InstallTree, toolsText: string, entry: string): Promise<string[]> {
+  const tooDeep = nestingProblem(toolsText, "tools.json");
+  if (tooDeep) throw new InstallRefused(entry, tooDeep.reason);
   const parsed = parseToolsJsonText(toolsText);
   if (!parsed.ok) {
     const where = parsed.problem.line !== undefined ? `line ${parsed.problem.line}: ` : "";

@@ -18,7 +18,7 @@ import { buildSkillManifest } from "./manifest.ts";
 import { renderInvocation } from "./render.ts";
 import { hasOwnFolder } from "./resource-lint.ts";
 import { createSkillTool } from "./skill-tool.ts";
-import type { SkillSource } from "./types.ts";
+import { modelInvocable, type SkillSource } from "./types.ts";
 
 export { LOAD_SKILL_TOOL_NAME };
 
@@ -61,6 +61,13 @@ export interface LoadSkillInput {
  * `{skill, registered_tools, source, position, skipped_tools, bodyFromDisk}` for the UI and JSON readers.
  * No enum of names in the schema: the catalog can reload while the Registry keeps the compiled schema.
  */
+/**
+ * Contexts of calls a person made (a slash command, the catalog's Load button, a restore): they may load
+ * a skill with `disable-model-invocation: true`, which the model may not. Only `runLoadSkill` adds to it,
+ * with a context object it made itself, so nothing a model sends can put a call here.
+ */
+const personCalls = new WeakSet<ToolContext>();
+
 export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSkillInput> {
   const { catalog, activeSkills, registry } = options;
   return defineTool<LoadSkillInput>({
@@ -91,10 +98,16 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
       return { cwd: "" };
     },
 
-    async execute({ name, arguments: args = "" }): Promise<ToolExecution> {
+    async execute({ name, arguments: args = "" }, context): Promise<ToolExecution> {
       const skill = catalog.get(name);
       if (!skill) {
         return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", `unknown skill "${name}"`) };
+      }
+      if (!modelInvocable(skill.meta) && !personCalls.has(context)) {
+        const message =
+          `skill "${name}" is not offered to the model (its disable-model-invocation is true); ` +
+          `only the user can run it, as /${name}`;
+        return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", message) };
       }
       const freshBody = await catalog.reloadSkillBody(skill.meta.name);
       const body = freshBody ?? skill.body;
@@ -153,15 +166,19 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
 }
 
 /**
- * Runs the Registry's load_skill for a caller other than the model (a slash command, a reopened session,
- * the catalog's Load button): validated against its schema like any call, so it meets the same input.
+ * Runs the Registry's load_skill for a caller other than the model loop (a slash command, a reopened
+ * session, the catalog's Load button; `by: "model"` for the trigger lab's probes, which stand in for the
+ * model): validated against its schema like any call, so it meets the same input.
  */
 export async function runLoadSkill(
   registry: Registry,
   input: LoadSkillInput,
   context: ToolContext,
+  by: "person" | "model" = "person",
 ): Promise<ToolResult> {
   const prepared = registry.prepare(LOAD_SKILL_TOOL_NAME, input);
   if (!prepared.ok) return prepared.result;
-  return (await prepared.call.execute(context)).result;
+  const own = { ...context };
+  if (by === "person") personCalls.add(own);
+  return (await prepared.call.execute(own)).result;
 }

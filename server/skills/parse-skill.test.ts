@@ -24,31 +24,66 @@ describe("parseSkillMarkdown", () => {
           extra: {},
         },
         body: "# Review\nSteps.",
+        frontmatter: { keyLines: { name: 2, description: 3 }, notes: [] },
       },
     });
   });
 
-  it("keeps unknown keys in extra and maps allowed-tools (space-separated) to tools", () => {
+  it("keeps unknown keys in extra; allowed-tools is pre-approval, never the dependency list", () => {
     const result = parseSkillMarkdown(
-      "---\nname: a\ndescription: d\nlicense: MIT\nallowed-tools: read_file search_code\nmetadata:\n  owner: team\n---\nbody\n",
+      "---\nname: a\ndescription: d\nlicense: MIT\nallowed-tools: Read Bash(git add:*) read_file\nmetadata:\n  owner: team\n---\nbody\n",
     );
-    expect(result.ok && result.skill.meta.tools).toEqual(["read_file", "search_code"]);
-    expect(result.ok && result.skill.meta.extra).toEqual({
+    if (!result.ok) throw new Error(result.problem.reason);
+    expect(result.skill.meta.tools).toEqual([]);
+    expect(result.skill.meta.allowedTools).toEqual(["Read", "Bash(git add:*)", "read_file"]);
+    expect(result.skill.meta.extra).toEqual({
       license: "MIT",
-      "allowed-tools": "read_file search_code",
+      "allowed-tools": "Read Bash(git add:*) read_file",
       metadata: { owner: "team" },
     });
   });
 
-  it("accepts allowed-tools as a list, and tools wins over allowed-tools", () => {
+  it("accepts allowed-tools as a list or of any type (a lint note, not a rejection); tools stays the dependency list", () => {
     const list = parseSkillMarkdown(
-      "---\nname: a\ndescription: d\nallowed-tools: [read_file, list_files]\n---\nbody",
+      '---\nname: a\ndescription: d\nallowed-tools: [Read, "Bash(npm run build)"]\n---\nbody',
     );
-    expect(list.ok && list.skill.meta.tools).toEqual(["read_file", "list_files"]);
+    expect(list.ok && list.skill.meta.allowedTools).toEqual(["Read", "Bash(npm run build)"]);
+    expect(list.ok && list.skill.meta.tools).toEqual([]);
     const both = parseSkillMarkdown(
       "---\nname: a\ndescription: d\ntools: [run_command]\nallowed-tools: read_file\n---\nbody",
     );
     expect(both.ok && both.skill.meta.tools).toEqual(["run_command"]);
+    expect(both.ok && both.skill.meta.allowedTools).toEqual(["read_file"]);
+    const odd = parseSkillMarkdown("---\nname: a\ndescription: d\nallowed-tools: {Read: yes}\n---\nbody");
+    expect(odd.ok && odd.skill.meta.allowedTools).toEqual([]);
+  });
+
+  it("reads Claude Code's invocation keys and when_to_use; a non-boolean is a note, not a rejection", () => {
+    const result = parseSkillMarkdown(
+      "---\nname: a\ndescription: Deploys.\ndisable-model-invocation: true\nuser-invocable: false\nwhen_to_use: When the user says ship it.\n---\nbody",
+    );
+    if (!result.ok) throw new Error(result.problem.reason);
+    expect(result.skill.meta).toMatchObject({
+      invocation: { model: false, user: false },
+      whenToUse: "When the user says ship it.",
+    });
+    const odd = parseSkillMarkdown("---\nname: a\ndescription: d\nuser-invocable: maybe\n---\nbody");
+    if (!odd.ok) throw new Error(odd.problem.reason);
+    expect(odd.skill.meta.invocation).toBeUndefined();
+    expect(odd.skill.frontmatter.notes).toEqual([
+      expect.objectContaining({ rule: "claude-code-key-type", profile: "claude-code", line: 4 }),
+    ]);
+  });
+
+  it("notes an unquoted ' #' that YAML turns into a comment, with the file line", () => {
+    const result = parseSkillMarkdown("---\nname: a\ndescription: Formats C# code # and F# too\n---\nbody");
+    if (!result.ok) throw new Error(result.problem.reason);
+    expect(result.skill.meta.description).toBe("Formats C# code");
+    expect(result.skill.frontmatter.notes).toEqual([
+      expect.objectContaining({ rule: "yaml-comment-in-value", line: 3, profile: "playground" }),
+    ]);
+    const quoted = parseSkillMarkdown('---\nname: a\ndescription: "Formats C# code # and F#"\n---\nbody');
+    expect(quoted.ok && quoted.skill.frontmatter.notes).toEqual([]);
   });
 
   it("reads mode, history and model", () => {

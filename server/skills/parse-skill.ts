@@ -1,7 +1,10 @@
 // SKILL.md parsing: YAML frontmatter + Markdown body. Never throws: a bad file becomes exactly one
 // problem (reason + optional line/column) that the Catalog turns into a warning.
 import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml";
-import type { SkillHistory, SkillMeta, SkillMode } from "./types.ts";
+import { splitAllowedTools } from "./allowed-tools.ts";
+import type { FrontmatterFacts, FrontmatterNote, SkillHistory, SkillMeta, SkillMode } from "./types.ts";
+import { frontmatterLimitProblem } from "./text-limits.ts";
+import { findHiddenCharacters } from "../protocol/hidden-characters.ts";
 
 export interface ParseProblem {
   reason: string;
@@ -13,6 +16,8 @@ export interface ParseProblem {
 export interface ParsedSkillFile {
   meta: SkillMeta;
   body: string;
+  /** What the lint needs from the YAML itself: key lines and notes only the parser can see. */
+  frontmatter: FrontmatterFacts;
 }
 
 export type SkillParseResult = { ok: true; skill: ParsedSkillFile } | { ok: false; problem: ParseProblem };
@@ -69,7 +74,47 @@ function keyPosition(
   return { line: position.line + firstLine - 1, column: position.col };
 }
 
-/** Tool-name lists: a YAML list of strings, or one string separated by spaces/commas (Agent Skills style). */
+/** 1-based file line of every top-level key, so lint notes can point at them. */
+function keyLines(map: YAMLMap, lineCounter: LineCounter, firstLine: number): Record<string, number> {
+  const lines: Record<string, number> = {};
+  for (const item of map.items) {
+    if (!isScalar(item.key) || item.key.range === undefined || item.key.range === null) continue;
+    lines[String(item.key.value)] = lineCounter.linePos(item.key.range[0]).line + firstLine - 1;
+  }
+  return lines;
+}
+
+/**
+ * YAML traps other parsers fall into silently: an unquoted ` #` starts a comment, so the text after it is
+ * not part of the value (YAML says so; authors rarely mean it).
+ */
+function commentTraps(map: YAMLMap, lines: Record<string, number>): FrontmatterNote[] {
+  const notes: FrontmatterNote[] = [];
+  for (const key of ["description", "when_to_use"]) {
+    const pair = map.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
+    const value = pair?.value;
+    if (!isScalar(value) || value.type !== "PLAIN" || !value.comment) continue;
+    notes.push({
+      rule: "yaml-comment-in-value",
+      profile: "playground",
+      level: "warning",
+      ...(lines[key] !== undefined ? { line: lines[key] } : {}),
+      message:
+        `"${key}" is unquoted and holds " #": YAML reads the rest ("#${value.comment.trimEnd()}") as a ` +
+        `comment, so the ${key} ends at "${String(value.value).slice(-40)}". Quote the value to keep it`,
+    });
+  }
+  return notes;
+}
+
+/** Claude Code's boolean keys: YAML booleans, or the strings "true"/"false". */
+function booleanKey(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (value === "true" || value === "false") return value === "true";
+  return undefined;
+}
+
+/** `tools` (the dependency list): a YAML list of strings, or one string separated by spaces/commas. */
 function toolList(value: unknown, key: string): string[] | ParseProblem {
   if (value === undefined || value === null) return [];
   if (typeof value === "string") return value.split(/[\s,]+/).filter((part) => part.length > 0);
@@ -125,6 +170,8 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
+  const overLimit = frontmatterLimitProblem(split.frontmatter);
+  if (overLimit) return { ok: false, problem: overLimit };
   const lineCounter = new LineCounter();
   const document = parseDocument(split.frontmatter, { uniqueKeys: true, lineCounter });
   if (document.errors.length > 0) {
@@ -194,6 +241,18 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
       },
     };
   }
+  // A bidi control or invisible character would make it look like another skill's name (S24); one table
+  // says which characters those are (hidden-characters.ts).
+  const hidden = findHiddenCharacters(name);
+  if (hidden.length > 0) {
+    return {
+      ok: false,
+      problem: {
+        reason: `frontmatter field "name" holds hidden characters (${hidden.join(", ")}): bidi or invisible characters make a name look like another; remove them`,
+        ...at("name"),
+      },
+    };
+  }
   const descriptionProblem = requiredText("description", "<what the skill does and when to use it>");
   if (descriptionProblem) return { ok: false, problem: descriptionProblem };
   const description = scalarText(data.description)!;
@@ -226,11 +285,10 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     return { ok: false, problem: { reason: '"model" must be a non-empty string', ...at("model") } };
   }
 
-  // `tools` wins; `allowed-tools` (Agent Skills) fills it only when `tools` is absent.
-  const hasTools = data.tools !== undefined && data.tools !== null;
-  const tools = hasTools ? toolList(data.tools, "tools") : toolList(data["allowed-tools"], "allowed-tools");
-  if (isProblem(tools))
-    return { ok: false, problem: { ...tools, ...at(hasTools ? "tools" : "allowed-tools") } };
+  // Only the seed's `tools` names dependencies. `allowed-tools` is pre-approval (allowed-tools.ts): it
+  // never removes a skill and never rejects one; a value of the wrong type is a lint note.
+  const tools = toolList(data.tools, "tools");
+  if (isProblem(tools)) return { ok: false, problem: { ...tools, ...at("tools") } };
 
   const body = split.body.replace(/^\s*\n/, "").trimEnd();
   if (body.trim() === "")
@@ -247,6 +305,25 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
   for (const [key, value] of Object.entries(data)) {
     if (!KNOWN_KEYS.has(key)) extra[key] = value;
   }
+  const lines = keyLines(map, lineCounter, split.frontmatterFirstLine);
+  const notes = commentTraps(map, lines);
+  const disableModel = booleanKey(data["disable-model-invocation"]);
+  const userInvocable = booleanKey(data["user-invocable"]);
+  for (const [key, value] of [
+    ["disable-model-invocation", disableModel],
+    ["user-invocable", userInvocable],
+  ] as const) {
+    if (data[key] === undefined || value !== undefined) continue;
+    notes.push({
+      rule: "claude-code-key-type",
+      profile: "claude-code",
+      level: "warning",
+      ...(lines[key] !== undefined ? { line: lines[key] } : {}),
+      message: `"${key}" must be true or false; found ${JSON.stringify(data[key])}, so it is ignored`,
+    });
+  }
+  const whenToUse = scalarText(data.when_to_use);
+  const invocation = { model: disableModel !== true, user: userInvocable !== false };
   const meta: SkillMeta = {
     name,
     description,
@@ -255,6 +332,11 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     history: history as SkillHistory,
     ...(typeof data.model === "string" ? { model: data.model.trim() } : {}),
     extra,
+    ...(data["allowed-tools"] !== undefined
+      ? { allowedTools: splitAllowedTools(data["allowed-tools"]) }
+      : {}),
+    ...(!invocation.model || !invocation.user ? { invocation } : {}),
+    ...(whenToUse ? { whenToUse } : {}),
   };
-  return { ok: true, skill: { meta, body } };
+  return { ok: true, skill: { meta, body, frontmatter: { keyLines: lines, notes } } };
 }

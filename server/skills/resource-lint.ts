@@ -4,6 +4,7 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { blankCode } from "./code-spans.ts";
 import type { LintNote, Skill } from "./types.ts";
 import { namedFiles, SKILL_DIR_VARIABLES, unknownVariables } from "./resource-references.ts";
 
@@ -44,7 +45,8 @@ async function lookUp(
 }
 
 /**
- * Notes on `raw` (the SKILL.md text as read; lines are lines of that file):
+ * Notes on `raw` (the SKILL.md text as read; lines are lines of that file), with fenced, indented and
+ * inline code left out (code-spans.ts: examples there name no file of the skill):
  * - `resource-case`: a named file is missing but one differing only in case exists;
  * - `resource-missing`: a file named as `${SKILL_DIR}/…` or as a Markdown link target does not exist
  *   (a bare file name may well be a file of the working directory, so it is not reported);
@@ -53,17 +55,37 @@ async function lookUp(
 export async function lintResources(skill: Skill, raw: string): Promise<LintNote[]> {
   const notes: LintNote[] = [];
   const note = (rule: string, line: number, message: string) =>
-    notes.push({ skill: skill.meta.name, path: skill.entryPath, line, rule, message });
+    notes.push({
+      skill: skill.meta.name,
+      path: skill.entryPath,
+      line,
+      rule,
+      message,
+      profile: "playground",
+      level: "warning",
+    });
+  const ownFolder = hasOwnFolder(skill);
+  // Most SKILL.md files name no file and use no variable: read them once, and only parse the Markdown
+  // (to leave code out) when there is something to check.
+  const inRaw = ownFolder ? namedFiles(raw) : [];
+  if (inRaw.length === 0 && !raw.includes("${")) return notes;
+  const prose = blankCode(raw);
   const known = SKILL_DIR_VARIABLES.map((name) => `\${${name}}`).join(" and ");
-  for (const use of unknownVariables(raw)) {
+  for (const use of unknownVariables(prose)) {
     note(
       "unknown-variable",
       use.line,
       `\${${use.name}} is not replaced (only ${known} are, with the skill's folder); it reaches the model as typed`,
     );
   }
-  if (!hasOwnFolder(skill)) return notes;
-  const references = namedFiles(raw);
+  if (!ownFolder) return notes;
+  // In code only a `${SKILL_DIR}/…` path is a claim about the folder (`python ${SKILL_DIR}/run.py`).
+  const inProse = namedFiles(prose);
+  const seen = new Set(inProse.map((reference) => reference.path));
+  const references = [
+    ...inProse,
+    ...inRaw.filter((reference) => reference.viaSkillDir && !seen.has(reference.path)),
+  ];
   if (references.length === 0) return notes;
   const listings = new Map<string, Dirent[] | null>();
   for (const reference of references) {

@@ -29,6 +29,8 @@ export interface FileReference {
   line: number;
   /** Written as `${SKILL_DIR}/…` or as a Markdown link target: surely a file of the skill's own folder. */
   explicit: boolean;
+  /** Written as `${SKILL_DIR}/…` (or `${CLAUDE_SKILL_DIR}/…`): a claim about the folder even inside code. */
+  viaSkillDir?: boolean;
 }
 
 function lineAt(text: string, index: number): number {
@@ -47,14 +49,21 @@ function lineAt(text: string, index: number): number {
 export function namedFiles(text: string): FileReference[] {
   const found = new Map<string, FileReference>();
   const add = (raw: string, index: number, explicit: boolean) => {
+    const viaSkillDir = DIR_PREFIX.test(raw);
     const cleaned = raw.replace(DIR_PREFIX, "").replace(/^\.\//, "");
     if (cleaned === "" || cleaned.includes("..") || cleaned.startsWith("/")) return;
     const known = found.get(cleaned);
     if (known) {
       known.explicit ||= explicit;
+      if (viaSkillDir) known.viaSkillDir = true;
       return;
     }
-    found.set(cleaned, { path: cleaned, line: lineAt(text, index), explicit });
+    found.set(cleaned, {
+      path: cleaned,
+      line: lineAt(text, index),
+      explicit,
+      ...(viaSkillDir ? { viaSkillDir } : {}),
+    });
   };
   if (text.includes("](")) {
     for (const match of text.matchAll(MARKDOWN_LINK_TARGET)) {

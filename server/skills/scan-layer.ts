@@ -2,13 +2,14 @@
 // loose `*.md` directly inside a folder. One bad skill becomes one warning; the others still load.
 // Skills are read concurrently (bounded), but results are assembled in layer order then sorted entry
 // name, so skills, warnings and duplicate decisions are the same as a one-by-one scan.
-import { readdir, stat } from "node:fs/promises";
+import { opendir, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
 import { parseSkillMarkdown, type ParseProblem } from "./parse-skill.ts";
 import { MAX_SKILL_FILE_BYTES, readBounded } from "./read-bounded.ts";
 import { parseToolsJson, type PathLookups } from "./tools-json.ts";
 import { lintResources } from "./resource-lint.ts";
+import { nestingProblem } from "./text-limits.ts";
 import type { LintNote, Skill, SkillSource, SkillWarning } from "./types.ts";
 import { byName } from "../protocol/names.ts";
 
@@ -19,6 +20,13 @@ export { MAX_SKILL_FILE_BYTES };
  * YAML, few enough that a large catalog never holds hundreds of open file descriptors.
  */
 export const SCAN_CONCURRENCY = 16;
+
+/**
+ * Entries one skills folder may hold. A folder with more is not loaded at all (one warning naming it and
+ * the limit): listing, sorting and loading a folder of 100,000 files would hold up every session, and no
+ * subset of them is a better guess than none. Five times the largest catalog the benchmarks load.
+ */
+export const MAX_LAYER_ENTRIES = 5_000;
 
 export interface LoadedSkill {
   skill: Skill;
@@ -135,6 +143,8 @@ export async function loadSkillEntry(
       }
     }
     if (toolsRaw !== "") {
+      const tooDeep = nestingProblem(toolsRaw, "tools.json");
+      if (tooDeep) return { warning: warningFrom(source, toolsPath, tooDeep, name) };
       const toolsResult = await parseToolsJson(toolsRaw, rootDir, {
         pathLookups: options.context?.pathLookups,
       });
@@ -145,6 +155,7 @@ export async function loadSkillEntry(
   const skill: Skill = {
     meta: parsed.skill.meta,
     body: parsed.skill.body,
+    frontmatter: parsed.skill.frontmatter,
     entryPath,
     rootDir,
     source,
@@ -218,11 +229,17 @@ interface LayerListing {
 }
 
 async function listLayer(source: SkillSource, folder: string): Promise<LayerListing> {
+  const entries: Dirent[] = [];
   try {
-    const entries = (await readdir(folder, { withFileTypes: true }))
-      .filter((entry) => !entry.name.startsWith("."))
-      .sort(byName);
-    return { source, folder, entries };
+    // One entry at a time, stopping past the limit, so a huge folder costs no more than the limit
+    // (leaving the loop closes the directory).
+    for await (const entry of await opendir(folder, { bufferSize: 256 })) {
+      if (entries.length === MAX_LAYER_ENTRIES) {
+        const reason = `this skills folder has more than ${MAX_LAYER_ENTRIES} entries; the limit is ${MAX_LAYER_ENTRIES}, so none of its skills were loaded (move what is not a skill out of it)`;
+        return { source, folder, entries: [], folderWarning: { source, path: folder, reason } };
+      }
+      entries.push(entry);
+    }
   } catch (error) {
     // A missing folder is an empty layer, not a warning (most users have no user layer).
     if (errorCode(error) === "ENOENT") return { source, folder, entries: [] };
@@ -233,6 +250,7 @@ async function listLayer(source: SkillSource, folder: string): Promise<LayerList
       folderWarning: { source, path: folder, reason: `cannot read skills folder: ${describeError(error)}` },
     };
   }
+  return { source, folder, entries: entries.filter((entry) => !entry.name.startsWith(".")).sort(byName) };
 }
 
 /**
@@ -245,8 +263,16 @@ export async function scanLayers(
 ): Promise<LayerScan[]> {
   const listings = await Promise.all(layers.map((layer) => listLayer(layer.source, layer.folder)));
   const jobs = listings.flatMap((listing) => listing.entries.map((entry) => ({ listing, entry })));
+  // One skill is one outcome, whatever it holds: anything a skill makes a parser or compiler throw is that
+  // skill's warning, never the end of the scan (and with it every other skill).
   const outcomes = await mapBounded(jobs, SCAN_CONCURRENCY, ({ listing, entry }) =>
-    loadFolderEntry(listing.source, listing.folder, entry, context),
+    loadFolderEntry(listing.source, listing.folder, entry, context).catch((error: unknown): EntryOutcome => ({
+      warning: {
+        source: listing.source,
+        path: path.join(listing.folder, entry.name),
+        reason: `cannot load this skill: ${describeError(error)}`,
+      },
+    })),
   );
   let cursor = 0;
   return listings.map((listing) => {

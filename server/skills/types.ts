@@ -1,9 +1,14 @@
 import type { JsonSchema } from "../protocol/model.ts";
-import type { SkillSource } from "../protocol/catalog.ts";
+import type { LintNote, SkillSource } from "../protocol/catalog.ts";
 
 export type {
+  AllowedToolView,
   CatalogSnapshot,
   LintNote,
+  LintProfileName,
+  LintRuleSet,
+  NotOfferedKind,
+  NotOfferedSkill,
   ReloadDiff,
   RemovedSkill,
   ShadowedSkill,
@@ -18,13 +23,42 @@ export type SkillHistory = "recent" | "none" | "summary";
 export interface SkillMeta {
   name: string;
   description: string;
-  /** Names of tools the SOP needs (from `tools`, or `allowed-tools` when `tools` is absent). */
+  /**
+   * Names of tools the SOP needs (the seed's `tools` key): a missing one removes the skill. Never filled
+   * from `allowed-tools`, which is pre-approval (allowed-tools.ts).
+   */
   tools: string[];
   mode: SkillMode;
   history: SkillHistory;
   model?: string;
   /** Unknown frontmatter keys (license, metadata, allowed-tools, compatibility, ...), kept as-is. */
   extra: Record<string, unknown>;
+  /** `allowed-tools` split into entries (absent when the key is): tools pre-approved while it is active. */
+  allowedTools?: string[];
+  /** Claude Code's `disable-model-invocation: true` / `user-invocable: false` (absent: both invocable). */
+  invocation?: { model: boolean; user: boolean };
+  /** Claude Code's `when_to_use`, joined to the description in the index line. */
+  whenToUse?: string;
+}
+
+/** True unless `disable-model-invocation: true`: the skill is in the index and load_skill accepts it. */
+export function modelInvocable(meta: Pick<SkillMeta, "invocation">): boolean {
+  return meta.invocation?.model !== false;
+}
+
+/** The description as the index carries it: Claude Code joins `when_to_use` to it. */
+export function indexDescription(meta: Pick<SkillMeta, "description" | "whenToUse">): string {
+  return meta.whenToUse ? `${meta.description} ${meta.whenToUse}` : meta.description;
+}
+
+/** A lint note the parser found (the catalog adds the skill's name and path). */
+export type FrontmatterNote = Omit<LintNote, "skill" | "path">;
+
+/** What the lint needs from the YAML itself, which only the parser sees. */
+export interface FrontmatterFacts {
+  /** 1-based file line of each top-level key. */
+  keyLines: Record<string, number>;
+  notes: FrontmatterNote[];
 }
 
 /** One entry of a skill's tools.json. */
@@ -45,6 +79,8 @@ export interface Skill {
   rootDir: string;
   source: SkillSource;
   tools: SkillToolSpec[];
+  /** Key lines and parser notes for the lint (absent for a skill built by hand in a test). */
+  frontmatter?: FrontmatterFacts;
 }
 
 export interface PromptItem {

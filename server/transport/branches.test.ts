@@ -145,7 +145,7 @@ describe("branches", () => {
     const resent = requests(branchId)[0];
     expect(resent.stableHash).toBe(second.stableHash);
     expect(resent.activeSkills).toEqual(["review"]);
-    expect(resent.system.environment).toContain("### review");
+    expect(resent.system.environment).toContain(`<skill name="review" source=`);
     expect(client.snapshotMessages(branchId, resent)).toEqual(client.snapshotMessages(origin, second));
     const summary = (await server.hub.list()).find((item) => item.id === branchId)!;
     expect(summary.branch).toMatchObject({

@@ -10,7 +10,7 @@ import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
 import { exportSession, readExportedSession } from "../export/index.ts";
 import type { Session } from "../session/session.ts";
-import { jsonNestingDepth } from "./json-depth.ts";
+import { jsonNestingDepth } from "../protocol/json-depth.ts";
 import type { IncomingFrame, Transport } from "./transport.ts";
 import { SkillUploads } from "./skill-uploads.ts";
 

@@ -2,6 +2,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import type { CatalogLayers } from "../types.ts";
 
 export interface TempLayers {
@@ -52,4 +53,19 @@ export async function writeSkill(
 /** A simple valid skill with the given name and description. */
 export function simpleSkill(name: string, description = `The ${name} skill.`, body?: string): string {
   return skillMarkdown({ name, description }, body);
+}
+
+/** A description that says when to use it, so the playground's "no sign of when" lint stays quiet. */
+export const WHEN_TO_USE = "Use when the user asks for it.";
+
+/** Fresh temp layers for every test of the calling file (vitest hooks); read `.current` inside a test. */
+export function tempLayersPerTest(): { readonly current: TempLayers } {
+  const holder: { current: TempLayers } = { current: undefined as unknown as TempLayers };
+  beforeEach(async () => {
+    holder.current = await makeTempLayers();
+  });
+  afterEach(async () => {
+    await holder.current.cleanup();
+  });
+  return holder;
 }

@@ -1,0 +1,213 @@
+// The shape every session log record must have to be used (S23). A log is a file on disk: a crafted one
+// (from another machine, an old version, an editor) must not reach the page, the replay or the HTML
+// export as anything but the types they read. So each record is checked when it is read, and one that
+// fails is skipped with a warning naming the file, line and field — never trusted.
+//
+// The schemas are the fields readers use, with their types; other fields are allowed (newer versions add
+// fields: extend, don't rename). Records are checked as stored, so the log's references (`{"$sameAs": seq}`
+// for repeated snapshot parts, format 1's `{"$historyPrefix": n}`, compact provider payloads) are accepted
+// where they may stand. An event of a type this version does not know is kept with only its envelope
+// checked: no reader here interprets it, and a newer version's events must survive a round trip.
+import { Type, type TSchema } from "typebox";
+import { mustCompile, type Validator } from "../protocol/validator.ts";
+
+const text = Type.String();
+const integer = Type.Integer();
+const number = Type.Number();
+const flag = Type.Boolean();
+const texts = Type.Array(text);
+const open = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties);
+const { Optional } = Type;
+
+/** `{"$sameAs": seq}`: a snapshot part repeated from the record at that seq. */
+const sameAs = Type.Object({ $sameAs: integer });
+const orSameAs = (schema: TSchema) => Type.Union([schema, sameAs]);
+
+const toolCall = open({ id: text, name: text, input: Type.Unknown() });
+const chatMessage = Type.Union([
+  open({ role: Type.Literal("user"), content: text }),
+  open({ role: Type.Literal("assistant"), content: text, toolCalls: Optional(Type.Array(toolCall)) }),
+  open({
+    role: Type.Literal("tool"),
+    toolCallId: text,
+    toolName: text,
+    content: text,
+    isError: Optional(flag),
+  }),
+]);
+const toolDefinition = open({
+  name: text,
+  description: text,
+  inputSchema: Type.Record(Type.String(), Type.Unknown()),
+  safety: Optional(text),
+  category: Optional(text),
+  origin: Optional(text),
+});
+const segment = open({ kind: text, name: text, hash: text, tokens: number, chars: Optional(number) });
+const usage = open({
+  inputTokens: Optional(number),
+  outputTokens: Optional(number),
+  cacheCreationInputTokens: Optional(number),
+  cacheReadInputTokens: Optional(number),
+  source: Optional(text),
+  estimate: Optional(text),
+});
+const toolResult = open({
+  ok: flag,
+  tool: text,
+  content: text,
+  errorType: Optional(text),
+  error: Optional(text),
+  metadata: Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+const trace = open({ decision: text, source: text, rule: Optional(text), reason: Optional(text) });
+const settings = open({
+  workdir: text,
+  provider: text,
+  model: text,
+  permissionMode: Optional(text),
+  disclosure: Optional(text),
+  scenario: Optional(text),
+  replayOf: Optional(text),
+});
+
+/** A request snapshot as stored: repeated parts may be `$sameAs` references, messages format 1's prefix. */
+const snapshot = open({
+  runId: text,
+  requestIndex: integer,
+  iteration: integer,
+  provider: text,
+  model: text,
+  disclosure: text,
+  system: open({ stable: orSameAs(text), environment: orSameAs(text) }),
+  stableHash: text,
+  messages: Optional(Type.Union([Type.Array(chatMessage), open({ $historyPrefix: integer })])),
+  historyLength: Optional(integer),
+  tools: orSameAs(Type.Array(toolDefinition)),
+  registeredNotVisible: texts,
+  listedSkills: orSameAs(texts),
+  activeSkills: texts,
+  eagerStableLength: Optional(number),
+  tokenizer: Optional(text),
+  segments: Optional(orSameAs(Type.Array(segment))),
+  eager: Optional(
+    open({ stableChars: number, stableTokens: number, environmentTokens: number, totalTokens: number }),
+  ),
+  cache: Optional(Type.Record(Type.String(), Type.Unknown())),
+  at: text,
+});
+
+const object = Type.Record(Type.String(), Type.Unknown());
+const run = { runId: text, console: Optional(Type.Literal(true)) };
+
+/** The fields each known event type must have (`type` itself is checked by the envelope). */
+const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
+  run_started: {
+    ...run,
+    userMessage: text,
+    skill: Optional(text),
+    sandbox: Optional(object),
+    continues: Optional(Type.Literal(true)),
+  },
+  request: { ...run, snapshot },
+  manual_turn_requested: { ...run, requestIndex: integer, snapshot },
+  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown() },
+  provider_retry: { ...run, requestIndex: integer, attempt: integer, delayMs: number, reason: text },
+  text_delta: { ...run, requestIndex: integer, text },
+  usage: { ...run, requestIndex: integer, usage },
+  assistant_message: { ...run, requestIndex: integer, message: chatMessage },
+  tool_call: { ...run, requestIndex: integer, call: toolCall, known: flag, visible: flag },
+  permission_request: { ...run, request: open({ callId: text }) },
+  permission_decision: { ...run, callId: text, trace, answer: Optional(object) },
+  tool_started: { ...run, callId: text, tool: text },
+  tool_result: {
+    ...run,
+    callId: text,
+    result: toolResult,
+    durationMs: number,
+    trace: Optional(trace),
+    fullOutput: Optional(text),
+  },
+  skill_activated: {
+    ...run,
+    name: text,
+    source: text,
+    position: integer,
+    arguments: Optional(text),
+    resources: Optional(object),
+    indexTokens: Optional(number),
+  },
+  tools_registered: { ...run, skill: text, tools: texts },
+  skill_resource_read: { ...run, skill: text, path: text, bytes: number, tokens: number },
+  history_appended: {
+    ...run,
+    message: chatMessage,
+    requestIndex: Optional(integer),
+    figures: Optional(open({ hash: text, tokens: number })),
+  },
+  stop: { ...run, reason: text, message: Optional(text), iterations: integer },
+  catalog_snapshot: {
+    catalog: open({
+      skills: Type.Array(open({ name: text, description: text, source: text })),
+      warnings: Type.Array(open({ path: text, reason: text })),
+    }),
+    visibleTools: texts,
+    registeredTools: texts,
+  },
+  catalog_diff: { diff: object, warnings: Type.Array(object), trigger: text },
+  settings_changed: { settings },
+  trust_state: { trust: object },
+  tool_console_result: {
+    requestId: text,
+    runId: Optional(text),
+    tool: text,
+    input: Type.Unknown(),
+    result: toolResult,
+    durationMs: number,
+    fullOutput: Optional(text),
+  },
+  session_error: { message: text, code: text },
+  branch_started: { branch: object },
+  mcp_state: { servers: Type.Array(open({ name: text, status: text })), warnings: texts },
+};
+
+const header = open({
+  kind: Type.Literal("header"),
+  version: integer,
+  id: text,
+  createdAt: text,
+  title: text,
+  settings,
+  branch: Optional(object),
+});
+const envelope = open({
+  kind: Type.Literal("event"),
+  seq: Type.Integer({ minimum: 0 }),
+  at: text,
+  event: open({ type: text }),
+});
+
+const headerValidator = mustCompile(header, { root: "(header)" });
+const envelopeValidator = mustCompile(envelope, { root: "(record)" });
+const eventValidators = new Map<string, Validator<unknown>>(
+  Object.entries(EVENT_FIELDS).map(([type, fields]) => [
+    type,
+    mustCompile(open({ type: Type.Literal(type), ...fields }), { root: "event" }),
+  ]),
+);
+
+/** Why a parsed log line cannot be used as a record (its first problems), or undefined when it can. */
+export function recordProblem(record: unknown): string | undefined {
+  const kind = (record as { kind?: unknown } | null)?.kind;
+  if (kind === "header") {
+    const checked = headerValidator(record);
+    return checked.ok ? undefined : checked.message;
+  }
+  const checked = envelopeValidator(record);
+  if (!checked.ok) return checked.message;
+  const event = (record as { event: { type: string } }).event;
+  const validator = eventValidators.get(event.type);
+  if (!validator) return undefined;
+  const result = validator(event);
+  return result.ok ? undefined : `${event.type}: ${result.message}`;
+}
