@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outdir = path.join(root, "dist");
+// --outdir DIR: bundle elsewhere (the tests' cached server bundle, server/testing/server-bundle.ts).
+const outdirFlag = process.argv.indexOf("--outdir");
+const outdir = outdirFlag === -1 ? path.join(root, "dist") : path.resolve(process.argv[outdirFlag + 1]);
 
 if (!process.argv.includes("--server-only")) {
   const pages = spawnSync(process.execPath, [path.join(root, "scripts", "ensure-build.mjs"), "--webpack"], {
