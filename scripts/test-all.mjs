@@ -162,7 +162,8 @@ else {
   // Outside test-results/: Playwright empties that folder when it starts.
   const playwrightReport = join(reports, "playwright.json");
   const playwright = await timed("browser tests (e2e)", () =>
-    run("browser tests", "npx", ["playwright", "test", "--reporter=list,json"], {
+    // Two workers: every test starts its own server (e2e/fixtures.ts), and a test mostly waits on the page.
+    run("browser tests", "npx", ["playwright", "test", "--workers=2", "--reporter=list,json"], {
       extraEnv: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
     }),
   );

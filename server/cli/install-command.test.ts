@@ -16,6 +16,7 @@ import { Catalog, defaultLayers } from "../skills/catalog.ts";
 import { simpleSkill } from "../skills/testing/skill-fixtures.ts";
 import { parseCliArguments } from "./args.ts";
 import { zipFolder, zipOf } from "../skills/testing/zip-fixtures.ts";
+import { bundledCli } from "../testing/server-bundle.ts";
 import { REPO_ROOT, runCli, type CliResult } from "./testing/run-cli.ts";
 
 let root: string;
@@ -24,12 +25,12 @@ let workdir: string;
 
 /**
  * In-process, except when the command needs an environment of its own at start-up (NODE_EXTRA_CA_CERTS
- * is read once, when Node starts): then the real CLI process.
+ * is read once, when Node starts): then the CLI as a process (the bundle the package ships).
  */
 function cli(args: string[], env?: Record<string, string>): Promise<CliResult> {
   if (!env) return runCli(args);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
+    const child = spawn(process.execPath, [bundledCli(), ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
     });

@@ -64,3 +64,8 @@ export function serverBundle(): string {
       rmSync(path.join(cache, old), { recursive: true, force: true });
   return entry;
 }
+
+/** The CLI from the same bundle (dist/cli.mjs's equivalent), as the package runs it. */
+export function bundledCli(): string {
+  return path.join(path.dirname(serverBundle()), "cli.mjs");
+}
