@@ -1,6 +1,9 @@
 // `npm run lint`: the layering of shared/DESIGN.md §2, enforced with eslint-plugin-boundaries.
 // - a server module never imports a module above it (the table below, lowest first);
-// - the pages (app/) import server/protocol, as types only, and nothing else of the server;
+// - the pages (app/) import server/protocol, as types only, and values from server/shared (the one small
+//   pure module whose rules both sides apply: hidden characters, prices, figures), nothing else of the server;
+// - server/shared is pure: it imports only its own files and uses no Node global (no Node APIs, no React,
+//   no package), so the pages can bundle it and the server can run it unchanged;
 // - nothing imports the composition roots (server/index.ts, server/cli.ts, server/cli/).
 // Tests and their helpers may reach across layers to build real parts; production code may not.
 // TypeScript is parsed by @babel/eslint-parser: TypeScript 7 ships no JS compiler API, which
@@ -10,6 +13,7 @@ import boundaries from "eslint-plugin-boundaries";
 
 /** Lowest first (DESIGN.md §2). */
 const LAYERS = [
+  "shared",
   "errors",
   "protocol",
   "providers",
@@ -24,6 +28,18 @@ const LAYERS = [
   "session",
   "export",
   "transport",
+];
+
+/** What makes a module not pure: Node's globals (the pages have none of them). */
+const NODE_GLOBALS = [
+  "process",
+  "Buffer",
+  "require",
+  "module",
+  "exports",
+  "__dirname",
+  "__filename",
+  "global",
 ];
 
 const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx", "server/**/testing/**", "server/**/fixtures/**"];
@@ -86,11 +102,16 @@ export default [
               from: { element: { type: "app" } },
               disallow: {
                 to: {
-                  element: { type: [...LAYERS.filter((layer) => layer !== "protocol"), "composition-root"] },
+                  element: {
+                    type: [
+                      ...LAYERS.filter((layer) => layer !== "protocol" && layer !== "shared"),
+                      "composition-root",
+                    ],
+                  },
                 },
               },
               message:
-                "the pages import server/protocol types only, never other server modules (DESIGN.md §2)",
+                "the pages import server/protocol types and server/shared values only, never other server modules (DESIGN.md §2)",
             },
             {
               from: { element: { type: "app" } },
@@ -105,6 +126,39 @@ export default [
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The shared module runs in the pages and on the server: its own files only, and no Node global.
+    files: ["server/shared/**/*.ts"],
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(?!\\./)",
+              message:
+                "server/shared is pure (DESIGN.md §2): it imports only its own files (./x.ts), no Node API, no React, no package",
+            },
+          ],
+        },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ImportExpression",
+          message: "server/shared is pure (DESIGN.md §2): no dynamic import",
+        },
+      ],
+      "no-restricted-globals": [
+        "error",
+        ...NODE_GLOBALS.map((name) => ({
+          name,
+          message: `server/shared is pure (DESIGN.md §2): no Node API (${name}); the pages bundle it too`,
+        })),
       ],
     },
   },

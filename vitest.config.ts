@@ -21,7 +21,8 @@ const EXCLUDE = ["e2e/**", "node_modules/**"];
 const UNIT = [
   "app/**/*.test.{ts,tsx}",
   "bench/**/*.test.ts",
-  "server/cache/**/*.test.ts",
+  // Not cache-as.test.ts: its buildFirstRequest probes for bubblewrap, as `cli prompt` does.
+  "server/cache/{cache-ledger,cache-model,miss-causes,rules-file}.test.ts",
   "server/prompt/**/*.test.ts",
   "server/protocol/**/*.test.ts",
   "scripts/lint-boundaries.test.ts",

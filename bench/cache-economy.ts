@@ -5,6 +5,10 @@
 // scenario runs for real (scripted model, real tools on a temp copy of the demo workdir) once per
 // disclosure × placement; its request segments are then replayed through a fresh cache model per
 // breakpoint placement (the segments do not depend on it). Deterministic: token counts, not timings.
+// The third placement (a mid-conversation system message, and a skill tool added mid-conversation) needs
+// a model that accepts it (server/cache/cache-rules.json): its scenarios run as SYSTEM_MODEL, whose
+// minimum cacheable prefix (1,024 tokens, the claude-opus-4 row) is MODEL's, and are predicted under
+// MODEL's rules like the others. Eager disclosure has every SOP in the stable system already: no rows.
 import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +31,8 @@ const SCENARIOS = path.join(ROOT, "scenarios");
 const DEMO = path.join(ROOT, "examples", "demo-workdir");
 const BASE = path.join(ROOT, "bench", "cache-economy");
 const MODEL = "claude-sonnet-4-5";
+/** A model cache-rules.json marks as accepting mid-conversation system messages and tool changes. */
+const SYSTEM_MODEL = "claude-opus-4-8";
 /** slow-tool waits to be stopped; csv-profile-next-run spans two messages (as in scenarios.test.ts). */
 const SKIPPED = new Set(["slow-tool.yaml"]);
 const MESSAGES: Record<string, string[]> = {
@@ -38,13 +44,21 @@ export interface Variant {
   placement: SkillPlacement;
   breakpoints: CacheBreakpoints;
 }
-export const VARIANTS: Variant[] = (["progressive", "eager"] as const).flatMap((disclosure) =>
-  (["environment", "message"] as const).flatMap((placement) =>
-    (["stable", "rolling"] as const).map((breakpoints) => ({ disclosure, placement, breakpoints })),
+export const VARIANTS: Variant[] = [
+  ...(["progressive", "eager"] as const).flatMap((disclosure) =>
+    (["environment", "message"] as const).flatMap((placement) =>
+      (["stable", "rolling"] as const).map((breakpoints) => ({ disclosure, placement, breakpoints })),
+    ),
   ),
-);
+  ...(["stable", "rolling"] as const).map((breakpoints) => ({
+    disclosure: "progressive" as const,
+    placement: "system" as const,
+    breakpoints,
+  })),
+];
+const placementLabel = { environment: "env", message: "msg", system: "sys" } as const;
 export const variantName = (variant: Variant) =>
-  `${variant.disclosure}·${variant.placement === "environment" ? "env" : "msg"}·${variant.breakpoints}`;
+  `${variant.disclosure}·${placementLabel[variant.placement]}·${variant.breakpoints}`;
 
 export interface ScenarioEconomy {
   scenario: string;
@@ -71,7 +85,7 @@ async function snapshots(file: string, disclosure: DisclosureMode, placement: Sk
       "--json",
       ...(disclosure === "eager" ? ["--eager"] : []),
       "--cache-model",
-      MODEL,
+      placement === "system" ? SYSTEM_MODEL : MODEL,
       "--cache-breakpoints",
       "stable",
       "--skill-placement",
@@ -95,30 +109,30 @@ export async function cacheEconomy(): Promise<ScenarioEconomy[]> {
   for (const file of files) {
     const billed: Record<string, number> = {};
     let requests = 0;
-    for (const disclosure of ["progressive", "eager"] as const) {
-      for (const placement of ["environment", "message"] as const) {
-        const snaps = await snapshots(file, disclosure, placement);
-        requests = snaps.length;
-        for (const breakpoints of ["stable", "rolling"] as const) {
-          const model = new CacheModel(config.rules, config.prices);
-          let total = 0;
-          for (const snapshot of snaps) {
-            const { predicted } = model.predict({
-              requestIndex: snapshot.requestIndex,
-              runId: snapshot.runId,
-              at: snapshot.at,
-              segments: snapshot.segments ?? [],
-              model: MODEL,
-              breakpoints,
-              registeredNotVisible: snapshot.registeredNotVisible,
-            });
-            total +=
-              predicted.inputTokens +
-              write * predicted.cacheCreationInputTokens +
-              read * predicted.cacheReadInputTokens;
-          }
-          billed[variantName({ disclosure, placement, breakpoints })] = Math.round(total);
+    const runs = new Set(VARIANTS.map((variant) => `${variant.disclosure}:${variant.placement}`));
+    for (const run of runs) {
+      const [disclosure, placement] = run.split(":") as [DisclosureMode, SkillPlacement];
+      const snaps = await snapshots(file, disclosure, placement);
+      requests = snaps.length;
+      for (const breakpoints of ["stable", "rolling"] as const) {
+        const model = new CacheModel(config.rules, config.prices);
+        let total = 0;
+        for (const snapshot of snaps) {
+          const { predicted } = model.predict({
+            requestIndex: snapshot.requestIndex,
+            runId: snapshot.runId,
+            at: snapshot.at,
+            segments: snapshot.segments ?? [],
+            model: MODEL,
+            breakpoints,
+            registeredNotVisible: snapshot.registeredNotVisible,
+          });
+          total +=
+            predicted.inputTokens +
+            write * predicted.cacheCreationInputTokens +
+            read * predicted.cacheReadInputTokens;
         }
+        billed[variantName({ disclosure, placement, breakpoints })] = Math.round(total);
       }
     }
     results.push({ scenario: file.replace(/\.yaml$/, ""), requests, billed });
@@ -130,7 +144,7 @@ export function economyMarkdown(results: readonly ScenarioEconomy[]): string {
   const names = VARIANTS.map(variantName);
   const totals = names.map((name) => results.reduce((sum, result) => sum + result.billed[name], 0));
   const lines = [
-    `Billed-equivalent input tokens (input + 1.25 × cache write + 0.1 × cache read), predicted by the cache model for ${MODEL} (o200k_base counts, server/cache/cache-rules.json). Columns: disclosure · SOP placement · breakpoints.`,
+    `Billed-equivalent input tokens (input + 1.25 × cache write + 0.1 × cache read), predicted by the cache model for ${MODEL} (o200k_base counts, server/cache/cache-rules.json). Columns: disclosure · SOP placement (env: the environment; msg: the load_skill result; sys: a mid-conversation system message, with skill tools added mid-conversation, run as ${SYSTEM_MODEL}, which accepts both) · breakpoints.`,
     "",
     `| scenario | requests | ${names.join(" | ")} |`,
     `|---|---|${names.map(() => "---").join("|")}|`,
@@ -145,7 +159,7 @@ export function economyMarkdown(results: readonly ScenarioEconomy[]): string {
 
 export const cacheEconomyFigure: Figure = {
   name: "cache-economy",
-  workload: "every demo scenario, billed-equivalent input tokens, 8 cache placements, claude-sonnet-4-5",
+  workload: "every demo scenario, billed-equivalent input tokens, 10 cache placements, claude-sonnet-4-5",
   target: "report (stable + rolling vs stable only)",
   async run({ quick }): Promise<FigureRow[]> {
     const results = await cacheEconomy();
@@ -169,7 +183,7 @@ export const cacheEconomyFigure: Figure = {
         ratio: round(sum(subject) / sum(baseline), 3),
         target: "report",
         status: "report",
-        note: `cheapest of the 8 placements: ${best} (${sum(best).toLocaleString("en-US")}); table: bench/cache-economy.md${plotNote}`,
+        note: `cheapest of the ${VARIANTS.length} placements: ${best} (${sum(best).toLocaleString("en-US")}); table: bench/cache-economy.md${plotNote}`,
         details: {
           model: MODEL,
           totals: Object.fromEntries(VARIANTS.map(variantName).map((name) => [name, sum(name)])),

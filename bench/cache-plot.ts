@@ -1,4 +1,4 @@
-// The cache-economy plot: for each of the 8 placements, the billed-equivalent input tokens summed over
+// The cache-economy plot: for each placement, the billed-equivalent input tokens summed over
 // the demo scenarios, as horizontal bars (SVG, rasterized to PNG by Chromium like the prompt-economy plot).
 import { writeFile } from "node:fs/promises";
 import { chromium } from "@playwright/test";
@@ -37,7 +37,7 @@ export function cacheSvg(results: readonly ScenarioEconomy[]): string {
     );
   });
   parts.push(
-    `<text x="${MARGIN.left}" y="${height - 14}" fill="#374151">green: stable + rolling breakpoints · grey: stable only · env/msg: where active SOPs go</text>`,
+    `<text x="${MARGIN.left}" y="${height - 14}" fill="#374151">green: stable + rolling · grey: stable only · env/msg/sys: where SOPs go</text>`,
   );
   parts.push("</svg>");
   return parts.join("\n");

@@ -49,6 +49,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./runner-overhead.ts", "runnerOverheadFigure"),
   },
   {
+    name: "permission-evaluate",
+    workload: "PermissionEngine.evaluate of run_command lines: ordinary, and the worst 30 KB line",
+    target: "report (µs per evaluate; adversarial vs ordinary)",
+    load: () => importFigure("./permission-evaluate.ts", "permissionEvaluateFigure"),
+  },
+  {
     name: "skill-tool-call",
     workload: "trivial tool via registry + permission + process runner",
     target: "≤ 1.2× bare child_process.spawn",
@@ -77,6 +83,12 @@ const FIGURES: FigureEntry[] = [
     workload: "20 queries × 4 probes, --concurrency 8, local OpenAI-format server (50 ms answers)",
     target: "report probes/s and overhead per probe",
     load: () => importFigure("./trigger-lab.ts", "triggerLabFigure"),
+  },
+  {
+    name: "description-router",
+    workload: "one request against a 1,000-skill index: description router vs scripted model",
+    target: "report (ms per request, ratio)",
+    load: () => importFigure("./description-router.ts", "descriptionRouterFigure"),
   },
   {
     name: "inspector-select",

@@ -25,7 +25,8 @@ test("the catalog shows builtin and project skills and an override with its shad
   await catalog.openDetail("csv-report");
   await page.getByTestId("skill-tab-tools").click();
   await expect(page.getByTestId("tool-spec-profile_csv")).toContainText("profile-csv.mjs");
-  await expect(page.getByTestId("skill-body-tokens")).toHaveText(/^\d+$/);
+  await expect(page.getByTestId("skill-body-tokens")).toHaveText(/^[\d,]+$/);
+  await expect(page.getByTestId("skill-listing-tokens")).toHaveText(/^\d+$/);
   await page.getByTestId("skill-tab-sop").click();
   await expect(page.getByTestId("skill-sop").locator("h1")).toHaveText("CSV report");
   await workspace.screenshot("skill-detail");

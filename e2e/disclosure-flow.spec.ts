@@ -84,8 +84,8 @@ test("load a skill, approve its tool, and inspect what each request contained", 
 
 test("switching to eager disclosure puts every body into the stable system", async ({ page, workspace }) => {
   const { chat, inspector } = workspace;
-  await page.getByTestId("header-disclosure-mode").selectOption("eager");
-  await expect(page.getByTestId("header-disclosure-mode")).toHaveValue("eager");
+  await (await workspace.setting("header-disclosure-mode")).selectOption("eager");
+  await expect(await workspace.setting("header-disclosure-mode")).toHaveValue("eager");
   await chat.send("hello there");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await inspector.selectRequest(1);

@@ -28,11 +28,14 @@ test("edit a skill description on request #1, resend to the manual provider, com
   await dialog.getByTestId("edit-send").click();
   await expect(dialog).toHaveCount(0);
 
-  // The branch opens: labelled, the copied conversation shown, request #1 waiting for the person.
+  // The branch opens: labelled, the copied conversation shown, request #1 resent as the branch's #2
+  // (numbering continues from the fork) waiting for the person. Only the edit and the provider differ.
   await expect(page.getByTestId("branch-label")).toHaveText("forked from #1: skill csv-report description");
   await expect(chat.userTurns().first()).toContainText("hello there");
   const composer = page.getByTestId("manual-composer");
-  await expect(composer).toContainText("request #1");
+  await expect(composer).toContainText("request #2");
+  await expect(page.getByTestId("branch-check")).toHaveAttribute("data-exact", "true");
+  await expect(page.getByTestId("branch-check")).toContainText("except what you edited (stable system");
   await expect(await inspector.pane("stable")).toContainText(EDITED);
   await page.getByTestId("manual-text").fill("Answered by hand in the branch.");
   await page.getByTestId("manual-send").click();
@@ -84,4 +87,5 @@ test("the per-request line diff, and Rerun from here as an unchanged branch", as
   await page.getByTestId("inspector-rerun").click();
   await expect(page.getByTestId("branch-label")).toHaveText("forked from #2: rerun, unchanged");
   await expect(page.getByTestId("lane-active")).toHaveText("csv-report");
+  await expect(page.getByTestId("branch-check")).toContainText("#3 resends #2 exactly");
 });

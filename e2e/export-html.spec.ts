@@ -28,7 +28,8 @@ test("an exported HTML file opens from file:// with no request and shows two req
     page.waitForEvent("download"),
     page.getByTestId("session-export-html").click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/\.html$/);
+  // Named after the session (its title and short id), not after a timestamp.
+  expect(download.suggestedFilename()).toMatch(/^review-the-readme-[0-9a-f]{8}\.html$/);
   const file = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(file);
 
@@ -52,6 +53,8 @@ test("an exported HTML file opens from file:// with no request and shows two req
   // Model text is text: the markup it contains is shown, not run.
   await expect(viewer.getByTestId("export-chat")).toContainText("<img src=x onerror=alert(1)>");
   await expect(viewer.locator("img")).toHaveCount(0);
+  // The answers' Markdown is formatting, not asterisks.
+  await expect(viewer.getByTestId("export-chat").locator("strong")).toHaveText("Acme Orders");
 
   await viewer.getByTestId("export-request-1").click();
   await viewer.getByTestId("export-pane-tab-environment").click();
@@ -85,9 +88,10 @@ test("an exported HTML file opens from file:// with no request and shows two req
   await context.close();
 });
 
-test("save as scenario, then import it: the session replays the recording", async ({
+test("save as scenario, then import it: a new session offers the recorded message and shows where it diverges", async ({
   page,
   workspace,
+  playground,
 }, testInfo) => {
   const { chat } = workspace;
   await chat.send("review the README");
@@ -103,12 +107,38 @@ test("save as scenario, then import it: the session replays the recording", asyn
   expect(yaml).toContain("recorded:");
   expect(yaml).toContain("name: read_file");
 
+  const [original] = await workspace.sessions.ids();
+  await page.keyboard.press("Escape");
+
+  // The workdir changed since the recording: the replay will read another README.
+  await writeFile(
+    path.join(playground.workdir, "README.md"),
+    "# Acme Orders\n\nRewritten since the recording.\n",
+  );
   await page.getByTestId("session-menu").click();
   await page.getByTestId("session-import-scenario-file").setInputFiles(path.resolve(file));
-  await expect(page.getByTestId("replay-badge")).toHaveText("replay of a recorded session");
-  await chat.send("review the README");
+  // A new session plays it; the recorded message is offered, not typed.
+  await expect(page.getByTestId("replay-badge")).toHaveText("replay");
+  await expect(chat.userTurns()).toHaveCount(0);
+  const banner = page.getByTestId("replay-banner");
+  await expect(banner.getByTestId("replay-progress")).toHaveText("0 of 1 recorded message sent · next:");
+  await banner.getByTestId("replay-next-message").click();
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
-  await expect(chat.toolCall("read_file")).toHaveCount(2);
+  await expect(chat.userTurns()).toHaveText(["review the README"]);
+  await expect(chat.toolCall("read_file")).toHaveCount(1);
+  await expect(banner.getByTestId("replay-progress")).toHaveText("1 of 1 recorded message sent · all sent");
+  // Where the replay left the recording is on screen, not only in the Raw pane.
+  await expect(banner.getByTestId("replay-divergence")).toContainText("the result of read_file differs");
+  await workspace.scratchScreenshot("replay-divergence");
+  await banner.getByTestId("replay-divergence-request").click();
+  await expect(page.getByTestId("inspector-selected")).toHaveText(/^Request #\d+$/);
+
+  // The session the scenario was saved from is as it was.
+  const ids = await workspace.sessions.ids();
+  expect(ids).toHaveLength(2);
+  await workspace.sessions.item(original).click();
+  await expect(chat.userTurns()).toHaveText(["review the README"]);
+  await expect(page.getByTestId("replay-banner")).toHaveCount(0);
 });
 
 test("run --save, then export --format html: the file shows the environment with the loaded SOP and holds no key", async ({

@@ -83,11 +83,23 @@ export const demoScenarios = path.join(repoRoot, "scenarios");
 export async function startPlayground(
   scenariosDir = e2eScenarios,
   serverEnv: Record<string, string> = {},
-): Promise<{ playground: Playground; stop: () => Promise<void> }> {
-  const root = await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
+  options: {
+    /** Keep the demo's MCP server (.mcp.json): the copy is not trusted, so the session opens on a trust prompt. */
+    demoMcp?: boolean;
+    /** A restart: the same port, home and workdir as `again` (a new token, as on every start). */
+    again?: Playground;
+  } = {},
+): Promise<{ playground: Playground; stop: () => Promise<void>; kill: () => Promise<void> }> {
+  const { demoMcp = false, again } = options;
+  const root = again ? path.dirname(again.home) : await mkdtemp(path.join(tmpdir(), "playground-e2e-"));
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
-  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  if (!again) {
+    await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+    // The copy is passed as --workdir, so unlike npm start's own demo copy it is not trusted: its MCP
+    // server (.mcp.json) would make every test open on a trust prompt. Only tests that ask keep it.
+    if (!demoMcp) await rm(path.join(workdir, ".mcp.json"));
+  }
   await mkdir(home, { recursive: true });
   const overridePath = path.join(workdir, ".PseudoClaude", "skills", "review", "SKILL.md");
   if (!existsSync(overridePath)) {
@@ -98,7 +110,17 @@ export async function startPlayground(
   // The server bundled once per state of its sources (about 1 s to start instead of tsx's 4 to 6).
   const child = spawn(
     process.execPath,
-    [serverBundle(), "--port", "0", "--home", home, "--workdir", workdir, "--scenarios", scenariosDir],
+    [
+      serverBundle(),
+      "--port",
+      again ? new URL(again.origin).port : "0",
+      "--home",
+      home,
+      "--workdir",
+      workdir,
+      "--scenarios",
+      scenariosDir,
+    ],
     {
       cwd: repoRoot,
       detached: true,
@@ -108,6 +130,8 @@ export async function startPlayground(
   );
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  /** Stops the server (SIGTERM to its process group) and keeps its files, for a restart. */
+  const kill = () => stopGroup(child);
   const stop = async () => {
     await stopGroup(child);
     await rm(root, { recursive: true, force: true });
@@ -116,7 +140,11 @@ export async function startPlayground(
     const url = await waitForUrl(child, () => output);
     const parsed = new URL(url);
     const token = /token=([0-9a-f]+)/.exec(parsed.hash)?.[1] ?? "";
-    return { playground: { url, origin: parsed.origin, token, workdir, home, output: () => output }, stop };
+    return {
+      playground: { url, origin: parsed.origin, token, workdir, home, output: () => output },
+      stop,
+      kill,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -126,14 +154,17 @@ export async function startPlayground(
 export const test = base.extend<{
   scenariosDir: string;
   serverEnv: Record<string, string>;
+  demoMcp: boolean;
   playground: Playground;
   workspace: WorkspacePage;
 }>({
   scenariosDir: [e2eScenarios, { option: true }],
   /** Extra environment for the server process, e.g. a provider's base URL pointing at a local fake. */
   serverEnv: [{}, { option: true }],
-  playground: async ({ scenariosDir, serverEnv }, use, testInfo) => {
-    const { playground, stop } = await startPlayground(scenariosDir, serverEnv);
+  /** Keep the demo's .mcp.json (its tickets MCP server starts once the test trusts the folder). */
+  demoMcp: [false, { option: true }],
+  playground: async ({ scenariosDir, serverEnv, demoMcp }, use, testInfo) => {
+    const { playground, stop } = await startPlayground(scenariosDir, serverEnv, { demoMcp });
     await use(playground);
     if (testInfo.status !== testInfo.expectedStatus)
       await testInfo.attach("server-output", { body: playground.output(), contentType: "text/plain" });

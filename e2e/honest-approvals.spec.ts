@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "./fixtures.ts";
+import { expectAccessible } from "./axe.ts";
 
 /** Raw characters that change how a command reads; none of them may reach the page unescaped. */
 const hiddenCharacter =
@@ -111,6 +112,7 @@ test("S13: a command with bidi, zero-width and control characters is shown escap
   expect(await input.textContent()).not.toMatch(hiddenCharacter);
   expect(await card.textContent()).not.toMatch(hiddenCharacter);
   await workspace.scratchScreenshot("approval-hidden-characters");
+  await expectAccessible(page, "an approval with hidden characters");
   await chat.deny("hidden characters");
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
   await expect(page.getByTestId("header")).toBeVisible();

@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { zipSync } from "fflate";
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+import { dropFile } from "./pages/drop-file.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -27,24 +27,6 @@ function glossaryZip(): Buffer {
       "glossary-terms/SKILL.md": encode(glossarySkill),
       "glossary-terms/reference.md": encode("# Reference\n\n- cents: integer money amounts\n"),
     }),
-  );
-}
-
-/** Drops `bytes` as a file on the dialog's drop zone, as a drag from the desktop would. */
-async function dropFile(page: Page, name: string, bytes: Buffer) {
-  await page.getByTestId("add-skill-drop").evaluate(
-    (zone, { name, base64 }) => {
-      const binary = atob(base64);
-      const data = new Uint8Array(binary.length);
-      for (let index = 0; index < binary.length; index++) data[index] = binary.charCodeAt(index);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([data], name, { type: "application/zip" }));
-      zone.dispatchEvent(
-        new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }),
-      );
-      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    },
-    { name, base64: bytes.toString("base64") },
   );
 }
 

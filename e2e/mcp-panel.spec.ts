@@ -6,6 +6,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./fixtures.ts";
+import { expectAccessible } from "./axe.ts";
 import { WorkspacePage } from "./pages/workspace-page.ts";
 
 const everything = fileURLToPath(
@@ -33,6 +34,10 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
 
   await expect(server).toHaveAttribute("data-status", "connected", { timeout: 30_000 });
   await expect(server.getByTestId("mcp-server-sandbox")).toHaveText(/sandbox (on · network off|off)/);
+  await expect(server.getByTestId("mcp-server-tools").locator(":scope > summary")).toContainText(
+    "tokens of definitions",
+  );
+  await server.getByTestId("mcp-server-tools").locator(":scope > summary").click();
   const echo = server.getByTestId("mcp-tool-mcp__everything__echo");
   await expect(echo).toBeVisible();
   await expect(server.getByTestId("mcp-tool-mcp__everything__get-sum")).toBeVisible();
@@ -45,6 +50,7 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
     .evaluate((element) => element.closest("details")?.setAttribute("open", ""));
   await expect(server.getByTestId("mcp-server-stderr")).toContainText("Starting default (STDIO) server");
   await workspace.scratchScreenshot("mcp-panel");
+  await expectAccessible(page, "the MCP panel with a server and its tools");
 
   // The tool console: a form from echo's input schema, the call through an approval card.
   const toolConsole = echo.getByTestId("tool-console-mcp__everything__echo");

@@ -15,7 +15,7 @@ test.describe("bubblewrap missing", () => {
     await expect(badge).toHaveAttribute("data-tone", "red");
     await expect(badge).toHaveAttribute("title", /every command and skill tool asks/);
     // Without a sandbox there is no network to switch.
-    await expect(page.getByTestId("header-allow-network")).toHaveCount(0);
+    await expect(await workspace.setting("header-allow-network")).toHaveCount(0);
     const { chat } = workspace;
     await chat.send("Please clean up the logs folder");
     await expect(chat.approvalCard().getByTestId("approval-sandbox")).toContainText(
@@ -46,7 +46,7 @@ test("sandbox on: network off by default, allowed per session from the next run"
   );
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
 
-  const toggle = page.getByTestId("header-allow-network");
+  const toggle = await workspace.setting("header-allow-network");
   await expect(toggle.locator("xpath=..")).toHaveAttribute("title", /from the next run/);
   // The switch shows the server's setting: it turns on once settings_changed comes back.
   await toggle.click();
@@ -62,5 +62,5 @@ test("sandbox on: network off by default, allowed per session from the next run"
   // The setting survives a reload.
   await page.reload();
   await workspace.expectConnected();
-  await expect(page.getByTestId("header-allow-network")).toBeChecked();
+  await expect(await workspace.setting("header-allow-network")).toBeChecked();
 });

@@ -5,7 +5,8 @@ test.use({ scenariosDir: demoScenarios });
 // The three levels of disclosure with the demo skill (scenarios/csv-columns.yaml): request #1 lists
 // csv-report by its index line (L1); load_skill puts its SOP with its base directory and file list into
 // the environment (L2); the model reads reference/column-types.md and runs the skill's script (L3). The
-// lane shows each file of the skill as listed, then read, and the token cost of each level.
+// lane shows each file of the skill as listed, then read (or ran, for the script), and the token cost of
+// each level.
 test("a skill's own files go from listed to read, with the token cost of each level", async ({
   page,
   workspace,
@@ -14,7 +15,7 @@ test("a skill's own files go from listed to read, with the token cost of each le
   const reference = page.getByTestId("skill-file-csv-report-reference-column-types.md");
   const script = page.getByTestId("skill-file-csv-report-scripts-column-types.mjs");
 
-  await chat.send("Check the column types in data/sales.csv");
+  await chat.send("Check the column types in data/customers.csv");
   // The script belongs to the skill: the approval card says so before it runs.
   await expect(chat.approvalCard()).toBeVisible();
   await expect(chat.approvalCard().getByTestId("approval-skill")).toContainText(
@@ -30,7 +31,7 @@ test("a skill's own files go from listed to read, with the token cost of each le
   await chat.allowOnce();
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await expect(chat.toolCall("run_command").getByTestId("tool-call-result")).toContainText(
-    "quantity: 71 integer, 1 text",
+    "monthly_spend: 23 currency, 1 text",
   );
 
   // L2: the SOP in the environment carries the base directory and the file list.
@@ -44,8 +45,21 @@ test("a skill's own files go from listed to read, with the token cost of each le
     await expect(page.getByTestId(`skill-level-${level}-csv-report`)).toHaveText(/^[1-9]\d*$/);
   }
   await expect(reference).toContainText(/read, \d+ tokens/);
-  // The SOP points to the script, and the run never read it (it ran it): the catalog hints at that.
-  await expect(script).toHaveAttribute("data-state", "never-read");
-  await expect(page.getByTestId("resource-hint-csv-report")).toContainText("scripts/column-types.mjs");
+  // The run did not read the script, it ran it: the fourth state, and no "never read" hint names a file
+  // the run used (issue 22 item 5).
+  await expect(script).toHaveAttribute("data-state", "ran");
+  await expect(script).toContainText("ran as a script");
+  await expect(script).toHaveAttribute("title", /ran 1× as a script by run_command/);
+  await expect(page.getByTestId("catalog-resource-hints")).toHaveCount(0);
   await workspace.screenshot("skill-resources");
+  // The lane with its four states, at the two presenter sizes.
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1280, height: 720 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await script.scrollIntoViewIfNeeded();
+    await expect(script).toBeInViewport();
+    await workspace.scratchScreenshot(`skill-resources-lane-${viewport.width}x${viewport.height}`);
+  }
 });

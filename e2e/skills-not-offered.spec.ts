@@ -53,7 +53,7 @@ test("the catalog says why each skill on disk is not offered, and the skill deta
   // The Claude Code profile refuses claude-notes (reserved word, XML tag); lenient only warned.
   await expect(page.getByTestId("catalog-lint")).toContainText("profile lenient");
   await expect(page.getByTestId("not-offered-claude-notes")).toHaveCount(0);
-  await page.getByTestId("header-lint-profile").selectOption("claude-code");
+  await (await workspace.setting("header-lint-profile")).selectOption("claude-code");
   await expect(page.getByTestId("not-offered-claude-notes")).toHaveAttribute("data-kind", "refused");
   await expect(page.getByTestId("not-offered-claude-notes")).toContainText(
     "refused by the claude-code lint profile",
@@ -76,7 +76,7 @@ test("the catalog says why each skill on disk is not offered, and the skill deta
   await expect(page.getByTestId("allowed-tool-WebFetch")).toContainText("no equivalent here");
   await expect(page.getByTestId("skill-allowed-tools-state")).toContainText("off");
   await expect(page.getByTestId("skill-when-to-use")).toContainText("weekly summary of commits");
-  await page.getByTestId("header-honour-allowed-tools").click();
+  await (await workspace.setting("header-honour-allowed-tools")).click();
   await expect(page.getByTestId("skill-allowed-tools-state")).toContainText(
     "this session honours allowed-tools",
   );
@@ -101,8 +101,9 @@ test("a loaded skill's allowed-tools pre-approve its command only while the sess
   await workspace.catalog.reload();
   await expect(workspace.catalog.stage("git-digest")).toHaveText("listed");
 
-  await page.getByTestId("header-honour-allowed-tools").click();
-  await expect(page.getByTestId("header-honour-allowed-tools")).toBeChecked();
+  const honour = await workspace.setting("header-honour-allowed-tools");
+  await honour.click();
+  await expect(honour).toBeChecked();
   await chat.send("make a git digest of this week");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   // The reference file was read by the base directory of the skill's own section.

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "./fixtures.ts";
+import { expectAccessible } from "./axe.ts";
 
 test("the trigger lab scores the demo eval offline, live, and saves the results", async ({
   page,
@@ -40,6 +41,7 @@ test("the trigger lab scores the demo eval offline, live, and saves the results"
   await expect(lab.getByTestId("lab-confounds-a")).toContainText("other_tool_first 2");
   await expect(lab.getByTestId("lab-files")).toContainText("triggers.results.jsonl");
   await workspace.scratchScreenshot("trigger-lab");
+  await expectAccessible(page, "the trigger lab with results");
 
   const evals = path.join(playground.workdir, ".PseudoClaude", "evals");
   const lines = (await readFile(path.join(evals, "triggers.results.jsonl"), "utf8")).trim().split("\n");
@@ -78,6 +80,7 @@ test("the catalog budget view predicts what a client would trim, and the session
   await expect(report.getByTestId("budget-entry-add-report")).toHaveAttribute("data-status", "full");
   await expect(report.getByTestId("budget-entry-todo-triage")).toHaveAttribute("data-status", "dropped");
   await workspace.scratchScreenshot("catalog-budget");
+  await expectAccessible(page, "the catalog budget");
 
   // Codex with a large window: everything fits.
   await lab.getByTestId("budget-profile").selectOption("codex");

@@ -95,7 +95,9 @@ test("a workdir that contains the home folder asks first; Cancel creates nothing
   await newSession(workspace, broad);
   const dialog = page.getByTestId("confirmation-dialog");
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId("confirmation-message")).toContainText("contains the home folder");
+  await expect(dialog.getByTestId("confirmation-item-broad_workdir")).toContainText(
+    `${broad} is / or contains your home folder`,
+  );
   await expect(dialog.getByTestId("confirmation-item-broad_workdir")).toBeVisible();
   await workspace.scratchScreenshot("confirmation-broad-workdir");
   await dialog.getByTestId("confirmation-cancel").click();
@@ -123,23 +125,30 @@ test("bypassPermissions: the new-session dialog warns and needs a tick; the head
   await dialog.getByTestId("new-session-bypass-confirm").check();
   await dialog.getByTestId("new-session-create").click();
   // Confirmed up front: no second dialog.
-  await expect(page.getByTestId("header-permission-mode")).toHaveValue("bypassPermissions");
+  await expect(await workspace.setting("header-permission-mode")).toHaveValue("bypassPermissions");
   await expect(page.getByTestId("confirmation-dialog")).toHaveCount(0);
   await expect(workspace.errorCards()).toHaveCount(0);
 
   // Switching an existing session: back to default (no question), then to bypass (asks).
-  const mode = page.getByTestId("header-permission-mode");
+  const mode = await workspace.setting("header-permission-mode");
   await mode.selectOption("default");
   await expect(mode).toHaveValue("default");
   await mode.selectOption("bypassPermissions");
-  const confirmation = page.getByTestId("confirmation-dialog");
-  await expect(confirmation.getByTestId("confirmation-item-bypass_permissions")).toBeVisible();
-  await expect(confirmation.getByTestId("confirmation-message")).toContainText("bypassPermissions");
-  await confirmation.getByTestId("confirmation-cancel").click();
-  await expect(mode).toHaveValue("default");
-  await mode.selectOption("bypassPermissions");
+  // A real dialog, in plain words, with the focus on the answer that keeps approvals on.
+  const confirmation = page.getByRole("alertdialog", { name: "Stop asking before each tool runs?" });
+  await expect(confirmation).toHaveAttribute("data-testid", "confirmation-dialog");
+  await expect(confirmation.getByTestId("confirmation-item-bypass_permissions")).toContainText(
+    "runs without asking you first",
+  );
+  await expect(confirmation).not.toContainText("confirm:");
+  await expect(confirmation.getByTestId("confirmation-cancel")).toBeFocused();
+  await workspace.scratchScreenshot("confirmation-bypass");
+  await page.keyboard.press("Enter");
+  await expect(confirmation).toHaveCount(0);
+  await expect(await workspace.setting("header-permission-mode")).toHaveValue("default");
+  await (await workspace.setting("header-permission-mode")).selectOption("bypassPermissions");
   await confirmation.getByTestId("confirmation-confirm").click();
-  await expect(mode).toHaveValue("bypassPermissions");
+  await expect(await workspace.setting("header-permission-mode")).toHaveValue("bypassPermissions");
 });
 
 test("the prompt shows what each MCP server runs and reaches (never a value), offers network to one that needs it, and a folder changed since asks again with the change", async ({

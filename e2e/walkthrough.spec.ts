@@ -53,8 +53,8 @@ test("teaching walk-through: names first, the body after load_skill, tools visib
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "canceled");
 
   // 6. Eager disclosure: every body moves into the stable system, and its hash changes.
-  await page.getByTestId("header-disclosure-mode").selectOption("eager");
-  await expect(page.getByTestId("header-disclosure-mode")).toHaveValue("eager");
+  await (await workspace.setting("header-disclosure-mode")).selectOption("eager");
+  await expect(await workspace.setting("header-disclosure-mode")).toHaveValue("eager");
   await chat.send("hello");
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
   await expect(page.getByTestId("stable-changed")).toBeVisible();

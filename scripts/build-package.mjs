@@ -10,6 +10,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { BUNDLE_OPTIONS } from "./bundle-options.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 // --outdir DIR: bundle elsewhere (the tests' cached server bundle, server/testing/server-bundle.ts).
@@ -42,27 +43,9 @@ const sourceLocation = {
 await rm(outdir, { recursive: true, force: true });
 const started = Date.now();
 await build({
+  ...BUNDLE_OPTIONS,
   absWorkingDir: root,
-  entryPoints: { server: "server/index.ts", cli: "server/cli.ts" },
   outdir,
-  outExtension: { ".js": ".mjs" },
-  bundle: true,
-  // The server and the CLI share one chunk of code, kept next to them (the rewritten URLs are relative
-  // to dist/ itself).
-  splitting: true,
-  chunkNames: "[name]-[hash]",
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  // ws loads these optional native add-ons in a try/catch; everything else is in the bundle.
-  external: ["bufferutil", "utf-8-validate"],
-  // Bundled CommonJS dependencies call require(); ESM output has none, so give them Node's.
-  banner: {
-    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
-  },
-  sourcemap: false,
-  legalComments: "none",
-  logLevel: "warning",
   plugins: [sourceLocation],
 });
 console.log(`Server bundled to dist/ in ${Date.now() - started} ms.`);

@@ -9,6 +9,7 @@ const root = new URL("..", import.meta.url).pathname;
 const inputs = [
   "app",
   "server/protocol",
+  "server/shared",
   "next.config.js",
   "postcss.config.mjs",
   "package-lock.json",

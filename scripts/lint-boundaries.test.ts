@@ -33,7 +33,9 @@ describe("npm run lint (layering, DESIGN.md §2)", () => {
         "app/lib/injected.ts",
         'import { Session } from "../../server/session/session.ts";\nexport const s = Session;\n',
       ),
-    ).toEqual([expect.stringContaining("the pages import server/protocol types only")]);
+    ).toEqual([
+      expect.stringContaining("the pages import server/protocol types and server/shared values only"),
+    ]);
     expect(
       await problems(
         "app/lib/injected.ts",
@@ -44,6 +46,54 @@ describe("npm run lint (layering, DESIGN.md §2)", () => {
       await problems(
         "app/lib/injected.ts",
         'import type { SessionEvent } from "../../server/protocol/wire.ts";\nexport type E = SessionEvent;\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it("lets the pages import values from server/shared, and nothing else new", async () => {
+    expect(
+      await problems(
+        "app/lib/injected.ts",
+        'import { costUsd } from "../../server/shared/prices.ts";\nexport const c = costUsd;\n',
+      ),
+    ).toEqual([]);
+    // The shared module is not a door to the rest: a value of server/cache is still refused.
+    expect(
+      await problems(
+        "app/lib/injected.ts",
+        'import { priceFor } from "../../server/cache/rules.ts";\nexport const p = priceFor;\n',
+      ),
+    ).toEqual([expect.stringContaining("server/shared values only")]);
+  });
+
+  it("fails when server/shared imports Node, React, a package, a server module, or uses a Node global", async () => {
+    const shared = "server/shared/injected.ts";
+    for (const source of ["node:fs", "fs", "react", "yaml"]) {
+      expect(
+        await problems(shared, `import * as imported from "${source}";\nexport const i = imported;\n`),
+        source,
+      ).toEqual([expect.stringContaining("server/shared is pure")]);
+    }
+    expect(
+      await problems(
+        shared,
+        'import type { Usage } from "../protocol/runner-events.ts";\nexport type U = Usage;\n',
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringContaining("server/shared is below errors, protocol")]));
+    expect(await problems(shared, "export const home = process.env.HOME;\n")).toEqual([
+      expect.stringContaining("no Node API (process)"),
+    ]);
+    expect(await problems(shared, 'export const load = () => import("node:fs");\n')).toEqual([
+      expect.stringContaining("no dynamic import"),
+    ]);
+    // What it may do: import its own files, and be imported by every layer.
+    expect(
+      await problems(shared, 'import { plural } from "./figures.ts";\nexport const p = plural;\n'),
+    ).toEqual([]);
+    expect(
+      await problems(
+        "server/errors/injected.ts",
+        'import { plural } from "../shared/figures.ts";\nexport const p = plural;\n',
       ),
     ).toEqual([]);
   });

@@ -6,7 +6,7 @@
 // trust needed, checked before the permission question), an MCP tool's input schema (`pattern` and
 // `patternProperties`) and its output schema (checked on the server's structured content), and a glob in
 // a permission rule of the workdir's own settings (deny and ask rules apply without trust), which compiles
-// to `^.*a.*a…b$`, and the model's own search_code pattern.
+// to `^.*a.*a…b$`, the model's own search_code pattern and its list_files glob.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -245,6 +245,18 @@ describe("S18: the server answers a ping within 1 s while a hostile pattern is t
     const { message } = await answersUntil(client!, verdict, "the rule's verdict");
     // The rule does not match (no `b`), so the call is not denied by it: the default mode asks.
     expect(message.type === "event" && message.event.type).toBe("permission_request");
+  }, 60_000);
+
+  it("the model's list_files glob (a path glob: `[^/]*?a` twelve times in a backtracking engine)", async () => {
+    const glob = `**/${"*a".repeat(12)}*b`;
+    const sessionId = await start({
+      scenarios: oneCall("list", "list_files", { pattern: glob }),
+      workdir: { [`deep/${"a".repeat(200)}`]: "x\n" },
+    });
+    client!.send({ type: "send_message", sessionId, text: "list them" });
+    const { message } = await answersUntil(client!, toolResultOf("list_files"), "list_files's result");
+    expect(resultIn(message)).toMatchObject({ ok: true });
+    expect(resultIn(message)?.content).not.toContain("a".repeat(200));
   }, 60_000);
 
   it("the model's search_code pattern (it used to hold the loop for its 5 s budget)", async () => {

@@ -33,7 +33,9 @@ function processesMatching(pattern: string): string[] {
   }
 }
 
-async function startCli(options: { demo?: boolean } = {}): Promise<{
+async function startCli(
+  options: { demo?: boolean; scenarios?: string; env?: Record<string, string> } = {},
+): Promise<{
   url: string;
   port: number;
   token: string;
@@ -58,9 +60,9 @@ async function startCli(options: { demo?: boolean } = {}): Promise<{
       path.join(root, "home"),
       ...(options.demo ? [] : ["--workdir", workdir]),
       "--scenarios",
-      scenarios,
+      options.scenarios ?? scenarios,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
   );
   let stdout = "";
   let stderr = "";
@@ -140,4 +142,85 @@ describe("server/index.ts", () => {
       await rm(demo!, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it("without --workdir, the demo copy's own MCP server starts, and the MCP scenario calls its tools", async () => {
+    const started = await startCli({
+      demo: true,
+      scenarios: path.join(import.meta.dirname, "..", "scenarios"),
+    });
+    const demo = /^workdir: (\S+) \(a fresh copy/m.exec(started.stdout())?.[1];
+    try {
+      const server = { port: started.port, token: started.token, origin: `http://127.0.0.1:${started.port}` };
+      const client = await TestClient.connect(server as TestServer);
+      const sessionId = await client.createSession();
+      const connected = await client.waitForEvent("mcp_state", {
+        sessionId,
+        timeoutMs: 20_000,
+        where: (event) => event.servers.some((entry) => entry.status === "connected"),
+      });
+      expect(connected.event.servers[0]).toMatchObject({ name: "tickets", scope: "workdir" });
+      expect(connected.event.servers[0].tools.map((tool) => tool.name)).toEqual([
+        "mcp__tickets__search_tickets",
+        "mcp__tickets__get_ticket",
+      ]);
+      client.send({ type: "send_message", sessionId, text: "which ticket tracks the cents bug?" });
+      // Every MCP call asks, whatever the server says about itself.
+      const first = await client.answerNextApproval(sessionId);
+      await client.answerNextApproval(
+        sessionId,
+        { kind: "allow_once" },
+        { from: client.messages.indexOf(first) + 1 },
+      );
+      const stop = await client.waitForEvent("stop", { sessionId, timeoutMs: 20_000 });
+      expect(stop.event.reason).toBe("completed");
+      const results = client
+        .events(sessionId)
+        .flatMap((message) => (message.event.type === "tool_result" ? [message.event.result] : []));
+      expect(results.map((result) => [result.tool, result.ok])).toEqual([
+        ["mcp__tickets__search_tickets", true],
+        ["mcp__tickets__get_ticket", true],
+      ]);
+      expect(results[1].content).toContain("ACME-101 [open] Revenue is off by a cent on Sprocket lines");
+      // One count per definition: the MCP panel's figure is the request's tool segment.
+      const request = client.events(sessionId).find((message) => message.event.type === "request")?.event;
+      const segments = request?.type === "request" ? (request.snapshot.segments ?? []) : [];
+      for (const tool of connected.event.servers[0].tools) {
+        expect(segments.find((segment) => segment.name === tool.name)?.tokens).toBe(tool.definitionTokens);
+      }
+      client.close();
+    } finally {
+      if (demo) await rm(demo, { recursive: true, force: true });
+    }
+  }, 60_000);
+  for (const [signal, what] of [
+    ["SIGINT", "Ctrl-C"],
+    ["SIGTERM", "a service stop"],
+  ] as const) {
+    it(`without --workdir, ${signal} (${what}) removes the demo copy before exiting`, async () => {
+      const temp = await realpath(await mkdtemp(path.join(tmpdir(), "playground-demo-tmp-")));
+      try {
+        const started = await startCli({ demo: true, env: { TMPDIR: temp } });
+        const demo = /^workdir: (\S+) \(a fresh copy/m.exec(started.stdout())?.[1];
+        expect(demo, started.stdout()).toBeDefined();
+        expect(path.dirname(demo!)).toBe(temp);
+        expect(existsSync(path.join(demo!, "data", "sales.csv"))).toBe(true);
+        // A session on the copy, so it is in use when the signal comes.
+        const server = {
+          port: started.port,
+          token: started.token,
+          origin: `http://127.0.0.1:${started.port}`,
+        };
+        const client = await TestClient.connect(server as TestServer);
+        await client.waitForEvent("catalog_snapshot", { sessionId: await client.createSession() });
+        const exited = new Promise<number | null>((resolve) => child!.on("exit", (code) => resolve(code)));
+        child!.kill(signal);
+        expect(await exited).toBe(0);
+        expect(existsSync(demo!)).toBe(false);
+        expect(started.stderr()).toContain(`removed the demo copy ${demo}`);
+        client.close();
+      } finally {
+        await rm(temp, { recursive: true, force: true });
+      }
+    }, 30_000);
+  }
 });

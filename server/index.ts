@@ -1,7 +1,7 @@
 // Composition root of `npm start`: parses flags, prepares the default workdir, starts the one-origin
 // server, prints the authorised URL once, and shuts down cleanly on SIGTERM/SIGINT.
-import { existsSync } from "node:fs";
-import { cp, mkdtemp, realpath } from "node:fs/promises";
+import { existsSync, rmSync } from "node:fs";
+import { cp, mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,6 +131,18 @@ async function main(): Promise<void> {
     console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
   console.log(`PLAYGROUND_URL=${server.url}`);
 
+  // The demo copy is this start's own scratch folder: it goes when the server stops (after the runs and
+  // tools that use it have stopped and the logs are written). A --workdir folder is the user's: never.
+  const removeDemoCopy = async () => {
+    if (flags.workdir) return;
+    try {
+      await rm(workdir, { recursive: true, force: true });
+      console.error(`removed the demo copy ${workdir}`);
+    } catch (error) {
+      console.error(`could not remove the demo copy ${workdir}: ${errorMessage(error)}`);
+    }
+  };
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -138,11 +150,13 @@ async function main(): Promise<void> {
     console.error(`${signal}: stopping runs and tools, writing session logs…`);
     const forced = setTimeout(() => {
       console.error("shutdown took over 10 s; exiting anyway");
+      if (!flags.workdir) rmSync(workdir, { recursive: true, force: true });
       process.exit(1);
     }, 10_000);
     forced.unref();
     server
       .close()
+      .then(removeDemoCopy)
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         console.error(`shutdown failed: ${errorMessage(error)}`);

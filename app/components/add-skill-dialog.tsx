@@ -3,10 +3,12 @@
 // replace needs an explicit tick first. Presentational: the container uploads and sends the commands.
 "use client";
 import { useEffect, useState, type DragEvent } from "react";
-import type { InstallLayer, InstallOutcome } from "../../server/protocol/index.ts";
+import type { InstallLayer, InstallOutcome, InstallPlan } from "../../server/protocol/index.ts";
 import { displayPath } from "./catalog-panel.tsx";
+import { Dialog } from "./dialog.tsx";
 import { EscapedText } from "./escaped-text.tsx";
 import { Button } from "./ui.tsx";
+import { plural } from "../../server/shared/figures.ts";
 
 export type AddSkillStatus = "idle" | "reading" | "checking" | "installing";
 
@@ -77,13 +79,14 @@ function Answer({
         — <EscapedText text={plan.description} />
       </p>
       <p className="text-xs text-slate-600">
-        {plan.files} files, {formatBytes(plan.bytes)} uncompressed
+        {plural(plan.files, "file")}, {formatBytes(plan.bytes)} uncompressed
         {plan.toolNames.length > 0 && `, tools: ${plan.toolNames.join(", ")}`}. Goes to{" "}
         <span className="font-mono" title={plan.targetDir}>
           {displayPath(plan.targetDir, workdir)}
         </span>
         .
       </p>
+      {plan.plugin && <PluginPlanLines plugin={plan.plugin} workdir={workdir} />}
       {plan.shadows.map((entry) => (
         <p key={entry.path} className="text-xs" data-testid="add-skill-shadows">
           Shadows the {entry.source} skill{" "}
@@ -122,6 +125,38 @@ function Answer({
   );
 }
 
+/** A plugin bundle's parts: its skills, the MCP servers it adds to the layer's settings, what it left out. */
+function PluginPlanLines({
+  plugin,
+  workdir,
+}: {
+  plugin: NonNullable<InstallPlan["plugin"]>;
+  workdir?: string;
+}) {
+  return (
+    <div className="space-y-0.5 text-xs" data-testid="add-skill-plugin">
+      <p>
+        A plugin ({plugin.format}
+        {plugin.version ? ` ${plugin.version}` : ""}), installed as one unit: skills{" "}
+        <span className="font-mono">{plugin.skills.join(", ") || "none"}</span>.
+      </p>
+      {plugin.mcpServers.map((server) => (
+        <p key={server.name} data-testid="add-skill-plugin-server">
+          MCP server <span className="font-mono">{server.name}</span> joins{" "}
+          <span className="font-mono">{displayPath(plugin.settingsFile, workdir)}</span>:{" "}
+          <EscapedText text={server.target} /> (a project plugin&apos;s servers start once the folder is
+          trusted)
+        </p>
+      ))}
+      {plugin.warnings.map((warning) => (
+        <p key={warning} className="text-amber-800" data-testid="add-skill-plugin-warning">
+          <EscapedText text={warning} />
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function AddSkillDialog({
   view,
   layer,
@@ -144,15 +179,6 @@ export function AddSkillDialog({
   const [dragging, setDragging] = useState(false);
   const [confirmReplace, setConfirmReplace] = useState(false);
   useEffect(() => setConfirmReplace(false), [view.answer]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.preventDefault();
-      onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -166,15 +192,10 @@ export function AddSkillDialog({
   const canInstall = !!planned && !busy && (!planned.needsForce || confirmReplace);
 
   return (
-    <div
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/50"
-      data-testid="add-skill-dialog"
-      role="dialog"
-      aria-label="Add a skill"
-    >
-      <div className="w-[34rem] space-y-2 rounded border border-slate-300 bg-white p-4 text-sm shadow-xl">
-        <h2 className="text-base font-semibold">Add skill</h2>
+    <Dialog title="Add skill" testId="add-skill-dialog" onClose={onClose} width="w-[34rem]">
+      <div className="space-y-2">
         <fieldset className="flex gap-3 text-xs" data-testid="add-skill-layer">
+          <legend className="sr-only">Install into</legend>
           {(["user", "project"] as const).map((option) => (
             <label key={option} className="flex items-center gap-1" title={layerHelp[option]}>
               <input
@@ -271,6 +292,6 @@ export function AddSkillDialog({
           </Button>
         </div>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
 import { commandShapeWarning } from "../lib/command-shape.ts";
-import { escapeHidden, hiddenCharactersIn } from "../lib/hidden-characters.ts";
+import { escapeHiddenCharacters, hiddenCharactersIn } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
 import { Badge, Button, formatJson } from "./ui.tsx";
@@ -40,8 +40,11 @@ export function ApprovalCard({
   primary,
   onAnswer,
   focusTarget,
+  byHand = false,
 }: {
   request: ApprovalRequest;
+  /** A call from the tool console: no model asked for it and no run is going, so the card says neither. */
+  byHand?: boolean;
   /** Only the oldest pending approval shows the keyboard help and is scrolled into view. */
   primary: boolean;
   onAnswer: (answer: ApprovalAnswer) => void;
@@ -95,7 +98,7 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-call-id={request.callId}
       data-armed={armed}
-      role="dialog"
+      role="group"
       aria-label={`Approve ${request.tool}?`}
       onKeyDown={onKeyDown}
       onFocus={() => setFocused(true)}
@@ -109,11 +112,16 @@ export function ApprovalCard({
         <strong className="text-sm" data-testid="approval-title">
           Approve {request.tool}?
         </strong>
+        {byHand && (
+          <span className="text-slate-700" data-testid="approval-by-hand">
+            you started this call from the tool console
+          </span>
+        )}
         <Badge tone="amber">{request.category}</Badge>
         <span className="text-slate-600">
           asked by {request.trace.source}
-          {request.trace.rule ? ` (${escapeHidden(request.trace.rule)})` : ""}
-          {request.trace.reason ? `: ${escapeHidden(request.trace.reason)}` : ""}
+          {request.trace.rule ? ` (${escapeHiddenCharacters(request.trace.rule)})` : ""}
+          {request.trace.reason ? `: ${escapeHiddenCharacters(request.trace.reason)}` : ""}
         </span>
       </div>
       {request.skill !== undefined && (
@@ -216,7 +224,11 @@ export function ApprovalCard({
           <input
             data-testid="approval-deny-reason"
             className="min-w-0 flex-1 rounded border border-slate-300 px-1 py-0.5"
-            placeholder="reason for denying (optional, the model sees it)"
+            placeholder={
+              byHand
+                ? "reason for denying (optional, shown with the console's result)"
+                : "reason for denying (optional, the model sees it)"
+            }
             value={reason}
             onChange={(event) => setReason(event.target.value)}
             onKeyDown={(event) => {
@@ -251,8 +263,16 @@ export function ApprovalCard({
             {armed ? "keys on" : focused ? "keys arming…" : "keys off"}
           </span>
           <kbd>a</kbd> allow once · <kbd>s</kbd> allow for session · <kbd>d</kbd> deny (reason first, then
-          Enter) · <kbd>Esc</kbd> stops the run. Only while this card has the focus: click it, or Shift+Tab
-          from the message box.
+          Enter)
+          {byHand ? (
+            ""
+          ) : (
+            <>
+              {" "}
+              · <kbd>Esc</kbd> stops the run
+            </>
+          )}
+          . Only while this card has the focus: click it, or Shift+Tab from the message box.
         </p>
       )}
     </div>

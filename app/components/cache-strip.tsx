@@ -3,14 +3,10 @@
 // reason on hover; the predicted figures beside the provider's report, a mismatch flagged; and the
 // money of the request, its run and the session. Presentational: props in, nothing out.
 "use client";
-import type { SnapshotCache, Usage } from "../../server/protocol/index.ts";
-import {
-  cacheMismatch,
-  formatUsd,
-  reportedCounts,
-  type CostTotal,
-  type RequestCost,
-} from "../lib/cache-cost.ts";
+import type { CacheCheck, SnapshotCache, Usage } from "../../server/protocol/index.ts";
+import { formatUsd } from "../../server/shared/figures.ts";
+import { cacheMismatch, reportedCounts, type CostTotal, type RequestCost } from "../lib/cache-cost.ts";
+import { CacheDiagnosticsRow } from "./cache-report.tsx";
 import { Badge } from "./ui.tsx";
 
 const statusColors = {
@@ -39,6 +35,7 @@ function totalText(total: CostTotal): string {
 export function CacheStrip({
   cache,
   usage,
+  check,
   provider,
   cost,
   run,
@@ -47,6 +44,8 @@ export function CacheStrip({
 }: {
   cache?: SnapshotCache;
   usage?: Usage;
+  /** The provider's cache diagnostics checked against the prediction (the usage event's). */
+  check?: CacheCheck;
   provider: string;
   cost: RequestCost;
   run: CostTotal;
@@ -82,6 +81,11 @@ export function CacheStrip({
         {mismatch.length > 0 && (
           <Badge tone="red" testId="cache-mismatch" title={mismatch.join("\n")}>
             prediction ≠ provider report
+          </Badge>
+        )}
+        {check?.verdict === "disagree" && (
+          <Badge tone="red" testId="cache-reason-mismatch" title={check.text}>
+            reason ≠ provider&apos;s
           </Badge>
         )}
       </div>
@@ -134,6 +138,12 @@ export function CacheStrip({
           {formatUsd((eagerTokens * cache.price.cacheRead) / 1e6)} if all of it were read from the cache
         </div>
       )}
+      <CacheDiagnosticsRow
+        {...(cache.diagnostics ? { predicted: cache.diagnostics } : {})}
+        {...(usage?.cacheDiagnostics ? { reported: usage.cacheDiagnostics } : {})}
+        {...(check ? { check } : {})}
+        {...(cache.placementNote ? { placementNote: cache.placementNote } : {})}
+      />
       {reported && (
         <div data-testid="cache-reported">
           provider reports: cache_read_input_tokens / cached_tokens {reported.cacheReadInputTokens} ·

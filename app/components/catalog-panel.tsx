@@ -1,7 +1,8 @@
 // Left column: every skill with its source and disclosure stage, what shadowed what, warnings, the skills
 // not offered to the model (and why), lint notes, the Reload button and the feed of reload diffs.
 "use client";
-import type { CatalogSnapshot, SkillSource, SkillView } from "../../server/protocol/index.ts";
+import { DescriptionHints, descriptionHints } from "./description-hints.tsx";
+import type { CatalogSnapshot, CatalogSource, SkillSource, SkillView } from "../../server/protocol/index.ts";
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
@@ -42,6 +43,11 @@ function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
 }
 
 export const sourceTones: Record<SkillSource, Tone> = { builtin: "slate", user: "violet", project: "blue" };
+
+/** A source's badge tone: a layer's, or amber for `mcp:<server>` (a skill an MCP server serves). */
+export function sourceTone(source: CatalogSource): Tone {
+  return source.startsWith("mcp:") ? "amber" : sourceTones[source as SkillSource];
+}
 const stageTones: Record<SkillStage, Tone> = {
   listed: "slate",
   loaded: "amber",
@@ -64,6 +70,12 @@ const sourceHelp: Record<SkillSource, string> = {
   project:
     "project: from this workdir's .PseudoClaude/skills; overrides a builtin or user skill of the same name",
 };
+
+function sourceHelpText(source: CatalogSource): string {
+  return source.startsWith("mcp:")
+    ? `${source}: served by the MCP server ${source.slice(4)} (SEP-2640); fetched and verified when loaded, and loading it asks first`
+    : sourceHelp[source as SkillSource];
+}
 
 export function CatalogPanel({
   catalog,
@@ -136,12 +148,21 @@ export function CatalogPanel({
                     <div className="flex flex-wrap items-center gap-1">
                       <span className="font-mono text-sm font-semibold">{skill.name}</span>
                       <Badge
-                        tone={sourceTones[skill.source]}
+                        tone={sourceTone(skill.source)}
                         testId={`skill-source-${skill.name}`}
-                        title={sourceHelp[skill.source]}
+                        title={sourceHelpText(skill.source)}
                       >
                         {skill.source}
                       </Badge>
+                      {skill.plugin && (
+                        <Badge
+                          tone="slate"
+                          testId={`skill-plugin-${skill.name}`}
+                          title={`installed with the plugin ${skill.plugin} (its skills are listed and removed together)`}
+                        >
+                          plugin: {skill.plugin}
+                        </Badge>
+                      )}
                       <Badge
                         tone={stageTones[stage]}
                         testId={`skill-stage-${skill.name}`}
@@ -169,6 +190,11 @@ export function CatalogPanel({
                       )}
                     </div>
                     <p className="mt-0.5 line-clamp-2 text-xs text-slate-600">{skill.description}</p>
+                    <DescriptionHints
+                      compact
+                      notes={descriptionHints(catalog.lint, skill.name)}
+                      testId={`skill-hints-${skill.name}`}
+                    />
                     {shadow.map((entry) => (
                       <p
                         key={entry.loser.path}
@@ -204,7 +230,7 @@ export function CatalogPanel({
                     {warning.line !== undefined &&
                       `:${warning.line}${warning.column !== undefined ? `:${warning.column}` : ""}`}
                   </span>{" "}
-                  <Badge tone={sourceTones[warning.source]}>{warning.source}</Badge>
+                  <Badge tone={sourceTone(warning.source)}>{warning.source}</Badge>
                   <p>{warning.reason}</p>
                 </li>
               ))}

@@ -1,149 +1,18 @@
 // Middle column: the conversation (streaming text, tool call cards, stops and errors), pending
-// approvals, the manual "you are the model" composer, and the message box.
+// approvals, the manual "you are the model" composer, and the message box. The conversation follows new
+// output unless the reader scrolled up (then a "new output" pill), and sending always returns to the bottom.
+// For screen readers the conversation is a log (new turns are read; while a run streams it is busy, so its
+// text is read once it settles, not delta by delta), and a waiting approval is announced at once.
 "use client";
-import { memo, useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
-import type { ChatTurn, ManualTurnRequest, ToolCallView } from "../state/types.ts";
+import type { ChatTurn, ManualTurnRequest, QueuedMessage, ToolCallView } from "../state/types.ts";
 import { ApprovalCard } from "./approval-card.tsx";
+import { Turn } from "./chat-turn.tsx";
 import { Composer } from "./composer.tsx";
+import { useFollowOutput } from "./follow-output.ts";
 import { ManualComposer } from "./manual-composer.tsx";
-import { ToolCallCard } from "./tool-call-card.tsx";
-import { SafeMarkdown } from "../lib/markdown.tsx";
-import { Badge, ErrorCard } from "./ui.tsx";
-
-const stopText: Record<string, string> = {
-  completed: "Run completed",
-  max_iterations: "Stopped: reached the iteration limit",
-  unknown_tool_limit: "Stopped: the model called unknown tools twice in a row",
-  canceled: "Stopped by the user; its tools were killed",
-  provider_error: "Stopped: the provider failed",
-  interrupted: "Interrupted: the server stopped during this run",
-};
-
-// Memoized: while text streams, only the turn that grows re-renders, not the whole conversation.
-const Turn = memo(function Turn({
-  turn,
-  toolCalls,
-  highlighted,
-  awaitingManual,
-  onSelectRequest,
-}: {
-  turn: ChatTurn;
-  toolCalls: Record<string, ToolCallView>;
-  highlighted: boolean;
-  /** The manual provider is waiting for the person to write this turn. */
-  awaitingManual: boolean;
-  onSelectRequest: (requestIndex: number) => void;
-}) {
-  switch (turn.kind) {
-    case "user":
-      return (
-        <div
-          className="ml-auto w-fit max-w-[85%] rounded bg-blue-700 px-2 py-1 text-sm text-white"
-          data-testid="turn-user"
-        >
-          {turn.skill && <Badge tone="blue">/{turn.skill}</Badge>}{" "}
-          <span className="whitespace-pre-wrap">{turn.text}</span>
-        </div>
-      );
-    case "assistant":
-      return (
-        <div
-          className={`max-w-[95%] space-y-1 rounded border px-2 py-1 ${highlighted ? "border-blue-500 ring-2 ring-blue-200" : "border-slate-200"} bg-white`}
-          data-testid="turn-assistant"
-          id={turn.requestIndex !== undefined ? `turn-request-${turn.requestIndex}` : undefined}
-          data-request-index={turn.requestIndex}
-          data-highlighted={highlighted}
-        >
-          {turn.byHand && (
-            <p className="text-[0.7rem] text-slate-500">
-              run by hand from the tool console (no model request)
-            </p>
-          )}
-          {turn.requestIndex !== undefined && (
-            <button
-              type="button"
-              className="text-[0.7rem] text-blue-800 underline"
-              data-testid={`turn-link-request-${turn.requestIndex}`}
-              onClick={() => onSelectRequest(turn.requestIndex!)}
-            >
-              model request #{turn.requestIndex} → inspector
-            </button>
-          )}
-          {turn.text &&
-            (turn.streaming ? (
-              <p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">
-                {turn.text}
-              </p>
-            ) : (
-              // Finished text is shown as sanitized Markdown (DOMPurify), never as raw HTML.
-              <SafeMarkdown markdown={turn.text} testId="assistant-text" />
-            ))}
-          {!turn.text && turn.toolCallIds.length === 0 && (
-            <p className="text-sm text-slate-400">
-              {awaitingManual
-                ? "waiting for you to answer as the model (below)…"
-                : turn.streaming
-                  ? "thinking…"
-                  : "(no response)"}
-            </p>
-          )}
-          {turn.toolCallIds.map((id) =>
-            toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null,
-          )}
-        </div>
-      );
-    case "tool_message":
-      return (
-        <div
-          className="rounded border border-slate-200 bg-slate-50 px-2 py-1 text-xs"
-          data-testid="turn-tool"
-        >
-          <span className="font-mono">{turn.toolName}</span>:{" "}
-          <span className="whitespace-pre-wrap">{turn.content}</span>
-        </div>
-      );
-    case "stop": {
-      const summary = `${stopText[turn.reason] ?? turn.reason} after ${turn.iterations} request${turn.iterations === 1 ? "" : "s"}`;
-      if (turn.reason === "completed" || turn.reason === "canceled") {
-        return (
-          <div
-            className={`text-center text-xs ${turn.reason === "completed" ? "text-slate-500" : "font-semibold text-amber-900"}`}
-            data-testid="turn-stop"
-            data-reason={turn.reason}
-          >
-            — {summary}
-            {turn.message ? `: ${turn.message}` : ""} —
-          </div>
-        );
-      }
-      // Failures get a card: what happened and, in the server's message, what to do about it.
-      return (
-        <div
-          role="alert"
-          className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900"
-          data-testid="turn-stop"
-          data-reason={turn.reason}
-        >
-          <strong>{summary}</strong>
-          {turn.message && <p className="mt-1 whitespace-pre-wrap break-words">{turn.message}</p>}
-          <p className="mt-1 text-xs text-red-800">
-            The conversation so far is kept; you can send the next message.
-          </p>
-        </div>
-      );
-    }
-    case "retry":
-      return (
-        <div className="text-center text-xs text-amber-900" data-testid="turn-retry">
-          Provider busy ({turn.reason}); retry {turn.attempt} of request #{turn.requestIndex} in{" "}
-          {Math.round(turn.delayMs / 100) / 10} s
-        </div>
-      );
-    case "error":
-      return <ErrorCard title={`Session error (${turn.code})`} message={turn.message} testId="turn-error" />;
-  }
-});
+import { ReplayBanner, type ReplayState } from "./replay-banner.tsx";
 
 /** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
 const DEMO_PROMPTS = [
@@ -154,6 +23,7 @@ const DEMO_PROMPTS = [
 ];
 
 export function ChatPanel({
+  sessionId,
   turns,
   toolCalls,
   pendingApprovals,
@@ -162,12 +32,18 @@ export function ChatPanel({
   running,
   connected,
   highlightRequest,
+  queued = [],
+  replay,
   onSend,
   onStop,
+  onRemoveQueued,
+  onStopAndSend,
   onAnswer,
   onManualResponse,
   onSelectRequest,
 }: {
+  /** The open session: another one starts at its bottom, following. */
+  sessionId?: string;
   turns: ChatTurn[];
   toolCalls: Record<string, ToolCallView>;
   pendingApprovals: string[];
@@ -176,8 +52,16 @@ export function ChatPanel({
   running: boolean;
   connected: boolean;
   highlightRequest?: number;
-  onSend: (text: string) => void;
+  /** Messages typed during the run, sent when it ends. */
+  queued?: QueuedMessage[];
+  /** A replay's recorded messages and where it left the recording. */
+  replay?: ReplayState;
+  /** Sends the message, or queues it while a run is going; false when it could not (the text stays). */
+  onSend: (text: string) => boolean;
   onStop: () => void;
+  onRemoveQueued?: (id: string) => void;
+  /** Stops the run; the queued message goes out as soon as it has stopped. */
+  onStopAndSend?: () => void;
   onAnswer: (callId: string, answer: ApprovalAnswer) => void;
   onManualResponse: (
     requestIndex: number,
@@ -187,77 +71,113 @@ export function ChatPanel({
   onSelectRequest: (requestIndex: number) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const primaryApproval = useRef<HTMLDivElement>(null);
-  const lastTurn = turns[turns.length - 1];
-  const lastLength = lastTurn?.kind === "assistant" ? lastTurn.text.length + lastTurn.toolCallIds.length : 0;
-  useEffect(() => {
-    const element = scroller.current;
-    // Follow the stream when the reader is already at the bottom, and always after they sent a message.
-    const nearBottom = element && element.scrollHeight - element.scrollTop - element.clientHeight < 160;
-    if (element && (nearBottom || lastTurn?.kind === "user")) element.scrollTop = element.scrollHeight;
-  }, [turns.length, lastLength, pendingApprovals.length, lastTurn?.kind]);
+  const follow = useFollowOutput(scroller, content, sessionId);
+  const skillNames = useMemo(() => skills.map((skill) => skill.name), [skills]);
   useEffect(() => {
     if (highlightRequest === undefined) return;
     document.getElementById(`turn-request-${highlightRequest}`)?.scrollIntoView({ block: "nearest" });
   }, [highlightRequest]);
+  // Sending (or queueing) always brings the conversation back to its bottom.
+  const send = (text: string) => {
+    const accepted = onSend(text);
+    if (accepted) follow.toBottom();
+    return accepted;
+  };
 
   return (
     <div className="flex h-full flex-col" data-testid="chat-panel">
-      <div ref={scroller} className="min-h-0 flex-1 space-y-2 overflow-y-auto p-2" data-testid="chat-turns">
-        {turns.length === 0 && (
-          <div className="mt-8 text-center text-sm text-slate-500">
-            <p>
-              Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
-            </p>
-            <p className="mt-4 text-xs uppercase tracking-wide text-slate-400">
-              or try one of the demo's tasks
-            </p>
-            <div className="mt-2 flex flex-wrap justify-center gap-2">
-              {DEMO_PROMPTS.map((prompt) => (
-                <button
-                  key={prompt}
-                  type="button"
-                  disabled={!connected || running}
-                  onClick={() => onSend(prompt)}
-                  className="rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-700 hover:border-blue-400 hover:text-blue-700 disabled:opacity-50"
-                  data-testid="demo-prompt"
-                >
-                  {prompt}
-                </button>
-              ))}
-            </div>
+      {replay && (
+        <ReplayBanner replay={replay} running={running} onSend={send} onShowRequest={onSelectRequest} />
+      )}
+      <div className="relative min-h-0 flex-1">
+        {/* No scroll anchoring: the browser's own adjustments would look like the reader scrolling. */}
+        <div
+          ref={scroller}
+          className="h-full overflow-y-auto p-2 [overflow-anchor:none]"
+          data-testid="chat-turns"
+        >
+          <div
+            ref={content}
+            className="space-y-2"
+            role="log"
+            aria-label="Conversation"
+            aria-relevant="additions"
+            aria-busy={running}
+          >
+            {turns.length === 0 && !replay?.recorded.length && (
+              <div className="mt-8 text-center text-sm text-slate-500">
+                <p>
+                  Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
+                </p>
+                <p className="mt-4 text-xs uppercase tracking-wide text-slate-500">
+                  or try one of the demo&apos;s tasks
+                </p>
+                <div className="mt-2 flex flex-wrap justify-center gap-2">
+                  {DEMO_PROMPTS.map((prompt) => (
+                    <button
+                      key={prompt}
+                      type="button"
+                      disabled={!connected || running}
+                      onClick={() => send(prompt)}
+                      className="rounded-full border border-slate-300 bg-white px-3 py-1 text-slate-700 hover:border-blue-400 hover:text-blue-700 disabled:opacity-50"
+                      data-testid="demo-prompt"
+                    >
+                      {prompt}
+                    </button>
+                  ))}
+                </div>
+              </div>
+            )}
+            {turns.map((turn) => (
+              <Turn
+                key={turn.id}
+                turn={turn}
+                toolCalls={toolCalls}
+                skillNames={skillNames}
+                highlighted={
+                  turn.kind === "assistant" &&
+                  turn.requestIndex !== undefined &&
+                  turn.requestIndex === highlightRequest
+                }
+                awaitingManual={
+                  turn.kind === "assistant" &&
+                  turn.requestIndex !== undefined &&
+                  turn.requestIndex === manualTurn?.requestIndex
+                }
+                onSelectRequest={onSelectRequest}
+              />
+            ))}
           </div>
+        </div>
+        {!follow.following && follow.unseen && (
+          <button
+            type="button"
+            className="absolute bottom-2 left-1/2 -translate-x-1/2 rounded-full border border-blue-300 bg-blue-700 px-3 py-1 text-xs font-medium text-white shadow-lg hover:bg-blue-800"
+            data-testid="chat-new-output"
+            onClick={follow.toBottom}
+          >
+            ↓ New output below
+          </button>
         )}
-        {turns.map((turn) => (
-          <Turn
-            key={turn.id}
-            turn={turn}
-            toolCalls={toolCalls}
-            highlighted={
-              turn.kind === "assistant" &&
-              turn.requestIndex !== undefined &&
-              turn.requestIndex === highlightRequest
-            }
-            awaitingManual={
-              turn.kind === "assistant" &&
-              turn.requestIndex !== undefined &&
-              turn.requestIndex === manualTurn?.requestIndex
-            }
-            onSelectRequest={onSelectRequest}
-          />
-        ))}
       </div>
+      {/* Always in the page, so the announcement is a change a screen reader hears. */}
+      <p className="sr-only" aria-live="assertive" data-testid="approval-announcement">
+        {approvalAnnouncement(pendingApprovals, toolCalls)}
+      </p>
       {(pendingApprovals.length > 0 || manualTurn) && (
         <div
           className="max-h-[55%] space-y-2 overflow-y-auto border-t border-amber-300 p-2"
           data-testid="chat-attention"
         >
           {pendingApprovals.map((callId, index) => {
-            const approval = toolCalls[callId]?.approval;
-            return approval ? (
+            const call = toolCalls[callId];
+            return call?.approval ? (
               <ApprovalCard
                 key={callId}
-                request={approval}
+                request={call.approval}
+                byHand={call.byHand === true}
                 primary={index === 0}
                 focusTarget={index === 0 ? primaryApproval : undefined}
                 onAnswer={(answer) => onAnswer(callId, answer)}
@@ -278,11 +198,25 @@ export function ChatPanel({
         skills={skills}
         running={running}
         disabled={!connected}
-        onSend={onSend}
+        onSend={send}
         onStop={onStop}
+        queued={queued}
+        onRemoveQueued={onRemoveQueued}
+        onStopAndSend={onStopAndSend}
         approvalWaiting={pendingApprovals.length > 0}
         onFocusApproval={() => primaryApproval.current?.focus({ preventScroll: true })}
       />
     </div>
   );
+}
+
+/** "Approval needed: run_command (2 waiting)", or nothing when no call waits. */
+export function approvalAnnouncement(
+  pendingApprovals: string[],
+  toolCalls: Record<string, ToolCallView>,
+): string {
+  const first = pendingApprovals.map((callId) => toolCalls[callId]?.approval).find(Boolean);
+  if (!first) return "";
+  const more = pendingApprovals.length > 1 ? ` (${pendingApprovals.length} waiting)` : "";
+  return `Approval needed: ${first.tool}${more}. Focus the card to answer.`;
 }

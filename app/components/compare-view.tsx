@@ -5,7 +5,10 @@
 "use client";
 import { useState } from "react";
 import type { RequestDigest, RunDigest, SessionSummary } from "../../server/protocol/index.ts";
+import { formatUsd } from "../../server/shared/figures.ts";
 import { usageText } from "../lib/usage-text.ts";
+import { SafeMarkdown } from "../lib/markdown.tsx";
+import { Dialog } from "./dialog.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { Button, formatJson } from "./ui.tsx";
 
@@ -41,7 +44,7 @@ function initialRun(side: CompareSide): number {
 }
 
 function RequestFigures({ request }: { request: RequestDigest | undefined }) {
-  if (!request) return <span className="text-slate-400">—</span>;
+  if (!request) return <span className="text-slate-500">—</span>;
   return (
     <span>
       #{request.requestIndex} · {request.provider}/{request.model} ·{" "}
@@ -54,7 +57,7 @@ function RequestFigures({ request }: { request: RequestDigest | undefined }) {
         "no token figures (older log)"
       )}
       {request.costUsd !== undefined && (
-        <span data-testid="compare-cost"> · ${request.costUsd.toFixed(4)}</span>
+        <span data-testid="compare-cost"> · {formatUsd(request.costUsd)}</span>
       )}
       {request.usage && <span className="text-slate-600"> · {usageText(request.usage)}</span>}
     </span>
@@ -82,7 +85,8 @@ function SidePicker({
     <div className="space-y-1 text-xs" data-testid={testId}>
       <div className="font-semibold">{label}</div>
       <select
-        className="w-full rounded border border-slate-300"
+        className="w-full rounded border border-slate-300 py-0.5"
+        aria-label={`${label}: session`}
         data-testid={`${testId}-session`}
         value={side.sessionId}
         onChange={(event) => onSession(event.target.value)}
@@ -99,7 +103,8 @@ function SidePicker({
         <div className="text-slate-500">this session has no runs yet</div>
       ) : (
         <select
-          className="w-full rounded border border-slate-300"
+          className="w-full rounded border border-slate-300 py-0.5"
+          aria-label={`${label}: run`}
           data-testid={`${testId}-run`}
           value={run}
           onChange={(event) => onRun(Number(event.target.value))}
@@ -166,6 +171,7 @@ export function CompareView({
     run && (
       <select
         className="rounded border border-slate-300"
+        aria-label={`${side === "left" ? "Left" : "Right"}: request`}
         data-testid={`compare-${side}-request`}
         value={current ? run.requests.indexOf(current) : 0}
         onChange={(event) => setRequests({ ...requests, [side]: Number(event.target.value) })}
@@ -179,20 +185,12 @@ export function CompareView({
     );
 
   return (
-    <div
-      className="fixed inset-0 z-30 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4"
-      data-testid="compare-view"
-      role="dialog"
-      aria-label="Compare two runs"
-    >
-      <div className="w-[72rem] max-w-full space-y-2 rounded bg-white p-3 text-sm shadow-xl">
-        <div className="flex items-center">
-          <h2 className="text-base font-semibold">Compare two runs</h2>
-          <span className="ml-auto">
-            <Button testId="compare-close" onClick={onClose}>
-              Close
-            </Button>
-          </span>
+    <Dialog title="Compare two runs" testId="compare-view" onClose={onClose} width="w-[72rem]" align="top">
+      <div className="space-y-2">
+        <div className="flex justify-end">
+          <Button testId="compare-close" onClick={onClose}>
+            Close
+          </Button>
         </div>
         <div className="grid grid-cols-2 gap-2">
           <SidePicker
@@ -245,17 +243,32 @@ export function CompareView({
                 </td>
               </tr>
             ))}
-            {runFacts.map((fact) => (
-              <tr key={fact.label} className="border-t border-slate-200 align-top">
-                <td className="w-24 pr-1 text-slate-500">{fact.label}</td>
-                <td className="pr-2 whitespace-pre-wrap" data-testid={`compare-left-${fact.testId}`}>
-                  {leftRun ? fact.value(leftRun) : "—"}
-                </td>
-                <td className="whitespace-pre-wrap" data-testid={`compare-right-${fact.testId}`}>
-                  {rightRun ? fact.value(rightRun) : "—"}
-                </td>
-              </tr>
-            ))}
+            {runFacts.map((fact) => {
+              // The final answer is the model's Markdown: shown rendered (sanitized), like the chat shows it.
+              const cell = (run: RunDigest | undefined, testId: string) =>
+                !run ? (
+                  "—"
+                ) : fact.testId === "answer" && run.finalAnswer ? (
+                  <SafeMarkdown
+                    markdown={run.finalAnswer}
+                    className="text-xs"
+                    testId={`${testId}-markdown`}
+                  />
+                ) : (
+                  <span className="whitespace-pre-wrap">{fact.value(run)}</span>
+                );
+              return (
+                <tr key={fact.label} className="border-t border-slate-200 align-top">
+                  <td className="w-24 pr-1 text-slate-500">{fact.label}</td>
+                  <td className="pr-2" data-testid={`compare-left-${fact.testId}`}>
+                    {cell(leftRun, `compare-left-${fact.testId}`)}
+                  </td>
+                  <td data-testid={`compare-right-${fact.testId}`}>
+                    {cell(rightRun, `compare-right-${fact.testId}`)}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         <p className="text-[0.7rem] text-slate-500">
@@ -269,6 +282,7 @@ export function CompareView({
               key={name}
               small
               kind={pane === name ? "primary" : "plain"}
+              pressed={pane === name}
               testId={`compare-pane-${name}`}
               onClick={() => setPane(name)}
             >
@@ -290,6 +304,6 @@ export function CompareView({
           <p className="text-xs text-slate-500">Pick a run with requests on both sides to see a line diff.</p>
         )}
       </div>
-    </div>
+    </Dialog>
   );
 }

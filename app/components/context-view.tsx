@@ -23,7 +23,7 @@ export function ContextView({ items }: { items: ContextItem[] }) {
                 {total > 0 ? `${((100 * item.tokens) / total).toFixed(1)}%` : ""}
               </td>
               <td
-                className="pl-1 text-slate-400"
+                className="pl-1 text-slate-500"
                 title={
                   item.basis === "estimate"
                     ? "share of the stable system's count by characters"

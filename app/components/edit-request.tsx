@@ -6,6 +6,7 @@
 import { useMemo, useState } from "react";
 import type { ProviderInfo, RequestEdit } from "../../server/protocol/index.ts";
 import { environmentParts, type ResolvedSnapshot } from "../state/snapshot-view.ts";
+import { Dialog } from "./dialog.tsx";
 import { Button } from "./ui.tsx";
 
 const area = "w-full rounded border border-slate-300 p-1 font-mono text-xs";
@@ -65,14 +66,14 @@ export function EditRequest({
   }
 
   return (
-    <div
-      className="fixed inset-0 z-30 flex items-start justify-center overflow-y-auto bg-slate-900/40 p-4"
-      data-testid="edit-request"
-      role="dialog"
-      aria-label={`Edit and resend request #${snapshot.requestIndex}`}
+    <Dialog
+      title={`Edit & resend request #${snapshot.requestIndex}`}
+      testId="edit-request"
+      onClose={onCancel}
+      width="w-[56rem]"
+      align="top"
     >
-      <div className="w-[56rem] max-w-full space-y-2 rounded bg-white p-3 text-sm shadow-xl">
-        <h2 className="text-base font-semibold">Edit &amp; resend request #{snapshot.requestIndex}</h2>
+      <div className="space-y-2">
         <p className="text-xs text-slate-600">
           The original stays as it is. The resent request starts a branch: a new session, labelled with what
           you edited, that continues as a normal conversation with your edits applied to every request.
@@ -84,6 +85,7 @@ export function EditRequest({
           <select
             className="rounded border border-slate-300 text-xs"
             data-testid="edit-skill-select"
+            aria-label="Skill"
             value={skill}
             onChange={(event) => setSkill(event.target.value)}
           >
@@ -98,6 +100,7 @@ export function EditRequest({
               className={area}
               rows={3}
               data-testid="edit-skill-description"
+              aria-label={`Description of ${skill}`}
               value={descriptions[skill] ?? skillDescriptions[skill] ?? ""}
               onChange={(event) => setDescriptions({ ...descriptions, [skill]: event.target.value })}
             />
@@ -111,6 +114,7 @@ export function EditRequest({
             className={area}
             rows={12}
             data-testid="edit-stable"
+            aria-label="Stable system"
             value={stable}
             onChange={(event) => setStable(event.target.value)}
           />
@@ -200,6 +204,6 @@ export function EditRequest({
           </span>
         </div>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 // Text that may carry hidden characters (a command, a path, stdin), rendered so each one shows as a
 // visible `\u202E` marker, plus the warning line the approval card puts under it.
 "use client";
-import { hiddenWarning, splitHidden, type HiddenCharacter } from "../lib/hidden-characters.ts";
+import { hiddenWarning, splitHidden, type HiddenCharacter } from "../../server/shared/hidden-characters.ts";
 
 export function EscapedText({ text }: { text: string }) {
   return (

@@ -1,7 +1,13 @@
 // The experiment loop's overlays (issue 14): the Edit & resend dialog for one request, the compare view,
 // and the banner a branch shows above its chat ("forked from #N: …", with a way back to its origin).
 "use client";
-import type { ProviderInfo, RequestEdit, RunDigest, SessionSummary } from "../../server/protocol/index.ts";
+import type {
+  BranchCheck,
+  ProviderInfo,
+  RequestEdit,
+  RunDigest,
+  SessionSummary,
+} from "../../server/protocol/index.ts";
 import type { SessionView } from "../state/types.ts";
 import { CompareView } from "./compare-view.tsx";
 import { EditRequest } from "./edit-request.tsx";
@@ -34,6 +40,7 @@ export function BranchBanner({
       <span className="text-slate-600">
         a branch of another session: the original is unchanged; these edits apply to every request here
       </span>
+      {session.branchCheck && <BranchCheckLine check={session.branchCheck} />}
       <Button small testId="branch-open-origin" onClick={() => onOpenOrigin(branch.originSessionId)}>
         Open the original
       </Button>
@@ -41,6 +48,47 @@ export function BranchBanner({
         Compare with the original
       </Button>
     </div>
+  );
+}
+
+/**
+ * How the branch's first request compares with the origin's, segment by segment (the server's check,
+ * branch_checked): exact but for the edits, or which segments differ and why. Nothing is computed here.
+ */
+export function BranchCheckLine({ check }: { check: BranchCheck }) {
+  const pinned = check.pinnedDate
+    ? `; environment dated ${check.pinnedDate}, as #${check.originRequestIndex} was`
+    : "";
+  const edited = check.edited.length ? `, except what you edited (${check.edited.join(", ")})` : "";
+  if (check.exact)
+    return (
+      <span
+        className="text-emerald-800"
+        data-testid="branch-check"
+        data-exact="true"
+        title={`${check.compared} segments compared by sha256 (server/session/branch-check.ts)`}
+      >
+        #{check.requestIndex} resends #{check.originRequestIndex} exactly: same segment hashes{edited}
+        {pinned}
+      </span>
+    );
+  return (
+    <details className="text-amber-900" data-testid="branch-check" data-exact="false">
+      <summary className="cursor-pointer">
+        #{check.requestIndex} differs from #{check.originRequestIndex} in {check.differences.length} segment
+        {check.differences.length === 1 ? "" : "s"} you did not edit{pinned}
+      </summary>
+      <ul className="list-disc pl-4" data-testid="branch-differences">
+        {check.differences.map((difference) => (
+          <li key={`${difference.kind}:${difference.name}`} data-testid="branch-difference">
+            <span className="font-mono">
+              {difference.kind} {difference.name}
+            </span>
+            : {difference.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -84,7 +132,12 @@ export function ExperimentsLayer({
           snapshot={edited.snapshot}
           skillDescriptions={descriptions}
           providers={providers}
-          provider={session.settings.provider}
+          provider={
+            // The request's own provider (the server then sends its model too), while it is configured.
+            providers.some((info) => info.name === edited.snapshot.provider && info.configured)
+              ? edited.snapshot.provider
+              : session.settings.provider
+          }
           onSend={(edits, provider) => onResend(edited.requestIndex, edits, provider)}
           onCancel={onCancelEdit}
         />

@@ -2,19 +2,23 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { memo, useState } from "react";
+import { memo, useRef, useState } from "react";
 import { requestCost, runCost, totalCost } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
 import { tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
+import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
+import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
 import { LineDiffView } from "./line-diff.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
+import { RoutingView } from "./routing-view.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
+import { TabList, TabPanel, useTabIds } from "./tabs.tsx";
 import { Badge, Button, CopyButton } from "./ui.tsx";
 
 // Dotted underline: "hover me for what this means".
@@ -123,8 +127,11 @@ export function InspectorPanel({
   onEditResend,
   onRerun,
   onCompare,
+  cacheStats,
 }: {
   requests: RequestView[];
+  /** The session's cache figures after its last run (cache_stats). */
+  cacheStats?: CacheStats;
   selectedIndex?: number;
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
@@ -136,7 +143,10 @@ export function InspectorPanel({
   onCompare?: () => void;
 }) {
   const [pane, setPane] = useState<PaneName>("environment");
+  const scroller = useRef<HTMLDivElement>(null);
+  const summaryArea = useRef<HTMLDivElement>(null);
   const [lineDiffOn, setLineDiffOn] = useState(false);
+  const paneIds = useTabIds();
   const selected =
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
@@ -159,13 +169,18 @@ export function InspectorPanel({
   const total = counts ? counts.total : 0;
   const usage = selected.usage;
 
+  // One scroller for the whole column: the summary at its full height (no box inside a box), then the pane
+  // tabs, which stick to the column's bottom edge while the summary fills the view and to its top edge once
+  // the pane is scrolled into view; so they are always on screen. Choosing a pane brings it into view.
+  const openPane = (name: PaneName) => {
+    setPane(name);
+    const column = scroller.current;
+    const summary = summaryArea.current;
+    if (column && summary && column.scrollTop < summary.offsetHeight) column.scrollTop = summary.offsetHeight;
+  };
   return (
-    <div className="flex h-full flex-col" data-testid="inspector-panel">
-      {/* The request's summary scrolls on its own past half the column, so the panes always stay in reach. */}
-      <div
-        className="max-h-[50%] shrink-0 space-y-1.5 overflow-y-auto border-b border-slate-200 p-2"
-        data-testid="inspector-summary-area"
-      >
+    <div ref={scroller} className="h-full overflow-y-auto" data-testid="inspector-panel">
+      <div ref={summaryArea} className="space-y-1.5 p-2" data-testid="inspector-summary-area">
         <div className="flex items-center justify-between">
           <h2 className="text-sm font-semibold">Prompt inspector</h2>
           <CopyButton
@@ -174,6 +189,7 @@ export function InspectorPanel({
             text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)}
           />
         </div>
+        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} />
         <Timeline
           requests={requests}
           selected={selected.requestIndex}
@@ -248,6 +264,7 @@ export function InspectorPanel({
             <code title={stable.firstDifference.after}>{clip(stable.firstDifference.after)}</code>
           </p>
         )}
+        {selected.routing && <RoutingView decision={selected.routing} />}
         <div data-testid="token-summary">
           <div
             className="flex h-3 w-full overflow-hidden rounded bg-slate-100"
@@ -313,6 +330,7 @@ export function InspectorPanel({
         <CacheStrip
           cache={snapshot.cache}
           usage={usage}
+          {...(selected.cacheCheck ? { check: selected.cacheCheck } : {})}
           provider={snapshot.provider}
           cost={requestCost(selected)}
           run={runCost(requests, selected.runId)}
@@ -330,6 +348,10 @@ export function InspectorPanel({
             <div
               className="max-h-[4.5em] overflow-y-auto font-mono break-words text-slate-600"
               data-testid="lane-listed"
+              // It may scroll: a keyboard user reaches it to scroll it.
+              tabIndex={0}
+              role="group"
+              aria-label="Listed skills"
               title={snapshot.listedSkills.join(", ")}
             >
               {snapshot.listedSkills.join(", ") || "—"}
@@ -367,24 +389,29 @@ export function InspectorPanel({
           </p>
         )}
       </div>
-      <div className="flex gap-0.5 overflow-x-auto border-b border-slate-200 px-2 pt-1" role="tablist">
-        {(Object.keys(paneLabels) as PaneName[]).map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={pane === name}
-            data-testid={`pane-tab-${name}`}
-            title={paneHelp[name]}
-            onClick={() => setPane(name)}
-            className={`rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${pane === name ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`}
-          >
-            {paneLabels[name]}
-            {counts && name !== "raw" && <span className="ml-0.5 text-slate-500">{counts[name]}</span>}
-          </button>
-        ))}
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+      <TabList
+        ids={paneIds}
+        className="sticky top-0 bottom-0 z-10 flex flex-wrap gap-x-0.5 border-y border-slate-200 bg-white px-2 pt-1"
+        label="Panes of the selected request"
+        testId="inspector-pane-tabs"
+        selected={pane}
+        onSelect={openPane}
+        tabs={(Object.keys(paneLabels) as PaneName[]).map((name) => ({
+          id: name,
+          testId: `pane-tab-${name}`,
+          title: paneHelp[name],
+          label: (
+            <>
+              {paneLabels[name]}
+              {counts && name !== "raw" && <span className="ml-0.5 text-slate-600">{counts[name]}</span>}
+            </>
+          ),
+        }))}
+        tabClassName={(isSelected) =>
+          `rounded-t border-b-2 px-1.5 py-0.5 text-xs whitespace-nowrap ${isSelected ? "border-blue-600 font-semibold" : "border-transparent text-slate-600"}`
+        }
+      />
+      <TabPanel ids={paneIds} selected={pane} className="min-h-full p-2">
         {previous && pane !== "raw" && (
           <label className="mb-1 flex items-center gap-1 text-xs">
             <input
@@ -407,7 +434,7 @@ export function InspectorPanel({
         ) : (
           <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
         )}
-      </div>
+      </TabPanel>
     </div>
   );
 }

@@ -47,8 +47,8 @@ export function LineDiffView({
                 data-testid={`${testId}-${row.kind}`}
                 className={row.kind === "added" ? "bg-emerald-50" : row.kind === "removed" ? "bg-red-50" : ""}
               >
-                <td className="w-8 pr-1 text-right text-slate-400 select-none">{row.oldLine ?? ""}</td>
-                <td className="w-8 pr-1 text-right text-slate-400 select-none">{row.newLine ?? ""}</td>
+                <td className="w-8 pr-1 text-right text-slate-500 select-none">{row.oldLine ?? ""}</td>
+                <td className="w-8 pr-1 text-right text-slate-500 select-none">{row.newLine ?? ""}</td>
                 <td className="break-all whitespace-pre-wrap">
                   <span className="select-none">
                     {row.kind === "added" ? "+" : row.kind === "removed" ? "−" : " "}

@@ -7,6 +7,7 @@ import type { McpServerStatus, McpServerView } from "../../server/protocol/index
 import type { ConsoleResult } from "../state/types.ts";
 import { ToolConsole } from "./tool-console.tsx";
 import { Badge, Button, Pre, formatJson, type Tone } from "./ui.tsx";
+import { plural } from "../../server/shared/figures.ts";
 
 const statusTones: Record<McpServerStatus, Tone> = {
   configured: "slate",
@@ -32,6 +33,7 @@ export function McpPanel({
   onRunTool: (tool: string, input: unknown) => void;
 }) {
   const total = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
+  if (servers.length === 0 && warnings.length === 0) return <McpEmptyState />;
   // A server's own warnings are shown on its row; the list at the top keeps the others (config files).
   const onRows = new Set(servers.flatMap((server) => server.warnings ?? []));
   return (
@@ -61,6 +63,38 @@ export function McpPanel({
           onRunTool={onRunTool}
         />
       ))}
+    </section>
+  );
+}
+
+/** The example an empty panel shows: the demo project's own server, in the format every config file uses. */
+const EXAMPLE_CONFIG = `{
+  "mcpServers": {
+    "tickets": { "command": "node", "args": [".PseudoClaude/mcp/tickets-server.mjs"] }
+  }
+}`;
+
+/** No server in this session: what an MCP server adds, and where to configure one. */
+function McpEmptyState() {
+  return (
+    <section className="space-y-1 p-2 text-xs" data-testid="mcp-panel" aria-label="MCP servers">
+      <div className="flex items-center gap-1">
+        <h2 className="text-sm font-semibold">MCP servers</h2>
+        <Badge testId="mcp-empty">none in this session</Badge>
+      </div>
+      <p className="text-slate-700" data-testid="mcp-empty-how">
+        An MCP server adds its tools next to the built-in ones. Add one to <code>.mcp.json</code> in the
+        working directory (it starts once you trust the folder) or to{" "}
+        <code>~/.PseudoClaude/settings.json</code> (always starts), then start a new session.
+      </p>
+      <details>
+        <summary className="cursor-pointer">Example (the demo project&apos;s own)</summary>
+        <Pre text={EXAMPLE_CONFIG} testId="mcp-empty-example" />
+        <p className="text-slate-600">
+          A stdio server runs in the sandbox; <code>&quot;url&quot;</code> instead of <code>command</code>{" "}
+          connects to a Streamable HTTP server.
+        </p>
+      </details>
     </section>
   );
 }
@@ -136,9 +170,10 @@ function McpServerCard({
         </p>
       ))}
       {server.tools.length > 0 && (
-        <details open className="mt-1" data-testid="mcp-server-tools">
+        // Closed at first: the summary says how many tools and what they cost; the catalog keeps its room.
+        <details className="mt-1" data-testid="mcp-server-tools">
           <summary className="cursor-pointer font-semibold" data-testid="mcp-server-tool-count">
-            {server.tools.length} tools registered · {server.definitionTokens} tokens of definitions
+            {plural(server.tools.length, "tool")} registered · {server.definitionTokens} tokens of definitions
             (o200k_base)
           </summary>
           <ul className="mt-1 space-y-1">

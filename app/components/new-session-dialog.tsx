@@ -2,7 +2,7 @@
 // and the scenario for the scripted provider. Picking bypassPermissions warns up front and needs a tick
 // before the session can be created (the server asks for that confirmation too).
 "use client";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type {
   DisclosureMode,
   PermissionMode,
@@ -10,8 +10,12 @@ import type {
   SessionConfirmation,
   SessionSettings,
 } from "../../server/protocol/index.ts";
-import { disclosureModes, permissionModes } from "./header.tsx";
+import { Dialog } from "./dialog.tsx";
+import { disclosureModes, permissionModes } from "./run-settings.tsx";
 import { Button } from "./ui.tsx";
+
+/** A scenario the repo ships (scenarios/), named as the example; a test checks that it exists. */
+export const SCENARIO_EXAMPLE = "csv-report.yaml";
 
 export function NewSessionDialog({
   providers,
@@ -38,23 +42,11 @@ export function NewSessionDialog({
   const unconfigured = chosen !== undefined && !chosen.configured;
   const bypass = permissionMode === "bypassPermissions";
   const blocked = unconfigured || (bypass && !bypassConfirmed);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onCancel();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onCancel]);
   const field = "mt-0.5 w-full rounded border border-slate-300 p-1 text-sm";
   return (
-    <div
-      className="fixed inset-0 z-30 flex items-center justify-center bg-slate-900/40"
-      data-testid="new-session-dialog"
-      role="dialog"
-      aria-label="New session"
-    >
+    <Dialog title="New session" testId="new-session-dialog" onClose={onCancel}>
       <form
-        className="w-[32rem] space-y-2 rounded bg-white p-4 shadow-xl"
+        className="space-y-2"
         onSubmit={(event) => {
           event.preventDefault();
           if (blocked) return;
@@ -72,7 +64,6 @@ export function NewSessionDialog({
           );
         }}
       >
-        <h2 className="text-base font-semibold">New session</h2>
         <label className="block text-xs">
           Working directory
           <input
@@ -139,7 +130,7 @@ export function NewSessionDialog({
               className={`${field} font-mono`}
               value={scenario}
               onChange={(event) => setScenario(event.target.value)}
-              placeholder="e.g. review-demo.yaml"
+              placeholder={`e.g. ${SCENARIO_EXAMPLE} (a file in the server's scenarios folder)`}
             />
           </label>
         )}
@@ -225,6 +216,6 @@ export function NewSessionDialog({
           </Button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -111,6 +111,7 @@ export function RequestPane({
                 key={`${section.name}-${index}`}
                 className={`rounded border p-1 ${status ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
                 data-testid="env-section"
+                data-section={section.name}
                 data-status={status ?? "same"}
               >
                 <div className="flex items-center gap-1 font-mono text-xs font-semibold">

@@ -1,50 +1,36 @@
 // The session menu: share and replay the open session. "Export HTML" downloads one self-contained page
-// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline, and
-// "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
+// (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline,
+// "OpenTelemetry trace" an OTLP/JSON file for Phoenix or Langfuse (no prompt text), and "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
 "use client";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
+import { usePopover } from "./popover.ts";
 import { Button } from "./ui.tsx";
 
-export type SessionFileFormat = "html" | "scenario";
+export type SessionFileFormat = "html" | "scenario" | "otlp";
 
 export function SessionMenu({
   onExport,
   onImportScenario,
-  running,
 }: {
   onExport: (format: SessionFileFormat) => void;
   /** The chosen file's name and text. */
   onImportScenario: (fileName: string, yaml: string) => void;
-  /** A scenario cannot be swapped in while a run is going. */
-  running: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const container = useRef<HTMLDivElement>(null);
+  const { open, setOpen, container } = usePopover();
   const fileInput = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      event.preventDefault();
-      setOpen(false);
-    };
-    document.addEventListener("mousedown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
   const choose = (format: SessionFileFormat) => {
     setOpen(false);
     onExport(format);
   };
   return (
     <div className="relative" ref={container}>
-      <Button small testId="session-menu" onClick={() => setOpen(!open)} title="Share or replay this session">
+      <Button
+        small
+        testId="session-menu"
+        expanded={open}
+        onClick={() => setOpen(!open)}
+        title="Share or replay this session"
+      >
         Share ▾
       </Button>
       {open && (
@@ -70,16 +56,19 @@ export function SessionMenu({
           </Button>
           <Button
             small
-            testId="session-import-scenario"
-            disabled={running}
-            onClick={() => fileInput.current?.click()}
-            title={
-              running
-                ? "Stop the run first"
-                : "Play a scenario file (e.g. a recorded session) with this session's scripted model"
-            }
+            testId="session-export-otlp"
+            onClick={() => choose("otlp")}
+            title="The runs, model requests and tool calls as an OTLP/JSON trace (GenAI and OpenInference attributes) for Phoenix or Langfuse; no prompt or completion text"
           >
-            Import scenario…
+            OpenTelemetry trace
+          </Button>
+          <Button
+            small
+            testId="session-import-scenario"
+            onClick={() => fileInput.current?.click()}
+            title="Replay a scenario file (e.g. a recorded session) in a new session on this workdir, with the scripted model"
+          >
+            Import scenario as a new session…
           </Button>
           <input
             ref={fileInput}

@@ -7,10 +7,13 @@ import type { SkillView } from "../../server/protocol/index.ts";
 export function SkillAllowedTools({
   skill,
   honoured,
+  mcpGrant,
 }: {
   skill: SkillView;
   /** The session's "honour allowed-tools" setting. */
   honoured: boolean;
+  /** An MCP server's skill: its allowed-tools count only once granted here, for this content. */
+  mcpGrant?: { granted: boolean; onChange: (granted: boolean) => void };
 }) {
   const entries = skill.allowedTools ?? [];
   if (entries.length === 0) return null;
@@ -28,6 +31,20 @@ export function SkillAllowedTools({
         {projectUntrusted && " — a project skill's, only once the folder is trusted"}. Denies, protected
         paths, the dangerous list and a sandbox that is off still apply.
       </p>
+      {mcpGrant && (
+        <label className="mt-1 flex items-start gap-1 text-amber-900">
+          <input
+            type="checkbox"
+            data-testid="skill-mcp-grant"
+            checked={mcpGrant.granted}
+            onChange={(event) => mcpGrant.onChange(event.target.checked)}
+          />
+          <span>
+            Grant them: this skill is served by an MCP server, so its allowed-tools are ignored unless you
+            grant them here — for these files only (a changed skill loses the grant).
+          </span>
+        </label>
+      )}
       <ul className="mt-1 space-y-0.5">
         {entries.map((entry) => (
           <li

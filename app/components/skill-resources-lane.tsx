@@ -1,21 +1,50 @@
-// Level 3 of disclosure: per loaded skill, its base directory, its files as listed / read / never read,
-// and the token cost of each level — L1 its index line, L2 its SOP in the environment (the selected
-// request's segment), L3 its files read into the conversation. Every figure is the server's tokenizer.
+// Level 3 of disclosure: per loaded skill, its base directory, its files as listed / read / ran as a script
+// / used by a command / never read, and the token cost of each level — L1 its index line, L2 its SOP in
+// the environment (the selected request's segment), L3 its files read into the conversation. Every
+// figure is the server's tokenizer.
 "use client";
 import type { PromptSegment } from "../../server/protocol/index.ts";
 import {
   neverReadFiles,
   readTokens,
   skillFileRows,
+  type SkillFileRow,
   type SkillResourceView,
 } from "../state/skill-resources.ts";
 
 const stateStyle = {
   listed: "text-slate-600",
   read: "font-semibold text-emerald-800",
+  ran: "font-semibold text-sky-800",
+  used: "font-semibold text-teal-800",
   "never-read": "text-amber-800",
 } as const;
-const stateLabel = { listed: "listed", read: "read", "never-read": "never read" } as const;
+const stateLabel = {
+  listed: "listed",
+  read: "read",
+  ran: "ran as a script",
+  used: "used by a command",
+  "never-read": "never read",
+} as const;
+
+/** The row's tooltip: what the run did with the file, from the events (never a guess). */
+function fileTitle(file: SkillFileRow): string {
+  const parts: string[] = [];
+  if (file.reads)
+    parts.push(
+      `read ${file.reads.reads}× into the conversation: ${file.reads.bytes} bytes, ${file.reads.tokens} tokens (o200k_base)`,
+    );
+  if (file.uses && file.uses.ran > 0)
+    parts.push(
+      `ran ${file.uses.ran}× as a script by ${file.uses.tool} (its text did not enter the conversation; its output did)`,
+    );
+  if (file.uses && file.uses.named > 0)
+    parts.push(`named ${file.uses.named}× as an argument of a command ${file.uses.tool} ran`);
+  if (parts.length > 0) return parts.join("; ");
+  return file.state === "never-read"
+    ? "the SOP points to this file, but the run ended without reading, running or naming it"
+    : "in the manifest the SOP carries; not read";
+}
 
 export const levelHelp =
   "Token cost per level, counted by the server (o200k_base): L1 its line in the stable system's index, " +
@@ -68,17 +97,12 @@ export function SkillResourcesLane({
                   data-testid={`skill-file-${skill.skill}-${pathTestId(file.path)}`}
                   data-state={file.state}
                   className={stateStyle[file.state]}
-                  title={
-                    file.reads
-                      ? `read ${file.reads.reads}× into the conversation: ${file.reads.bytes} bytes, ${file.reads.tokens} tokens (o200k_base)`
-                      : file.state === "never-read"
-                        ? "the SOP points to this file, but the run ended without reading it"
-                        : "in the manifest the SOP carries; not read"
-                  }
+                  title={fileTitle(file)}
                 >
                   {file.path}{" "}
                   <span className="font-sans">
                     ({stateLabel[file.state]}
+                    {file.state === "ran" && file.reads ? ", read too" : ""}
                     {file.reads ? `, ${file.reads.tokens} tokens` : ""})
                   </span>
                 </li>
@@ -106,8 +130,8 @@ export function NeverReadHints({ skills }: { skills: SkillResourceView[] }) {
         {hints.map((hint) => (
           <li key={hint.skill} className="text-xs" data-testid={`resource-hint-${hint.skill}`}>
             <span className="font-mono">{hint.skill}</span>: its SOP points to{" "}
-            <span className="font-mono">{hint.files.join(", ")}</span>, which the last run did not read. Fine
-            if no step needed it; if one did, the SOP may need to say when to read it.
+            <span className="font-mono">{hint.files.join(", ")}</span>, which no tool read, ran or named since
+            it was loaded. Fine if no step needed it; if one did, the SOP may need to say when to read it.
           </li>
         ))}
       </ul>

@@ -3,7 +3,7 @@
 "use client";
 import { memo, useEffect, useState } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
-import { hiddenCharactersIn, hiddenWarning } from "../lib/hidden-characters.ts";
+import { hiddenCharactersIn, hiddenWarning } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre } from "./escaped-text.tsx";
 import { truncationNotes } from "./tool-console.tsx";
@@ -53,6 +53,12 @@ function useRunningSeconds(running: boolean): number {
     return () => clearInterval(timer);
   }, [running]);
   return seconds;
+}
+
+/** A failed call's headline: its error type, and its message unless the result below already says it. */
+export function errorHeadline(errorType: string, error: string | undefined, content: string): string {
+  if (!error || content.trim() === error.trim() || content.includes(error)) return errorType;
+  return `${errorType}: ${error}`;
 }
 
 export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCallView }) {
@@ -121,9 +127,8 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
       {call.result && (
         <div className="mt-1" data-testid="tool-call-result">
           {call.result.errorType && call.state !== "denied" && (
-            <p className="text-red-800">
-              {call.result.errorType}
-              {call.result.error ? `: ${call.result.error}` : ""}
+            <p className="text-red-800" data-testid="tool-call-error">
+              {errorHeadline(call.result.errorType, call.result.error, content)}
             </p>
           )}
           {metadata?.finishedDespiteStop && (

@@ -51,7 +51,7 @@ export function ConsoleResultView({ result }: { result: ConsoleResult }) {
       {result.result.error && <p className="text-red-800">{result.result.error}</p>}
       {typeof metadata?.command === "string" && (
         <p className="font-mono break-all text-slate-600" data-testid="console-command">
-          $ {metadata.command} <span className="text-slate-400">in {metadata.cwd ?? ""}</span>
+          $ {metadata.command} <span className="text-slate-500">in {metadata.cwd ?? ""}</span>
         </p>
       )}
       <div>stdin</div>

@@ -3,6 +3,7 @@
 "use client";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import type { SessionView } from "../state/types.ts";
+import { OptimizerPanel } from "./optimizer-panel.tsx";
 import { TriggerLabDialog } from "./trigger-lab-dialog.tsx";
 
 export function TriggerLabContainer({
@@ -32,6 +33,21 @@ export function TriggerLabContainer({
         send({ type: "update_session", sessionId, settings: { catalogBudget } })
       }
       onClose={onClose}
+      optimizer={
+        <OptimizerPanel
+          view={session.optimizer}
+          skills={
+            session.catalog?.skills.map(({ name, source, description }) => ({ name, source, description })) ??
+            []
+          }
+          lint={session.catalog?.lint}
+          provider={session.settings.provider}
+          onStart={(input) => send({ type: "start_optimizer", sessionId, ...input })}
+          onStop={() => send({ type: "cancel_optimizer", sessionId })}
+          onPropose={(description) => send({ type: "optimizer_proposal", sessionId, description })}
+          onApply={(skill, description) => send({ type: "apply_description", sessionId, skill, description })}
+        />
+      }
     />
   );
 }

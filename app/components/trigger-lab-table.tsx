@@ -2,18 +2,20 @@
 // them), the pass rate, and — once the lab is done — the per-skill scores and the confounds. With an
 // ablation the B side sits next to the A side.
 "use client";
-import type { ProbeRecord, TriggerLabSummary } from "../../server/protocol/index.ts";
+import type { LabComparison, LabSide, ProbeRecord, TriggerLabSummary } from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "../state/trigger-lab-state.ts";
 import { Badge } from "./ui.tsx";
 
 const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? "—" : `${Math.round(value * 100)}%`;
 
-function passed(expect: string, probe: ProbeRecord): boolean {
-  return expect === "none" ? probe.first === null : probe.first === expect;
+function passed(expect: string, probe: ProbeRecord, avoid?: string): boolean {
+  if (expect !== "none") return probe.first === expect;
+  return avoid === undefined ? probe.first === null : probe.first !== avoid;
 }
 
 function cellText(probe: ProbeRecord): string {
+  if (probe.outcome === "not_run") return "not run";
   if (probe.outcome === "provider_error") return "error";
   if (probe.first)
     return probe.outcome === "other_tool_first"
@@ -25,41 +27,60 @@ function cellText(probe: ProbeRecord): string {
 function ProbeCell({
   probe,
   expect,
+  avoid,
   testId,
 }: {
   probe: ProbeRecord | undefined;
   expect: string;
+  avoid?: string;
   testId: string;
 }) {
   if (!probe) {
     return (
-      <td className="px-1 py-0.5 text-slate-400" data-testid={testId} data-state="pending">
+      <td className="px-1 py-0.5 text-slate-500" data-testid={testId} data-state="pending">
         …
       </td>
     );
   }
-  const ok = passed(expect, probe);
+  if (probe.outcome === "not_run") {
+    return (
+      <td
+        className="px-1 py-0.5 text-slate-400"
+        data-testid={testId}
+        data-state="not_run"
+        title={probe.error}
+      >
+        — not run
+      </td>
+    );
+  }
+  const checksOk = (probe.checks ?? []).every((check) => check.ok);
+  const ok = passed(expect, probe, avoid) && checksOk;
+  const checks = (probe.checks ?? []).map((check) => `${check.ok ? "✓" : "✗"} ${check.detail}`);
   return (
     <td
       className={`px-1 py-0.5 font-mono ${ok ? "text-emerald-800" : "text-red-800"}`}
       data-testid={testId}
       data-state={ok ? "pass" : "miss"}
       data-outcome={probe.outcome}
-      title={probe.error ?? `calls: ${(probe.calls ?? []).join(", ") || "none"}`}
+      title={[probe.error ?? `calls: ${(probe.calls ?? []).join(", ") || "none"}`, ...checks].join("\n")}
     >
       {ok ? "✓" : "✗"} {cellText(probe)}
+      {!checksOk && " (check)"}
     </td>
   );
 }
 
 function livePass(expect: string, row: (ProbeRecord | undefined)[]): number | undefined {
-  const answered = row.filter((probe): probe is ProbeRecord => probe !== undefined);
+  const answered = row.filter(
+    (probe): probe is ProbeRecord => probe !== undefined && probe.outcome !== "not_run",
+  );
   return answered.length === 0
     ? undefined
     : answered.filter((probe) => passed(expect, probe)).length / answered.length;
 }
 
-function SkillScores({ side, summary }: { side: "a" | "b"; summary: TriggerLabSummary }) {
+function SkillScores({ side, summary }: { side: LabSide; summary: TriggerLabSummary }) {
   const rows = summary.skills.filter(
     (skill) => skill.probes > 0 || skill.falsePositives > 0 || skill.truePositives > 0,
   );
@@ -71,6 +92,7 @@ function SkillScores({ side, summary }: { side: "a" | "b"; summary: TriggerLabSu
           <th className="px-1">precision</th>
           <th className="px-1">recall</th>
           <th className="px-1">trigger rate</th>
+          <th className="px-1">FP rate</th>
           <th className="px-1">probes</th>
         </tr>
       </thead>
@@ -85,6 +107,7 @@ function SkillScores({ side, summary }: { side: "a" | "b"; summary: TriggerLabSu
               {percent(skill.recall)}
             </td>
             <td className="px-1">{percent(skill.triggerRate)}</td>
+            <td className="px-1">{percent(skill.falsePositiveRate)}</td>
             <td className="px-1">{skill.probes}</td>
           </tr>
         ))}
@@ -93,10 +116,71 @@ function SkillScores({ side, summary }: { side: "a" | "b"; summary: TriggerLabSu
   );
 }
 
+const SIDE_TITLES: Record<LabSide, (lab: TriggerLabView) => string> = {
+  a: () => "A: as is",
+  b: (lab) => `B: ${lab.info.ablation?.skill} replaced`,
+  none: () => "without skills",
+};
+
+const VERDICTS: Record<LabComparison["queries"][number]["verdict"], string> = {
+  fixed: "Fixed",
+  regressed: "Regressed",
+  still_failing: "Still failing",
+  still_passing: "Still passing",
+  added: "Added",
+  removed: "Removed",
+  not_run: "Not run",
+};
+
+function Overall({ side, summary }: { side: LabSide; summary: TriggerLabSummary }) {
+  const overall = summary.overall;
+  if (!overall) return null;
+  return (
+    <p className="text-xs" data-testid={`lab-overall-${side}`}>
+      over runs: precision {percent(overall.precision)}, recall {percent(overall.recall)}, false-positive rate{" "}
+      {percent(overall.falsePositiveRate)} · <strong>{overall.queriesPassed}</strong>/{overall.queries}{" "}
+      queries pass at 0.5
+    </p>
+  );
+}
+
+function Comparison({ comparison }: { comparison: LabComparison }) {
+  const changed = comparison.queries.filter((query) => query.verdict !== "still_passing");
+  return (
+    <div className="text-xs" data-testid="lab-comparison">
+      <p>
+        <strong>Against the previous result</strong> ({comparison.before.startedAt}):{" "}
+        {Object.entries(comparison.counts)
+          .filter(([, count]) => count > 0)
+          .map(([verdict, count]) => `${VERDICTS[verdict as keyof typeof VERDICTS]} ${count}`)
+          .join(" · ")}
+      </p>
+      <ul>
+        {changed.map((query) => (
+          <li
+            key={`${query.expect}-${query.query}`}
+            data-testid="lab-comparison-row"
+            data-verdict={query.verdict}
+          >
+            <span className={query.verdict === "fixed" ? "text-emerald-800" : "text-red-800"}>
+              {VERDICTS[query.verdict]}
+            </span>{" "}
+            <span className="font-mono">{query.expect}</span> {query.query}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
   const runs = lab.info.runs;
-  const sides: ("a" | "b")[] = lab.info.ablation ? ["a", "b"] : ["a"];
-  const summaries = { a: lab.result?.a, b: lab.result?.b };
+  const sides: LabSide[] = [
+    "a",
+    ...(lab.info.ablation ? (["b"] as const) : []),
+    ...(lab.info.withoutSkills ? (["none"] as const) : []),
+  ];
+  const summaries = { a: lab.result?.a, b: lab.result?.b, none: lab.result?.none };
   return (
     <div className="space-y-3" data-testid="lab-table" data-status={lab.status}>
       <div className="flex items-center gap-2 text-xs">
@@ -121,6 +205,31 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
         value={lab.done}
         data-testid="lab-progress"
       />
+      {lab.estimate && (
+        <p className="text-xs text-slate-700" data-testid="lab-estimate" title={lab.estimate.basis}>
+          <strong>Before spending:</strong> {lab.estimate.calls} model call(s),{" "}
+          {lab.estimate.usd === null
+            ? "cost unknown (no price for this model)"
+            : lab.estimate.usd === 0
+              ? "$0 (offline)"
+              : `about $${lab.estimate.usd.toFixed(4)}`}
+          {lab.caps?.maxCalls !== undefined ? ` · cap ${lab.caps.maxCalls} calls` : ""}
+          {lab.caps?.maxUsd !== undefined ? ` · cap $${lab.caps.maxUsd}` : ""}
+          {lab.result?.spend
+            ? ` · spent ${lab.result.spend.calls} call(s), $${lab.result.spend.usd.toFixed(4)}`
+            : ""}
+        </p>
+      )}
+      {lab.result?.stopped && (
+        <p className="rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="lab-stopped">
+          Stopped: {lab.result.stopped}
+        </p>
+      )}
+      {(lab.result?.notes ?? []).map((note) => (
+        <p key={note} className="rounded bg-amber-50 p-2 text-xs text-amber-900" data-testid="lab-note">
+          Note: {note}
+        </p>
+      ))}
       {lab.error && (
         <p className="rounded bg-red-50 p-2 text-xs text-red-900" data-testid="lab-error">
           {lab.error}
@@ -135,7 +244,7 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
               <th className="px-1">kind</th>
               {sides.map((side) => (
                 <th key={side} className="px-1" colSpan={runs + 1}>
-                  {side === "a" ? "A: as is" : `B: ${lab.info.ablation?.skill} replaced`}
+                  {SIDE_TITLES[side](lab)}
                 </th>
               ))}
             </tr>
@@ -154,13 +263,16 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
                 <td className="px-1">{query.kind}</td>
                 {sides.flatMap((side) => {
                   const row = lab.probes[side][queryIndex] ?? [];
-                  const finalPass = summaries[side]?.queries[queryIndex]?.passRate;
+                  const scored = summaries[side]?.queries[queryIndex];
+                  // A query a cap left without runs has no pass rate (and no verdict).
+                  const finalPass = scored?.runs === 0 ? null : scored?.passRate;
                   return [
                     ...Array.from({ length: runs }, (_, run) => (
                       <ProbeCell
                         key={`${side}-${run}`}
                         probe={row[run]}
                         expect={query.expect}
+                        avoid={summaries[side]?.queries[queryIndex]?.avoid}
                         testId={`lab-cell-${side}-${queryIndex}-${run + 1}`}
                       />
                     )),
@@ -169,7 +281,7 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
                       className="px-1 font-semibold"
                       data-testid={`lab-pass-${side}-${queryIndex}`}
                     >
-                      {percent(finalPass ?? livePass(query.expect, row))}
+                      {percent(finalPass === undefined ? livePass(query.expect, row) : finalPass)}
                     </td>,
                   ];
                 })}
@@ -179,7 +291,9 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
         </table>
       </div>
       {lab.result && (
-        <div className={`grid gap-3 ${sides.length === 2 ? "grid-cols-2" : "grid-cols-1"}`}>
+        <div
+          className={`grid gap-3 ${sides.length === 3 ? "grid-cols-3" : sides.length === 2 ? "grid-cols-2" : "grid-cols-1"}`}
+        >
           {sides.map((side) => {
             const summary = summaries[side];
             if (!summary) return null;
@@ -188,8 +302,11 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
                 <h4 className="text-xs font-semibold">
                   {side === "a"
                     ? "A: descriptions as they are"
-                    : `B: ${lab.info.ablation?.skill}'s description replaced`}
+                    : side === "b"
+                      ? `B: ${lab.info.ablation?.skill}'s description replaced`
+                      : "Without skills (an empty index)"}
                 </h4>
+                <Overall side={side} summary={summary} />
                 <SkillScores side={side} summary={summary} />
                 <p className="text-xs text-slate-600" data-testid={`lab-confounds-${side}`}>
                   confounds:{" "}
@@ -202,6 +319,7 @@ export function TriggerLabTable({ lab }: { lab: TriggerLabView }) {
           })}
         </div>
       )}
+      {lab.result?.comparison && <Comparison comparison={lab.result.comparison} />}
       {lab.result?.files && (
         <p className="text-xs text-slate-500" data-testid="lab-files">
           saved: {lab.result.files.jsonl} · {lab.result.files.summary}

@@ -4,9 +4,12 @@
 // their values), its URL and its network — and asks. A server that needs the network to start (`npx -y`)
 // gets a per-server "allow network" tick with the reason. A folder trusted before whose settings changed
 // says so first, with each change. The answer carries the grants' digest: trust covers what was shown.
+// A modal question (the one Dialog): the focus starts on "Keep untrusted", and Escape answers that, so no
+// key press grants anything by accident.
 "use client";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { FolderTrust, McpServerGrant } from "../../server/protocol/index.ts";
+import { Dialog } from "./dialog.tsx";
 import { EscapedText } from "./escaped-text.tsx";
 import { Button } from "./ui.tsx";
 
@@ -21,6 +24,7 @@ export function TrustPrompt({
 }) {
   const { grants } = trust;
   const [network, setNetwork] = useState<string[]>([]);
+  const keep = useRef<HTMLButtonElement>(null);
   const servers = grants.servers ?? grants.mcpServers.map((name) => ({ name }) as Partial<McpServerGrant>);
   const answer = (remember: boolean) =>
     onTrust({
@@ -29,110 +33,116 @@ export function TrustPrompt({
       networkServers: network.filter((name) => grants.mcpServers.includes(name)),
     });
   return (
-    <section
-      className="max-h-[60vh] overflow-auto border-b-2 border-amber-400 bg-amber-50 px-3 py-2 text-xs text-slate-900"
-      data-testid="trust-prompt"
-      role="alertdialog"
-      aria-label="Trust this folder?"
+    <Dialog
+      title={
+        <>
+          Trust this folder?{" "}
+          <span className="font-mono break-all" data-testid="trust-folder">
+            <EscapedText text={trust.folder} />
+          </span>
+        </>
+      }
+      testId="trust-prompt"
+      alert
+      width="w-[46rem]"
+      initialFocus={keep}
+      onClose={onKeepUntrusted}
     >
-      <h2 className="text-sm font-semibold">
-        Trust this folder?{" "}
-        <span className="font-mono break-all" data-testid="trust-folder">
-          <EscapedText text={trust.folder} />
-        </span>
-      </h2>
-      {trust.renewal && (
-        <div
-          className="mt-1 rounded border border-amber-500 bg-white px-2 py-1"
-          data-testid="trust-renewal"
-          role="note"
-        >
-          <p className="font-semibold">Asked again: {trust.renewal.reason}.</p>
-          {trust.renewal.changes.length > 0 && (
-            <ul className="mt-0.5 list-disc pl-5">
-              {trust.renewal.changes.map((change) => (
-                <li key={change} className="font-mono break-all" data-testid="trust-change">
-                  <EscapedText text={change} />
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
-      <p className="mt-0.5">
-        Its own settings
-        {grants.settingsFile && (
-          <>
-            {" "}
-            (
-            <span className="font-mono break-all" data-testid="trust-settings-file">
-              <EscapedText text={grants.settingsFile} />
-            </span>
-            )
-          </>
-        )}{" "}
-        would grant the following. A folder you cloned or downloaded can carry these settings; until you trust
-        it, none of them takes effect.
-      </p>
-      <ul className="mt-1 list-disc space-y-0.5 pl-5" data-testid="trust-grants">
-        {grants.allow.map((rule) => (
-          <li key={`allow-${rule}`} data-testid="trust-grant-allow">
-            runs without asking:{" "}
-            <code className="font-mono">
-              allow <EscapedText text={rule} />
-            </code>
-          </li>
-        ))}
-        {servers.map((server) => (
-          <ServerGrant
-            key={`mcp-${server.name}`}
-            server={server}
-            network={network.includes(server.name ?? "")}
-            onNetwork={(on) =>
-              setNetwork((names) =>
-                on ? [...names, server.name!] : names.filter((name) => name !== server.name),
-              )
-            }
-          />
-        ))}
-        {grants.defaultMode && (
-          <li data-testid="trust-grant-mode">
-            sets the permission mode to{" "}
-            <code className="font-mono">
-              <EscapedText text={grants.defaultMode} />
-            </code>
-          </li>
+      <div className="text-xs">
+        {trust.renewal && (
+          <div
+            className="mt-1 rounded border border-amber-500 bg-white px-2 py-1"
+            data-testid="trust-renewal"
+            role="note"
+          >
+            <p className="font-semibold">Asked again: {trust.renewal.reason}.</p>
+            {trust.renewal.changes.length > 0 && (
+              <ul className="mt-0.5 list-disc pl-5">
+                {trust.renewal.changes.map((change) => (
+                  <li key={change} className="font-mono break-all" data-testid="trust-change">
+                    <EscapedText text={change} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
         )}
-      </ul>
-      <div className="mt-2 flex flex-wrap items-center gap-1.5">
-        <Button
-          kind="primary"
-          testId="trust-folder-remember"
-          onClick={() => answer(true)}
-          title="Trust it now and in later sessions, as long as its settings grant what is shown here (remembered in ~/.PseudoClaude/trusted-folders.json)"
-        >
-          Trust this folder
-        </Button>
-        <Button
-          testId="trust-folder-session"
-          onClick={() => answer(false)}
-          title="Trust it for this session only; the next session on this folder asks again"
-        >
-          Trust for this session
-        </Button>
-        <Button
-          testId="trust-folder-keep"
-          onClick={onKeepUntrusted}
-          title="Its allow rules, MCP servers and default mode stay off; its deny and ask rules still apply"
-        >
-          Keep untrusted
-        </Button>
-        <span className="text-slate-600">
-          Keep untrusted: its deny and ask rules still apply, the rest stays off. The header&apos;s “untrusted
-          folder” badge brings this back. If these settings change, you are asked again.
-        </span>
+        <p className="mt-0.5">
+          Its own settings
+          {grants.settingsFile && (
+            <>
+              {" "}
+              (
+              <span className="font-mono break-all" data-testid="trust-settings-file">
+                <EscapedText text={grants.settingsFile} />
+              </span>
+              )
+            </>
+          )}{" "}
+          would grant the following. A folder you cloned or downloaded can carry these settings; until you
+          trust it, none of them takes effect.
+        </p>
+        <ul className="mt-1 list-disc space-y-0.5 pl-5" data-testid="trust-grants">
+          {grants.allow.map((rule) => (
+            <li key={`allow-${rule}`} data-testid="trust-grant-allow">
+              runs without asking:{" "}
+              <code className="font-mono">
+                allow <EscapedText text={rule} />
+              </code>
+            </li>
+          ))}
+          {servers.map((server) => (
+            <ServerGrant
+              key={`mcp-${server.name}`}
+              server={server}
+              network={network.includes(server.name ?? "")}
+              onNetwork={(on) =>
+                setNetwork((names) =>
+                  on ? [...names, server.name!] : names.filter((name) => name !== server.name),
+                )
+              }
+            />
+          ))}
+          {grants.defaultMode && (
+            <li data-testid="trust-grant-mode">
+              sets the permission mode to{" "}
+              <code className="font-mono">
+                <EscapedText text={grants.defaultMode} />
+              </code>
+            </li>
+          )}
+        </ul>
+        <div className="mt-2 flex flex-wrap items-center gap-1.5">
+          <Button
+            kind="primary"
+            testId="trust-folder-remember"
+            onClick={() => answer(true)}
+            title="Trust it now and in later sessions, as long as its settings grant what is shown here (remembered in ~/.PseudoClaude/trusted-folders.json)"
+          >
+            Trust this folder
+          </Button>
+          <Button
+            testId="trust-folder-session"
+            onClick={() => answer(false)}
+            title="Trust it for this session only; the next session on this folder asks again"
+          >
+            Trust for this session
+          </Button>
+          <Button
+            buttonRef={keep}
+            testId="trust-folder-keep"
+            onClick={onKeepUntrusted}
+            title="Its allow rules, MCP servers and default mode stay off; its deny and ask rules still apply"
+          >
+            Keep untrusted
+          </Button>
+          <span className="text-slate-600">
+            Keep untrusted: its deny and ask rules still apply, the rest stays off. The header&apos;s
+            “untrusted folder” badge brings this back. If these settings change, you are asked again.
+          </span>
+        </div>
       </div>
-    </section>
+    </Dialog>
   );
 }
 

@@ -1,6 +1,6 @@
 // Small presentational pieces shared by the panels.
 "use client";
-import { Component, useState, type ReactNode } from "react";
+import { Component, useState, type ReactNode, type Ref } from "react";
 import { copyText } from "../lib/clipboard.ts";
 
 const badgeTones = {
@@ -52,6 +52,10 @@ export function Button({
   title,
   type = "button",
   small,
+  ariaLabel,
+  pressed,
+  expanded,
+  buttonRef,
 }: {
   kind?: keyof typeof buttonKinds;
   testId: string;
@@ -61,15 +65,27 @@ export function Button({
   title?: string;
   type?: "button" | "submit";
   small?: boolean;
+  /** The button's name when its text is an icon. */
+  ariaLabel?: string;
+  /** A toggle's state (aria-pressed). */
+  pressed?: boolean;
+  /** A menu button's state (aria-expanded). */
+  expanded?: boolean;
+  /** For a dialog's `initialFocus`. */
+  buttonRef?: Ref<HTMLButtonElement>;
 }) {
   return (
     <button
+      ref={buttonRef}
       type={type}
       className={`rounded border ${small ? "px-1.5 py-0.5 text-xs" : "px-2.5 py-1 text-sm"} font-medium disabled:cursor-not-allowed disabled:opacity-50 ${buttonKinds[kind]}`}
       data-testid={testId}
       onClick={onClick}
       disabled={disabled}
       title={title}
+      aria-label={ariaLabel}
+      aria-pressed={pressed}
+      aria-expanded={expanded}
     >
       {children}
     </button>

@@ -11,8 +11,21 @@ import type {
 } from "../../server/protocol/index.ts";
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
-import { skillStage, trustPromptOpen } from "../state/derive.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
+import { queuedFor } from "../state/outbox.ts";
+import {
+  chatTurns,
+  isRunning,
+  manualTurn,
+  pendingApprovalIds,
+  queuedMessages,
+  requestsOf,
+  stageOf,
+  toolCallsById,
+  trustToAsk,
+  visibleErrors as errorsToShow,
+} from "../state/selectors.ts";
+import { replayState } from "../state/replay.ts";
 import { AddSkillContainer } from "./add-skill-container.tsx";
 import { CatalogPanel } from "./catalog-panel.tsx";
 import { ChatPanel } from "./chat-panel.tsx";
@@ -26,9 +39,20 @@ import { SkillDetail } from "./skill-detail.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
 import { TriggerLabContainer } from "./trigger-lab-container.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
+import { ErrorList, WrongTokenBanner } from "./error-list.tsx";
 import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
 
 const MemoChatPanel = memo(ChatPanel);
+
+/** The workdir a refused command is about: the one it names, else the open session's. */
+function confirmationWorkdir(
+  command: ClientCommand | undefined,
+  current: string | undefined,
+  serverDefault: string | undefined,
+): string | undefined {
+  if (command?.type === "create_session") return command.settings?.workdir ?? serverDefault;
+  return current;
+}
 const noSkills: never[] = [];
 
 export function Workspace() {
@@ -92,6 +116,20 @@ export function Workspace() {
       send({ type: "list_sessions" });
   }, [running, send]);
 
+  // When this session's run ends, the first message queued for it goes out (the next waits for the run
+  // that one starts). A refusal puts it back at the head of the queue (state/outbox.ts).
+  const lastRun = useRef<{ sessionId?: string; running: boolean }>({ running: false });
+  useEffect(() => {
+    const previous = lastRun.current;
+    lastRun.current = { sessionId: session?.id, running };
+    if (!session?.id || previous.sessionId !== session.id || !previous.running || running) return;
+    const next = queuedFor(stateRef.current.queue, session.id)[0];
+    if (!next) return;
+    setSelectedRequest(undefined);
+    if (socketSend({ type: "send_message", sessionId: session.id, text: next.text }))
+      dispatch({ type: "message_sent", sessionId: session.id, text: next.text, queuedId: next.id });
+  }, [running, session?.id, socketSend]);
+
   useEffect(() => {
     document.documentElement.style.fontSize = presenter ? "20px" : "";
   }, [presenter]);
@@ -124,6 +162,11 @@ export function Workspace() {
       send(build(id));
     },
     [send],
+  );
+  /** The skill detail's token costs, counted on the server (skill_figures). */
+  const needSkillFigures = useCallback(
+    (name: string) => sessionCommand((sessionId) => ({ type: "skill_figures", sessionId, name })),
+    [sessionCommand],
   );
   /** The tool console (a skill's tools, an MCP server's tools): one call by hand. */
   const runTool = (tool: string, input: unknown) => {
@@ -173,11 +216,28 @@ export function Workspace() {
   // Stable callbacks, so selecting a request in the inspector does not re-render a long chat (memo).
   const chatHandlers = useMemo(
     () => ({
-      onSend: (text: string) => {
+      /** Sends, or queues while the session's run is going; false (the text stays in the box) if neither. */
+      onSend: (text: string): boolean => {
+        const current = stateRef.current.session;
+        if (!current) {
+          dispatch({
+            type: "local_error",
+            code: "no_session",
+            message: "No session is open yet; create one from the session picker.",
+          });
+          return false;
+        }
+        if (current.running) {
+          dispatch({ type: "queue_message", sessionId: current.id, text });
+          return true;
+        }
         // A new message: the inspector follows the newest request again.
         setSelectedRequest(undefined);
-        sessionCommand((sessionId) => ({ type: "send_message", sessionId, text }));
+        if (!socketSend({ type: "send_message", sessionId: current.id, text })) return false;
+        dispatch({ type: "message_sent", sessionId: current.id, text });
+        return true;
       },
+      onRemoveQueued: (id: string) => dispatch({ type: "unqueue_message", id }),
       onStop: () => sessionCommand((sessionId) => ({ type: "cancel", sessionId })),
       onAnswer: (callId: string, answer: ApprovalAnswer) =>
         sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer })),
@@ -190,7 +250,7 @@ export function Workspace() {
           toolCalls,
         })),
     }),
-    [sessionCommand],
+    [sessionCommand, socketSend],
   );
 
   // The server answers export_session with the JSONL log; hand it to the browser as a download.
@@ -224,6 +284,21 @@ export function Workspace() {
     const confirm: SessionConfirmation[] = [...new Set([...(original.confirm ?? []), ...pending.confirm])];
     send({ ...original, confirm });
   }, [send]);
+
+  const visibleErrors = errorsToShow(state);
+  // Memoized so the memoized chat re-renders only when its own parts change.
+  // The queue and the open session are all it reads.
+  const queued = useMemo(() => queuedMessages(state), [state.queue, session?.id]);
+  const replaySettings = session?.settings;
+  const replayTurns = session?.turns;
+  const replayRequests = session?.requests;
+  const replay = useMemo(
+    () =>
+      replaySettings && replayTurns && replayRequests
+        ? replayState({ settings: replaySettings, turns: replayTurns, requests: replayRequests })
+        : undefined,
+    [replaySettings, replayTurns, replayRequests],
+  );
 
   if (state.connection === "no_token") {
     return (
@@ -263,6 +338,7 @@ export function Workspace() {
         sessions={state.sessions}
         currentId={session?.id}
         settings={session?.settings}
+        cacheAs={state.cacheAs}
         sandbox={
           session
             ? sandboxBadge(
@@ -296,13 +372,20 @@ export function Workspace() {
         menu={
           session && (
             <SessionMenu
-              running={running}
               onExport={(format) =>
                 sessionCommand((sessionId) => ({ type: "export_session", sessionId, format }))
               }
-              onImportScenario={(fileName, yaml) =>
-                sessionCommand((sessionId) => ({ type: "import_scenario", sessionId, fileName, yaml }))
-              }
+              onImportScenario={(fileName, yaml) => {
+                // The replay opens as a new session (its session_opened switches the view to it).
+                setSelectedRequest(undefined);
+                sessionCommand((sessionId) => ({
+                  type: "import_scenario",
+                  sessionId,
+                  fileName,
+                  yaml,
+                  newSession: true,
+                }));
+              }}
             />
           )
         }
@@ -312,27 +395,17 @@ export function Workspace() {
         onTogglePresenter={() => setPresenter(!presenter)}
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
       />
-      {session && trustPromptOpen(session) && session.summary.trust && (
+      {trustToAsk(state) && (
         <TrustPrompt
-          trust={session.summary.trust}
+          trust={trustToAsk(state)!}
           onTrust={(answer) =>
             sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, ...answer }))
           }
           onKeepUntrusted={() => dispatch({ type: "trust_prompt", dismissed: true })}
         />
       )}
-      {state.errors.length > 0 && (
-        <div className="space-y-1 border-b border-red-200 p-1" data-testid="error-list">
-          {state.errors.map((error) => (
-            <ErrorCard
-              key={error.id}
-              title={`Error: ${error.code}`}
-              message={error.message}
-              onDismiss={() => dispatch({ type: "dismiss_error", id: error.id })}
-            />
-          ))}
-        </div>
-      )}
+      {state.connection === "wrong_token" && <WrongTokenBanner />}
+      <ErrorList errors={visibleErrors} onDismiss={(id) => dispatch({ type: "dismiss_error", id })} />
       {session && (
         <BranchBanner
           session={session}
@@ -355,20 +428,29 @@ export function Workspace() {
               {skillDetail && session ? (
                 <SkillDetail
                   skill={skillDetail}
+                  figures={session.skillFigures?.[skillDetail.name]}
+                  onNeedFigures={needSkillFigures}
                   consoleResults={Object.values(session.consoleResults)}
                   registeredTools={session.registeredTools}
                   lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
                   honourAllowedTools={session.settings.honourAllowedTools === true}
+                  mcpSkillGrants={session.settings.mcpSkillGrants ?? noSkills}
+                  onGrantAllowedTools={(key, granted) => {
+                    const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
+                    const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
+                    sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
+                  }}
                   onClose={() => setSelectedSkill(undefined)}
                   onRunTool={runTool}
                 />
               ) : (
                 <div className="flex h-full min-h-0 flex-col">
-                  <div className="min-h-0 flex-1">
+                  {/* Clipped: the catalog's list scrolls inside its own box, never over the MCP panel. */}
+                  <div className="min-h-0 flex-1 overflow-hidden">
                     <CatalogPanel
                       catalog={catalog}
                       workdir={session?.settings.workdir}
-                      stageOf={(skill) => (session ? skillStage(skill, session) : "listed")}
+                      stageOf={(skill) => stageOf(state, skill)}
                       reloadFeed={session?.reloadFeed ?? []}
                       selectedSkill={selectedSkill}
                       onSelectSkill={setSelectedSkill}
@@ -377,11 +459,11 @@ export function Workspace() {
                       onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
                     />
                   </div>
-                  {session?.mcp && session.mcp.servers.length > 0 && (
+                  {session && (
                     <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
                       <McpPanel
-                        servers={session.mcp.servers}
-                        warnings={session.mcp.warnings}
+                        servers={session.mcp?.servers ?? []}
+                        warnings={session.mcp?.warnings ?? []}
                         consoleResults={Object.values(session.consoleResults)}
                         onReconnect={(server) =>
                           sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
@@ -398,12 +480,17 @@ export function Workspace() {
         <main className="min-h-0 [contain:strict]" aria-label="Chat">
           <PanelBoundary name="chat">
             <MemoChatPanel
-              turns={session?.turns ?? []}
-              toolCalls={session?.toolCalls ?? {}}
-              pendingApprovals={session?.pendingApprovals ?? []}
-              manualTurn={session?.manualTurn}
+              sessionId={session?.id}
+              queued={queued}
+              replay={replay}
+              onRemoveQueued={chatHandlers.onRemoveQueued}
+              onStopAndSend={chatHandlers.onStop}
+              turns={chatTurns(state)}
+              toolCalls={toolCallsById(state)}
+              pendingApprovals={pendingApprovalIds(state)}
+              manualTurn={manualTurn(state)}
               skills={catalog?.skills ?? noSkills}
-              running={session?.running ?? false}
+              running={isRunning(state)}
               connected={state.connection === "open" && !!session}
               highlightRequest={highlightRequest}
               onSend={chatHandlers.onSend}
@@ -418,7 +505,7 @@ export function Workspace() {
           <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
               <InspectorPanel
-                requests={session?.requests ?? []}
+                requests={requestsOf(state)}
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
@@ -426,6 +513,7 @@ export function Workspace() {
                 onEditResend={setEditingRequest}
                 onRerun={(index) => forkRequest(index, "rerun", [])}
                 onCompare={openCompare}
+                {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
               />
             </PanelBoundary>
           </aside>
@@ -473,6 +561,11 @@ export function Workspace() {
       {state.confirmation && (
         <ConfirmationDialog
           confirmation={state.confirmation}
+          workdir={confirmationWorkdir(
+            confirmable.current[state.confirmation.command],
+            session?.settings.workdir,
+            state.defaultWorkdir,
+          )}
           onConfirm={confirmPending}
           onCancel={() => dispatch({ type: "confirmation_done" })}
         />

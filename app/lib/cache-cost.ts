@@ -3,28 +3,12 @@
 // any view (the inspector, a compare view) can reuse it. A prediction is labelled as one; a provider's
 // report is the measurement.
 import type { PriceRow, SnapshotCache, Usage } from "../../server/protocol/index.ts";
+import { costUsd, type TokenCounts } from "../../server/shared/prices.ts";
 
 export interface CostInput {
   runId: string;
   snapshot: { provider: string; cache?: SnapshotCache };
   usage?: Usage;
-}
-
-export interface TokenCounts {
-  inputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  outputTokens?: number;
-}
-
-export function priceOf(price: PriceRow, counts: TokenCounts): number {
-  return (
-    (counts.inputTokens * price.input +
-      counts.cacheCreationInputTokens * price.cacheWrite5m +
-      counts.cacheReadInputTokens * price.cacheRead +
-      (counts.outputTokens ?? 0) * price.output) /
-    1_000_000
-  );
 }
 
 /**
@@ -55,11 +39,11 @@ export function requestCost(request: CostInput): RequestCost {
   const cache = request.snapshot.cache;
   if (!cache?.price) return { predictedUsd: null };
   const output = request.usage?.outputTokens ?? 0;
-  const predictedUsd = priceOf(cache.price, { ...cache.predicted, outputTokens: output });
+  const predictedUsd = costUsd(cache.price, { ...cache.predicted, outputTokens: output });
   const reported = reportedCounts(request.usage, request.snapshot.provider);
   return {
     predictedUsd,
-    ...(reported ? { reportedUsd: priceOf(cache.price, reported) } : {}),
+    ...(reported ? { reportedUsd: costUsd(cache.price, reported) } : {}),
     price: cache.price,
   };
 }
@@ -118,10 +102,4 @@ export function cacheMismatch(cache: SnapshotCache, usage: Usage | undefined, pr
       Math.abs(predicted - actual) > 0.25 * Math.max(predicted, actual, 64);
     return differ ? [`${label}: predicted ${predicted}, reported ${actual}`] : [];
   });
-}
-
-export function formatUsd(value: number): string {
-  if (value === 0) return "$0";
-  if (value < 0.01) return `$${value.toFixed(5)}`;
-  return `$${value.toFixed(4)}`;
 }

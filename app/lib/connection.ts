@@ -9,15 +9,33 @@ import type { UiAction } from "../state/types.ts";
 const tokenKey = "pseudoclaude-playground-token";
 export const sessionKey = "pseudoclaude-playground-session";
 
-/** Takes the token from `#token=…` (then strips it from the address bar) or from sessionStorage. */
-export function readToken(): string | undefined {
+/** Takes a token from `#token=…` in the address (stores it, then strips it from the address bar). */
+function tokenFromAddress(): string | undefined {
   const match = /(?:^#|&)token=([0-9a-fA-F]+)/.exec(window.location.hash);
-  if (match) {
-    window.sessionStorage.setItem(tokenKey, match[1]);
-    window.history.replaceState(null, "", window.location.pathname + window.location.search);
-    return match[1];
+  if (!match) return undefined;
+  window.sessionStorage.setItem(tokenKey, match[1]);
+  window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  return match[1];
+}
+
+/** The token from the address, else the one this tab stored earlier. */
+export function readToken(): string | undefined {
+  return tokenFromAddress() ?? window.sessionStorage.getItem(tokenKey) ?? undefined;
+}
+
+/**
+ * Why the server refused a socket, asked over plain HTTP (GET /ws answers like the upgrade: 401 with
+ * "missing token" or "wrong token", 426 when the token is right). `unreachable`: no answer at all.
+ */
+export async function probeToken(token: string): Promise<"wrong" | "missing" | "ok" | "unreachable"> {
+  try {
+    const response = await fetch(`/ws?token=${encodeURIComponent(token)}`, { cache: "no-store" });
+    if (response.status !== 401) return "ok";
+    const reason = await response.text();
+    return reason.startsWith("wrong token") ? "wrong" : "missing";
+  } catch {
+    return "unreachable";
   }
-  return window.sessionStorage.getItem(tokenKey) ?? undefined;
 }
 
 export function socketUrl(token: string): string {
@@ -38,16 +56,14 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
   resumeRef.current = resume;
 
   useEffect(() => {
-    const token = readToken();
-    if (!token) {
-      dispatch({ type: "connection", status: "no_token" });
-      return;
-    }
+    let token = readToken();
     let disposed = false;
     let attempt = 0;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     let queue: ServerMessage[] = [];
+    /** The socket this page uses now; an older one (replaced after a hashchange) is ignored when it closes. */
+    let live: WebSocket | undefined;
 
     const flush = () => {
       flushTimer = undefined;
@@ -56,11 +72,26 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       if (messages.length) dispatch({ type: "server_batch", messages });
     };
 
+    const retry = () => {
+      const delay = backoffMs[Math.min(attempt, backoffMs.length - 1)];
+      attempt += 1;
+      reconnectTimer = setTimeout(connect, delay);
+    };
+
     const connect = () => {
+      reconnectTimer = undefined;
+      if (!token) {
+        dispatch({ type: "connection", status: "no_token" });
+        return;
+      }
       dispatch({ type: "connection", status: "connecting" });
-      const socket = new WebSocket(socketUrl(token));
+      const usedToken: string = token;
+      const socket = new WebSocket(socketUrl(usedToken));
+      let opened = false;
+      live = socket;
       socketRef.current = socket;
       socket.onopen = () => {
+        opened = true;
         attempt = 0;
         socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         const { sessionId, lastSeq } = resumeRef.current();
@@ -89,25 +120,49 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       socket.onclose = () => {
         flush();
         if (socketRef.current === socket) socketRef.current = null;
-        if (disposed) return;
+        // A socket replaced by a new token (hashchange) or an unmounted page: nothing more to do here.
+        if (disposed || live !== socket) return;
         dispatch({ type: "connection", status: "closed" });
-        if (attempt === 4) {
-          dispatch({
-            type: "local_error",
-            code: "disconnected",
-            message:
-              `Cannot reach the playground server at ${window.location.host}; still retrying. ` +
-              "If the server was restarted, open the new address it printed: the token changes on every start.",
-          });
-        }
-        const delay = backoffMs[Math.min(attempt, backoffMs.length - 1)];
-        attempt += 1;
-        reconnectTimer = setTimeout(connect, delay);
+        if (opened) return retry();
+        // Refused before it opened: ask the server why. A token of an earlier start will never work, so
+        // the page says so and waits for the new address instead of retrying.
+        void probeToken(usedToken).then((answer) => {
+          if (disposed || live !== socket) return;
+          if (answer === "wrong") return dispatch({ type: "connection", status: "wrong_token" });
+          if (answer === "missing") return dispatch({ type: "connection", status: "no_token" });
+          if (attempt === 4) {
+            dispatch({
+              type: "local_error",
+              code: "disconnected",
+              message:
+                `Cannot reach the playground server at ${window.location.host}; still retrying. ` +
+                "If you restarted it, paste the address it printed (…#token=…) into this tab.",
+            });
+          }
+          retry();
+        });
       };
     };
+
+    // Pasting the address a restarted server printed changes only the fragment: no reload, a hashchange.
+    // The new token replaces the old one and the page connects with it at once.
+    const onHashChange = () => {
+      const fresh = tokenFromAddress();
+      if (!fresh) return;
+      token = fresh;
+      attempt = 0;
+      clearTimeout(reconnectTimer);
+      const old = live;
+      live = undefined;
+      socketRef.current = null;
+      old?.close();
+      connect();
+    };
+    window.addEventListener("hashchange", onHashChange);
     connect();
     return () => {
       disposed = true;
+      window.removeEventListener("hashchange", onHashChange);
       clearTimeout(reconnectTimer);
       clearTimeout(flushTimer);
       socketRef.current?.close();

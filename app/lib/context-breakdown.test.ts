@@ -62,4 +62,27 @@ describe("context breakdown", () => {
     );
     expect(stableItems.reduce((sum, item) => sum + item.tokens, 0)).toBe(100);
   });
+
+  it("takes each index line's tokens from the server's count (the figure the skill lane shows)", () => {
+    const stable = "Available skills:\n- csv-report: Turn a CSV into a report.\n- review: Review code.\n";
+    const snapshot = {
+      system: { stable, environment: "" },
+      listedSkills: ["csv-report", "review"],
+      indexLineTokens: { "csv-report": 46, review: 7 },
+      tools: [],
+      segments: [{ kind: "system", name: "stable", hash: "c", tokens: 100 }],
+    } as unknown as RequestSnapshot;
+    const items = contextBreakdown(snapshot);
+    expect(items.find((item) => item.label === "csv-report (index line)")).toEqual({
+      group: "skill index",
+      label: "csv-report (index line)",
+      tokens: 46,
+      basis: "server",
+    });
+    expect(items.find((item) => item.label === "review (index line)")).toMatchObject({
+      tokens: 7,
+      basis: "server",
+    });
+    expect(items.find((item) => item.label === "instructions and rules")).toMatchObject({ tokens: 47 });
+  });
 });

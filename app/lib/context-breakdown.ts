@@ -1,7 +1,9 @@
 // Where the tokens of one request go, finer than the token bar (like Claude Code's /context): each skill's
 // index line, the rest of the stable system, each active SOP, each tool definition (skill tools with their
-// skill, MCP tools with their server), and the messages by kind. Exact figures are the server's segment
-// counts; an index line's share of the stable system is estimated by its characters, and says so. Pure.
+// skill, MCP tools with their server), and the messages by kind. Every figure is the server's count: the
+// segments', and each index line's (`indexLineTokens`, the count the skill lane shows too). Only logs
+// written before those were recorded get an index line's share estimated by its characters, and say so;
+// the rest of the stable system is its count minus the lines'. Pure.
 import type { ChatMessage, RequestSnapshot, ToolDefinition } from "../../server/protocol/index.ts";
 
 export interface ContextItem {
@@ -34,18 +36,30 @@ export function contextBreakdown(snapshot: RequestSnapshot & { messages?: ChatMe
   if (stable) {
     const text = snapshot.system.stable;
     let indexed = 0;
+    const counted = snapshot.indexLineTokens;
     for (const skill of snapshot.listedSkills) {
+      const tokens = counted?.[skill];
+      if (tokens !== undefined) {
+        indexed += tokens;
+        items.push({ group: "skill index", label: `${skill} (index line)`, tokens, basis: "server" });
+        continue;
+      }
       const line = text.split("\n").find((candidate) => candidate.startsWith(`- ${skill}:`));
       if (!line || text.length === 0) continue;
-      const tokens = Math.round((stable.tokens * (line.length + 1)) / text.length);
-      indexed += tokens;
-      items.push({ group: "skill index", label: `${skill} (index line)`, tokens, basis: "estimate" });
+      const estimate = Math.round((stable.tokens * (line.length + 1)) / text.length);
+      indexed += estimate;
+      items.push({
+        group: "skill index",
+        label: `${skill} (index line)`,
+        tokens: estimate,
+        basis: "estimate",
+      });
     }
     items.push({
       group: "stable system",
       label: "instructions and rules",
       tokens: Math.max(0, stable.tokens - indexed),
-      basis: indexed > 0 ? "estimate" : "server",
+      basis: indexed > 0 && !counted ? "estimate" : "server",
     });
   }
   const tools = new Map(snapshot.tools.map((tool) => [tool.name, tool]));

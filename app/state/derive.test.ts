@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { compareStable, diffRequests } from "./derive.ts";
 import { snapshot, tool } from "./test-builders.ts";
+import { buildEnvironmentSections, type EnvironmentInput } from "../../server/prompt/environment.ts";
+import { environmentSegments } from "../../server/prompt/segments.ts";
 import type { RequestView } from "./types.ts";
 
 function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = {}): RequestView {
@@ -48,6 +50,65 @@ describe("diffRequests", () => {
     expect(diff.toolsAdded).toEqual(["lint"]);
     expect(diff.toolsRemoved).toEqual([]);
     expect(diff.stableChanged).toBe(false);
+  });
+});
+
+/** A snapshot whose environment and segments are the server's own builders' (server/prompt). */
+function builtSnapshot(requestIndex: number, activeSkills: EnvironmentInput["activeSkills"]) {
+  const sections = buildEnvironmentSections({
+    version: "0.1.0",
+    provider: "scripted",
+    model: "scripted",
+    cwd: "/tmp/demo",
+    date: "2026-12-02",
+    platform: "linux (x64)",
+    activeSkills,
+  });
+  return snapshot({
+    requestIndex,
+    system: { stable: "s", environment: sections.map((section) => section.text).join("") },
+    segments: environmentSegments(sections),
+    activeSkills: activeSkills.map((skill) => skill.name),
+  });
+}
+
+describe("the changed badge (issue 22 item 5)", () => {
+  it("does not mark an unchanged SOP changed when another skill loads after it", () => {
+    const review = { name: "review", source: "builtin", body: "### Steps\n1. read\n---\n" };
+    const csv = { name: "csv-report", source: "builtin", body: "# CSV report\nTarget: data/sales.csv" };
+    const diff = diffRequests(builtSnapshot(2, [review]), builtSnapshot(3, [review, csv]));
+    expect(diff.environment).toEqual({ added: ["csv-report"], removed: [], changed: [] });
+    // Its own bytes changed: then it is.
+    const edited = { ...review, body: `${review.body}2. write\n` };
+    expect(
+      diffRequests(builtSnapshot(3, [review, csv]), builtSnapshot(4, [edited, csv])).environment,
+    ).toEqual({ added: [], removed: [], changed: ["review"] });
+  });
+
+  it("ignores the separator an older server put after every skill section but the last", () => {
+    const base = "# Environment\n## Active Skills\n";
+    const block = '<skill name="review" source="builtin">\nBody\n</skill>';
+    const segment = (name: string, text: string, hash: string) =>
+      ({ kind: "environment", name, hash, tokens: 3, chars: text.length }) as const;
+    const csv = '<skill name="csv-report" source="builtin">\nCSV\n</skill>\n';
+    const before = snapshot({
+      system: { stable: "s", environment: `${base}${block}\n` },
+      segments: [segment("base", base, "b"), segment("review", `${block}\n`, "r1")],
+    });
+    const after = snapshot({
+      requestIndex: 2,
+      system: { stable: "s", environment: `${base}${block}\n\n${csv}` },
+      segments: [
+        segment("base", base, "b"),
+        segment("review", `${block}\n\n`, "r2"),
+        segment("csv-report", csv, "c"),
+      ],
+    });
+    expect(diffRequests(before, after).environment).toEqual({
+      added: ["csv-report"],
+      removed: [],
+      changed: [],
+    });
   });
 });
 

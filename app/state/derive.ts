@@ -40,9 +40,19 @@ export interface RequestDiff {
   stableChanged: boolean;
 }
 
-/** A section's identity for the diff: the server's hash, or its text for a snapshot without segments. */
-function sectionContent(part: EnvironmentPart): string {
-  return part.hash ?? `${part.heading}\n${part.text}`;
+/** A section's own text: the newlines after its block separate it from the next one, they are not its own. */
+function ownText(part: EnvironmentPart): string {
+  return `${part.heading}\n${part.text.replace(/\n+$/, "")}`;
+}
+
+/**
+ * A section changed only when its own bytes did. Equal segment hashes mean the same bytes. Different
+ * hashes are checked against the text without its trailing newlines: an older server ended each skill
+ * section but the last with a blank line, so loading a skill after it changed its hash by one separator.
+ */
+function sectionChanged(before: EnvironmentPart, after: EnvironmentPart): boolean {
+  if (before.hash !== undefined && before.hash === after.hash) return false;
+  return ownText(before) !== ownText(after);
 }
 
 /**
@@ -53,15 +63,14 @@ export function diffRequests(previous: ResolvedSnapshot, current: ResolvedSnapsh
   const prefixHolds = previous.messages.every(
     (message, index) => JSON.stringify(message) === JSON.stringify(current.messages[index]),
   );
-  const previousSections = new Map(
-    environmentParts(previous).map((part) => [part.name, sectionContent(part)]),
-  );
-  const currentSections = new Map(environmentParts(current).map((part) => [part.name, sectionContent(part)]));
+  const previousSections = new Map(environmentParts(previous).map((part) => [part.name, part]));
+  const currentSections = new Map(environmentParts(current).map((part) => [part.name, part]));
   const added = [...currentSections.keys()].filter((name) => !previousSections.has(name));
   const removed = [...previousSections.keys()].filter((name) => !currentSections.has(name));
-  const changed = [...currentSections.keys()].filter(
-    (name) => previousSections.has(name) && previousSections.get(name) !== currentSections.get(name),
-  );
+  const changed = [...currentSections.entries()].flatMap(([name, part]) => {
+    const before = previousSections.get(name);
+    return before && sectionChanged(before, part) ? [name] : [];
+  });
   const previousTools = new Set(previous.tools.map((tool) => tool.name));
   const currentTools = new Set(current.tools.map((tool) => tool.name));
   return {

@@ -258,6 +258,59 @@ describe("uiReducer", () => {
     expect(state.session!.turns.at(-1)).toMatchObject({ kind: "stop", reason: "canceled" });
   });
 
+  it("keeps a request's cache check, the session's newest cache_stats, and a provider notice as a chat line", () => {
+    const stats = {
+      requests: 1,
+      figures: { reported: 1, predicted: 0 },
+      source: "provider" as const,
+      hit_ratio: 0.5,
+      cache_read_tokens: 10,
+      cache_write_tokens: 5,
+      uncached_tokens: 5,
+      misses: 0,
+      miss_causes: {},
+      last_miss_at: null,
+      last_miss_cause: null,
+      expected_rebuilds: 0,
+      miss_recache_tokens: 0,
+      recache_tokens_if_cold: 15,
+      ttl: "5m" as const,
+      expires_at: "2026-12-02T10:05:00.000Z",
+      warm: true,
+      disagreements: 0,
+      at: "2026-12-02T10:00:00.000Z",
+    };
+    const state = run([
+      opened,
+      envelope(2, { type: "request", runId: "r1", snapshot: snapshot() }),
+      envelope(3, {
+        type: "usage",
+        runId: "r1",
+        requestIndex: 1,
+        usage: { inputTokens: 5 },
+        cacheCheck: {
+          verdict: "disagree",
+          predicted: null,
+          reported: "tools_changed",
+          text: "provider: tools_changed",
+        },
+      }),
+      envelope(4, {
+        type: "provider_notice",
+        runId: "r1",
+        requestIndex: 1,
+        code: "cache_diagnostics_rejected",
+        message: "the server refused the cache diagnostics parameter",
+      }),
+      envelope(5, { type: "cache_stats", runId: "r1", stats: { ...stats, misses: 7 } }),
+      envelope(6, { type: "cache_stats", runId: "r1", stats }),
+    ]);
+    const session = state.session!;
+    expect(session.requests[0].cacheCheck?.verdict).toBe("disagree");
+    expect(session.cacheStats).toEqual(stats);
+    expect(session.turns.at(-1)).toMatchObject({ kind: "error", code: "cache_diagnostics_rejected" });
+  });
+
   it("records manual turns, console results, reload diffs, usage, payloads and errors", () => {
     const state = run([
       opened,
@@ -363,6 +416,25 @@ describe("uiReducer", () => {
       byHand: true,
       requestIndex: undefined,
       streaming: false,
+    });
+  });
+
+  it("a settings change keeps the title the session list has since learned (the first message names it)", () => {
+    const titled: ServerMessage = {
+      type: "session_list",
+      sessions: [{ ...summary(), title: "review src/orders.js" }],
+    };
+    const state = run([
+      opened,
+      titled,
+      envelope(2, {
+        type: "settings_changed",
+        settings: { ...summary().settings, cacheAs: "claude-haiku-4-5" },
+      }),
+    ]);
+    expect(state.sessions[0]).toMatchObject({
+      title: "review src/orders.js",
+      settings: { cacheAs: "claude-haiku-4-5" },
     });
   });
 

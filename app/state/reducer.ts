@@ -4,7 +4,9 @@ import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
 import { resolveSnapshot } from "./snapshot-view.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
+import { applyOptimizerEvent, isOptimizerEvent } from "./optimizer-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
+import { addError, commandRefused, enqueue, messageSent, runStarted, unqueue } from "./outbox.ts";
 
 export const initialUiState: UiState = {
   connection: "idle",
@@ -12,16 +14,9 @@ export const initialUiState: UiState = {
   sessions: [],
   sessionListLoaded: false,
   errors: [],
+  queue: [],
   nextLocalId: 1,
 };
-
-/** Keeps the error list short: the newest errors matter, old ones scroll away. */
-const maxErrors = 8;
-
-function addError(state: UiState, code: string, message: string, command?: string): UiState {
-  const error = { id: `error-${state.nextLocalId}`, code, message, command };
-  return { ...state, errors: [...state.errors, error].slice(-maxErrors), nextLocalId: state.nextLocalId + 1 };
-}
 
 function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
   return {
@@ -131,7 +126,10 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       const summary = { ...view.summary, settings: event.settings };
       return {
         ...state,
-        sessions: state.sessions.map((item) => (item.id === summary.id ? summary : item)),
+        // The list's entry may know more than the view's summary (its title, from the first message).
+        sessions: state.sessions.map((item) =>
+          item.id === summary.id ? { ...item, settings: event.settings } : item,
+        ),
         session: { ...view, settings: event.settings, summary },
       };
     }
@@ -178,22 +176,40 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     }
     case "branch_started":
       return { ...state, session: applyBranchStarted(view, event) };
+    case "cache_repredicted": {
+      // Each request shown gets the prediction under the new "cache as" model.
+      const byIndex = new Map(event.requests.map((entry) => [entry.requestIndex, entry.cache]));
+      const requests = view.requests.map((request) => {
+        const cache = byIndex.get(request.requestIndex);
+        return cache ? { ...request, snapshot: { ...request.snapshot, cache } } : request;
+      });
+      return { ...state, session: { ...view, requests } };
+    }
+    case "branch_checked":
+      return { ...state, session: { ...view, branchCheck: event.check } };
     default:
       if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
+      if (isOptimizerEvent(event)) return { ...state, session: applyOptimizerEvent(view, event) };
       return { ...state, session: applyRunnerEvent(view, event, seq) };
   }
 }
+
+/** Errors about the connection itself (app/lib/connection.ts), void once the server says hello again. */
+const connectionErrorCodes = new Set(["disconnected", "not_connected"]);
 
 export function applyServerMessage(state: UiState, message: ServerMessage): UiState {
   switch (message.type) {
     case "hello":
       return {
         ...state,
+        // Connected again: what the connection's own errors said is no longer true.
+        errors: state.errors.filter((error) => !connectionErrorCodes.has(error.code)),
         connection: "open",
         serverVersion: message.serverVersion,
         providers: message.providers,
         defaultWorkdir: message.defaultWorkdir,
         machineSandbox: message.sandbox,
+        ...(message.cacheAs ? { cacheAs: message.cacheAs } : {}),
       };
     case "providers":
       return { ...state, providers: message.providers };
@@ -202,7 +218,14 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
     case "session_deleted": {
       const sessions = state.sessions.filter((session) => session.id !== message.sessionId);
       const session = state.session?.id === message.sessionId ? undefined : state.session;
-      return { ...state, sessions, session };
+      // What belonged to the deleted session goes with it: its queued messages and its errors.
+      return {
+        ...state,
+        sessions,
+        session,
+        queue: state.queue.filter((item) => item.sessionId !== message.sessionId),
+        errors: state.errors.filter((error) => error.sessionId !== message.sessionId),
+      };
     }
     case "error": {
       // A risky session (a broad workdir, bypassPermissions) is not an error: the user is asked to confirm.
@@ -216,8 +239,7 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
             confirm: message.confirm,
           },
         };
-      const text = message.command ? `${message.message} (command: ${message.command})` : message.message;
-      return addError(state, message.code, text, message.command);
+      return commandRefused(state, message.code, message.message, message.command, message.sessionId);
     }
     case "session_runs":
       return { ...state, runs: withSessionRuns(state.runs, message.sessionId, message.runs) };
@@ -226,6 +248,12 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
         ...state,
         pendingExport: { sessionId: message.sessionId, fileName: message.fileName, jsonl: message.jsonl },
       };
+    case "skill_figures": {
+      const view = state.session;
+      if (!view || view.id !== message.sessionId) return state;
+      const skillFigures = { ...view.skillFigures, [message.figures.name]: message.figures };
+      return { ...state, session: { ...view, skillFigures } };
+    }
     case "skill_install":
       return {
         ...state,
@@ -242,8 +270,10 @@ export function applyServerMessage(state: UiState, message: ServerMessage): UiSt
           mimeType: message.mimeType,
         },
       };
-    case "event":
-      return applySessionEvent(state, message.sessionId, message.seq, message.event);
+    case "event": {
+      const applied = applySessionEvent(state, message.sessionId, message.seq, message.event);
+      return message.event.type === "run_started" ? runStarted(applied, message.sessionId) : applied;
+    }
     default:
       // A newer server may send message types this page does not know yet: ignore them, never crash.
       return state;
@@ -263,7 +293,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
         sessionListLoaded: action.status === "open" ? state.sessionListLoaded : false,
       };
     case "local_error":
-      return addError(state, action.code, action.message);
+      return addError(state, action.code, action.message, undefined, action.sessionId);
+    case "queue_message":
+      return enqueue(state, action.sessionId, action.text);
+    case "unqueue_message":
+      return unqueue(state, action.id);
+    case "message_sent":
+      return messageSent(state, action.sessionId, action.text, action.queuedId);
     case "export_done":
       return { ...state, pendingExport: undefined };
     case "skill_install_clear":

@@ -136,10 +136,27 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         request.requestIndex !== event.requestIndex
           ? request
           : event.type === "usage"
-            ? { ...request, usage: event.usage }
-            : { ...request, payload: event.payload },
+            ? {
+                ...request,
+                usage: event.usage,
+                ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
+              }
+            : { ...request, payload: event.payload, ...(event.routing ? { routing: event.routing } : {}) },
       );
       return { ...view, requests };
+    }
+    case "cache_stats":
+      return { ...view, cacheStats: event.stats };
+    case "provider_notice": {
+      const turn: ChatTurn = {
+        kind: "error",
+        id: `notice-${event.runId}-${event.requestIndex}-${event.code}`,
+        code: event.code,
+        message: event.message,
+      };
+      return view.turns.some((existing) => existing.id === turn.id)
+        ? view
+        : { ...view, turns: [...view.turns, turn] };
     }
     case "provider_retry": {
       const turn: ChatTurn = {
@@ -173,6 +190,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
         state: "pending",
         known: event.known,
         visible: event.visible,
+        ...(event.console ? { byHand: true } : {}),
       };
       const withCall = { ...ensured, toolCalls: { ...ensured.toolCalls, [call.id]: call } };
       return updateTurn(withCall, assistantTurnId(event.runId, event.requestIndex), (turn) =>
@@ -196,6 +214,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
               state: "pending" as const,
               known: true,
               visible: true,
+              ...(event.console ? { byHand: true } : {}),
             },
           };
       const withCall = { ...view, toolCalls };
@@ -245,6 +264,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       return { ...view, activeSkills };
     }
     case "skill_resource_read":
+    case "skill_resource_used":
       return view;
     case "tools_registered": {
       const added = event.tools.filter((tool) => !view.registeredTools.includes(tool));

@@ -67,6 +67,41 @@ describe("skill resources in the UI state", () => {
     expect(after.indexTokens).toBe(46);
   });
 
+  it("marks a script the run executed as ran, a file a command named as used, and hints at neither (issue 22 item 5)", () => {
+    const used = (path: string, how: "ran" | "named"): RunnerEvent => ({
+      type: "skill_resource_used",
+      runId: "r1",
+      callId: "c2",
+      tool: "run_command",
+      skill: "csv-report",
+      path,
+      how,
+    });
+    const stop: RunnerEvent = { type: "stop", runId: "r1", reason: "completed", iterations: 3 };
+    const after = play([
+      activated,
+      used("scripts/column-types.mjs", "ran"),
+      used("reference/column-types.md", "named"),
+      stop,
+    ]).session!.skillResources!["csv-report"]!;
+    expect(skillFileRows(after).map((row) => [row.path, row.state])).toEqual([
+      ["reference/column-types.md", "used"],
+      ["scripts/column-types.mjs", "ran"],
+      ["profile-csv.mjs", "listed"],
+    ]);
+    expect(neverReadFiles(after)).toEqual([]);
+    expect(after.uses?.["scripts/column-types.mjs"]).toEqual({ ran: 1, named: 0, tool: "run_command" });
+    // Uses survive a reload of the skill (a second load_skill), as reads do.
+    const reloaded = play([activated, used("scripts/column-types.mjs", "ran"), activated, stop]).session!
+      .skillResources!["csv-report"]!;
+    expect(neverReadFiles(reloaded)).toEqual(["reference/column-types.md"]);
+    // A file beyond the manifest's bound that a command ran still gets its row.
+    const beyond = play([activated, used("scripts/more/extra.sh", "ran")]).session!.skillResources![
+      "csv-report"
+    ]!;
+    expect(skillFileRows(beyond).at(-1)).toMatchObject({ path: "scripts/more/extra.sh", state: "ran" });
+  });
+
   it("ignores a read of a skill it never saw loaded, and a log without manifests", () => {
     const old: RunnerEvent = { ...activated, resources: undefined } as RunnerEvent;
     const state = play([

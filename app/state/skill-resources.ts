@@ -1,10 +1,23 @@
-// Level 3 of disclosure in the UI: per loaded skill, its base directory and files as listed / read /
-// never read, and what each level cost in tokens. Derived from runner events only (skill_activated with
-// its manifest, skill_resource_read, stop); the components read it and never compute it.
+// Level 3 of disclosure in the UI: per loaded skill, its base directory and files as listed / read / ran /
+// used by a command / never read, and what each level cost in tokens. Derived from runner events only
+// (skill_activated with its manifest, skill_resource_read, skill_resource_used, stop); the components
+// read it and never compute it.
 import type { RunnerEvent, SkillResourceFile } from "../../server/protocol/index.ts";
 import type { SessionView } from "./types.ts";
 
-export type SkillFileState = "listed" | "read" | "never-read";
+/**
+ * `read`: read_file brought it into the conversation; `ran`: a command ran it as a script; `used`: a
+ * command named it as an argument; `never-read`: the SOP points to it and a run ended without any of
+ * these. A file the run used in any way is never "never read".
+ */
+export type SkillFileState = "listed" | "read" | "ran" | "used" | "never-read";
+
+/** How often commands used one file (skill_resource_used), and the last tool that did. */
+export interface SkillFileUses {
+  ran: number;
+  named: number;
+  tool: string;
+}
 
 export interface SkillFileReads {
   reads: number;
@@ -23,6 +36,8 @@ export interface SkillResourceView {
   indexTokens?: number;
   /** Reads per path (relative to the base directory), including paths past the manifest's bound. */
   reads: Record<string, SkillFileReads>;
+  /** Uses by commands per path (absent before any, and in logs written before they were recorded). */
+  uses?: Record<string, SkillFileUses>;
   /** A run has ended since the skill was (re)loaded. */
   runEnded: boolean;
 }
@@ -32,6 +47,7 @@ export interface SkillFileRow {
   bytes?: number;
   state: SkillFileState;
   reads?: SkillFileReads;
+  uses?: SkillFileUses;
   referenced: boolean;
 }
 
@@ -39,15 +55,32 @@ export interface SkillFileRow {
 export function skillFileRows(view: SkillResourceView): SkillFileRow[] {
   const listed = new Set(view.files.map((file) => file.path));
   const rows = view.files.map((file) => row(view, file.path, file.bytes));
-  for (const path of Object.keys(view.reads)) if (!listed.has(path)) rows.push(row(view, path, undefined));
+  const beyond = new Set([...Object.keys(view.reads), ...Object.keys(view.uses ?? {})]);
+  for (const path of beyond) if (!listed.has(path)) rows.push(row(view, path, undefined));
   return rows;
+}
+
+function stateOf(reads: SkillFileReads | undefined, uses: SkillFileUses | undefined): SkillFileState {
+  if (uses && uses.ran > 0) return "ran";
+  if (reads) return "read";
+  if (uses) return "used";
+  return "listed";
 }
 
 function row(view: SkillResourceView, path: string, bytes: number | undefined): SkillFileRow {
   const reads = view.reads[path];
+  const uses = view.uses?.[path];
   const referenced = view.referenced.includes(path);
-  const state: SkillFileState = reads ? "read" : referenced && view.runEnded ? "never-read" : "listed";
-  return { path, ...(bytes !== undefined ? { bytes } : {}), state, ...(reads ? { reads } : {}), referenced };
+  const used = stateOf(reads, uses);
+  const state: SkillFileState = used === "listed" && referenced && view.runEnded ? "never-read" : used;
+  return {
+    path,
+    ...(bytes !== undefined ? { bytes } : {}),
+    state,
+    ...(reads ? { reads } : {}),
+    ...(uses ? { uses } : {}),
+    referenced,
+  };
 }
 
 /** Level 3's cost so far: the tokens of every read of the skill's files. */
@@ -55,7 +88,7 @@ export function readTokens(view: SkillResourceView): number {
   return Object.values(view.reads).reduce((sum, reads) => sum + reads.tokens, 0);
 }
 
-/** The hint the catalog shows after a run: files the SOP points to that were never read. */
+/** The hint the catalog shows after a run: files the SOP points to that no tool read, ran or named. */
 export function neverReadFiles(view: SkillResourceView): string[] {
   return skillFileRows(view)
     .filter((file) => file.state === "never-read")
@@ -76,6 +109,7 @@ export function applySkillResourceEvent(view: SessionView, event: RunnerEvent): 
         referenced: event.resources.referenced,
         ...(event.indexTokens !== undefined ? { indexTokens: event.indexTokens } : {}),
         reads: previous?.reads ?? {},
+        ...(previous?.uses ? { uses: previous.uses } : {}),
         runEnded: false,
       };
       return { ...view, skillResources: { ...current, [event.name]: next } };
@@ -93,6 +127,20 @@ export function applySkillResourceEvent(view: SessionView, event: RunnerEvent): 
         },
       };
       return { ...view, skillResources: { ...current, [event.skill]: { ...skill, reads } } };
+    }
+    case "skill_resource_used": {
+      const skill = current[event.skill];
+      if (!skill) return view;
+      const before = skill.uses?.[event.path] ?? { ran: 0, named: 0, tool: event.tool };
+      const uses = {
+        ...skill.uses,
+        [event.path]: {
+          ran: before.ran + (event.how === "ran" ? 1 : 0),
+          named: before.named + (event.how === "named" ? 1 : 0),
+          tool: event.tool,
+        },
+      };
+      return { ...view, skillResources: { ...current, [event.skill]: { ...skill, uses } } };
     }
     case "stop": {
       if (event.console || Object.keys(current).length === 0) return view;

@@ -1,8 +1,11 @@
 // The trigger lab and catalog budget in the UI state: the live table of probes (filled as progress
 // events arrive), the final scores, and the last budget report the server sent.
 import type {
+  CostEstimate,
+  LabSide,
   ProbeRecord,
   SessionEvent,
+  SpendCaps,
   TriggerLabResult,
   TriggerLabRunInfo,
 } from "../../server/protocol/index.ts";
@@ -15,9 +18,14 @@ export interface TriggerLabView {
   done: number;
   status: "running" | "done" | "failed";
   /** probes[side][queryIndex][run - 1]; undefined until that probe has answered. */
-  probes: { a: (ProbeRecord | undefined)[][]; b: (ProbeRecord | undefined)[][] };
+  probes: Record<LabSide, (ProbeRecord | undefined)[][]>;
   result?: TriggerLabResult;
   error?: string;
+  /** The calls and their cost, said before the first call (servers before issue 25 send none). */
+  estimate?: CostEstimate;
+  caps?: SpendCaps;
+  /** The result this one replaced in the session, for "against the previous run". */
+  previous?: TriggerLabResult;
 }
 
 type LabEvent = Extract<
@@ -62,7 +70,11 @@ export function applyLabEvent(view: SessionView, event: LabEvent): SessionView {
           probes: {
             a: emptyGrid(event.queries.length, event.info.runs),
             b: emptyGrid(event.queries.length, event.info.runs),
+            none: emptyGrid(event.queries.length, event.info.runs),
           },
+          ...(event.estimate ? { estimate: event.estimate } : {}),
+          ...(event.caps ? { caps: event.caps } : {}),
+          ...(view.triggerLab?.result ? { previous: view.triggerLab.result } : {}),
         },
       };
     case "trigger_lab_progress": {
@@ -85,13 +97,15 @@ export function applyLabEvent(view: SessionView, event: LabEvent): SessionView {
       return {
         ...view,
         triggerLab: {
+          ...lab,
           info: result.info,
           queries: result.a.queries.map(({ query, expect, kind }) => ({ query, expect, kind })),
           total: lab?.total ?? result.a.queries.length * result.info.runs * (result.b ? 2 : 1),
           done: lab?.total ?? 0,
           status: "done",
-          probes: { a: fill(result.a), b: fill(result.b) },
+          probes: { a: fill(result.a), b: fill(result.b), none: fill(result.none) },
           result,
+          ...(result.estimate ? { estimate: result.estimate } : {}),
         },
       };
     }
@@ -114,7 +128,7 @@ export function applyLabEvent(view: SessionView, event: LabEvent): SessionView {
             total: 0,
             done: 0,
             status: "failed",
-            probes: { a: [], b: [] },
+            probes: { a: [], b: [], none: [] },
             error: event.message,
           },
         };

@@ -1,7 +1,15 @@
 // UI state of the workspace. Everything here is derived from ServerMessages by ./reducer.ts; the
 // components read it and never talk to the socket directly.
-import type { CatalogBudgetReport } from "../../server/protocol/index.ts";
+import type {
+  BranchCheck,
+  CacheCheck,
+  CacheModelChoice,
+  CacheStats,
+  CatalogBudgetReport,
+  SkillFigures,
+} from "../../server/protocol/index.ts";
 import type { TriggerLabView } from "./trigger-lab-state.ts";
+import type { OptimizerView } from "./optimizer-state.ts";
 import type {
   ApprovalRequest,
   CatalogSnapshot,
@@ -10,6 +18,7 @@ import type {
   PermissionTrace,
   ProviderInfo,
   ReloadDiff,
+  RoutingDecision,
   RunDigest,
   SandboxState,
   ServerMessage,
@@ -25,7 +34,8 @@ import type { InstallOutcome } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "./skill-resources.ts";
 import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
 
-export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token";
+/** `no_token`: the page has none; `wrong_token`: the server says it is not this start's (it restarted). */
+export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token" | "wrong_token";
 
 export type ToolCallState = "pending" | "awaiting_approval" | "running" | "done" | "error" | "denied";
 
@@ -36,6 +46,8 @@ export interface ToolCallView {
   runId: string;
   requestIndex: number;
   state: ToolCallState;
+  /** Run by hand from the tool console: no model asked for it, and no run is going. */
+  byHand?: boolean;
   /** False when the model called a tool that is not in its definitions (registered-not-visible or unknown). */
   known: boolean;
   visible: boolean;
@@ -82,7 +94,11 @@ export interface RequestView {
   /** Messages (and their segments) filled in from the conversation when the server sent a reference. */
   snapshot: ResolvedSnapshot;
   payload?: unknown;
+  /** The description router's decision for this request ("why this skill"); absent for models. */
+  routing?: RoutingDecision;
   usage?: Usage;
+  /** The provider's cache diagnostics beside the prediction (the usage event's check). */
+  cacheCheck?: CacheCheck;
 }
 
 export interface ReloadFeedEntry {
@@ -146,8 +162,16 @@ export interface SessionView {
   skillResources?: Record<string, SkillResourceView>;
   /** The trigger lab's live table and result (issue 14). */
   triggerLab?: TriggerLabView;
+  /** The description optimizer (issue 25), live only. */
+  optimizer?: OptimizerView;
   /** The last catalog budget report the server sent. */
   catalogBudget?: CatalogBudgetReport;
+  /** The session's prompt-cache statistics after its last run (the newest cache_stats event). */
+  cacheStats?: CacheStats;
+  /** What listing and loading each skill costs, as the server counted it (skill_figures), by name. */
+  skillFigures?: Record<string, SkillFigures>;
+  /** A branch: how its first request compares with the origin's, segment by segment (branch_checked). */
+  branchCheck?: BranchCheck;
 }
 
 export interface UiError {
@@ -155,6 +179,17 @@ export interface UiError {
   code: string;
   message: string;
   command?: string;
+  /** The session the failed command named; absent for the connection's own errors. */
+  sessionId?: string;
+  /** How many times this same error arrived (one card counts them). */
+  count: number;
+}
+
+/** A message typed while its session's run was going: sent when that run ends, unless removed. */
+export interface QueuedMessage {
+  id: string;
+  sessionId: string;
+  text: string;
 }
 
 /** A command the server refused with `confirmation_required`, waiting for the user's answer. */
@@ -173,11 +208,17 @@ export interface UiState {
   defaultWorkdir?: string;
   /** Whether this machine can sandbox tool processes (from hello; absent from older servers). */
   machineSandbox?: { available: boolean; reason?: string };
+  /** The models "cache as" offers and the scripted/manual default (from hello; absent from older servers). */
+  cacheAs?: { models: CacheModelChoice[]; default: string };
   sessions: SessionSummary[];
   /** True once the server has answered list_sessions on this connection. */
   sessionListLoaded: boolean;
   session?: SessionView;
   errors: UiError[];
+  /** Messages waiting for their session's run to end (./outbox.ts). */
+  queue: QueuedMessage[];
+  /** The message sent and not yet started by the server (returns to the queue if refused). */
+  outbox?: { sessionId: string; text: string };
   /** A session log the server sent for download; cleared once the browser has it. */
   pendingExport?: { sessionId: string; fileName: string; jsonl: string; mimeType?: string };
   /** A risky create_session / update_session waiting for the user to confirm it. */
@@ -194,7 +235,11 @@ export type UiAction =
   | { type: "server"; message: ServerMessage }
   | { type: "server_batch"; messages: ServerMessage[] }
   | { type: "connection"; status: ConnectionStatus }
-  | { type: "local_error"; code: string; message: string }
+  | { type: "local_error"; code: string; message: string; sessionId?: string }
+  | { type: "queue_message"; sessionId: string; text: string }
+  | { type: "unqueue_message"; id: string }
+  /** A send_message went out (from the composer, or the queue's item `queuedId`). */
+  | { type: "message_sent"; sessionId: string; text: string; queuedId?: string }
   | { type: "dismiss_error"; id: string }
   | { type: "export_done" }
   | { type: "confirmation_done" }

@@ -194,6 +194,17 @@ export class WorkspacePage {
     await expect(this.page.getByTestId("skill-list")).toBeVisible();
   }
 
+  /**
+   * A control of the session's run settings (permissions, disclosure, cache, network), which live behind
+   * the header's settings button: opens that popover when it is closed, then returns the control.
+   */
+  async setting(testId: string): Promise<Locator> {
+    const popover = this.page.getByTestId("run-settings");
+    if (!(await popover.isVisible())) await this.page.getByTestId("header-run-settings").click();
+    await expect(popover).toBeVisible();
+    return this.page.getByTestId(testId);
+  }
+
   errorCards(): Locator {
     return this.page.getByTestId("error-card");
   }

@@ -17,8 +17,9 @@ import type {
   SnapshotCache,
 } from "../protocol/runner-events.ts";
 import { sha256Hex } from "../prompt/hash.ts";
+import { costUsd } from "../shared/prices.ts";
+import { formatCount } from "../shared/figures.ts";
 import {
-  costUsd,
   minCacheableTokens,
   priceFor,
   ruleFamily,
@@ -74,7 +75,7 @@ function partOf(segment: PromptSegment): Part {
   }
 }
 
-const number = (value: number) => value.toLocaleString("en-US");
+const number = formatCount;
 
 /** Prefix keys (a hash chain over segment hashes, seeded by the model), reusing the previous request's. */
 function prefixKeys(model: string, segments: readonly PromptSegment[], previous?: Seen): string[] {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { errorMessage } from "../errors/index.ts";
+import { CacheLedger } from "./cache-ledger.ts";
 import { CacheModel } from "./cache-model.ts";
 import type { CacheRules, PriceTable } from "./rules.ts";
 
@@ -121,4 +122,9 @@ export function createCacheModel(config: CacheConfig): CacheModel {
   const overridden = config.files.slice(2);
   const source = `server/cache/cache-rules.json${overridden.length > 0 ? ` + ${overridden.join(" + ")}` : ""}`;
   return new CacheModel(config.rules, config.prices, source);
+}
+
+/** A fresh cache ledger (one per session or CLI run) under the loaded rules (TTLs, what models accept). */
+export function createCacheLedger(config: CacheConfig): CacheLedger {
+  return new CacheLedger(config.rules);
 }

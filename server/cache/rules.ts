@@ -24,6 +24,10 @@ export interface CacheRules {
       default: number;
       byModel: Record<string, number>;
     };
+    /** Models that accept {"role": "system"} messages inside messages (absent in an older override: none). */
+    midConversationSystem?: ModelSwitch;
+    /** Models that accept a tool added mid-conversation (a tool_addition block), and the beta header it needs. */
+    midConversationToolChanges?: ModelSwitch & { beta: string };
   };
   openai: {
     minPrefixTokens: Sourced<number>;
@@ -31,6 +35,15 @@ export interface CacheRules {
     ttlSeconds: Sourced<number>;
   };
   families: { anthropic: string[]; openai: string[] };
+}
+
+/** A yes/no per model, by model-name prefix (the longest wins), with where it comes from. */
+export interface ModelSwitch {
+  source: string;
+  checked: string;
+  note?: string;
+  default: boolean;
+  byModel: Record<string, boolean>;
 }
 
 export interface PriceTable {
@@ -63,26 +76,31 @@ export function minCacheableTokens(rules: CacheRules, model: string): number {
   return byModelPrefix(table.byModel, model)?.value ?? table.default;
 }
 
+/** What a model accepts mid-conversation (cache-rules.json), with the page that says so. */
+export interface MidConversationSupport {
+  system: boolean;
+  toolChanges: boolean;
+  /** The beta header a tool change needs. */
+  toolChangesBeta?: string;
+  source: string;
+}
+
+export function midConversationSupport(rules: CacheRules, model: string): MidConversationSupport {
+  const { midConversationSystem: system, midConversationToolChanges: tools } = rules.anthropic;
+  const anthropic = ruleFamily(rules, model) === "anthropic";
+  const on = (table: ModelSwitch | undefined) =>
+    anthropic && table !== undefined && (byModelPrefix(table.byModel, model)?.value ?? table.default);
+  const systemOn = on(system);
+  return {
+    system: systemOn,
+    // A tool change rides in a mid-conversation system message: no system message, no tool change.
+    toolChanges: systemOn && on(tools),
+    ...(tools ? { toolChangesBeta: tools.beta } : {}),
+    source: system?.source ?? "server/cache/cache-rules.json",
+  };
+}
+
 export function priceFor(prices: PriceTable, model: string): PriceRow | undefined {
   const found = byModelPrefix(prices.models, model);
   return found ? { model: found.key, ...found.value } : undefined;
-}
-
-export interface TokenCounts {
-  /** Uncached input tokens. */
-  inputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  outputTokens?: number;
-}
-
-/** USD for the given token counts at `price` (cache writes at the 5-minute rate, which the playground uses). */
-export function costUsd(price: PriceRow, counts: TokenCounts): number {
-  return (
-    (counts.inputTokens * price.input +
-      counts.cacheCreationInputTokens * price.cacheWrite5m +
-      counts.cacheReadInputTokens * price.cacheRead +
-      (counts.outputTokens ?? 0) * price.output) /
-    1_000_000
-  );
 }

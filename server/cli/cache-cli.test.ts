@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SnapshotCache } from "../protocol/runner-events.ts";
+import type { RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
 import { REPO_ROOT, jsonEvents, runCli, runFlags } from "./testing/run-cli.ts";
 
 const demo = path.join(REPO_ROOT, "examples", "demo-workdir");
@@ -16,7 +16,7 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
+async function nextRunEvents(extra: string[]): Promise<RunnerEvent[]> {
   const result = await runCli([
     ...runFlags(demo, home, path.join(REPO_ROOT, "scenarios", "csv-profile-next-run.yaml")),
     "--message",
@@ -28,9 +28,12 @@ async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
     ...extra,
   ]);
   expect(result.code, result.stderr).toBe(0);
-  return jsonEvents(result.stdout).flatMap((event) =>
-    event.type === "request" ? [event.snapshot.cache!] : [],
-  );
+  return jsonEvents(result.stdout);
+}
+
+async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {
+  const events = await nextRunEvents(extra);
+  return events.flatMap((event) => (event.type === "request" ? [event.snapshot.cache!] : []));
 }
 
 describe("run --cache-model on csv-profile-next-run", () => {
@@ -70,5 +73,18 @@ describe("run --cache-model on csv-profile-next-run", () => {
   it("--skill-placement message keeps the environment unchanged when a skill loads", async () => {
     const caches = await nextRunDemo(["--cache-model", "claude-sonnet-4-5", "--skill-placement", "message"]);
     expect(caches[1].segments.some((s) => s.part === "environment" && s.status === "read")).toBe(true);
+  });
+
+  it("each run ends with a cache_stats line, just before its stop, from the prediction (no provider here)", async () => {
+    const events = await nextRunEvents(["--cache-model", "claude-sonnet-4-5"]);
+    const types = events.map((event) => event.type);
+    const stops = types.flatMap((type, index) => (type === "stop" ? [index] : []));
+    expect(stops).toHaveLength(2);
+    for (const index of stops) expect(types[index - 1]).toBe("cache_stats");
+    const stats = events.flatMap((event) => (event.type === "cache_stats" ? [event.stats] : []));
+    expect(stats[1]).toMatchObject({ requests: 4, source: "prediction", misses: 0, expected_rebuilds: 1 });
+    // The rebuild is the next run's: profile_csv, registered in run 1, became visible.
+    const third = events.flatMap((event) => (event.type === "request" ? [event.snapshot] : []))[2];
+    expect(third.cache?.diagnostics).toMatchObject({ type: "tools_changed", toolsAdded: ["profile_csv"] });
   });
 });

@@ -129,7 +129,7 @@ export function formatCatalog(report: CatalogReport, home: string): string {
       (server) =>
         `${server.name} [${server.transport}, ${server.scope}] ${server.status}${server.error ? `: ${server.error}` : ""}` +
         (server.tools.length > 0
-          ? ` — ${server.tools.length} tools, ${server.definitionTokens} tokens of definitions (o200k_base): ${server.tools.map((tool) => tool.name).join(", ")}`
+          ? ` — ${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}, ${server.definitionTokens} tokens of definitions (o200k_base): ${server.tools.map((tool) => tool.name).join(", ")}`
           : "") +
         (server.warnings ?? []).map((warning) => `\n    warning: ${warning}`).join(""),
     ),

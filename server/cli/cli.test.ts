@@ -105,10 +105,12 @@ describe("cli prompt", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     const request = JSON.parse(result.stdout);
-    // The documented fields, plus the server's token figures (tokenizer, segments, eager) and the cache prediction.
+    // The documented fields, plus the server's token figures (tokenizer, segments, eager, each index line's)
+    // and the cache prediction.
     expect(Object.keys(request).sort()).toEqual([
       "cache",
       "eager",
+      "indexLineTokens",
       "messages",
       "segments",
       "system",

@@ -1,6 +1,8 @@
 // Readable one-line renderings of Runner events for `cli run` without --json.
 import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
+import type { CacheStats } from "../protocol/cache-report.ts";
 import { segmentTokens } from "../prompt/segments.ts";
+import { formatUsd, plural } from "../shared/figures.ts";
 
 function clip(text: string, limit = 300): string {
   const folded = text.replace(/\s+$/g, "");
@@ -19,7 +21,7 @@ function indent(text: string): string {
 function cacheLine(cache: SnapshotCache): string {
   const { predicted } = cache;
   const missed = cache.segments.find((segment) => segment.status !== "read");
-  const cost = cache.costUsd === null ? "no price" : `$${cache.costUsd.toFixed(5)} input`;
+  const cost = cache.costUsd === null ? "no price" : `${formatUsd(cache.costUsd)} input`;
   return (
     `cache (predicted, ${cache.model}): read ${predicted.cacheReadInputTokens}, write ${predicted.cacheCreationInputTokens}, ` +
     `uncached ${predicted.inputTokens}; ${cost}${missed ? ` — ${missed.part}: ${missed.reason}` : ""}`
@@ -100,11 +102,13 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         `★ skill activated: ${event.name} [${event.source}] at position ${event.position}` +
         (event.arguments ? ` with arguments ${JSON.stringify(event.arguments)}` : "") +
         (event.resources
-          ? `\n  base directory ${event.resources.baseDir} (${event.resources.files.length + event.resources.more} files)`
+          ? `\n  base directory ${event.resources.baseDir} (${plural(event.resources.files.length + event.resources.more, "file")})`
           : "")
       );
     case "skill_resource_read":
       return `  ◆ skill file read: ${event.skill}/${event.path} (${event.bytes} bytes, ${event.tokens} tokens)`;
+    case "skill_resource_used":
+      return `  ◆ skill file ${event.how === "ran" ? "ran" : "named in a command"}: ${event.skill}/${event.path} (${event.tool})`;
     case "tools_registered":
       return event.tools.length
         ? `  tools registered by ${event.skill}: ${event.tools.join(", ")} (visible to the model from the next run)`
@@ -120,8 +124,16 @@ export function describeEvent(event: RunnerEvent): string | undefined {
             .join("\n")}`
         : undefined;
     }
-    case "text_delta":
     case "usage":
+      // The provider's cache diagnostics beside the prediction, when there is something to compare.
+      return event.cacheCheck
+        ? `  cache diagnostics (request #${event.requestIndex}): ${event.cacheCheck.verdict === "disagree" ? "DISAGREE — " : ""}${event.cacheCheck.text}`
+        : undefined;
+    case "cache_stats":
+      return cacheStatsLine(event.stats);
+    case "provider_notice":
+      return `  ! ${event.code}: ${event.message}`;
+    case "text_delta":
     case "tool_started":
       return undefined;
     case "history_appended":
@@ -130,4 +142,20 @@ export function describeEvent(event: RunnerEvent): string | undefined {
         ? `◆ assistant: ${event.message.content}`
         : undefined;
   }
+}
+
+const percent = (ratio: number | null) => (ratio === null ? "—" : `${Math.round(ratio * 100)} %`);
+
+/** The session's cache figures after a run, in Claude Code's terms (cache-report.ts). */
+export function cacheStatsLine(stats: CacheStats): string {
+  const cause = stats.last_miss_cause;
+  const lastMiss = cause
+    ? `; last miss #${cause.request}: ${cause.causes.join("+")} (${cause.source}; tools +${cause.tools_added} −${cause.tools_removed}, system ${cause.system_char_delta >= 0 ? "+" : ""}${cause.system_char_delta} chars)`
+    : "";
+  const expires = stats.expires_at ? `; expires ${stats.expires_at} (${stats.ttl})` : "";
+  return (
+    `cache stats (${stats.source === "mixed" ? `${stats.figures.reported} reported, ${stats.figures.predicted} predicted` : stats.source}): ` +
+    `hit ${percent(stats.hit_ratio)}, misses ${stats.misses}/${stats.requests}, expected rebuilds ${stats.expected_rebuilds}, ` +
+    `disagreements ${stats.disagreements}, recache if cold ${stats.recache_tokens_if_cold ?? "—"}${expires}${lastMiss}`
+  );
 }

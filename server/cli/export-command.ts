@@ -1,9 +1,16 @@
-// `cli export SESSION_ID --format html|jsonl|scenario [--out FILE] [--home DIR]`: a saved session (from
-// `run --save` or the browser) as one file, written to stdout or to FILE.
+// `cli export SESSION_ID --format html|jsonl|scenario|otlp [--out FILE] [--home DIR] [--include-content]
+// [--endpoint URL]`: a saved session (from `run --save` or the browser) as one file, written to stdout or
+// to FILE; an OTLP trace may instead be posted to a collector.
 import { writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { PlaygroundError } from "../errors/index.ts";
-import { exportSession, isExportFormat, readExportedSession } from "../export/index.ts";
+import {
+  exportSession,
+  isExportFormat,
+  postOtlpTrace,
+  readExportedSession,
+  sessionToOtlp,
+} from "../export/index.ts";
 import type { CliArguments } from "./args.ts";
 import type { CliIo } from "./io.ts";
 
@@ -13,7 +20,20 @@ export async function exportCommand(args: CliArguments, io: CliIo): Promise<numb
   const home = args.home ?? homedir();
   const session = await readExportedSession(home, args.sessionId!);
   for (const warning of session.warnings) io.stderr(`warning: ${warning}\n`);
-  const file = exportSession(session, format);
+  const options = { includeContent: args.includeContent === true };
+  if (args.endpoint) {
+    const trace = sessionToOtlp(session, options);
+    const spans = trace.resourceSpans.reduce(
+      (sum, resource) => sum + resource.scopeSpans.reduce((count, scope) => count + scope.spans.length, 0),
+      0,
+    );
+    const posted = await postOtlpTrace(args.endpoint, trace, io.env);
+    io.stderr(
+      `posted ${spans} spans (${posted.bytes} bytes) to ${posted.url}: ${posted.status}${posted.partial ? ` (${posted.partial})` : ""}\n`,
+    );
+    return 0;
+  }
+  const file = exportSession(session, format, options);
   const target = args.out;
   if (!target) {
     io.stdout(file.text);

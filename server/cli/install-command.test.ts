@@ -176,6 +176,15 @@ describe("cli install", { timeout: 120_000 }, () => {
     );
   });
 
+  it("counts a one-file skill as 1 file, not 1 files", async () => {
+    const folder = path.join(root, "one-file", "tiny");
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, "SKILL.md"), simpleSkill("tiny"));
+    const result = await cli(["install", folder, "--layer", "user", "--home", home, "--dry-run"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^would install: user skill "tiny" → .*tiny \(1 file, \d+ bytes\)/);
+  });
+
   it("refuses http:// and a project install without --workdir", async () => {
     const http = await cli(["install", "http://127.0.0.1:1/x.zip", "--layer", "user", "--home", home]);
     expect(http.code).toBe(2);

@@ -10,7 +10,7 @@ import { createWorkspace, type Workspace } from "../session/workspace.ts";
 import { USAGE, parseCliArguments, type CliArguments } from "./args.ts";
 import { cacheSettings } from "./cache-options.ts";
 import { catalogReport, formatCatalog, startMcp } from "./catalog-command.ts";
-import { evalTriggers, formatBudget } from "./eval-command.ts";
+import { evalCommand, formatBudget } from "./eval-command.ts";
 import { runInstallCommand } from "./install-command.ts";
 import type { CliIo } from "./io.ts";
 import { buildFirstRequest, formatPrompt } from "./prompt-command.ts";
@@ -36,6 +36,17 @@ function withWorkspace(command: (args: CliArguments, io: CliIo, workspace: Works
     }
   };
 }
+
+/** `eval triggers` and `eval optimize`: eval-command.ts's evalCommand on the workdir's catalog. */
+const evalWithWorkspace = withWorkspace(async (args, io, workspace) => {
+  await evalCommand(workspace, args, {
+    write: io.stdout,
+    writeProgress: io.stderr,
+    progressIsTerminal: io.stderrIsTerminal,
+    env: io.env,
+  });
+  return 0;
+});
 
 /** One entry per command of args.ts; a new command is a line here (and its flags there). */
 const COMMANDS: Record<CliArguments["command"], Command> = {
@@ -86,24 +97,21 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
     );
     return 0;
   }),
-  eval: withWorkspace(async (args, io, workspace) => {
-    await evalTriggers(workspace, {
-      ...(args.evals ? { evals: args.evals } : {}),
-      provider: args.provider,
-      ...(args.model ? { model: args.model } : {}),
-      ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-      ...(args.scenario ? { scenario: args.scenario } : {}),
-      runs: args.runs,
-      concurrency: args.concurrency,
-      ...(args.ablate ? { ablation: args.ablate } : {}),
-      ...(args.catalogBudget ? { listingBudget: args.catalogBudget } : {}),
-      json: args.json,
-      write: io.stdout,
-      writeProgress: io.stderr,
-      progressIsTerminal: io.stderrIsTerminal,
-    });
-    return 0;
-  }),
+  eval: async (args, io) => {
+    // compare reads two saved summaries and needs no workspace; loaded only for it.
+    if (args.evalMore?.subcommand === "compare") {
+      await (
+        await import("./eval-optimize.ts")
+      ).evalCompare({
+        ...args.evalMore,
+        ...args,
+        workdir: args.workdir ?? io.cwd,
+        write: io.stdout,
+      });
+      return 0;
+    }
+    return evalWithWorkspace(args, io);
+  },
 };
 
 /** Paths on the command line are relative to the caller's folder (`io.cwd`), not to this process's. */
@@ -114,8 +122,14 @@ function resolvePaths(args: CliArguments, cwd: string): CliArguments {
     const value = resolve(args[key]);
     if (value !== undefined) resolved[key] = value;
   }
-  if (args.install && !/^[a-z][a-z0-9+.-]*:\/\//i.test(args.install.source))
+  // `install --remove PLUGIN` names an installed plugin, not a path.
+  if (args.install && !args.install.remove && !/^[a-z][a-z0-9+.-]*:\/\//i.test(args.install.source))
     resolved.install = { ...args.install, source: path.resolve(cwd, args.install.source) };
+  if (args.evalMore)
+    resolved.evalMore = {
+      ...args.evalMore,
+      files: args.evalMore.files.map((file) => path.resolve(cwd, file)),
+    };
   return resolved;
 }
 

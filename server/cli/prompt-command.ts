@@ -36,6 +36,8 @@ export interface PromptReport {
   eager?: EagerFigures;
   /** The prompt-cache prediction of this (first) request: everything is written or uncached. */
   cache?: SnapshotCache;
+  /** Tokens of each listed skill's index line (what the skill detail and the inspector show). */
+  indexLineTokens?: Record<string, number>;
 }
 
 /** Records the request it is given and answers with an empty, final response. */
@@ -149,6 +151,7 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       ? { tokenizer: snapshot.tokenizer, segments: snapshot.segments, eager: snapshot.eager }
       : {}),
     ...(snapshot?.cache ? { cache: snapshot.cache } : {}),
+    ...(snapshot?.indexLineTokens ? { indexLineTokens: snapshot.indexLineTokens } : {}),
   };
 }
 

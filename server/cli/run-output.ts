@@ -30,6 +30,9 @@ const RUNNER_EVENT_TYPES: Record<RunnerEvent["type"], true> = {
   skill_activated: true,
   tools_registered: true,
   skill_resource_read: true,
+  skill_resource_used: true,
+  provider_notice: true,
+  cache_stats: true,
   history_appended: true,
   stop: true,
 };

@@ -6,13 +6,15 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
-import { jsonEvents, runCli, runFlags } from "./testing/run-cli.ts";
+import { playScenario } from "./testing/play-scenario.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const scenariosDir = path.join(repoRoot, "scenarios");
 const demo = path.join(repoRoot, "examples", "demo-workdir");
 /** slow-tool is for the Stop test (cli.test.ts); csv-profile-next-run spans two messages. */
 const SKIPPED = new Set(["slow-tool.yaml"]);
+/** The fallback, and the MCP demo (its tools come from the demo's MCP server, not from a skill). */
+const WITHOUT_SKILL = new Set(["default.yaml", "mcp-tickets.yaml"]);
 const MESSAGES: Record<string, string[]> = {
   "csv-profile-next-run.yaml": ["load the csv skill", "now profile data/sales.csv"],
 };
@@ -31,25 +33,22 @@ describe("scenarios/ on examples/demo-workdir", async () => {
   it.each(files)(
     "%s ends every run with a completed stop, with no unknown tool or bad arguments",
     async (file) => {
-      const messages = (MESSAGES[file] ?? []).flatMap((message) => ["--message", message]);
-      const result = await runCli([
-        ...runFlags(demo, home, path.join(scenariosDir, file)),
-        ...messages,
-        "--yes",
-        "--json",
-      ]);
-      const events = jsonEvents(result.stdout);
-      const stops = events.flatMap((event) => (event.type === "stop" ? [event.reason] : []));
-      expect(stops.length).toBeGreaterThan(0);
-      expect(stops).toEqual(stops.map(() => "completed"));
-      expect(result.code, result.stderr).toBe(0);
+      const { outcomes, events, code, stderr } = await playScenario({
+        workdir: demo,
+        home,
+        scenario: path.join(scenariosDir, file),
+        messages: MESSAGES[file] ?? [],
+      });
+      expect(code, stderr).toBe(0);
+      expect(outcomes.length).toBeGreaterThan(0);
+      expect(outcomes.map((outcome) => outcome.reason)).toEqual(outcomes.map(() => "completed"));
       const failures = events.flatMap((event) =>
         event.type === "tool_result" && !event.result.ok ? [event.result.errorType] : [],
       );
       expect(failures.filter((type) => type !== "command_failed")).toEqual([]);
-      // Every scenario but the fallback demonstrates a skill: load_skill first.
+      // Every scenario but these demonstrates a skill: load_skill first.
       const activated = events.filter((event) => event.type === "skill_activated");
-      if (file !== "default.yaml") expect(activated.length).toBeGreaterThan(0);
+      if (!WITHOUT_SKILL.has(file)) expect(activated.length).toBeGreaterThan(0);
     },
   );
 });

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OpenAiProvider } from "../providers/openai.ts";
 import { createWorkspace, type Workspace } from "../session/workspace.ts";
 import type { TriggerLabProgress } from "../protocol/trigger-lab.ts";
-import { runTriggerLab, type LabWorkspace } from "./lab.ts";
+import { labWorkspaceOf, runTriggerLab } from "./lab.ts";
 import { parseTriggersFile } from "./triggers-file.ts";
 import { startQueryServer, type QueryAnswer, type QueryServer } from "./testing/query-openai-server.ts";
 
@@ -62,15 +62,7 @@ async function writeSkill(workdir: string, name: string, description: string): P
   );
 }
 
-export function labWorkspace(workspace: Workspace): LabWorkspace {
-  return {
-    catalog: workspace.catalog,
-    tools: workspace.registry.definitions(),
-    facts: workspace.prompt.environmentFacts(),
-    workdir: workspace.workdir,
-    home: workspace.home,
-  };
-}
+export const labWorkspace = labWorkspaceOf;
 
 let root: string;
 let workspace: Workspace;
@@ -124,6 +116,9 @@ describe("trigger lab against a local OpenAI-format server", () => {
       truePositives: 4,
       falsePositives: 2,
       falseNegatives: 2,
+      // The 8 probes expecting something else: 2 loaded alpha-report first (the hijack), 6 did not.
+      trueNegatives: 6,
+      falsePositiveRate: 2 / 8,
     });
     // beta-review: TP 2 (explicit), FN 2 (hijacked) + 2 (provider error).
     expect(skill("beta-review")).toMatchObject({
@@ -147,6 +142,22 @@ describe("trigger lab against a local OpenAI-format server", () => {
       outcome: "load_skill",
     });
     expect(byQuery[QUERIES.hijacked].passRate).toBe(0);
+    // Per query at the 0.5 threshold, and over runs as "did the query's skill trigger?".
+    expect(byQuery[QUERIES.hijacked]).toMatchObject({ triggerRate: 0, runs: 2, passed: false });
+    expect(byQuery[QUERIES.negative]).toMatchObject({ triggerRate: 0, passed: true });
+    expect(byQuery[QUERIES.implicit]).toMatchObject({ triggerRate: 1, passed: true });
+    expect(a.overall).toEqual({
+      truePositives: 6,
+      falsePositives: 0,
+      trueNegatives: 2,
+      falseNegatives: 6,
+      precision: 1,
+      recall: 0.5,
+      falsePositiveRate: 0,
+      accuracy: 8 / 14,
+      queriesPassed: 4,
+      queries: 7,
+    });
     expect(byQuery[QUERIES.otherFirst].probes[0]).toMatchObject({
       first: "alpha-report",
       outcome: "other_tool_first",

@@ -4,8 +4,10 @@
 // nothing else, so no other tool can run whatever the model answers; every other call is only recorded.
 import { performance } from "node:perf_hooks";
 import { errorMessage } from "../errors/index.ts";
-import { LOAD_SKILL_TOOL_NAME, type ToolCall, type ToolDefinition } from "../protocol/model.ts";
-import type { ProbeRecord } from "../protocol/trigger-lab.ts";
+import { LOAD_SKILL_TOOL_NAME, type ToolCall, type ToolDefinition, type Usage } from "../protocol/model.ts";
+import type { ProbeCheck, ProbeRecord } from "../protocol/trigger-lab.ts";
+import { TOKENIZER_NAME } from "../prompt/segments.ts";
+import type { QueryChecks } from "./triggers-file.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
@@ -25,6 +27,7 @@ export interface ProbeSetup {
 
 interface Response {
   calls: ToolCall[];
+  usage?: Usage;
   error?: string;
 }
 
@@ -34,13 +37,15 @@ async function oneResponse(
   signal: AbortSignal,
 ): Promise<Response> {
   const calls: ToolCall[] = [];
+  let usage: Usage | undefined;
   try {
     for await (const event of provider.stream(request, signal)) {
       if (event.type === "tool_call") calls.push(event.call);
-      else if (event.type === "done") return { calls };
-      else if (event.type === "error") return { calls, error: event.message };
+      else if (event.type === "usage") usage = event.usage;
+      else if (event.type === "done") return { calls, usage };
+      else if (event.type === "error") return { calls, usage, error: event.message };
     }
-    return { calls, error: "the provider stream ended without a done or error event" };
+    return { calls, usage, error: "the provider stream ended without a done or error event" };
   } catch (error) {
     return { calls, error: `the provider failed: ${errorMessage(error)}` };
   }
@@ -60,12 +65,54 @@ function loadOnlyRegistry(catalog: Catalog): Registry {
   return registry;
 }
 
+/** The query's checks beyond triggering, against what the probe saw (one response). */
+export function runChecks(checks: QueryChecks, calls: readonly string[], inputTokens: number): ProbeCheck[] {
+  const results: ProbeCheck[] = [];
+  if (checks.firstTool !== undefined) {
+    const first = calls[0];
+    results.push({
+      name: "first_tool",
+      ok: first === checks.firstTool,
+      detail: `first tool ${checks.firstTool}, got ${first ?? "no tool call"}`,
+    });
+  }
+  if (checks.neverTool !== undefined) {
+    const called = checks.neverTool.filter((name) => calls.includes(name));
+    results.push({
+      name: "never_tool",
+      ok: called.length === 0,
+      detail:
+        called.length === 0
+          ? `never ${checks.neverTool.join(", ")}: not called`
+          : `never ${checks.neverTool.join(", ")}, but called ${called.join(", ")}`,
+    });
+  }
+  if (checks.maxInputTokens !== undefined) {
+    results.push({
+      name: "max_input_tokens",
+      ok: inputTokens <= checks.maxInputTokens,
+      detail: `at most ${checks.maxInputTokens} input tokens, the request had ${inputTokens}`,
+    });
+  }
+  return results;
+}
+
+export interface ProbeOptions {
+  checks?: QueryChecks;
+  /** The request's input tokens counted here, used when the provider reports none. */
+  countedInputTokens?: number;
+}
+
+/** A probe's record, with the usage the provider reported (the lab prices it, then drops it). */
+export type ProbeOutcomeWithUsage = ProbeRecord & { usage?: Usage };
+
 export async function runProbe(
   query: string,
   setup: ProbeSetup,
   provider: Provider,
   signal: AbortSignal,
-): Promise<ProbeRecord> {
+  options: ProbeOptions = {},
+): Promise<ProbeOutcomeWithUsage> {
   const request: ModelRequest = {
     system: { stable: setup.stable, environment: setup.environment },
     messages: [{ role: "user", content: query }],
@@ -75,8 +122,25 @@ export async function runProbe(
   const response = await oneResponse(provider, request, signal);
   const durationMs = performance.now() - started;
   const calls = response.calls.map((call) => call.name);
+  const reported = response.usage?.source !== "estimate" ? response.usage?.inputTokens : undefined;
+  const tokens =
+    reported !== undefined
+      ? { inputTokens: reported, inputTokensSource: "provider" as const }
+      : options.countedInputTokens !== undefined
+        ? { inputTokens: options.countedInputTokens, inputTokensSource: TOKENIZER_NAME }
+        : {};
+  const usage = response.usage ? { usage: response.usage } : {};
   if (response.error !== undefined) {
-    return { first: null, loaded: [], outcome: "provider_error", calls, error: response.error, durationMs };
+    return {
+      first: null,
+      loaded: [],
+      outcome: "provider_error",
+      calls,
+      error: response.error,
+      durationMs,
+      ...tokens,
+      ...usage,
+    };
   }
   const loadCalls = response.calls.filter((call) => call.name === LOAD_SKILL_TOOL_NAME);
   const loaded: string[] = [];
@@ -105,5 +169,9 @@ export async function runProbe(
       : response.calls[0].name === LOAD_SKILL_TOOL_NAME
         ? "load_skill"
         : "other_tool_first";
-  return { first, loaded, outcome, calls, durationMs };
+  const checks =
+    options.checks === undefined
+      ? {}
+      : { checks: runChecks(options.checks, calls, tokens.inputTokens ?? options.countedInputTokens ?? 0) };
+  return { first, loaded, outcome, calls, durationMs, ...tokens, ...checks, ...usage };
 }

@@ -6,6 +6,13 @@
 //   scenarios: trigger-scenarios     # optional: scripted-model scenarios (relative to this file)
 //   ablation: { skill: csv-report, description: "…" }   # optional: the B side of an A/B
 //
+// A query may add checks beyond triggering: `first_tool: NAME` (the response's first tool call),
+// `never_tool: NAME | [NAMES]` (never called in the response), `max_input_tokens: N` (the request's input).
+//
+// skill-creator's JSON form is read too: `[{"query": "…", "should_trigger": true|false}, …]` (the same
+// optional checks allowed), for one skill named by the caller (`--skill NAME`). A positive expects that
+// skill; a negative must not trigger it (another skill may load: it `avoid`s that one only).
+//
 // Checked completely at load time, like a scenario: an error names the file, the line and the field.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -24,6 +31,15 @@ export interface TriggerQuery {
   kind: TriggerQueryKind;
   /** 1-based line of the entry in the file. */
   line: number;
+  /** A negative of skill-creator's form: the skill it must not trigger. */
+  avoid?: string;
+  checks?: QueryChecks;
+}
+
+export interface QueryChecks {
+  firstTool?: string;
+  neverTool?: string[];
+  maxInputTokens?: number;
 }
 
 export interface TriggerAblation {
@@ -41,7 +57,9 @@ export interface TriggerEvalFile {
 }
 
 const FILE_KEYS = ["queries", "scenarios", "ablation"];
-const QUERY_KEYS = ["query", "expect", "kind"];
+const CHECK_KEYS = ["first_tool", "never_tool", "max_input_tokens"];
+const QUERY_KEYS = ["query", "expect", "kind", ...CHECK_KEYS];
+const JSON_QUERY_KEYS = ["query", "should_trigger", ...CHECK_KEYS];
 const ABLATION_KEYS = ["skill", "description"];
 
 function invalid(file: string, line: number | undefined, problem: string): PlaygroundError {
@@ -119,7 +137,14 @@ export function parseTriggersFile(source: string, file: string): TriggerEvalFile
         `${where}: a negative query expects "${EXPECT_NONE}", and only a negative one does (kind ${kind}, expect ${expect})`,
       );
     }
-    return { query: entry.query, expect, kind: kind as TriggerQueryKind, line };
+    const checks = parseChecks(file, line, where, entry);
+    return {
+      query: entry.query,
+      expect,
+      kind: kind as TriggerQueryKind,
+      line,
+      ...(checks ? { checks } : {}),
+    };
   });
   let scenarios: string | undefined;
   if (value.scenarios !== undefined) {
@@ -146,7 +171,112 @@ export function parseTriggersFile(source: string, file: string): TriggerEvalFile
   return { file, queries, ...(scenarios ? { scenarios } : {}), ...(ablation ? { ablation } : {}) };
 }
 
-export async function loadTriggersFile(file: string): Promise<TriggerEvalFile> {
+function parseChecks(
+  file: string,
+  line: number,
+  where: string,
+  entry: Record<string, unknown>,
+): QueryChecks | undefined {
+  const checks: QueryChecks = {};
+  if (entry.first_tool !== undefined) {
+    if (!nonEmptyString(entry.first_tool))
+      throw invalid(file, line, `${where}.first_tool must be a tool name`);
+    checks.firstTool = entry.first_tool.trim();
+  }
+  if (entry.never_tool !== undefined) {
+    const names = Array.isArray(entry.never_tool) ? entry.never_tool : [entry.never_tool];
+    if (names.length === 0 || !names.every(nonEmptyString)) {
+      throw invalid(file, line, `${where}.never_tool must be a tool name or a list of them`);
+    }
+    checks.neverTool = names.map((name) => name.trim());
+  }
+  if (entry.max_input_tokens !== undefined) {
+    if (!Number.isInteger(entry.max_input_tokens) || (entry.max_input_tokens as number) < 1) {
+      throw invalid(file, line, `${where}.max_input_tokens must be a whole number of tokens ≥ 1`);
+    }
+    checks.maxInputTokens = entry.max_input_tokens as number;
+  }
+  return Object.keys(checks).length > 0 ? checks : undefined;
+}
+
+/** 1-based line of each top-level element of a JSON array (a `{` at nesting depth 1), for error messages. */
+function jsonEntryLines(source: string): number[] {
+  const lines: number[] = [];
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index];
+    if (char === "\n") line += 1;
+    if (inString) {
+      if (char === "\\") index += 1;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    else if (char === "[" || char === "{") {
+      if (depth === 1) lines.push(line);
+      depth += 1;
+    } else if (char === "]" || char === "}") depth -= 1;
+  }
+  return lines;
+}
+
+/** skill-creator's form: a JSON list of {query, should_trigger}, for the skill `skill`. */
+export function parseSkillCreatorEvals(
+  source: string,
+  file: string,
+  skill: string | undefined,
+): TriggerEvalFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    throw invalid(file, undefined, `not valid JSON: ${errorMessage(error)}`);
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    throw invalid(
+      file,
+      undefined,
+      'a JSON eval file must be a non-empty list of {"query", "should_trigger"}',
+    );
+  }
+  if (!skill) {
+    throw invalid(
+      file,
+      undefined,
+      "a skill-creator eval file (a JSON list of {query, should_trigger}) tests one skill: name it (--skill NAME)",
+    );
+  }
+  const lines = jsonEntryLines(source);
+  const queries = value.map((entry: unknown, index: number): TriggerQuery => {
+    const line = lines[index] ?? 1;
+    const where = `[${index}]`;
+    if (!isPlainObject(entry))
+      throw invalid(file, line, `${where} must be an object with query, should_trigger`);
+    rejectUnknown(file, line, `${where}.`, entry, JSON_QUERY_KEYS);
+    if (!nonEmptyString(entry.query)) throw invalid(file, line, `${where}.query must be a non-empty string`);
+    if (typeof entry.should_trigger !== "boolean") {
+      throw invalid(file, line, `${where}.should_trigger must be true or false`);
+    }
+    const checks = parseChecks(file, line, where, entry);
+    const base = { query: entry.query, line, ...(checks ? { checks } : {}) };
+    return entry.should_trigger
+      ? { ...base, expect: skill, kind: "implicit" }
+      : { ...base, expect: EXPECT_NONE, kind: "negative", avoid: skill };
+  });
+  return { file, queries };
+}
+
+export interface LoadTriggersOptions {
+  /** The skill a skill-creator JSON file tests (ignored for the YAML form). */
+  skill?: string;
+}
+
+export async function loadTriggersFile(
+  file: string,
+  options: LoadTriggersOptions = {},
+): Promise<TriggerEvalFile> {
   const absolute = path.resolve(file);
   let source: string;
   try {
@@ -154,7 +284,10 @@ export async function loadTriggersFile(file: string): Promise<TriggerEvalFile> {
   } catch (error) {
     throw invalid(absolute, undefined, `cannot read the eval file: ${errorMessage(error)}`);
   }
-  return parseTriggersFile(source, absolute);
+  // A JSON list is skill-creator's form; anything else is the YAML form (YAML would read the list too).
+  return source.trimStart().startsWith("[")
+    ? parseSkillCreatorEvals(source, absolute, options.skill)
+    : parseTriggersFile(source, absolute);
 }
 
 /**
@@ -163,11 +296,12 @@ export async function loadTriggersFile(file: string): Promise<TriggerEvalFile> {
  */
 export function checkExpectedSkills(evals: TriggerEvalFile, catalogNames: readonly string[]): void {
   for (const query of evals.queries) {
-    if (query.expect !== EXPECT_NONE && !catalogNames.includes(query.expect)) {
+    const named = query.avoid ?? query.expect;
+    if (named !== EXPECT_NONE && !catalogNames.includes(named)) {
       throw invalid(
         evals.file,
         query.line,
-        `expect names "${query.expect}", which is not in the catalog (skills: ${catalogNames.join(", ") || "none"})`,
+        `${query.avoid ? "the skill tested" : "expect"} names "${named}", which is not in the catalog (skills: ${catalogNames.join(", ") || "none"})`,
       );
     }
   }

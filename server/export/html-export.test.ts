@@ -109,6 +109,30 @@ describe("HTML export", () => {
     expect(model.settings).toMatchObject({ provider: "scripted", permissionMode: "default" });
   });
 
+  it("is named after the session, and shows the answers' Markdown as formatting", () => {
+    for (const format of ["html", "jsonl", "scenario"] as const)
+      expect(exportSession(session, format).fileName).toMatch(
+        new RegExp(`^review-the-readme-${sessionId.split("-").pop()}\\.`),
+      );
+    const withMarkdown = {
+      ...session,
+      events: session.events.map((record) =>
+        record.event.type === "history_appended" && record.event.message.role === "assistant"
+          ? {
+              ...record,
+              event: {
+                ...record.event,
+                message: { ...record.event.message, content: "**Findings:** none\n\n- `a.js` is fine" },
+              },
+            }
+          : record,
+      ),
+    };
+    const page = exportSession(withMarkdown, "html").text;
+    expect(page).toContain("<strong>Findings:</strong> none");
+    expect(page).toContain("<li><code>a.js</code> is fine</li>");
+  });
+
   it("renders the chat and the timeline in the page itself, escaped", () => {
     expect(html).toContain('data-testid="export-request-3"');
     expect(html).toContain("review the README");

@@ -10,6 +10,7 @@ import { buildHtmlModel, type ChatEntry, type HtmlModel } from "./html-model.ts"
 import { PAGE_SCRIPT } from "./html-script.ts";
 import { PAGE_STYLE } from "./html-style.ts";
 import { jsonForScript, markup, trusted, type Markup } from "./html-markup.ts";
+import { markdownMarkup } from "./markdown.ts";
 
 export { escapeHtml, jsonForScript } from "./html-markup.ts";
 
@@ -38,7 +39,9 @@ function chatEntry(entry: ChatEntry): Markup {
       const link =
         entry.requestIndex !== undefined &&
         markup` <button type="button" class="link" data-request="${entry.requestIndex}" data-testid="export-chat-request-${entry.requestIndex}">request #${entry.requestIndex}</button>`;
-      return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${entry.text && markup`<pre>${entry.text}</pre>`}${calls}</li>`;
+      // The answer as Markdown (markdown.ts: every tag is marked's own formatting, nothing from the text).
+      const answer = entry.text && markup`<div class="md">${markdownMarkup(entry.text)}</div>`;
+      return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${answer}${calls}</li>`;
     }
     case "tool":
       return markup`<li class="chat tool${entry.ok === false && " failed"}"><details><summary>${entry.detail ?? "tool result"}</summary><pre>${entry.text}</pre></details></li>`;
@@ -69,6 +72,7 @@ function timeline(model: HtmlModel): Markup {
       usage?.inputTokens !== undefined ? `provider: ${usage.inputTokens} in` : "",
       usage?.cacheReadInputTokens ? `${usage.cacheReadInputTokens} cache read` : "",
     ].filter(Boolean);
+    if (request.cacheCheck?.verdict === "disagree") figures.push("reason ≠ provider");
     const changed =
       request.diff &&
       (request.diff.stable || request.diff.toolsAdded.length || request.diff.toolsRemoved.length) &&
@@ -91,6 +95,35 @@ function lane(model: HtmlModel): Markup {
     return markup`<tr data-testid="export-lane-${row.skill}"><td>${row.skill}</td><td>${row.listed ? "listed" : "—"}</td><td>${loaded}</td><td>${row.tools.join(", ") || "—"}</td><td>${visible}</td><td>${row.resources.join(", ") || "—"}</td></tr>`;
   });
   return markup`<table class="lane" data-testid="export-lane"><thead><tr><th>skill</th><th>index</th><th>SOP</th><th>tools registered</th><th>tools visible</th><th>files read</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The session's cache figures after its last run, in Claude Code's terms (cache_stats). */
+function cacheStatsSection(model: HtmlModel): Markup | undefined {
+  const stats = model.cacheStats;
+  if (!stats) return undefined;
+  const cause = stats.last_miss_cause;
+  const rows: [string, string][] = [
+    [
+      "figures from",
+      stats.source === "mixed"
+        ? `${stats.figures.reported} provider reports, ${stats.figures.predicted} predictions`
+        : stats.source,
+    ],
+    ["hit_ratio", stats.hit_ratio === null ? "—" : `${(stats.hit_ratio * 100).toFixed(1)} %`],
+    ["misses", `${stats.misses} of ${stats.requests} requests`],
+    [
+      "last_miss_cause",
+      cause
+        ? `${cause.causes.join("+")} at request #${cause.request} (${cause.source}; tools +${cause.tools_added} −${cause.tools_removed}, system ${cause.system_char_delta} chars)`
+        : "—",
+    ],
+    ["expected_rebuilds", String(stats.expected_rebuilds)],
+    ["disagreements", String(stats.disagreements)],
+    ["recache_tokens_if_cold", String(stats.recache_tokens_if_cold ?? "—")],
+    ["expires_at", stats.expires_at ? `${stats.expires_at} (${stats.ttl} TTL)` : "nothing cached"],
+  ];
+  const cells = rows.map(([key, value]) => markup`<tr><th>${key}</th><td>${value}</td></tr>`);
+  return markup`<section><h2>Prompt cache (session)</h2><table data-testid="export-cache-stats">${cells}</table></section>`;
 }
 
 function settingsTable(model: HtmlModel): Markup {
@@ -179,6 +212,7 @@ ${warnings}
 <div id="pane" data-testid="export-pane"><noscript>The panes need JavaScript; the data is in the session-data block of this file.</noscript></div>
 </section>
 </main>
+${cacheStatsSection(model)}
 <section><h2>Disclosure lane</h2>${lane(model)}</section>
 <section><h2>Run settings</h2>${settingsTable(model)}</section>
 <script type="application/json" id="session-data">${trusted(jsonForScript(paneData(model)))}</script>

@@ -3,6 +3,7 @@
 // disclosure lane and the run settings. Repeated parts are stored once, so the file grows with the
 // session, not with its square: system texts and tool lists in tables, messages as a prefix of the one
 // conversation, provider payloads relative to the previous one (as the log stores them).
+import type { CacheCheck, CacheStats } from "../protocol/cache-report.ts";
 import { diffLines } from "diff";
 import type { ChatMessage, ToolCall, ToolDefinition, ToolResult, Usage } from "../protocol/model.ts";
 import type { PermissionTrace } from "../protocol/permission.ts";
@@ -51,6 +52,8 @@ export interface ExportedRequest {
   /** Another part of the playground's cache figures (`snapshot.cache`), shown as they are when present. */
   cache?: unknown;
   usage: Usage[];
+  /** The provider's cache diagnostics checked against the prediction (the usage event's). */
+  cacheCheck?: CacheCheck;
   /** The provider payload, or its compact form relative to the previous request's (`$previousPayload`). */
   payload?: unknown;
   answer?: string;
@@ -94,6 +97,8 @@ export interface HtmlModel {
   chat: ChatEntry[];
   lane: LaneRow[];
   warnings: string[];
+  /** The session's cache figures after its last run (its last cache_stats event). */
+  cacheStats?: CacheStats;
 }
 
 class Interner<T> {
@@ -231,6 +236,13 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         lastRequest = request;
         break;
       }
+      case "cache_repredicted":
+        // A new "cache as" model: the export shows each request as the session last predicted it.
+        for (const entry of event.requests) {
+          const request = requests.get(entry.requestIndex);
+          if (request) request.cache = entry.cache;
+        }
+        break;
       case "provider_payload": {
         const request = requests.get(event.requestIndex);
         if (!request) break;
@@ -238,8 +250,17 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         previousPayload = { seq, payload: event.payload };
         break;
       }
-      case "usage":
-        requests.get(event.requestIndex)?.usage.push(event.usage);
+      case "usage": {
+        const request = requests.get(event.requestIndex);
+        request?.usage.push(event.usage);
+        if (request && event.cacheCheck) request.cacheCheck = event.cacheCheck;
+        break;
+      }
+      case "cache_stats":
+        model.cacheStats = event.stats;
+        break;
+      case "provider_notice":
+        chat.push({ kind: "error", text: `${event.code}: ${event.message}` });
         break;
       case "assistant_message":
       case "history_appended": {

@@ -129,8 +129,27 @@ export const PAGE_SCRIPT = String.raw`(function () {
       request.usage.forEach(function (usage) {
         var source = usage.source === "estimate" ? "estimate: " + (usage.estimate || "") : "reported by the provider";
         box.appendChild(el("h4", null, ["Usage (" + source + ")"]));
-        box.appendChild(table(Object.keys(usage).filter(function (key) { return key !== "source" && key !== "estimate"; }).map(function (key) { return [key, usage[key]]; })));
+        box.appendChild(table(Object.keys(usage).filter(function (key) { return key !== "source" && key !== "estimate" && key !== "cacheDiagnostics"; }).map(function (key) { return [key, usage[key]]; })));
+        var reported = usage.cacheDiagnostics;
+        if (reported) {
+          box.appendChild(el("h4", { "data-testid": "export-cache-diagnostics" }, ["Cache diagnostics (reported by the provider: " + reported.source + ")"]));
+          box.appendChild(table(Object.keys(reported).filter(function (key) { return key !== "source"; }).map(function (key) { return [key, reported[key] === null ? "null" : reported[key]]; })));
+        }
       });
+      var predicted = request.cache && request.cache.diagnostics;
+      if (predicted) {
+        box.appendChild(el("h4", null, ["Cache diagnostics (predicted)"]));
+        box.appendChild(table([
+          ["compared with", predicted.comparedWith === null ? "nothing (first request)" : "request #" + predicted.comparedWith],
+          ["divergence", predicted.type === null ? "none" : predicted.type + " (" + predicted.missedInputTokens + " tokens after it)"],
+          ["tools added / removed", (predicted.toolsAdded.join(", ") || "—") + " / " + (predicted.toolsRemoved.join(", ") || "—")],
+          ["system characters", (predicted.systemCharDelta >= 0 ? "+" : "") + predicted.systemCharDelta],
+        ].concat(predicted.announced ? [["announced", predicted.announced]] : [])));
+      }
+      if (request.cacheCheck) {
+        var disagree = request.cacheCheck.verdict === "disagree";
+        box.appendChild(el("p", { class: disagree ? "warn" : "same", "data-testid": "export-cache-check" }, [(disagree ? "DISAGREE — " : request.cacheCheck.verdict + " — ") + request.cacheCheck.text]));
+      }
       if (request.cache !== undefined) {
         box.appendChild(el("h4", { "data-testid": "export-cache" }, ["Cache (a prediction from the rules table, not a measurement)"]));
         box.appendChild(pre(json(request.cache)));

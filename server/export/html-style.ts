@@ -16,6 +16,10 @@ ol,ul{padding-left:0;list-style:none;margin:0}
 .chat.stop,.chat.skill,.chat.error{font-size:12px;color:#475569}
 .who{font-size:11px;color:#64748b}
 .call{color:#5b21b6}
+.md p,.md ul,.md ol,.md table,.md pre{margin:4px 0}
+.md ul,.md ol{padding-left:18px}.md ul{list-style:disc}.md ol{list-style:decimal}
+.md code{font:12px ui-monospace,monospace;background:#f1f5f9;padding:0 2px}
+.md table{border-collapse:collapse}.md th,.md td{border:1px solid #cbd5e1;padding:1px 4px}
 .timeline{max-height:260px;overflow:auto;border:1px solid #e2e8f0;background:#fff}
 .timeline button,.tabs button,.link{font:inherit;cursor:pointer;border:1px solid #cbd5e1;background:#fff;border-radius:3px;margin:1px;text-align:left}
 .timeline button{width:100%}

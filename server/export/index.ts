@@ -1,15 +1,20 @@
-// Exporting a saved session: as its JSONL log (references expanded), one self-contained HTML page, or a
-// scenario YAML the scripted model replays. Used by `cli export` and the browser's session menu.
+// Exporting a saved session: as its JSONL log (references expanded), one self-contained HTML page, a
+// scenario YAML the scripted model replays, or an OpenTelemetry trace (OTLP/JSON). Used by `cli export`
+// and the browser's session menu.
 import { PlaygroundError } from "../errors/index.ts";
 import { sessionToHtml } from "./html-export.ts";
 import { sessionToScenario } from "./scenario-export.ts";
+import { sessionToOtlp, type OtlpExportOptions } from "./otlp-trace.ts";
 import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
+import { sessionFileStem } from "../session/session-summary.ts";
 
 export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
 export { sessionToHtml } from "./html-export.ts";
 export { sessionToScenario } from "./scenario-export.ts";
+export { sessionToOtlp } from "./otlp-trace.ts";
+export { postOtlpTrace } from "./otlp-post.ts";
 
-export const EXPORT_FORMATS = ["jsonl", "html", "scenario"] as const;
+export const EXPORT_FORMATS = ["jsonl", "html", "scenario", "otlp"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportedFile {
@@ -31,18 +36,29 @@ function sessionToJsonl(session: ExportedSession): string {
   return redactServerTokens(`${lines.join("\n")}\n`);
 }
 
-export function exportSession(session: ExportedSession, format: ExportFormat): ExportedFile {
-  const id = session.header.id;
+export function exportSession(
+  session: ExportedSession,
+  format: ExportFormat,
+  options: OtlpExportOptions = {},
+): ExportedFile {
+  // Named after the session (its title and short id), not the time its id starts with.
+  const stem = sessionFileStem(session.header.title, session.header.id);
   switch (format) {
     case "jsonl":
-      return { fileName: `${id}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
+      return { fileName: `${stem}.jsonl`, mimeType: "application/x-ndjson", text: sessionToJsonl(session) };
     case "html":
-      return { fileName: `${id}.html`, mimeType: "text/html", text: sessionToHtml(session) };
+      return { fileName: `${stem}.html`, mimeType: "text/html", text: sessionToHtml(session) };
     case "scenario":
       return {
-        fileName: `${id}.scenario.yaml`,
+        fileName: `${stem}.scenario.yaml`,
         mimeType: "application/yaml",
         text: sessionToScenario(session),
+      };
+    case "otlp":
+      return {
+        fileName: `${stem}.otlp.json`,
+        mimeType: "application/json",
+        text: `${redactServerTokens(JSON.stringify(sessionToOtlp(session, options)))}\n`,
       };
     default: {
       const unknown: never = format;

@@ -28,6 +28,17 @@ import { countTokensBounded } from "../protocol/token-count.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
 import { MAX_MESSAGE_BYTES } from "./line-reader.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
+import {
+  declaresSkills,
+  getServerSkill,
+  listServerSkills,
+  MAX_LIST_PAGES,
+  readServerResource,
+  SKILLS_CLIENT_CAPABILITIES,
+  type EntryCheck,
+  type McpSkillEntry,
+  type SkillListing,
+} from "./mcp-skills.ts";
 
 interface SdkModules {
   Client: typeof Client;
@@ -107,6 +118,8 @@ export class McpConnection {
   status: McpServerStatus = "configured";
   error: string | undefined;
   tools: McpToolView[] = [];
+  /** Its skills (SEP-2640), when it declares the extension and is connected. */
+  skills: SkillListing | undefined;
   warnings: string[] = [];
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -144,6 +157,7 @@ export class McpConnection {
     this.status = "starting";
     this.error = undefined;
     this.tools = [];
+    this.skills = undefined;
     this.warnings = [];
     this.stderrTail = "";
     this.limitFailure = undefined;
@@ -158,8 +172,9 @@ export class McpConnection {
       if (generation !== this.generation) return;
       client = new modules.Client(
         { name: "pseudoclaude-playground", version: this.options.clientVersion },
-        // Structured content is checked against output schemas through the one validator seam (S18).
-        { jsonSchemaValidator: outputSchemaValidator },
+        // Structured content is checked against output schemas through the one validator seam (S18); the
+        // client side of the skills extension is declared (mcp-skills.ts).
+        { jsonSchemaValidator: outputSchemaValidator, capabilities: SKILLS_CLIENT_CAPABILITIES },
       );
       client.onerror = (error) => this.onTransportError(generation, error);
       transport = this.createTransport(modules, generation);
@@ -180,9 +195,13 @@ export class McpConnection {
           );
         }),
       ]);
-      const tools = await this.readTools(client, timeoutMs);
+      // A server that does not declare tools (one that only serves skills) is not asked for them.
+      const capabilities = client.getServerCapabilities();
+      const tools = capabilities?.tools === undefined ? [] : await this.readTools(client, timeoutMs);
+      const skills = declaresSkills(capabilities) ? await this.readSkills(client, timeoutMs) : undefined;
       if (generation !== this.generation) return;
       this.tools = tools;
+      this.skills = skills;
       this.serverInfo = client.getServerVersion();
       this.status = "connected";
       this.startMs = Math.round(performance.now() - started);
@@ -224,6 +243,7 @@ export class McpConnection {
     this.status = "failed";
     this.error = `${reason}; reconnect to start it again`;
     this.tools = [];
+    this.skills = undefined;
     this.shutdown().catch((error: unknown) => {
       this.error = `${this.error} (ending it failed: ${message(error)})`;
       this.changed();
@@ -288,6 +308,7 @@ export class McpConnection {
       ? `${failure}; reconnect to start it again`
       : `the server ${this.config.transport === "stdio" ? "exited" : "connection closed"}${stderr ? ` (stderr: ${stderr})` : ""}; reconnect to use its tools again`;
     this.tools = [];
+    this.skills = undefined;
     // Ending what is left of it runs on its own; a failure there is said, never thrown (nobody awaits it).
     this.shutdown().catch((error: unknown) => {
       this.error = `${this.error} (ending it failed: ${message(error)})`;
@@ -357,9 +378,11 @@ export class McpConnection {
   private async readTools(client: Client, timeoutMs: number): Promise<McpToolView[]> {
     const out: McpToolView[] = [];
     let listed = 0;
+    let pages = 0;
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      pages++;
       for (const tool of page.tools) {
         if (++listed > MAX_TOOLS) continue;
         const name = mcpToolName(this.name, tool.name);
@@ -400,12 +423,59 @@ export class McpConnection {
         });
       }
       cursor = page.nextCursor;
-    } while (cursor && listed <= MAX_TOOLS);
+      // Bounded by pages too, as every listing of a server is: empty pages that each name a next one
+      // would never raise the tool count, and the listing would never end.
+    } while (cursor && listed <= MAX_TOOLS && pages < MAX_LIST_PAGES);
     if (listed > MAX_TOOLS)
       this.warnings.push(
         `${this.name}: the server lists ${cursor ? "more than " : ""}${listed} tools; the first ${MAX_TOOLS} were read (the limit is ${MAX_TOOLS})`,
       );
+    else if (cursor)
+      this.warnings.push(
+        `${this.name}: its tool listing was cut after ${MAX_LIST_PAGES} pages (${listed} tools); at most ${MAX_LIST_PAGES} pages are read`,
+      );
     return out;
+  }
+
+  /**
+   * The server's skills listing. A listing that fails is a warning: the server's tools still register,
+   * and the extension's skills are simply not offered.
+   */
+  private async readSkills(client: Client, timeoutMs: number): Promise<SkillListing | undefined> {
+    try {
+      return await listServerSkills(client, timeoutMs);
+    } catch (error) {
+      this.warnings.push(
+        `${this.name}: skills/list failed, so none of its skills are offered: ${message(error)}`,
+      );
+      return undefined;
+    }
+  }
+
+  private connectedClient(): Client {
+    const client = this.client;
+    if (!client || this.status !== "connected")
+      throw new Error(
+        `MCP server ${this.name} is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
+      );
+    return client;
+  }
+
+  /** A fresher entry (from skills/get) replaces the listed one of the same URI. */
+  replaceSkillEntry(entry: McpSkillEntry): void {
+    if (!this.skills) return;
+    const others = this.skills.entries.filter((existing) => existing.uri !== entry.uri);
+    this.skills = { ...this.skills, entries: [...others, entry] };
+  }
+
+  /** `skills/get`: the server's current entry for one skill (the SKILL.md URI). */
+  async getSkill(uri: string, timeoutMs: number): Promise<EntryCheck> {
+    return getServerSkill(this.connectedClient(), uri, timeoutMs);
+  }
+
+  /** `resources/read` of one file, as raw bytes (or why there are none). */
+  async readResource(uri: string, timeoutMs: number): Promise<Buffer | string> {
+    return readServerResource(this.connectedClient(), uri, timeoutMs);
   }
 
   /** One `tools/call`. Stop (the signal) and the timeout both send `notifications/cancelled` (the SDK). */
@@ -437,6 +507,7 @@ export class McpConnection {
     await this.shutdown();
     if (this.status !== "configured") this.status = "closed";
     this.tools = [];
+    this.skills = undefined;
   }
 
   private async shutdown(): Promise<void> {
@@ -479,6 +550,7 @@ export class McpConnection {
         : {}),
       ...(this.sandboxView ? { sandbox: { ...this.sandboxView } } : {}),
       tools: structuredClone(this.tools),
+      ...(this.skills ? { skills: this.skills.entries.length } : {}),
       ...(this.warnings.length > 0 ? { warnings: [...this.warnings] } : {}),
       stderrTail: this.stderrTail.slice(-4096),
       definitionTokens: this.tools.reduce((sum, tool) => sum + tool.definitionTokens, 0),

@@ -7,6 +7,7 @@ import type { SandboxSettings } from "../tools/sandbox.ts";
 import type { LoadedMcpConfig, WithheldServer } from "./config.ts";
 import { McpConnection, optionalNeed, parseMcpToolName } from "./mcp-connection.ts";
 import { networkRefusal } from "./server-launch.ts";
+import type { SkillListing } from "./mcp-skills.ts";
 import { createMcpTool, DEFAULT_MCP_CALL_TIMEOUT_MS } from "./mcp-tool.ts";
 
 export interface McpServersOptions {
@@ -118,6 +119,15 @@ export class McpServers {
     return this.connections.get(name);
   }
 
+  /** The skills each connected server serves (SEP-2640), by the host's name for it. */
+  skillListings(): { server: string; listing: SkillListing }[] {
+    return [...this.connections.values()].flatMap((connection) =>
+      connection.status === "connected" && connection.skills
+        ? [{ server: connection.name, listing: connection.skills }]
+        : [],
+    );
+  }
+
   /** Pids of running stdio servers (tests check that none is left). */
   pids(): number[] {
     return [...this.connections.values()]
@@ -179,6 +189,7 @@ export class McpServers {
       connection.status,
       connection.error,
       connection.tools.map((tool) => tool.name),
+      connection.skills,
     ]);
     const kind: McpChange = this.lastStates.get(name) === state ? "stderr" : "state";
     this.lastStates.set(name, state);

@@ -232,7 +232,7 @@ describe("the rules as data", () => {
     ["127.0.0.1", true],
     ["127.8.9.10", true],
     ["[::1]", true],
-    ["app.localhost", true],
+    ["app.localhost", false],
     ["localhost.evil.example", false],
     ["127.0.0.1.nip.io", false],
     ["10.0.0.1", false],

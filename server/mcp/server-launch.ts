@@ -87,10 +87,14 @@ export function packageRunnerOf(config: StdioServerConfig): RunnerUse | undefine
   return undefined;
 }
 
-/** Host names that stay on this machine. A name is not resolved: only these count as loopback. */
+/**
+ * Host names that stay on this machine. A name is not resolved here, and only `localhost` itself (answered
+ * from /etc/hosts) counts: `*.localhost` goes to the system resolver, which may send the query off the
+ * machine and answer with any address, so with the network off it is refused like any other name.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "localhost") return true;
   if (host === "::1" || host === "0:0:0:0:0:0:0:1") return true;
   return /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -60,6 +60,12 @@ describe("invisible characters that are not controls or formats still show and s
     ["a Hangul filler", "ls\u3164 -la", "\\u3164"],
     ["a halfwidth Hangul filler", "echo safe\uFFA0&& touch x", "\\uFFA0"],
     ["a combining grapheme joiner", "cat notes\u034F.txt", "\\u034F"],
+    // The shell splits words on ASCII blanks only: this reads as `echo hi` and a comment, and runs `rm`.
+    ["a no-break space before a `#` that is no comment", "echo hi\u00A0#\u00A0&& rm -rf src", "\\u00A0"],
+    ["an em space", "echo hi\u2003#\u2003; rm -rf src", "\\u2003"],
+    ["an ideographic space", "ls\u3000; rm -rf src", "\\u3000"],
+    ["a braille blank", "echo hi\u2800#\u2800&& rm -rf src", "\\u2800"],
+    ["a Khmer invisible vowel", "cat notes\u17B4.txt", "\\u17B4"],
   ])("%s is reported and asks", (_name, line, escaped) => {
     const trace = engine.evaluate(command(line));
     expect(trace.decision).toBe("ask");

@@ -5,7 +5,7 @@ import type { SandboxState } from "../protocol/sandbox.ts";
 import { protectedAreaOf } from "../tools/confine.ts";
 import { protectedAreaReason } from "../tools/protected-paths.ts";
 import { findDangerous } from "./dangerous.ts";
-import { findHiddenCharacters } from "./hidden-characters.ts";
+import { findHiddenCharacters } from "../shared/hidden-characters.ts";
 import { exactRule, type CompiledRule } from "./rules.ts";
 import { analyzeShell, type ParserFinding, type ShellAnalysis } from "./shell-parse.ts";
 import { environmentEffect } from "./environment-table.ts";
@@ -32,7 +32,9 @@ import type { PermissionCheck } from "./types.ts";
  *     value is unknown before the line runs                          → ask  (list)     in every mode
  * 10. hidden (control, bidi, zero-width) characters in the target,
  *     or anywhere in an MCP tool's input, or a skill tool's stdin   → ask  (parser)   in every mode
- * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode)
+ * 11. session rules; strict mode asks before them unless one matches → allow (session) / ask (mode);
+ *     a call that needs consent (target.consent: loading an MCP server's skill) asks here in every mode
+ *     unless the session approved that key                           → ask (list)
  * 12. allow rules, then the session's scoped allow rules (a loaded skill's allowed-tools, when the session
  *     honours them: scoped-allows.ts); a compound line needs every simple command allowed → allow (rule)
  * 13. the mode: default reads; acceptEdits reads+writes; bypassPermissions all → allow or ask (mode);
@@ -104,7 +106,10 @@ export class PermissionEngine {
    * dangerous list, protected paths, writes outside the workdir, parser findings or a sandbox that is off.
    */
   addSessionRule(check: PermissionCheck): void {
-    const target = check.tool.origin === "skill" ? undefined : (check.target.command ?? check.target.path);
+    const target =
+      check.tool.origin === "skill"
+        ? undefined
+        : (check.target.command ?? check.target.path ?? check.target.consent?.key);
     const rule = exactRule("allow", check.tool.name, target, "session");
     if (!this.sessionRules.some((existing) => existing.text === rule.text)) this.sessionRules.push(rule);
   }
@@ -117,7 +122,7 @@ export class PermissionEngine {
   evaluate(check: PermissionCheck): PermissionTrace {
     const { tool, target } = check;
     const category = tool.category;
-    const targetText = target.command ?? target.path;
+    const targetText = target.command ?? target.path ?? target.consent?.key;
     const isExec = category === "exec";
     const hidden = hiddenIn(check);
     const sandbox = isExec ? (this.sandbox ?? SANDBOX_NOT_GIVEN) : undefined;
@@ -237,6 +242,10 @@ export class PermissionEngine {
       if (sessionAllow)
         return trace("allow", "session", ruleTextList(sessionAllow), "allowed for this session");
     }
+    // A call that needs consent by its nature (loading an MCP server's skill) asks in every mode, bypass
+    // included, until the person approved that very key (its URI and file set) in this session.
+    if (target.consent)
+      return trace("ask", "list", "consent: skill from an MCP server", target.consent.reason);
     if (this.currentMode === "strict")
       return trace("ask", "mode", "strict", "strict mode asks before every tool call");
 

@@ -68,7 +68,12 @@ const SUBCOMMAND_SYNTAX: Record<string, OptionSyntax> = {
     shortValues: "b",
     longValues: ["--initial-branch", "--object-format", "--ref-format", "--template", "--separate-git-dir"],
   },
+  "init-db": {
+    shortValues: "b",
+    longValues: ["--initial-branch", "--object-format", "--ref-format", "--template", "--separate-git-dir"],
+  },
   worktree: { shortValues: "bB", longValues: ["--reason"] },
+  "merge-file": { shortValues: "L", longValues: ["--marker-size", "--diff-algorithm"] },
   config: {
     shortValues: "f",
     longValues: ["--file", "--blob", "--type", "--default", "--comment", "--value"],
@@ -147,6 +152,13 @@ export function gitEffects(args: readonly ShellWord[]): ProgramEffect[] {
     const operand = read.operands.find((word) => candidate.operandMatches?.test(shown(word)));
     if (operand) effects.push({ row: candidate, use: `git ${subcommand} ${shown(operand)}` });
   }
+  const written = writtenOperands(subcommand, read);
+  for (const operand of written)
+    effects.push({
+      row: row("written operand"),
+      use: `git ${subcommand} ${shown(operand)}`,
+      target: inFolder(folder, operand),
+    });
   const created = newFolder(subcommand, read.operands);
   if (created)
     effects.push({
@@ -183,9 +195,18 @@ function subcommandRows(subcommand: string): OptionRow[] {
   return rows;
 }
 
+/** The files `git merge-file CURRENT …`, `git mailinfo MSG PATCH` and `git pack-objects BASE` write. */
+function writtenOperands(subcommand: string, read: ReturnType<typeof readArguments>): ShellWord[] {
+  const toStdout = read.options.some((option) => option.option === "--stdout" || option.option === "-p");
+  if (subcommand === "merge-file") return toStdout ? [] : read.operands.slice(0, 1);
+  if (subcommand === "mailinfo") return read.operands.slice(0, 2);
+  if (subcommand === "pack-objects") return toStdout ? [] : read.operands.slice(0, 1);
+  return [];
+}
+
 /** Where `git init DIR`, `git clone URL DIR`, `git worktree add PATH`, `git bundle create FILE` write. */
 function newFolder(subcommand: string, operands: readonly ShellWord[]): ShellWord | undefined {
-  if (subcommand === "init") return operands[0];
+  if (subcommand === "init" || subcommand === "init-db") return operands[0];
   if (subcommand === "clone") return operands[1];
   if (
     (subcommand === "worktree" && operands[0]?.value === "add") ||

@@ -30,5 +30,5 @@ export {
 export { exactRule, parseRule, type CompiledRule, type PermissionRule, type RuleEffect } from "./rules.ts";
 export { analyzeShell, type ShellAnalysis, type SimpleCommand, type ParserFinding } from "./shell-parse.ts";
 export { findDangerous } from "./dangerous.ts";
-export { escapeHiddenCharacters, findHiddenCharacters } from "./hidden-characters.ts";
+export { escapeHiddenCharacters, findHiddenCharacters } from "../shared/hidden-characters.ts";
 export { skillAllowRule, type ScopedAllowRule } from "./scoped-allows.ts";

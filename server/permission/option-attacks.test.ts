@@ -144,6 +144,69 @@ describe("S20: an option that writes a file is checked like a redirect", () => {
   });
 });
 
+describe("S20: a file an argument names, however it is spelled, is checked like a redirect", () => {
+  // Found by a later attack: a backup suffix with `*` (`sed -i'.git/info/*' … attributes` writes
+  // .git/info/attributes), gawk's long options under the name `awk`, and git plumbing that writes where
+  // an argument says. Each runs for real under bubblewrap, where the program has one; the engine asks.
+  it("`sed -i'DIR/*'` really writes its backup into DIR, and asks under run_command(sed *) when DIR is .git/info", async () => {
+    // In the sandbox .git is a mount point, so this rename fails there; on the host (sandbox off) it does not.
+    await runSandboxed("mkdir backups && sed -i'backups/*' 's/a/b/' notes.txt");
+    expect(existsSync(path.join(workdir, "backups", "notes.txt")), "the backup really went there").toBe(true);
+    const trace = engineAllowing("sed *").evaluate(check("sed -i'.git/info/*' 's/a/b/' attributes", workdir));
+    expect(trace).toMatchObject({ decision: "ask", source: "protected_path", rule: ".git" });
+  });
+
+  it("`git merge-file` really writes the file it names first, and asks when that is .git/HEAD", async () => {
+    await writeFile(path.join(workdir, "base"), "x\n");
+    await writeFile(path.join(workdir, "PWNED"), "x\n");
+    await runSandboxed("git merge-file PWNED base base");
+    expect(existsSync(path.join(workdir, "PWNED"))).toBe(true);
+    const trace = engineAllowing("git *").evaluate(check("git merge-file .git/HEAD base base", workdir));
+    expect(trace).toMatchObject({ decision: "ask", source: "protected_path", rule: ".git" });
+  });
+
+  it.each([
+    ["sed *", "sed --in-place='.git/*' 's/a/b/' notes.txt"],
+    ["sed *", "sed -ni'.git/hooks/*' 'p' notes.txt"],
+    ["perl *", "perl -pi'.git/*' -e 's/a/b/' notes.txt"],
+    ["awk *", "awk --dump-variables=.git/HEAD 'BEGIN { }'"],
+    ["awk *", "awk --profile=.git/HEAD 'BEGIN { }'"],
+    ["git *", "git checkout-index -a --prefix=sub/.git/"],
+    ["git *", "git fast-export --export-marks=.git/HEAD HEAD"],
+    ["git *", "git index-pack -o .git/HEAD pack.pack"],
+    ["git *", "git mailsplit -o.git mbox"],
+    ["git *", "git mailinfo .git/HEAD patch < mail"],
+    ["git *", "git credential-store --file=.git/HEAD store"],
+    ["git *", "git read-tree --index-output=.git/HEAD HEAD"],
+    ["git *", "git pack-objects .git/HEAD < objects.txt"],
+  ])("under run_command(%s), `%s` asks as a write into .git/", (rule, line) => {
+    const trace = engineAllowing(rule).evaluate(check(line, workdir));
+    expect(trace).toMatchObject({ decision: "ask", source: "protected_path", rule: ".git" });
+  });
+
+  it.each([
+    ["sed *", "sed -i'/etc/*' 's/a/b/' notes.txt"],
+    ["git *", "git commit-graph write --object-dir=/tmp/x"],
+    ["git *", "git bugreport -o /tmp/x"],
+    ["git *", "git init-db /tmp/x"],
+  ])("under run_command(%s), `%s` asks as a write outside the working directory", (rule, line) => {
+    const trace = engineAllowing(rule).evaluate(check(line, workdir));
+    expect(trace).toMatchObject({ decision: "ask", source: "list" });
+    expect(trace.rule).toMatch(/outside the working directory|option that writes files/);
+  });
+
+  it("plain in-place edits and merges in the workdir stay allowed", () => {
+    const engine = engineAllowing("sed *", "git *", "awk *");
+    for (const line of [
+      "sed -i 's/a/b/' notes.txt",
+      "sed -i.bak 's/a/b/' notes.txt",
+      "git merge-file -p notes.txt base other",
+      "git merge-file notes.txt base other",
+    ])
+      expect(engine.evaluate(check(line, workdir)).decision, line).toBe("allow");
+  });
+});
+
 describe("S20: git reads the settings of the repository it finds", () => {
   it("a repository outside the working directory asks, whether by -C or by cd", () => {
     const engine = engineAllowing("git *", "cd *");

@@ -140,8 +140,9 @@ const ROWS: OptionRow[] = [
     what: `${SCRIPT_FILE} (or loads an extension); awk programs can run commands and write files`,
     example: "awk -f report.awk data.csv",
   },
+  // `awk` is gawk on many systems (Fedora, Arch, Homebrew): what gawk reads as writing counts for `awk` too.
   {
-    programs: ["gawk"],
+    programs: ["gawk", "awk"],
     options: ["-o", "--pretty-print", "-p", "--profile", "-d", "--dump-variables"],
     value: "optional",
     effect: "writes",

@@ -7,7 +7,8 @@ export type RuleEffect = "allow" | "ask" | "deny";
 /**
  * A permission rule: `<tool>` or `<tool>(<pattern>)`. The pattern applies to the call's command (exec
  * tools: `run_command(git status*)`, `*` spans anything) or path (file tools: `write_file(src/**)`, `*`
- * stays in one folder). Claude Code's prefix form `run_command(git status:*)` is accepted too.
+ * stays in one folder). Claude Code's prefix form `run_command(git status:*)` is accepted too. Patterns
+ * are globs in picomatch's syntax, run in linear time (../tools/glob.ts says where they part from it).
  */
 export interface PermissionRule {
   effect: RuleEffect;

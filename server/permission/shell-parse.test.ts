@@ -173,6 +173,24 @@ describe("analyzeShell: findings (S7)", () => {
     expect(analyzeShell(`echo ${"$(".repeat(5_000)}x${")".repeat(5_000)}`).parseError).toBeDefined();
     expect(analyzeShell("a".repeat(1_000_000)).parseError).toContain("not parsed");
   });
+
+  it("a line that makes the parser re-read it stops at the node budget, and asks", () => {
+    // 3,000 lines of `aN # c \`: the parser runs each comment into the next line, so each had to be found
+    // by a walk of the whole tree and the line parsed again: 18 s for this 30 KB line on main.
+    let line = "";
+    for (let index = 0; line.length < 30 * 1024; index++) line += `a${index} # c \\\n`;
+    const analysis = analyzeShell(line.slice(0, 30 * 1024));
+    expect(analysis.parseError).toMatch(/more than 3000 syntax nodes; it is not checked/);
+  });
+
+  it("scripts nested in both dialects at every level share one parser budget, and ask past it", () => {
+    // Each level is read as POSIX sh and as bash: 12 KB at the top is 84 KB of parsing two levels down.
+    const analysis = analyzeShell(`sh -c "sh -c 'echo ${"x".repeat(12_000)}'"`);
+    const unreadable = analysis.findings.filter((finding) => finding.kind === "unreadable script");
+    expect(unreadable.map((finding) => finding.detail).join("\n")).toMatch(
+      /does not parse: reading the command means parsing more than \d+ characters/,
+    );
+  });
 });
 
 describe("dangerous-command list on the parsed form", () => {

@@ -37,9 +37,11 @@ import type {
 const { syntax } = sh;
 
 /**
- * Syntax nodes read per reading of the line (POSIX, bash), nested scripts included. Reading a node through
- * GopherJS costs about 45 µs
- * (each access builds a JS wrapper), so this bounds the worst case to a few hundred milliseconds.
+ * Syntax nodes read per reading of the line (POSIX, bash), nested scripts and the search for comments
+ * that end in `\` included. Reading a node through GopherJS costs about 45 µs (each access builds a JS
+ * wrapper, and the garbage collector then doubles it), so this bounds the walk to a few hundred
+ * milliseconds; the parse itself is bounded by MAX_PARSER_INPUT (./shell-parse.ts). bench/ measures the
+ * worst 30 KB line (figure permission-evaluate).
  */
 export const MAX_SYNTAX_NODES = 3_000;
 /** `sh -c "sh -c '…'"` and `eval` are read this deep; deeper nesting is a finding of its own. */
@@ -51,10 +53,26 @@ export interface Scope {
   /** "" for the line itself; else e.g. `sh -c script at 1:1`. */
   where: string;
   origin: string;
-  budget: { nodes: number };
+  budget: Budget;
+}
+
+/** What one reading of the line (POSIX, bash) has spent, nested scripts included. */
+export interface Budget {
+  nodes: number;
+  /** Characters handed to the parser: the line, its re-reads and nested scripts (see MAX_PARSER_INPUT). */
+  parserInput: number;
 }
 
 export class TooComplex extends Error {}
+
+/** Counts one more syntax node read through the parser's JS build; past MAX_SYNTAX_NODES, TooComplex. */
+export function countNode(budget: Budget): void {
+  if (++budget.nodes > MAX_SYNTAX_NODES) throw tooManyNodes();
+}
+
+function tooManyNodes(): TooComplex {
+  return new TooComplex(`the command has more than ${MAX_SYNTAX_NODES} syntax nodes; it is not checked`);
+}
 
 /** Reads a nested script with the scope it was found in (given by ./shell-parse.ts: no import cycle). */
 export type NestedReader = (script: string, scope: Scope) => ShellAnalysis;
@@ -425,16 +443,13 @@ export class Reader {
     const internal = (owner as unknown as { __internal_object__?: Record<string, { $length?: unknown }> })
       .__internal_object__;
     const length = internal?.[field]?.$length;
-    if (typeof length === "number" && this.scope.budget.nodes + length > MAX_SYNTAX_NODES) this.tooComplex();
+    if (typeof length === "number" && this.scope.budget.nodes + length > MAX_SYNTAX_NODES)
+      throw tooManyNodes();
     return (owner as unknown as Record<string, T[]>)[field]!;
   }
 
-  private tooComplex(): never {
-    throw new TooComplex(`the command has more than ${MAX_SYNTAX_NODES} syntax nodes; it is not checked`);
-  }
-
   private count(): void {
-    if (++this.scope.budget.nodes > MAX_SYNTAX_NODES) this.tooComplex();
+    countNode(this.scope.budget);
   }
 }
 

@@ -215,6 +215,26 @@ const IN_PLACE_EDITORS = new Set(["sed", "perl", "ruby"]);
 const LAST_OPERAND = new Set(["cp", "install", "ln", "rsync"]);
 const UNKNOWN: ShellWord = { raw: "(arguments read from stdin)", pattern: false };
 
+/**
+ * The backups `-i SUFFIX` makes (sed, perl, ruby): the file's name with the suffix appended, or, when the
+ * suffix holds a `*`, the suffix with each `*` replaced by the file's name as given — so
+ * `sed -i'.git/info/*' … attributes` writes `.git/info/attributes`, a path the line never shows whole.
+ */
+function inPlaceBackups(args: readonly ShellWord[], operands: readonly ShellWord[]): ShellWord[] {
+  const suffixes = args.flatMap((word) => {
+    const text = word.value ?? word.raw;
+    const suffix = /^-[a-zA-Z]*i(.+)$/.exec(text)?.[1] ?? /^--in-place=(.+)$/.exec(text)?.[1];
+    return suffix === undefined ? [] : [suffix];
+  });
+  return suffixes.flatMap((suffix) =>
+    operands.map((operand) => {
+      const name = operand.value ?? operand.raw;
+      const value = suffix.includes("*") ? suffix.replaceAll("*", name) : `${name}${suffix}`;
+      return { ...operand, value, raw: value };
+    }),
+  );
+}
+
 /** The words a command writes to (files it creates, changes or removes). */
 export function writeTargets(command: SimpleCommand): ShellWord[] {
   const program = command.program;
@@ -226,6 +246,7 @@ export function writeTargets(command: SimpleCommand): ShellWord[] {
     IN_PLACE_EDITORS.has(program) &&
     args.some((word) => /^(-[a-zA-Z]*i|--in-place)/.test(word.value ?? word.raw));
   if (ALL_OPERANDS.has(program) || inPlace) targets.push(...operands);
+  if (inPlace) targets.push(...inPlaceBackups(args, operands));
   else if (LAST_OPERAND.has(program) && operands.length > 0) targets.push(operands[operands.length - 1]!);
   if (program === "dd") {
     for (const word of args) {

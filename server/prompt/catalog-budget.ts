@@ -17,6 +17,7 @@
 //   omitted and the listing says which.
 import type { BudgetEntry, CatalogBudgetReport, ClientProfileName } from "../protocol/trigger-lab.ts";
 import { byName } from "../protocol/names.ts";
+import { formatCount } from "../shared/figures.ts";
 
 export const CLIENT_PROFILES: readonly ClientProfileName[] = ["claude-code", "codex"];
 
@@ -109,12 +110,12 @@ function claudeCode(working: Working[], contextWindow: number | undefined) {
     ? Math.floor(contextWindow * CLAUDE_CODE_WINDOW_FRACTION * CHARS_PER_TOKEN)
     : CLAUDE_CODE_FALLBACK_CHARS;
   const derivation = contextWindow
-    ? `1% of ${contextWindow.toLocaleString("en-US")} tokens × ${CHARS_PER_TOKEN} chars/token`
+    ? `1% of ${formatCount(contextWindow)} tokens × ${CHARS_PER_TOKEN} chars/token`
     : "8,000-character fallback (context window unknown)";
   for (const entry of working) {
     if ([...entry.folded].length > CLAUDE_CODE_ENTRY_CHARS) {
       entry.shown = firstChars(entry.folded, CLAUDE_CODE_ENTRY_CHARS);
-      entry.reason = `description over ${CLAUDE_CODE_ENTRY_CHARS.toLocaleString("en-US")} characters per entry`;
+      entry.reason = `description over ${formatCount(CLAUDE_CODE_ENTRY_CHARS)} characters per entry`;
     }
   }
   // Over the budget: descriptions go, names stay. Claude Code drops the least-used skills first; the
@@ -142,7 +143,7 @@ function codex(working: Working[], contextWindow: number | undefined) {
     : CODEX_FALLBACK_CHARS;
   const cost = tokens ? approxTokenCost : charCost;
   const derivation = contextWindow
-    ? `2% of ${contextWindow.toLocaleString("en-US")} tokens (a token ≈ ${CODEX_BYTES_PER_TOKEN} UTF-8 bytes)`
+    ? `2% of ${formatCount(contextWindow)} tokens (a token ≈ ${CODEX_BYTES_PER_TOKEN} UTF-8 bytes)`
     : "8,000-character fallback (context window unknown)";
   const full = total(working, cost);
   if (full > limit) {
@@ -215,7 +216,7 @@ export function catalogBudget(input: CatalogBudgetInput): CatalogBudgetReport {
 /** One line for the stable system and the CLI: what the budget did, naming every skill it touched. */
 export function describeBudget(report: CatalogBudgetReport): string {
   const unit = report.unit === "chars" ? "characters" : "approximate tokens";
-  const head = `Listing budget (${report.profile} rules, ${report.derivation}): ${report.limit.toLocaleString("en-US")} ${unit}; the full listing needs ${report.fullCost.toLocaleString("en-US")}.`;
+  const head = `Listing budget (${report.profile} rules, ${report.derivation}): ${formatCount(report.limit)} ${unit}; the full listing needs ${formatCount(report.fullCost)}.`;
   const cut = report.entries.filter((entry) => entry.status === "cut").map((entry) => entry.name);
   const dropped = report.entries
     .filter((entry) => entry.status === "dropped" && entry.listed)

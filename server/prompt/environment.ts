@@ -17,10 +17,11 @@ export interface EnvironmentInput {
   /** In eager mode the bodies are already in the stable system, so only the names are listed here. */
   disclosure?: DisclosureMode;
   /**
-   * Experiment: "message" delivers each SOP inside its load_skill result instead, so the environment (and
-   * the cached prefix) does not change when a skill loads.
+   * Experiment: "message" delivers each SOP inside its load_skill result instead, and "system" in a
+   * mid-conversation system message right after it, so the environment (and the cached prefix) does not
+   * change when a skill loads.
    */
-  skillPlacement?: "environment" | "message";
+  skillPlacement?: "environment" | "message" | "system";
 }
 
 function formatDate(date: Date | string): string {
@@ -72,8 +73,11 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
     "## Active Skills",
   ].join("\n");
   const skills = input.activeSkills;
-  if (input.skillPlacement === "message") {
-    const note = "(the SOP of a skill you load arrives in its load_skill result; follow it from there)";
+  if (input.skillPlacement === "message" || input.skillPlacement === "system") {
+    const note =
+      input.skillPlacement === "system"
+        ? "(the SOP of a skill you load arrives in a system message right after its load_skill result; follow it from there)"
+        : "(the SOP of a skill you load arrives in its load_skill result; follow it from there)";
     return [{ name: "base", heading: "# Environment", text: `${facts}\n${note}\n` }];
   }
   if (skills.length === 0) {
@@ -82,10 +86,13 @@ export function buildEnvironmentSections(input: EnvironmentInput): EnvironmentSe
   }
   return [
     { name: "base", heading: "# Environment", text: `${facts}\n` },
-    ...skills.map((skill, index) => ({
+    // Each section is its block and one newline, whatever comes after it: a section's bytes (and so its
+    // segment hash) are its own, so loading another skill after it changes nothing in it — no "changed"
+    // badge for a separator, and the prompt cache's prefix reaches the end of the last unchanged skill.
+    ...skills.map((skill) => ({
       name: skill.name,
       heading: skillOpenTag(skill.name, skill.source),
-      text: `${activeSkillEntry(skill, disclosure)}${index < skills.length - 1 ? "\n\n" : "\n"}`,
+      text: `${activeSkillEntry(skill, disclosure)}\n`,
     })),
   ];
 }

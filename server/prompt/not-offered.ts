@@ -6,6 +6,7 @@ import type { CatalogSnapshot, NotOfferedSkill } from "../protocol/catalog.ts";
 import type { Catalog } from "../skills/catalog.ts";
 import { catalogBudget } from "./catalog-budget.ts";
 import type { ListingBudget } from "./stable-system.ts";
+import { formatCount } from "../shared/figures.ts";
 
 /** Skills the budget leaves out of the index (not even their name is listed). */
 export function budgetNotOffered(
@@ -27,8 +28,8 @@ export function budgetNotOffered(
           path: skill.entryPath,
           reason:
             `left out of the index by the ${report.profile} listing budget (${report.derivation}: ` +
-            `${report.limit.toLocaleString("en-US")} ${report.unit === "chars" ? "characters" : "approximate tokens"}; ` +
-            `the full listing needs ${report.fullCost.toLocaleString("en-US")}): ${entry.reason ?? "over budget"}`,
+            `${formatCount(report.limit)} ${report.unit === "chars" ? "characters" : "approximate tokens"}; ` +
+            `the full listing needs ${formatCount(report.fullCost)}): ${entry.reason ?? "over budget"}`,
         },
       ];
     });

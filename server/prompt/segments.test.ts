@@ -42,7 +42,20 @@ describe("environment sections", () => {
     const sections = buildEnvironmentSections({ ...facts, activeSkills: bodies });
     expect(sections[1].text).toContain("## Steps");
     expect(sections[1].heading).toBe('<skill name="review">');
-    expect(sections[1].text.endsWith("</skill>\n\n")).toBe(true);
+    expect(sections[1].text.endsWith("</skill>\n")).toBe(true);
+  });
+
+  it("keep an active skill's bytes and hash when another skill loads after it (issue 22 item 5)", () => {
+    for (const disclosure of ["progressive", "eager"] as const) {
+      const one = environmentSegments(
+        buildEnvironmentSections({ ...facts, activeSkills: bodies.slice(0, 1), disclosure }),
+      );
+      const two = environmentSegments(
+        buildEnvironmentSections({ ...facts, activeSkills: bodies, disclosure }),
+      );
+      const review = (segments: typeof one) => segments.find((segment) => segment.name === "review");
+      expect(review(two), disclosure).toEqual(review(one));
+    }
   });
 });
 

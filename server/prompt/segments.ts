@@ -10,7 +10,7 @@ import type { EnvironmentSection } from "./environment.ts";
 import { sha256Hex } from "./hash.ts";
 
 /** Named in every snapshot, so the inspector says where its numbers come from. */
-export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)";
+export const TOKENIZER_NAME = "o200k_base (gpt-tokenizer)" as const;
 
 /** Distinct texts whose token count is remembered; past it the cache starts over (a new catalog, etc.). */
 const TOKEN_CACHE_LIMIT = 20_000;
@@ -66,8 +66,11 @@ export function messageText(message: ChatMessage): string {
     const calls = message.toolCalls.map((call) => `${call.name}(${JSON.stringify(call.input)})`);
     return [`assistant: ${message.content}`, ...calls].join("\n");
   }
-  if (message.role === "tool") return `tool ${message.toolName}: ${message.content}`;
-  return `user: ${message.content}`;
+  // A mid-conversation system message (a result's `system`, a message's `addedTools`) is sent with it.
+  if (message.role === "tool")
+    return `tool ${message.toolName}: ${message.content}${message.system ? `\nsystem: ${message.system}` : ""}`;
+  const added = (message.addedTools ?? []).map((tool) => `\nsystem: tool_addition ${toolText(tool)}`);
+  return `user: ${message.content}${added.join("")}`;
 }
 
 /** Message objects of a history are not changed once appended, so their figures are kept per object. */

@@ -73,14 +73,25 @@ export function indexLine(item: PromptItem): string {
   return `- ${item.name}: ${indexDescription(item)}`;
 }
 
+/**
+ * Each listed skill's line of the index, in index order: the lines the stable system carries, and whose
+ * tokens the inspector shows per skill (one text, so one count).
+ */
+export function indexLineTexts(
+  skills: readonly PromptItem[],
+  budget: ListingBudget | undefined,
+): { name: string; line: string }[] {
+  if (!budget) return sortedByName(skills).map((item) => ({ name: item.name, line: indexLine(item) }));
+  return catalogBudget({ items: skills, ...budget })
+    .entries.filter((entry) => entry.listed)
+    .map((entry) => ({ name: entry.name, line: listingLine(entry.name, entry.shown) }));
+}
+
 /** The index lines, trimmed by the listing budget when one is set, and the report line that says how. */
 function indexLines(skills: readonly PromptItem[], budget: ListingBudget | undefined): string[] {
-  if (!budget) return sortedByName(skills).map(indexLine);
-  const report = catalogBudget({ items: skills, ...budget });
-  const lines = report.entries
-    .filter((entry) => entry.listed)
-    .map((entry) => listingLine(entry.name, entry.shown));
-  return [...lines, "", `(${describeBudget(report)})`];
+  const lines = indexLineTexts(skills, budget).map((entry) => entry.line);
+  if (!budget) return lines;
+  return [...lines, "", `(${describeBudget(catalogBudget({ items: skills, ...budget }))})`];
 }
 
 function progressiveSkillsSection(skills: readonly PromptItem[], budget?: ListingBudget): string {

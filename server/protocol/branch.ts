@@ -30,6 +30,37 @@ export interface BranchOrigin {
   label: string;
 }
 
+/** A segment of the branch's first request that is not as it was in the origin's request. */
+export interface BranchDifference {
+  /** "tool", "system", "environment", "message" (the segment's kind). */
+  kind: "tool" | "system" | "environment" | "message";
+  /** The segment's name: a tool's, "stable", "base" or a skill's, a message's index. */
+  name: string;
+  /** Why, in words, as far as the server can tell (what changed since the origin's request). */
+  reason: string;
+}
+
+/**
+ * How a branch's first request compares with the origin's request it resends, segment by segment
+ * (sha256 of each, server/prompt/segments.ts). Sent once, right after that request, and logged.
+ */
+export interface BranchCheck {
+  /** The branch's first request (the origin's index + 1: numbering continues from the fork). */
+  requestIndex: number;
+  /** The origin's request it resends. */
+  originRequestIndex: number;
+  /** Every segment has the origin's hash, except the ones the edits name. */
+  exact: boolean;
+  /** The segments this branch's edits changed, as "stable system", "environment base", "message 0", "tool x". */
+  edited: string[];
+  /** Segments that differ although no edit names them (the catalog, a SOP or a server changed since). */
+  differences: BranchDifference[];
+  /** How many of the origin's segments were compared (a request of an older log has fewer hashes). */
+  compared: number;
+  /** The environment's date, pinned to the origin request's so that its facts are the same. */
+  pinnedDate?: string;
+}
+
 /** The figures of one request of a run, for the compare view. */
 export interface RequestDigest {
   requestIndex: number;

@@ -1,9 +1,21 @@
 import type { JsonSchema } from "./model.ts";
 
+/** A skills layer on disk. */
 export type SkillSource = "builtin" | "user" | "project";
 
+/** Skills an MCP server serves (SEP-2640), labelled with the host's name for the server: `mcp:docs`. */
+export type McpSkillSource = `mcp:${string}`;
+
+/** Where a catalog entry comes from: a layer on disk, or an MCP server. */
+export type CatalogSource = SkillSource | McpSkillSource;
+
+/** True for a skill an MCP server serves. */
+export function isMcpSource(source: string): source is McpSkillSource {
+  return source.startsWith("mcp:");
+}
+
 export interface SkillWarning {
-  source: SkillSource;
+  source: CatalogSource;
   path: string;
   skill?: string;
   line?: number;
@@ -11,15 +23,16 @@ export interface SkillWarning {
   reason: string;
 }
 
+/** A disk skill another layer's skill of the same name replaces (MCP skills never shadow: they are qualified). */
 export interface ShadowedSkill {
   name: string;
-  winner: { source: SkillSource; path: string };
-  loser: { source: SkillSource; path: string };
+  winner: { source: CatalogSource; path: string };
+  loser: { source: CatalogSource; path: string };
 }
 
 export interface RemovedSkill {
   name: string;
-  source: SkillSource;
+  source: CatalogSource;
   path: string;
   missing: string[];
   /** Why each missing tool is missing, in the order of `missing`, when known ("server srv not connected"). */
@@ -67,7 +80,7 @@ export type NotOfferedKind = "unreadable" | "removed" | "disabled" | "shadowed" 
 export interface NotOfferedSkill {
   name: string;
   kind: NotOfferedKind;
-  source: SkillSource;
+  source: CatalogSource;
   path: string;
   /** One sentence for the page and the CLI. */
   reason: string;
@@ -79,11 +92,34 @@ export interface ReloadDiff {
   updated: string[];
 }
 
+/**
+ * A skill an MCP server serves, as the catalog holds it: the server (the host's label for it, never the
+ * server's own name), the URI of its SKILL.md, and the entry's file set (absent: `"dynamic"`, the server
+ * generates the files and nothing can be verified).
+ */
+export interface McpSkillOrigin {
+  server: string;
+  uri: string;
+  /** The name as the server lists it (the catalog's name is `<server>/<name>` on a collision). */
+  listedName: string;
+  /** The entry's files: path relative to the skill, digest, size in bytes. Absent for a dynamic skill. */
+  files?: { path: string; digest: string; size: number }[];
+  /** Why the name was qualified (`<server>/<name>`): the other skill of that name. */
+  qualifiedBecause?: string;
+  /** sha256 of the entry's (uri, digest) pairs: what an approval to load it is bound to. */
+  contentKey: string;
+}
+
 /** One skill as the browser and `cli catalog` see it. */
 export interface SkillView {
   name: string;
   description: string;
-  source: SkillSource;
+  /** `builtin`, `user`, `project`, or `mcp:<server>` for a skill an MCP server serves. */
+  source: CatalogSource;
+  /** Set for a skill an MCP server serves (its body and files are fetched when it is loaded). */
+  mcp?: McpSkillOrigin;
+  /** The plugin that installed it (`.PseudoClaude/plugins/<plugin>/skills/…`): listed and removed together. */
+  plugin?: string;
   entryPath: string;
   rootDir: string;
   /** Names of the tools.json tools. */
@@ -115,6 +151,22 @@ export interface SkillView {
   invocation?: { model: boolean; user: boolean };
   /** Claude Code's `when_to_use`, joined to the description in the index line. */
   whenToUse?: string;
+}
+
+/**
+ * What one skill costs, counted on the server as the requests' segments are: its index line (in every
+ * request while it is listed) and the environment section loading it adds (without arguments; its
+ * arguments add their own). The answer to `skill_figures`.
+ */
+export interface SkillFigures {
+  name: string;
+  /** Tokens of its line in the skills index; absent when it is not listed (eager mode, a budget). */
+  indexTokens?: number;
+  /** Tokens of its environment section once loaded: its SOP, base directory and file list. */
+  loadTokens?: number;
+  /** Why it could not be loaded (the load_skill result). */
+  loadError?: string;
+  tokenizer: string;
 }
 
 export interface CatalogSnapshot {

@@ -24,6 +24,25 @@ export interface InstallPlan {
   shadowedBy: { source: SkillSource; path: string }[];
   /** Whether the install needs force (it replaces a skill). */
   needsForce: boolean;
+  /**
+   * Set when the source is a plugin bundle (Agent Plugins 1.0 or a Claude Code plugin): installed as one
+   * unit at `targetDir`, its skills listed with it, its MCP servers added to the layer's settings.
+   */
+  plugin?: PluginPlan;
+}
+
+export interface PluginPlan {
+  format: "agent-plugins" | "claude-code";
+  version?: string;
+  /** `${PLUGIN_DATA}`: kept across updates and removal. */
+  dataDir: string;
+  /** The skills it installs (its skills/ folders that passed the checks). */
+  skills: string[];
+  /** The servers it adds to `settingsFile`, each as `<plugin>-<server>`, and what each starts. */
+  mcpServers: { name: string; target: string }[];
+  settingsFile: string;
+  /** Components left out (one broken component is a warning, never a failed install) and fields ignored. */
+  warnings: string[];
 }
 
 export interface InstallRefusal {

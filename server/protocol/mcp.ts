@@ -54,6 +54,8 @@ export interface McpServerView {
   sandbox?: { enabled: boolean; network: boolean; reason?: string };
   /** The tools registered for the model (what the panel counts). */
   tools: McpToolView[];
+  /** Skills it serves (SEP-2640 skills/list entries that are skills), when it declares the extension. */
+  skills?: number;
   /** What the playground could not take as the server published it: tools skipped, checks off. */
   warnings?: string[];
   /** The last lines the server wrote on stderr (stdio), bounded. */

@@ -3,6 +3,7 @@
 import type { SkillResources } from "./skill-resources.ts";
 import type { ErrorType } from "../errors/index.ts";
 import type { PermissionTrace } from "./permission.ts";
+import type { ReportedCacheDiagnostics } from "./cache-report.ts";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -30,9 +31,29 @@ export interface ToolCall {
 }
 
 export type ChatMessage =
-  | { role: "user"; content: string }
+  | {
+      role: "user";
+      content: string;
+      /**
+       * Tools this message makes visible as a mid-conversation tool change (skill placement "system", on
+       * models that accept one): sent after this turn instead of in the request's `tools`, so the cached
+       * prefix stays. Absent everywhere else.
+       */
+      addedTools?: ToolDefinition[];
+    }
   | { role: "assistant"; content: string; toolCalls: ToolCall[] }
-  | { role: "tool"; toolCallId: string; toolName: string; content: string; isError: boolean };
+  | {
+      role: "tool";
+      toolCallId: string;
+      toolName: string;
+      content: string;
+      isError: boolean;
+      /**
+       * Text of a mid-conversation system message sent right after the turn holding this result (skill
+       * placement "system": a loaded skill's SOP). Absent everywhere else.
+       */
+      system?: string;
+    };
 
 /** The system tool that loads a skill; every layer names it through this constant. */
 export const LOAD_SKILL_TOOL_NAME = "load_skill";
@@ -133,6 +154,10 @@ export interface Usage {
   source?: "provider" | "estimate";
   /** How an estimate was made, shown next to it. */
   estimate?: string;
+  /** The TTL the provider wrote cache entries with (Anthropic `usage.cache_creation`: 1h tokens > 0). */
+  cacheWriteTtl?: "5m" | "1h";
+  /** What the provider said about its prompt cache for this response (absent: it said nothing, or was not asked). */
+  cacheDiagnostics?: ReportedCacheDiagnostics;
 }
 
 export type DisclosureMode = "progressive" | "eager";

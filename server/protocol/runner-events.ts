@@ -10,6 +10,8 @@ import type {
 } from "./model.ts";
 import type { ApprovalAnswer, ApprovalRequest, PermissionTrace } from "./permission.ts";
 import type { SandboxState } from "./sandbox.ts";
+import type { CacheCheck, CacheStats, PredictedCacheDiagnostics } from "./cache-report.ts";
+import type { RoutingDecision } from "./routing.ts";
 
 /** What a segment of the prompt is; segments come in the order the provider renders them. */
 export type PromptSegmentKind = "tool" | "system" | "environment" | "message";
@@ -98,13 +100,33 @@ export interface SnapshotCache {
   price?: PriceRow;
   /** Where the numbers come from (tokenizer, rules file). */
   source: string;
+  /** What the provider's cache diagnostics should report for this request (absent in old logs). */
+  diagnostics?: PredictedCacheDiagnostics;
+  /** How the SOP placement in force affects the cache for this request, in words (absent: nothing to say). */
+  placementNote?: string;
+}
+
+/** A model "cache as" can predict with: its rule set, the shortest prefix it caches, and how long an entry lives. */
+export interface CacheModelChoice {
+  model: string;
+  rules: "anthropic" | "openai";
+  /** Tokens a prefix needs before the provider caches it (Anthropic: per model; OpenAI: one figure). */
+  minTokens: number;
+  /** Seconds an entry lives without use (Anthropic: refreshed by each read; the playground uses 5 minutes). */
+  ttlSeconds: number;
+  /** Whether the price table has it, so its predictions have a cost. */
+  priced: boolean;
 }
 
 /** Anthropic breakpoint placement: the stable block only, or the stable block plus the conversation's end. */
 export type CacheBreakpoints = "stable" | "rolling";
 
-/** Where an active skill's SOP goes: the environment block (the design) or a message after load_skill. */
-export type SkillPlacement = "environment" | "message";
+/**
+ * Where an active skill's SOP goes: the environment block (the design), the load_skill result ("message"),
+ * or a mid-conversation system message after that result ("system", on the models cache-rules.json marks
+ * as accepting one; the others get the load_skill result).
+ */
+export type SkillPlacement = "environment" | "message" | "system";
 
 /** Everything the model was given for one request, captured before the provider is called. */
 export interface RequestSnapshot {
@@ -150,6 +172,11 @@ export interface RequestSnapshot {
   eager?: EagerFigures;
   /** The prompt-cache prediction for this request (absent in old logs). */
   cache?: SnapshotCache;
+  /**
+   * Tokens of each listed skill's line in the stable system's index (o200k_base, server/prompt/segments.ts);
+   * absent in eager mode, for an edited stable system, and in logs written before it was recorded.
+   */
+  indexLineTokens?: Record<string, number>;
   at: string;
 }
 
@@ -177,7 +204,14 @@ type RunnerEventVariant =
     }
   | { type: "request"; runId: string; snapshot: RequestSnapshot }
   /** The provider's own payload (keys redacted) for the Raw pane. */
-  | { type: "provider_payload"; runId: string; requestIndex: number; payload: unknown }
+  | {
+      type: "provider_payload";
+      runId: string;
+      requestIndex: number;
+      payload: unknown;
+      /** The description router's decision for this request: every skill's score (absent for models). */
+      routing?: RoutingDecision;
+    }
   | {
       type: "provider_retry";
       runId: string;
@@ -187,7 +221,22 @@ type RunnerEventVariant =
       reason: string;
     }
   | { type: "text_delta"; runId: string; requestIndex: number; text: string }
-  | { type: "usage"; runId: string; requestIndex: number; usage: Usage }
+  /** The provider's usage report; `cacheCheck`: its cache diagnostics beside the prediction (absent: nothing to compare). */
+  | { type: "usage"; runId: string; requestIndex: number; usage: Usage; cacheCheck?: CacheCheck }
+  /** The session's prompt-cache statistics, after each run (server/cache/cache-ledger.ts). */
+  | { type: "cache_stats"; runId: string; stats: CacheStats }
+  /**
+   * Something the provider did on its own that the user should know, e.g. `cache_diagnostics_rejected`:
+   * the server refused the diagnostics parameter, the request was sent again without it, and the session
+   * stops asking for it.
+   */
+  | {
+      type: "provider_notice";
+      runId: string;
+      requestIndex: number;
+      code: "cache_diagnostics_rejected";
+      message: string;
+    }
   /**
    * Written by versions before log format 2 (and by nothing now): an assistant message, which the
    * history_appended after it repeated. Readers still accept it, for old logs.
@@ -244,6 +293,21 @@ type RunnerEventVariant =
    * tokens of the text the model received (o200k_base, server/prompt/segments.ts).
    */
   | { type: "skill_resource_read"; runId: string; skill: string; path: string; bytes: number; tokens: number }
+  /**
+   * A command the run executed (run_command, a skill's tools.json tool) used a file of a loaded skill:
+   * `ran` it (the program, or the script an interpreter runs) or `named` it as another argument. Derived
+   * by the Runner from the command line with the shell parser (server/runner/skill-files-used.ts), after
+   * the process ran; absent from logs written before it existed.
+   */
+  | {
+      type: "skill_resource_used";
+      runId: string;
+      callId: string;
+      tool: string;
+      skill: string;
+      path: string;
+      how: "ran" | "named";
+    }
   /**
    * A message appended to the conversation. An assistant message names the request that produced it
    * (`requestIndex`): this event is the assistant's final text for the chat, too. `figures` are the

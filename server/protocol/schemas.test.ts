@@ -43,6 +43,7 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     answer: { kind: "deny", reason: "no" },
   },
   reload_catalog: { type: "reload_catalog", sessionId: "s1" },
+  skill_figures: { type: "skill_figures", sessionId: "s1", name: "csv-report" },
   run_tool: { type: "run_tool", sessionId: "s1", requestId: "r1", tool: "read_file", input: { path: "a" } },
   start_trigger_lab: {
     type: "start_trigger_lab",
@@ -53,6 +54,25 @@ const samples: { [K in ClientCommand["type"]]: Extract<ClientCommand, { type: K 
     ablation: { skill: "csv-report", description: "Other words." },
   },
   cancel_trigger_lab: { type: "cancel_trigger_lab", sessionId: "s1" },
+  start_optimizer: {
+    type: "start_optimizer",
+    sessionId: "s1",
+    skill: "csv-report",
+    runs: 3,
+    iterations: 5,
+    holdout: 0.4,
+    seed: 42,
+    maxCalls: 100,
+    maxUsd: 0.5,
+  },
+  optimizer_proposal: { type: "optimizer_proposal", sessionId: "s1", description: "Summarise a CSV." },
+  cancel_optimizer: { type: "cancel_optimizer", sessionId: "s1" },
+  apply_description: {
+    type: "apply_description",
+    sessionId: "s1",
+    skill: "csv-report",
+    description: "Summarise a CSV.",
+  },
   catalog_budget: { type: "catalog_budget", sessionId: "s1", profile: "claude-code", contextWindow: 200_000 },
   manual_response: {
     type: "manual_response",

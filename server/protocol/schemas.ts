@@ -21,6 +21,11 @@ const sessionId = Type.String({ minLength: 1, maxLength: 128 });
 
 const CLIENT_PROFILES = allOf<ClientProfileName>()(["claude-code", "codex"]);
 const LINT_PROFILE_NAMES = allOf<LintProfileName>()(["lenient", "agent-skills", "claude-code"]);
+/** --max-calls / --max-usd of the trigger lab and the optimizer (issue 25). */
+const spendCaps = {
+  maxCalls: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  maxUsd: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000 })),
+};
 const catalogBudgetSchema = Type.Object(
   {
     profile: Type.Enum([...CLIENT_PROFILES]),
@@ -46,17 +51,30 @@ export const SessionSettingsSchema = Type.Object(
     catalogBudget: Type.Optional(Type.Union([catalogBudgetSchema, Type.Null()])),
     /** Set when the scenario is a recorded session (imported): the recording's session id or name. */
     replayOf: Type.Optional(Type.String({ maxLength: 256 })),
+    /** A replay's recorded user messages, in order: the page offers them to send (absent in older logs). */
+    replayMessages: Type.Optional(Type.Array(Type.String({ maxLength: 100_000 }), { maxItems: 500 })),
     /** Anthropic breakpoints: the stable block only, or also the conversation's last block (default rolling). */
     cacheBreakpoints: Type.Optional(Type.Union([Type.Literal("stable"), Type.Literal("rolling")])),
     /** Scripted and manual sessions: the model whose caching rules the prediction applies. */
     cacheAs: Type.Optional(Type.String({ maxLength: 256 })),
-    /** Experiment: active SOPs in the environment (the design) or in the load_skill result. */
-    skillPlacement: Type.Optional(Type.Union([Type.Literal("environment"), Type.Literal("message")])),
+    /** Experiment: active SOPs in the environment (the design), the load_skill result, or a mid-conversation system message. */
+    skillPlacement: Type.Optional(
+      Type.Union([Type.Literal("environment"), Type.Literal("message"), Type.Literal("system")]),
+    ),
+    /** Ask the provider for its cache diagnostics (Anthropic `diagnostics`); absent: on. */
+    cacheDiagnostics: Type.Optional(Type.Boolean()),
     /**
      * Honour a loaded skill's `allowed-tools` as allow rules while it is active (default off; a project
      * skill's only once the folder is trusted).
      */
     honourAllowedTools: Type.Optional(Type.Boolean()),
+    /**
+     * Skills served by MCP servers whose `allowed-tools` the person granted (SEP-2640: ignored unless
+     * granted), each by its consent key: `mcp:<server> <uri> <file set sha256>`, so a changed skill loses it.
+     */
+    mcpSkillGrants: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 256, uniqueItems: true }),
+    ),
     /** The catalog's lint profile: which notes refuse a skill (default lenient: none). */
     lintProfile: Type.Optional(Type.Enum([...LINT_PROFILE_NAMES])),
   },
@@ -127,18 +145,24 @@ export const commandSchemas = {
   open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
   delete_session: command("delete_session", { sessionId }),
   /**
-   * Answered with `session_export` carrying the session's JSONL log; with `format` html or scenario,
-   * with `session_file` carrying one self-contained HTML page or a scenario YAML that replays it.
+   * Answered with `session_export` carrying the session's JSONL log; with `format` html, scenario or
+   * otlp, with `session_file` carrying one self-contained HTML page, a scenario YAML that replays it, or
+   * an OpenTelemetry trace (OTLP/JSON, no prompt or completion text).
    */
   export_session: command("export_session", {
     sessionId,
-    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario"])),
+    format: Type.Optional(Type.Enum(["jsonl", "html", "scenario", "otlp"])),
   }),
   /** A scenario YAML (e.g. a recorded session) the session's scripted model plays from now on. */
   import_scenario: command("import_scenario", {
     sessionId,
     fileName: Type.String({ minLength: 1, maxLength: 256 }),
     yaml: Type.String({ minLength: 1, maxLength: 900_000 }),
+    /**
+     * Play it in a new session (the open one's workdir and modes, the scripted model), which this
+     * connection then opens; without it, the session `sessionId` plays it from its next message.
+     */
+    newSession: Type.Optional(Type.Boolean()),
   }),
   update_session: command("update_session", {
     sessionId,
@@ -171,6 +195,11 @@ export const commandSchemas = {
     answer: ApprovalAnswerSchema,
   }),
   reload_catalog: command("reload_catalog", { sessionId }),
+  /** What listing and loading one skill cost in tokens, counted on the server; answered with `skill_figures`. */
+  skill_figures: command("skill_figures", {
+    sessionId,
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+  }),
   /** Ends the session's MCP server of this name and starts it again (after a crash or a failed start). */
   mcp_reconnect: command("mcp_reconnect", {
     sessionId,
@@ -219,8 +248,41 @@ export const commandSchemas = {
         { additionalProperties: false },
       ),
     ),
+    /** The skill a skill-creator JSON eval file (a list of {query, should_trigger}) tests. */
+    skill: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    /** Also run every probe with an empty skills index. */
+    withoutSkills: Type.Optional(Type.Boolean()),
+    ...spendCaps,
+    /** Say what it would cost (trigger_lab_started's estimate) and send nothing. */
+    estimateOnly: Type.Optional(Type.Boolean()),
   }),
   cancel_trigger_lab: command("cancel_trigger_lab", { sessionId }),
+  /**
+   * The description optimizer (issue 25) on the session's workdir and provider. A real model proposes
+   * the descriptions; offline (router, scripted) the person does, answering optimizer_proposal_requested.
+   */
+  start_optimizer: command("start_optimizer", {
+    sessionId,
+    skill: Type.String({ minLength: 1, maxLength: 128 }),
+    evalPath: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+    runs: Type.Integer({ minimum: 1, maximum: 20 }),
+    iterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 20 })),
+    holdout: Type.Optional(Type.Number({ minimum: 0, maximum: 0.9 })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
+    ...spendCaps,
+  }),
+  /** The person's proposal when they are the improver (the text of the next description). */
+  optimizer_proposal: command("optimizer_proposal", {
+    sessionId,
+    description: Type.String({ minLength: 1, maxLength: 4096 }),
+  }),
+  cancel_optimizer: command("cancel_optimizer", { sessionId }),
+  /** Writes this description into the skill's SKILL.md (project or user layer); answered with description_applied. */
+  apply_description: command("apply_description", {
+    sessionId,
+    skill: Type.String({ minLength: 1, maxLength: 128 }),
+    description: Type.String({ minLength: 1, maxLength: 1024 }),
+  }),
   /** Answered with a catalog_budget_report event: which descriptions a client would cut or drop. */
   catalog_budget: command("catalog_budget", {
     sessionId,

@@ -20,20 +20,31 @@
 // - Request snapshots carry their messages by reference (`historyLength`: the first n messages of the
 //   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
 //   session's (an isolated slash run), which keeps `messages` in full.
-import type { CatalogSnapshot, ReloadDiff, SkillWarning } from "./catalog.ts";
+import type { CatalogSnapshot, ReloadDiff, SkillFigures, SkillWarning } from "./catalog.ts";
 import type { McpServerView } from "./mcp.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
-import type { MessageFigures, RequestSnapshot, RunnerEvent } from "./runner-events.ts";
+import type {
+  CacheModelChoice,
+  MessageFigures,
+  RequestSnapshot,
+  RunnerEvent,
+  SnapshotCache,
+} from "./runner-events.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 import type { InstallOutcome } from "./install.ts";
 import type {
   CatalogBudgetReport,
+  CostEstimate,
+  OptimizeIteration,
+  OptimizePlan,
+  OptimizeResult,
+  SpendCaps,
   TriggerLabProgress,
   TriggerLabResult,
   TriggerLabRunInfo,
   TriggerQueryKind,
 } from "./trigger-lab.ts";
-import type { BranchOrigin, RunDigest } from "./branch.ts";
+import type { BranchCheck, BranchOrigin, RunDigest } from "./branch.ts";
 
 import type { SessionSettings } from "./schemas.ts";
 export type { SessionSettings };
@@ -108,18 +119,45 @@ export type SessionEvent =
       info: TriggerLabRunInfo;
       queries: { query: string; expect: string; kind: TriggerQueryKind }[];
       total: number;
+      /** The calls and their cost, said before the first one (absent from servers before issue 25). */
+      estimate?: CostEstimate;
+      caps?: SpendCaps;
     }
   | { type: "trigger_lab_progress"; progress: TriggerLabProgress }
   | { type: "trigger_lab_finished"; result: TriggerLabResult }
   | { type: "trigger_lab_failed"; labId?: string; message: string }
   | { type: "catalog_budget_report"; report: CatalogBudgetReport }
+  /** The description optimizer (issue 25): live or in memory only, never in the log. */
+  | { type: "optimizer_started"; skill: string; original: string; plan: OptimizePlan; caps?: SpendCaps }
+  | { type: "optimizer_iteration"; iteration: OptimizeIteration; spentUsd: number }
+  /** The person is the improver: what a model would be sent (train data only), and the current description. */
+  | {
+      type: "optimizer_proposal_requested";
+      step: "propose" | "shorten";
+      prompt: string;
+      description: string;
+    }
+  | { type: "optimizer_finished"; result: OptimizeResult }
+  | { type: "optimizer_failed"; message: string }
+  | { type: "description_applied"; skill: string; file: string; before: string; after: string }
   /**
    * A branch's start, after the copied conversation (its history_appended events) and before its first
    * run, which continues that conversation with the edits applied.
    */
   | { type: "branch_started"; branch: BranchOrigin }
+  /** After a branch's first request: how it compares with the origin's, segment by segment. */
+  | { type: "branch_checked"; check: BranchCheck }
   /** The session's MCP servers: status, tools (with their definitions' token cost), stderr tail. */
-  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] };
+  | { type: "mcp_state"; servers: McpServerView[]; warnings: string[] }
+  /**
+   * "cache as" changed: every request the session has shown, predicted again in order as if it had gone
+   * to `model` (each replaces that request's `snapshot.cache`); later requests go on from this state.
+   */
+  | {
+      type: "cache_repredicted";
+      model: string;
+      requests: { requestIndex: number; cache: SnapshotCache }[];
+    };
 
 export type ServerMessage =
   | {
@@ -129,6 +167,11 @@ export type ServerMessage =
       defaultWorkdir: string;
       /** Whether this machine can sandbox tool processes (bubblewrap), and why not. */
       sandbox?: { available: boolean; reason?: string };
+      /**
+       * The models "cache as" offers (the rules table's, with their minimum and TTL), and the one a
+       * scripted or manual session predicts with when none is chosen.
+       */
+      cacheAs?: { models: CacheModelChoice[]; default: string };
     }
   | { type: "session_list"; sessions: SessionSummary[] }
   | { type: "providers"; providers: ProviderInfo[] }
@@ -138,13 +181,15 @@ export type ServerMessage =
   | { type: "session_runs"; sessionId: string; runs: RunDigest[] }
   /** The session's append-only log, one JSON record per line (header first). */
   | { type: "session_export"; sessionId: string; fileName: string; jsonl: string }
+  /** The answer to `skill_figures`: one skill's index line and load costs, in tokens. */
+  | { type: "skill_figures"; sessionId: string; figures: SkillFigures }
   /** The answer to `install_skill`: the plan (dry run), the install, or the refusal. */
   | { type: "skill_install"; sessionId: string; uploadId: string; dryRun: boolean; outcome: InstallOutcome }
   /** A session exported as one file: a self-contained HTML page or a scenario YAML (export_session's `format`). */
   | {
       type: "session_file";
       sessionId: string;
-      format: "html" | "scenario";
+      format: "html" | "scenario" | "otlp";
       fileName: string;
       mimeType: string;
       text: string;

@@ -4,7 +4,8 @@
 import Anthropic, { APIConnectionError } from "@anthropic-ai/sdk";
 import type { Usage } from "../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
-import { toAnthropicBody } from "./anthropic-mapping.ts";
+import { readAnthropicDiagnostics } from "./anthropic-diagnostics.ts";
+import { hasToolAdditions, toAnthropicBody, type AnthropicRequestBody } from "./anthropic-mapping.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
 import { registerSecret } from "./redact.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
@@ -43,6 +44,10 @@ function mergeUsage(usage: Usage, reported: Record<string, unknown> | null | und
   usage.outputTokens = number("output_tokens") ?? usage.outputTokens;
   usage.cacheCreationInputTokens = number("cache_creation_input_tokens") ?? usage.cacheCreationInputTokens;
   usage.cacheReadInputTokens = number("cache_read_input_tokens") ?? usage.cacheReadInputTokens;
+  // usage.cache_creation splits the writes by TTL; any 1-hour write makes the entry a 1-hour one.
+  const creation = reported.cache_creation as Record<string, unknown> | null | undefined;
+  const oneHour = creation?.ephemeral_1h_input_tokens;
+  if (typeof oneHour === "number") usage.cacheWriteTtl = oneHour > 0 ? "1h" : "5m";
 }
 
 function brokenToolCallError(
@@ -94,26 +99,72 @@ export class AnthropicProvider implements Provider {
     };
   }
 
+  /**
+   * Streams one request. With `request.cacheDiagnostics` it asks for Anthropic's cache diagnostics; a
+   * server that answers that request 400 (a proxy or an older API that does not know the field) gets it
+   * once more without the field, and when that succeeds a `notice` says so (the Runner's ledger and the
+   * session stop asking). If the second answer fails too, the field was not the problem: that failure is
+   * the answer.
+   */
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    if (request.cacheDiagnostics === undefined) {
+      yield* this.send(request, signal, false);
+      return;
+    }
+    let refusal: Extract<ProviderEvent, { type: "error" }> | undefined;
+    for await (const event of this.send(request, signal, true)) {
+      if (event.type === "error" && event.status === 400) {
+        refusal = event;
+        break;
+      }
+      yield event;
+    }
+    if (!refusal) return;
+    for await (const event of this.send(request, signal, false)) {
+      if (event.type === "done" && !signal.aborted) {
+        yield {
+          type: "notice",
+          code: "cache_diagnostics_rejected",
+          message: `the server at ${this.baseUrl} refused the cache diagnostics parameter (${refusal.message}); the request was sent again without it, and this session no longer asks for diagnostics (turn them on again in the header)`,
+        };
+      }
+      yield event;
+    }
+  }
+
+  private send(
+    request: ModelRequest,
+    signal: AbortSignal,
+    diagnostics: boolean,
+  ): AsyncIterable<ProviderEvent> {
     const model = request.model || this.model;
-    yield* streamRequest({
+    const comparedWith = request.cacheDiagnostics?.previousResponseId ?? null;
+    return streamRequest({
       apiName: "Anthropic",
-      buildBody: () => toAnthropicBody(request, model, this.maxTokens),
+      buildBody: () => toAnthropicBody(request, model, this.maxTokens, { diagnostics }),
       signal,
       policy: this.retryPolicy,
       context: this.failureContext(model),
       isConnectionError: (error) => error instanceof APIConnectionError,
-      attempt: (body, attemptSignal, markStreaming) => this.attempt(body, attemptSignal, markStreaming),
+      attempt: (body, attemptSignal, markStreaming) =>
+        this.attempt(body, attemptSignal, markStreaming, {
+          ...(diagnostics ? { comparedWith } : {}),
+          ...(hasToolAdditions(body) && request.midConversation?.toolChangesBeta
+            ? { beta: request.midConversation.toolChangesBeta }
+            : {}),
+        }),
     });
   }
 
   private async *attempt(
-    body: ReturnType<typeof toAnthropicBody>,
+    body: AnthropicRequestBody,
     signal: AbortSignal,
     markStreaming: () => void,
+    options: { comparedWith?: string | null; beta?: string },
   ): AsyncGenerator<ProviderEvent> {
     const events = await this.client.messages.create(body as Anthropic.MessageCreateParamsStreaming, {
       signal,
+      ...(options.beta ? { headers: { "anthropic-beta": options.beta } } : {}),
     });
     markStreaming();
     const blocks = new Map<number, ContentBlockState>();
@@ -126,6 +177,9 @@ export class AnthropicProvider implements Provider {
         case "message_start":
           sawStart = true;
           mergeUsage(usage, event.message.usage as unknown as Record<string, unknown>);
+          // The stream's diagnostics ride on message_start's message (none on message_delta).
+          if (options.comparedWith !== undefined)
+            usage.cacheDiagnostics = readAnthropicDiagnostics(event.message, options.comparedWith);
           break;
         case "content_block_start": {
           const block = event.content_block;

@@ -31,10 +31,18 @@ function byName(providers: ReturnType<typeof listProviders>, name: string) {
 }
 
 describe("provider configuration", () => {
-  it("with nothing set: scripted and manual usable offline, anthropic and openai not, with hints", () => {
+  it("with nothing set: scripted, router and manual usable offline, anthropic and openai not, with hints", () => {
     const providers = listProviders(loadProvidersConfig({ env: {}, home }));
-    expect(providers.map((provider) => provider.name)).toEqual(["scripted", "manual", "anthropic", "openai"]);
+    expect(providers.map((provider) => provider.name)).toEqual([
+      "scripted",
+      "router",
+      "manual",
+      "anthropic",
+      "openai",
+    ]);
     expect(byName(providers, "scripted")).toMatchObject({ configured: true, offline: true });
+    expect(byName(providers, "router")).toMatchObject({ configured: true, offline: true });
+    expect(byName(providers, "router").hint).toContain("description router — not a language model");
     expect(byName(providers, "manual")).toMatchObject({ configured: true, offline: true });
     expect(byName(providers, "anthropic")).toMatchObject({ configured: false, offline: false });
     expect(byName(providers, "anthropic").hint).toContain("ANTHROPIC_API_KEY");
@@ -195,7 +203,7 @@ describe("createProvider", () => {
 
   it("refuses an unknown name and Anthropic without a key, saying what to set", async () => {
     await expect(createProvider({ name: "gemini" })).rejects.toThrow(
-      /unknown provider "gemini": use one of scripted, manual, anthropic, openai/,
+      /unknown provider "gemini": use one of scripted, router, manual, anthropic, openai/,
     );
     const missingKey = createProvider({ name: "anthropic", config: emptyConfig() });
     await expect(missingKey).rejects.toBeInstanceOf(PlaygroundError);

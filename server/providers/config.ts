@@ -190,6 +190,13 @@ export function listProviders(config: ProvidersConfig = loadProvidersConfig()): 
       offline: true,
     },
     {
+      name: "router",
+      configured: true,
+      defaultModel: "description-router",
+      hint: "description router — not a language model: loads the skill whose description best matches your message (word scores shown in the inspector), then plays its scenario; offline",
+      offline: true,
+    },
+    {
       name: "manual",
       configured: true,
       defaultModel: "manual",
@@ -209,19 +216,20 @@ export function listProviders(config: ProvidersConfig = loadProvidersConfig()): 
       offline: isLoopbackUrl(config.openai.baseUrl),
     },
   ];
+  const byName = (name: string) => providers.find((provider) => provider.name === name)!;
   if (!anthropicConfigured) {
-    providers[2].hint = withSettingsError(
+    byName("anthropic").hint = withSettingsError(
       `set ANTHROPIC_API_KEY, or add "anthropic": {"apiKey": …} to ${config.settingsPath}`,
       config,
     );
   }
   if (!openaiConfigured) {
-    providers[3].hint = withSettingsError(
+    byName("openai").hint = withSettingsError(
       "set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server (e.g. http://127.0.0.1:11434/v1 for Ollama)",
       config,
     );
   } else if (!config.openai.apiKey) {
-    providers[3].hint = `no key: using the server at ${config.openai.baseUrl}`;
+    byName("openai").hint = `no key: using the server at ${config.openai.baseUrl}`;
   }
   return providers;
 }

@@ -1,6 +1,6 @@
 // The one place that turns a provider name (from the UI's session settings or the CLI's --provider) into
 // a Provider. Explicit options win over the configuration (env vars, then ~/.PseudoClaude/providers.json).
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { AwaitingInputListener, Provider } from "./types.ts";
@@ -8,6 +8,8 @@ import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { ManualProvider } from "./manual.ts";
 import { ScriptedProvider, type ScriptedProviderOptions } from "./scripted.ts";
+import { RouterProvider } from "./router.ts";
+import type { Scenario } from "./scenario.ts";
 import { loadScenario, loadScenarioDirectory } from "./scenario.ts";
 import { loadProvidersConfig, type ProvidersConfig } from "./config.ts";
 import type { RetryPolicy } from "./retry.ts";
@@ -25,11 +27,12 @@ export { AnthropicProvider } from "./anthropic.ts";
 export { OpenAiProvider } from "./openai.ts";
 export { ManualProvider, type ManualResponse, type ManualRespondResult } from "./manual.ts";
 export { ScriptedProvider } from "./scripted.ts";
+export { RouterProvider, ROUTER_MODEL } from "./router.ts";
 export { loadScenario, loadScenarioDirectory } from "./scenario.ts";
 export { listProviders, loadProvidersConfig, isLoopbackUrl, type ProvidersConfig } from "./config.ts";
 export { redactSecrets, registerSecret } from "./redact.ts";
 
-export const PROVIDER_NAMES = ["scripted", "manual", "anthropic", "openai"] as const;
+export const PROVIDER_NAMES = ["scripted", "router", "manual", "anthropic", "openai"] as const;
 
 export interface CreateProviderOptions {
   name: string;
@@ -48,14 +51,9 @@ export interface CreateProviderOptions {
   onAwaitingInput?: AwaitingInputListener;
 }
 
-async function createScripted(options: CreateProviderOptions): Promise<Provider> {
-  if (!options.scenario) {
-    throw new PlaygroundError(
-      "invalid_scenario",
-      "the scripted provider needs a scenario file or folder (--scenario FILE)",
-    );
-  }
-  const location = path.resolve(options.scenarioRoot ?? process.cwd(), options.scenario);
+/** A scenario file, or every scenario of a folder (relative paths resolve against scenarioRoot). */
+export async function loadScenarios(scenario: string, scenarioRoot?: string): Promise<Scenario[]> {
+  const location = path.resolve(scenarioRoot ?? process.cwd(), scenario);
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(location)).isDirectory();
@@ -68,8 +66,32 @@ async function createScripted(options: CreateProviderOptions): Promise<Provider>
       },
     );
   }
-  const scenarios = isDirectory ? await loadScenarioDirectory(location) : await loadScenario(location);
-  return new ScriptedProvider(scenarios, { model: options.model, ...options.scripted });
+  return isDirectory ? loadScenarioDirectory(location) : [await loadScenario(location)];
+}
+
+/** The router's scenarios: like the scripted model's, but a folder without any is simply none. */
+async function routerScenarios(scenario: string, scenarioRoot?: string): Promise<Scenario[]> {
+  const location = path.resolve(scenarioRoot ?? process.cwd(), scenario);
+  const isDirectory = await stat(location).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+  if (isDirectory && !(await readdir(location)).some((entry) => /\.ya?ml$/i.test(entry))) return [];
+  return loadScenarios(scenario, scenarioRoot);
+}
+
+async function createScripted(options: CreateProviderOptions): Promise<Provider> {
+  if (!options.scenario) {
+    throw new PlaygroundError(
+      "invalid_scenario",
+      "the scripted provider needs a scenario file or folder (--scenario FILE)",
+    );
+  }
+  const scenarios = await loadScenarios(options.scenario, options.scenarioRoot);
+  return new ScriptedProvider(scenarios.length === 1 ? scenarios[0] : scenarios, {
+    model: options.model,
+    ...options.scripted,
+  });
 }
 
 /**
@@ -80,6 +102,12 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   switch (options.name) {
     case "scripted":
       return createScripted(options);
+    case "router":
+      // Offline, not a language model: the scenarios only continue a skill once it is loaded.
+      return new RouterProvider({
+        scenarios: options.scenario ? await routerScenarios(options.scenario, options.scenarioRoot) : [],
+        ...(options.scripted?.chunkDelayMs ? { chunkDelayMs: options.scripted.chunkDelayMs } : {}),
+      });
     case "manual":
       return new ManualProvider({ onAwaitingInput: options.onAwaitingInput });
     case "anthropic": {

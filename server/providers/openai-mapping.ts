@@ -47,10 +47,12 @@ export function toOpenAiTools(tools: ToolDefinition[]): OpenAiTool[] {
 function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
   if (message.role === "user") return { role: "user", content: message.content };
   if (message.role === "tool") {
+    // A mid-conversation system text (skill placement "system", an Anthropic feature) rides in the result.
+    const content = message.system ? `${message.content}\n\n${message.system}` : message.content;
     return {
       role: "tool",
       tool_call_id: message.toolCallId,
-      content: message.isError ? `${TOOL_ERROR_PREFIX}${message.content}` : message.content,
+      content: message.isError ? `${TOOL_ERROR_PREFIX}${content}` : content,
     };
   }
   const assistant: OpenAiMessage = { role: "assistant", content: message.content || null };
@@ -81,8 +83,14 @@ export function toOpenAiBody(request: ModelRequest, model: string, maxTokens?: n
     stream: true,
     stream_options: { include_usage: true },
   };
+  // Tools a message added mid-conversation (an Anthropic feature) join the list here.
+  const names = new Set(request.tools.map((tool) => tool.name));
+  const added = request.messages
+    .flatMap((message) => (message.role === "user" ? (message.addedTools ?? []) : []))
+    .filter((tool) => !names.has(tool.name) && names.add(tool.name));
+  const tools = [...request.tools, ...added];
   // An empty tools array is refused by some compatible servers; no tools means no field.
-  if (request.tools.length > 0) body.tools = toOpenAiTools(request.tools);
+  if (tools.length > 0) body.tools = toOpenAiTools(tools);
   if (maxTokens !== undefined) body.max_completion_tokens = maxTokens;
   if (request.promptCacheKey) body.prompt_cache_key = request.promptCacheKey;
   return body;

@@ -7,6 +7,7 @@ import OpenAI, { APIConnectionError } from "openai";
 import type { Usage } from "../protocol/model.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 import { toOpenAiBody, type OpenAiRequestBody } from "./openai-mapping.ts";
+import { readOpenAiDiagnostics } from "./openai-diagnostics.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
 import { registerSecret } from "./redact.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
@@ -123,10 +124,14 @@ export class OpenAiProvider implements Provider {
     const calls = new Map<number, ToolCallState>();
     let finishReason: string | null = null;
     let usage: Usage | undefined;
+    let diagnostics: Usage["cacheDiagnostics"];
     let chunkCount = 0;
     for await (const chunk of chunks) {
       chunkCount++;
       if (chunk.usage) usage = toUsage(chunk.usage);
+      // Not part of Chat Completions; read when a compatible server adds it (openai-diagnostics.ts).
+      const reported = (chunk as { prompt_cache_diagnostics?: unknown }).prompt_cache_diagnostics;
+      diagnostics = readOpenAiDiagnostics(reported, chunk.id, null) ?? diagnostics;
       // Only the first choice is ours (we never ask for n > 1).
       const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
       if (!choice) continue;
@@ -162,6 +167,7 @@ export class OpenAiProvider implements Provider {
         },
       };
     }
-    if (usage) yield { type: "usage", usage };
+    if (usage)
+      yield { type: "usage", usage: diagnostics ? { ...usage, cacheDiagnostics: diagnostics } : usage };
   }
 }

@@ -42,7 +42,7 @@ export function requestDivergence(recorded: RecordedRequest, request: ModelReque
     differences.push(`working directory differs: recorded ${recorded.workdir}, now ${workdir}`);
   if (recorded.messages !== undefined && recorded.messages !== request.messages.length)
     differences.push(
-      `conversation length differs: recorded ${recorded.messages} messages, now ${request.messages.length}`,
+      `conversation length differs: recorded ${recorded.messages} message${recorded.messages === 1 ? "" : "s"}, now ${request.messages.length}`,
     );
   const last = request.messages[request.messages.length - 1];
   if (

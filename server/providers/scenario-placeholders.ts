@@ -32,3 +32,18 @@ export function expandSkillDirs<T>(value: T, request: SkillSections): T {
   }
   return value;
 }
+
+const TOOL_STATUS = /\{\{tool_status:([A-Za-z0-9_-]+)\}\}/g;
+
+/**
+ * `{{tool_status:NAME}}` in a scripted line: whether NAME is in the tool list of the request being
+ * answered, so a line about what the model can see is true whatever happened earlier in the session
+ * (a skill loaded in an earlier run has its tools visible from the start of this one).
+ */
+export function expandToolStatus(text: string, visibleTools: readonly { name: string }[]): string {
+  return text.replace(TOOL_STATUS, (_whole, name: string) =>
+    visibleTools.some((tool) => tool.name === name)
+      ? `\`${name}\` is in my tool list in this run`
+      : `\`${name}\` is not in my tool list in this run (a tool a skill installs reaches the list with the next message)`,
+  );
+}

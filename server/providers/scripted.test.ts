@@ -252,3 +252,31 @@ describe("the repo's scenarios/ folder", () => {
     expect(scenarios.map((scenario) => scenario.name)).toContain("slow-tool");
   });
 });
+
+describe("{{tool_status:NAME}} in a scripted line", () => {
+  it("says whether NAME is in the tool list of the request it answers", async () => {
+    const scenario = parseScenario(
+      "name: x\nturns:\n  - text: '{{tool_status:profile_csv}}.'\n  - text: '{{tool_status:profile_csv}}.'\n",
+      "x.yaml",
+    );
+    const provider = new ScriptedProvider(scenario);
+    const user: ChatMessage = { role: "user", content: "hi" };
+    const hidden = textOf(await collect(provider.stream(request([user]), new AbortController().signal)));
+    expect(hidden).toMatch(/^`profile_csv` is not in my tool list in this run/);
+    const withTool: ModelRequest = {
+      ...request([user, { role: "assistant", content: "x", toolCalls: [] }, { role: "user", content: "go" }]),
+      tools: [
+        {
+          name: "profile_csv",
+          description: "",
+          inputSchema: {},
+          safety: "read_only",
+          category: "exec",
+          origin: "skill",
+        },
+      ],
+    };
+    const shown = textOf(await collect(provider.stream(withTool, new AbortController().signal)));
+    expect(shown).toBe("`profile_csv` is in my tool list in this run.");
+  });
+});

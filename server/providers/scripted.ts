@@ -1,10 +1,11 @@
 // The offline stand-in model: it plays the turns of a YAML scenario, one turn per model request. It never
-// looks at the prompt except to notice a new user message, which may start another scenario, and to read
-// a loaded skill's base directory for `{{skill_dir:NAME}}` in a tool call (scenario-placeholders.ts).
+// looks at the prompt except to notice a new user message, which may start another scenario, to read
+// a loaded skill's base directory for `{{skill_dir:NAME}}` in a tool call, and to see whether a tool is in
+// the request's tool list for `{{tool_status:NAME}}` in a line (scenario-placeholders.ts).
 import { randomBytes } from "node:crypto";
 import type { ToolCall } from "../protocol/model.ts";
 import type { Scenario, ScenarioTurn } from "./scenario.ts";
-import { expandSkillDirs } from "./scenario-placeholders.ts";
+import { expandSkillDirs, expandToolStatus } from "./scenario-placeholders.ts";
 import { requestDivergence } from "./scenario-divergence.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 
@@ -22,7 +23,7 @@ export function splitIntoChunks(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? [text];
 }
 
-function lastUserMessageKey(request: ModelRequest): string | undefined {
+export function lastUserMessageKey(request: ModelRequest): string | undefined {
   for (let index = request.messages.length - 1; index >= 0; index -= 1) {
     const message = request.messages[index];
     if (message.role === "user") return `${index}\u0000${message.content}`;
@@ -30,7 +31,7 @@ function lastUserMessageKey(request: ModelRequest): string | undefined {
   return undefined;
 }
 
-function lastUserText(request: ModelRequest): string {
+export function lastUserText(request: ModelRequest): string {
   for (let index = request.messages.length - 1; index >= 0; index -= 1) {
     const message = request.messages[index];
     if (message.role === "user") return message.content;
@@ -38,7 +39,7 @@ function lastUserText(request: ModelRequest): string {
   return "";
 }
 
-function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
+export function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const timer = setTimeout(() => {
@@ -147,7 +148,7 @@ export class ScriptedProvider implements Provider {
         ...(divergence.length > 0 ? { divergence } : {}),
       },
     };
-    const text = turn ? turn.text : SCENARIO_EXHAUSTED_TEXT;
+    const text = turn ? expandToolStatus(turn.text ?? "", request.tools) : SCENARIO_EXHAUSTED_TEXT;
     if (text) {
       for (const chunk of splitIntoChunks(text)) {
         if (signal.aborted) {

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall, ToolDefinition, Usage } from "../protocol/model.ts";
+import type { RoutingDecision } from "../protocol/routing.ts";
 
 /** What the Runner sends to a provider for one model request. */
 export interface ModelRequest {
@@ -16,15 +17,31 @@ export interface ModelRequest {
   cacheBreakpoints?: "stable" | "rolling";
   /** OpenAI: sent as prompt_cache_key (one per session), so requests sharing a prefix meet the same cache. */
   promptCacheKey?: string;
+  /**
+   * Ask the provider for its cache diagnostics, compared with the response named here (null: the first
+   * request, nothing to compare with). Absent: do not ask.
+   */
+  cacheDiagnostics?: { previousResponseId: string | null };
+  /**
+   * What the model accepts mid-conversation (server/cache/cache-rules.json): system messages (a tool
+   * result's `system` text, a user message's `addedTools`) and tool changes, with the beta header those
+   * need. Absent or false: the provider folds them back (the text into the result, the tools into `tools`).
+   */
+  midConversation?: { system: boolean; toolChanges: boolean; toolChangesBeta?: string };
 }
 
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call"; call: ToolCall }
   | { type: "usage"; usage: Usage }
-  /** The exact payload sent to the API, keys redacted, for the inspector's Raw pane. */
-  | { type: "payload"; payload: unknown }
+  /**
+   * The exact payload sent to the API, keys redacted, for the inspector's Raw pane. The description
+   * router adds its decision (`routing`: every skill's score), shown as "why this skill".
+   */
+  | { type: "payload"; payload: unknown; routing?: RoutingDecision }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** Something the provider did on its own that the user should know (it goes on streaming). */
+  | { type: "notice"; code: "cache_diagnostics_rejected"; message: string }
   /** Terminal: the response is complete. */
   | { type: "done" }
   /** Terminal: the request failed. `message` says what the server answered and what to do. */

@@ -249,6 +249,13 @@ turns:
     // Each effect follows the result of the call that reported it.
     const secondResult = types.lastIndexOf("tool_result");
     expect(types.indexOf("skill_activated")).toBe(secondResult + 1);
+
+    // One count per index line: the request snapshot carries the same figure the activation reports.
+    const request = harness.events.find((event) => event.type === "request");
+    const activated = effectEvents[0];
+    expect(request?.type === "request" && request.snapshot.indexLineTokens?.review).toBe(
+      activated.type === "skill_activated" ? activated.indexTokens : undefined,
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from "../protocol/model.ts";
-import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
@@ -23,7 +23,7 @@ import {
   textFigures,
   toolSegments,
 } from "../prompt/segments.ts";
-import { buildStableSystem } from "../prompt/stable-system.ts";
+import { buildStableSystem, indexLineTexts } from "../prompt/stable-system.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { sandboxState } from "../tools/sandbox.ts";
@@ -31,6 +31,7 @@ import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { overrideSections, overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
+import { effectivePlacement, placementNote, toolChangePlan, withPlacedSops } from "./mid-conversation.ts";
 import {
   DEFAULT_MAX_ITERATIONS,
   PERMISSION_EVALUATE_TIMEOUT_MS,
@@ -84,11 +85,15 @@ export class Runner {
   }
 
   /** The tool definitions the model sees: snapshotted once per run (DESIGN.md "Registered is not visible"). */
-  private definitions(options: RunOptions): ToolDefinition[] {
-    const definitions = this.deps.registry.definitions({
+  private definitions(options: RunOptions, visible?: readonly string[]): ToolDefinition[] {
+    let definitions = this.deps.registry.definitions({
       ...(options.planMode ? { safety: "read_only" as const } : {}),
       ...(options.toolNames ? { names: options.toolNames } : {}),
     });
+    if (visible) {
+      const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+      definitions = visible.flatMap((name) => byName.get(name) ?? []);
+    }
     return overrideTools(definitions, this.deps.prompt.overrides?.());
   }
 
@@ -102,6 +107,9 @@ export class Runner {
     // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
     const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
     const breakpoints = this.deps.cacheBreakpoints ?? "stable";
+    const ledger = this.deps.cacheLedger;
+    const cacheModelOf = (model: string) => this.deps.cacheModel || model;
+    const supportFor = (model: string) => ledger?.supports(cacheModelOf(model));
 
     const continues = options.continueConversation === true;
     this.emit({
@@ -113,7 +121,31 @@ export class Runner {
       ...(continues ? { continues: true as const } : {}),
     });
     options.onStarted?.();
-    if (!continues) this.append(runId, { role: "user", content: userText });
+    // The tools the model sees, snapshotted once per run. With SOPs in mid-conversation system messages on
+    // a model that takes tool changes, tools new to the conversation are added after the user message
+    // instead of changing `tools` (mid-conversation.ts). A branch's first run keeps the tools of the
+    // request it resends, in their order (`visibleTools`).
+    let tools = this.definitions(options, options.visibleTools);
+    let sentTools = tools;
+    let addedTools: ToolDefinition[] = [];
+    if (
+      placement === "system" &&
+      supportFor(options.model ?? provider.model)?.toolChanges &&
+      !continues &&
+      !options.refreshToolsEachIteration
+    ) {
+      ({ sent: sentTools, added: addedTools } = toolChangePlan(
+        tools,
+        ledger?.lastSentTools(),
+        this.deps.history,
+      ));
+    }
+    if (!continues)
+      this.append(runId, {
+        role: "user",
+        content: userText,
+        ...(addedTools.length > 0 ? { addedTools } : {}),
+      });
 
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
@@ -140,13 +172,22 @@ export class Runner {
           })();
     const eagerStableLength = eagerStable.chars;
     const listedSkills = items.map((item) => item.name).sort(compareNames);
+    // Each index line's tokens, counted once here: the inspector's Context and the skill lane show these.
+    const indexLineTokens =
+      disclosure === "progressive" && !overrides?.stable
+        ? Object.fromEntries(
+            indexLineTexts(items, listingBudget).map(({ name, line }) => [name, textFigures(line).tokens]),
+          )
+        : undefined;
 
-    let tools = this.definitions(options);
-    let toolParts = toolSegments(tools);
+    let toolParts = toolSegments(sentTools);
     let unknownInARow = 0;
     let iterations = 0;
     let finalText = "";
     const stop = (reason: StopReason, message?: string): RunOutcome => {
+      // At the end of each run, the session's cache figures so far (server/cache/cache-stats.ts); just
+      // before the stop, so `stop` stays the run's last event for everyone who reads up to it.
+      if (ledger) this.emit({ type: "cache_stats", runId, stats: ledger.stats(now().toISOString()) });
       this.emit({ type: "stop", runId, reason, ...(message ? { message } : {}), iterations });
       return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
     };
@@ -159,24 +200,27 @@ export class Runner {
       iterations = iteration;
       if (options.refreshToolsEachIteration && iteration > 1) {
         tools = this.definitions(options);
+        sentTools = tools;
         toolParts = toolSegments(tools);
       }
       const visibleNames = new Set(tools.map((tool) => tool.name));
 
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
+      const support = supportFor(model);
+      const effective = effectivePlacement(placement, support);
       const activeSkills = prompt.activeSkills();
       const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
       const environmentInput: EnvironmentInput = {
         ...prompt.environmentFacts(),
         provider: provider.name,
         model,
-        date: now(),
+        date: options.environmentDate ?? now(),
         activeSkills: activeSkills.map((skill) =>
           loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
         ),
         disclosure,
-        ...(placement === "message" ? { skillPlacement: placement } : {}),
+        ...(effective !== "environment" ? { skillPlacement: effective } : {}),
       };
       const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
       const environment = sections.map((section) => section.text).join("");
@@ -195,22 +239,55 @@ export class Runner {
         system: { stable, environment },
         environmentSections: sections.map(({ name, text }) => ({ name, text })),
         messages: structuredClone(this.deps.history),
-        tools: structuredClone(tools),
+        tools: structuredClone(sentTools),
         ...(options.model ? { model: options.model } : {}),
         ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
         ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
+        ...(ledger && this.deps.cacheDiagnostics !== false && ledger.asksDiagnostics()
+          ? { cacheDiagnostics: { previousResponseId: ledger.previousResponseId() } }
+          : {}),
+        ...(support
+          ? {
+              midConversation: {
+                system: support.system,
+                toolChanges: support.toolChanges,
+                ...(support.toolChangesBeta ? { toolChangesBeta: support.toolChangesBeta } : {}),
+              },
+            }
+          : {}),
       };
       const at = now().toISOString();
       const registeredNotVisible = registry.names().filter((name) => !visibleNames.has(name));
-      const cache = this.deps.cache?.predict({
+      const predicted = this.deps.cache?.predict({
         requestIndex,
         runId,
         at,
         segments,
-        model: this.deps.cacheModel || model,
+        model: cacheModelOf(model),
         breakpoints,
         registeredNotVisible,
       });
+      const note =
+        disclosure === "progressive"
+          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
+          : undefined;
+      // The ledger compares the request with the one before it: what the provider's diagnostics should say.
+      const diagnostics = ledger?.expect({
+        requestIndex,
+        provider: provider.name,
+        at,
+        model: predicted?.model ?? cacheModelOf(model),
+        segments,
+        registeredNotVisible,
+        tools: sentTools,
+        ...(predicted ? { predicted: predicted.predicted } : {}),
+        ...(note ? { placementNote: note } : {}),
+      });
+      const cache = predicted && {
+        ...predicted,
+        ...(diagnostics ? { diagnostics } : {}),
+        ...(note ? { placementNote: note } : {}),
+      };
       const snapshot: RequestSnapshot = {
         runId,
         requestIndex,
@@ -224,6 +301,7 @@ export class Runner {
         tools: structuredClone(tools),
         registeredNotVisible,
         listedSkills,
+        ...(indexLineTokens ? { indexLineTokens } : {}),
         activeSkills: activeSkills.map((skill) => skill.name),
         eagerStableLength,
         tokenizer: TOKENIZER_NAME,
@@ -288,10 +366,13 @@ export class Runner {
           ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
           emit: (event) => this.emit(event),
           promptItems: () => this.deps.prompt.promptItems(),
+          ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
         });
         this.append(
           runId,
-          placement === "message" ? this.withSops(call, outcome.message, activeBefore) : outcome.message,
+          effective !== "environment"
+            ? this.withSops(call, outcome.message, activeBefore, effective)
+            : outcome.message,
         );
         unknownInARow = outcome.known ? 0 : unknownInARow + 1;
         if (outcome.canceled || signal.aborted) {
@@ -312,13 +393,14 @@ export class Runner {
     call: ToolCall,
     message: ChatMessage & { role: "tool" },
     activeBefore: ReadonlySet<string>,
+    placement: SkillPlacement,
   ): ChatMessage {
     if (call.name !== LOAD_SKILL_TOOL_NAME || message.isError) return message;
     const added = this.deps.prompt.activeSkills().filter((skill) => !activeBefore.has(skill.name));
     if (added.length === 0) return message;
     // The same delimited block as in the environment (prompt/skill-block.ts): a body cannot end it.
     const sops = added.map((skill) => skillBlock(skill.name, skill.source, skill.body)).join("\n\n");
-    return { ...message, content: `${message.content}\n\n${sops}` };
+    return withPlacedSops(message, sops, placement);
   }
 
   private skipCall(
@@ -383,11 +465,37 @@ export class Runner {
           case "tool_call":
             calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
             break;
-          case "usage":
-            forward({ type: "usage", runId, requestIndex, usage: event.usage });
+          case "usage": {
+            const at = (this.deps.now ?? (() => new Date()))().toISOString();
+            const cacheCheck = this.deps.cacheLedger?.report(requestIndex, event.usage, at);
+            forward({
+              type: "usage",
+              runId,
+              requestIndex,
+              usage: event.usage,
+              ...(cacheCheck ? { cacheCheck } : {}),
+            });
+            break;
+          }
+          case "notice":
+            // The server refused the diagnostics parameter: this ledger (session, CLI command) stops asking.
+            if (event.code === "cache_diagnostics_rejected") this.deps.cacheLedger?.refuseDiagnostics();
+            forward({
+              type: "provider_notice",
+              runId,
+              requestIndex,
+              code: event.code,
+              message: event.message,
+            });
             break;
           case "payload":
-            forward({ type: "provider_payload", runId, requestIndex, payload: event.payload });
+            forward({
+              type: "provider_payload",
+              runId,
+              requestIndex,
+              payload: event.payload,
+              ...(event.routing ? { routing: event.routing } : {}),
+            });
             break;
           case "retry":
             forward({

@@ -20,6 +20,8 @@ import { deniedResult as denial, failResult, type ToolExecution, type ToolTarget
 import type { PromptItem } from "../skills/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { effectEvents } from "./effects.ts";
+import { skillFilesUsed } from "./skill-files-used.ts";
+import type { SkillRoot } from "../tools/skill-roots.ts";
 
 export interface ToolCallContext {
   runId: string;
@@ -47,6 +49,31 @@ export interface ToolCallContext {
   emit: (event: RunnerEvent) => void;
   /** The skills index, for the level-1 tokens of a skill the call activates. */
   promptItems?: () => readonly PromptItem[];
+  /** The loaded skills' folders, for the skill files a command used (skill-files-used.ts). */
+  skillRoots?: () => readonly SkillRoot[];
+}
+
+/** A process started (it may have failed): the command's files were used. Not when it could not start. */
+function processRan(result: ToolResult): boolean {
+  if (result.metadata?.exitCode === undefined) return false;
+  return result.ok || result.errorType !== "spawn_failed";
+}
+
+/** `skill_resource_used` for each loaded skill's file the call's command ran or named. */
+function usedFileEvents(
+  call: ToolCall,
+  target: ToolTarget,
+  result: ToolResult,
+  context: ToolCallContext,
+): RunnerEvent[] {
+  if (!context.skillRoots || target.command === undefined || !processRan(result)) return [];
+  return skillFilesUsed(target.command, target.cwd, context.skillRoots()).map((use) => ({
+    type: "skill_resource_used",
+    runId: context.runId,
+    callId: call.id,
+    tool: call.name,
+    ...use,
+  }));
 }
 
 /** How long a stopped tool may take to end its processes before the run reports `canceled` anyway. */
@@ -196,7 +223,13 @@ async function decide(
   if (answer === ABORTED) return "canceled";
   const decided = userTrace(check, answer);
   emit({ type: "permission_decision", runId, callId: check.callId, trace: decided, answer });
-  if (answer.kind === "allow_session") permission.rememberSessionAllow?.(check);
+  // A consent (loading an MCP server's skill) approves content, not one call: any allow holds for the
+  // session, bound to the key (the skill's URI and file set), and a changed set asks again.
+  if (
+    answer.kind === "allow_session" ||
+    (answer.kind === "allow_once" && check.target.consent?.anyAllowHolds)
+  )
+    permission.rememberSessionAllow?.(check);
   return decided;
 }
 
@@ -320,5 +353,6 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
     ...(context.promptItems ? { promptItems: context.promptItems } : {}),
   };
   for (const event of effectEvents(context.runId, capped.result.effects, figures)) emit(event);
+  for (const event of usedFileEvents(call, check.target, capped.result, context)) emit(event);
   return { message, known: true, canceled: signal.aborted };
 }

@@ -1,6 +1,7 @@
 import type { SecretScope } from "../providers/redact.ts";
 import type { CacheBreakpoints, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
 import type { CachePredictor } from "../cache/cache-model.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
 import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
@@ -9,6 +10,7 @@ import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
+import type { SkillRoot } from "../tools/skill-roots.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 10;
 /** Unknown tool calls in a row that stop a run. */
@@ -98,6 +100,16 @@ export interface RunnerDependencies {
   promptCacheKey?: string;
   /** Experiment: where active SOPs go; default "environment" (the design). */
   skillPlacement?: SkillPlacement;
+  /** The loaded skills' folders: a command that runs or names one of their files says so (skill_resource_used). */
+  skillRoots?: () => readonly SkillRoot[];
+  /**
+   * The session's cache ledger (server/cache/cache-ledger.ts): predicted diagnostics for each request, the
+   * provider's report beside them (usage events' `cacheCheck`), `cache_stats` after each run, and what the
+   * model accepts mid-conversation. Absent: none of these.
+   */
+  cacheLedger?: CacheLedger;
+  /** Ask the provider for its cache diagnostics (needs `cacheLedger`); default on. */
+  cacheDiagnostics?: boolean;
 }
 
 export interface RunOptions {
@@ -122,6 +134,14 @@ export interface RunOptions {
   maxIterations?: number;
   /** Add no user message: continue the conversation as it is (a branch's first run); `userText` is ignored. */
   continueConversation?: boolean;
+  /**
+   * The run's tool definitions are these tools, in this order (those not registered are left out): a
+   * branch's first run keeps the tool list of the origin's run, as that run kept it (registered is not
+   * visible). With `refreshToolsEachIteration`, only the first request's.
+   */
+  visibleTools?: readonly string[];
+  /** The environment's date (YYYY-MM-DD) instead of today's: a branch's first run pins its origin's. */
+  environmentDate?: string;
 }
 
 export interface RunOutcome {

@@ -1,29 +1,52 @@
 // Where a branch starts: request #N of its origin session, read back from the origin's log (snapshots
-// refer to the conversation, so the messages come from its history_appended events), with the message
-// edits applied, and the label the branch is known by. Pure functions over logged events.
+// refer to the conversation, so the messages come from its history_appended events), the arguments its
+// active skills were loaded with and the settings it was sent under, with the message edits applied, and
+// the label the branch is known by. Pure functions over logged events.
 import { PlaygroundError } from "../errors/index.ts";
 import type { BranchKind, RequestEdit } from "../protocol/branch.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import type { SessionEvent } from "../protocol/wire.ts";
+import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 
-export interface BranchStart {
-  snapshot: RequestSnapshot;
-  /** The request's messages, with the message edits applied: the branch's conversation. */
-  messages: ChatMessage[];
+/** An active skill of the origin's request, with the arguments its SOP was rendered with. */
+export interface OriginSkill {
+  name: string;
+  arguments: string;
 }
 
-/** Request #requestIndex of the logged events, with its messages in full. */
-export function requestFromEvents(
+/** Everything request #N depended on besides the code and the files on disk, read back from the log. */
+export interface OriginRequest {
+  snapshot: RequestSnapshot & { messages: ChatMessage[] };
+  /** The skills active at the request, in activation order, each with its last load's arguments. */
+  activeSkills: OriginSkill[];
+  /** The session's settings when the request was sent: the header's, then each settings_changed before it. */
+  settings: SessionSettings;
+}
+
+/** Request #requestIndex of the logged events, with its messages in full, its skills and settings. */
+export function originRequest(
   events: readonly { event: SessionEvent }[],
   requestIndex: number,
-): RequestSnapshot & { messages: ChatMessage[] } {
+  headerSettings: SessionSettings,
+): OriginRequest {
   const history: ChatMessage[] = [];
+  const argumentsOf = new Map<string, string>();
+  let settings = headerSettings;
   for (const { event } of events) {
     if (event.type === "history_appended") history.push(event.message);
+    // A log written before arguments were recorded rendered them unknown: "" (the check then says so).
+    if (event.type === "skill_activated") argumentsOf.set(event.name, event.arguments ?? "");
+    if (event.type === "settings_changed") settings = event.settings;
     if (event.type !== "request" || event.snapshot.requestIndex !== requestIndex) continue;
     const messages = event.snapshot.messages ?? history.slice(0, event.snapshot.historyLength ?? 0);
-    return { ...event.snapshot, messages };
+    return {
+      snapshot: { ...event.snapshot, messages },
+      activeSkills: event.snapshot.activeSkills.map((name) => ({
+        name,
+        arguments: argumentsOf.get(name) ?? "",
+      })),
+      settings: { ...settings },
+    };
   }
   throw new PlaygroundError("not_found", `the session has no request #${requestIndex}`);
 }

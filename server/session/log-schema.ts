@@ -24,17 +24,6 @@ const sameAs = Type.Object({ $sameAs: integer });
 const orSameAs = (schema: TSchema) => Type.Union([schema, sameAs]);
 
 const toolCall = open({ id: text, name: text, input: Type.Unknown() });
-const chatMessage = Type.Union([
-  open({ role: Type.Literal("user"), content: text }),
-  open({ role: Type.Literal("assistant"), content: text, toolCalls: Optional(Type.Array(toolCall)) }),
-  open({
-    role: Type.Literal("tool"),
-    toolCallId: text,
-    toolName: text,
-    content: text,
-    isError: Optional(flag),
-  }),
-]);
 const toolDefinition = open({
   name: text,
   description: text,
@@ -43,7 +32,73 @@ const toolDefinition = open({
   category: Optional(text),
   origin: Optional(text),
 });
+const chatMessage = Type.Union([
+  open({ role: Type.Literal("user"), content: text, addedTools: Optional(Type.Array(toolDefinition)) }),
+  open({ role: Type.Literal("assistant"), content: text, toolCalls: Optional(Type.Array(toolCall)) }),
+  open({
+    role: Type.Literal("tool"),
+    toolCallId: text,
+    toolName: text,
+    content: text,
+    isError: Optional(flag),
+    system: Optional(text),
+  }),
+]);
 const segment = open({ kind: text, name: text, hash: text, tokens: number, chars: Optional(number) });
+// Cache reports and figures (server/protocol/cache-report.ts): the fields the ledger, the page and the
+// HTML export read.
+const orNull = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+const reportedDiagnostics = open({
+  provider: text,
+  responseId: Optional(text),
+  comparedWith: orNull(text),
+  outcome: text,
+  type: Optional(text),
+  missedInputTokens: Optional(number),
+  source: text,
+});
+const predictedDiagnostics = open({
+  comparedWith: orNull(integer),
+  type: orNull(text),
+  missedInputTokens: number,
+  cause: Optional(text),
+  toolsAdded: texts,
+  toolsRemoved: texts,
+  systemCharDelta: number,
+  announced: Optional(text),
+  gapSeconds: Optional(number),
+});
+const cacheCheck = open({ verdict: text, predicted: orNull(text), reported: Optional(orNull(text)), text });
+const cacheStats = open({
+  requests: integer,
+  figures: open({ reported: integer, predicted: integer }),
+  source: text,
+  hit_ratio: orNull(number),
+  cache_read_tokens: number,
+  cache_write_tokens: number,
+  uncached_tokens: number,
+  misses: integer,
+  miss_causes: Type.Record(Type.String(), number),
+  last_miss_at: orNull(text),
+  last_miss_cause: orNull(
+    open({
+      causes: texts,
+      tools_added: integer,
+      tools_removed: integer,
+      system_char_delta: number,
+      source: text,
+      request: integer,
+    }),
+  ),
+  expected_rebuilds: integer,
+  miss_recache_tokens: number,
+  recache_tokens_if_cold: orNull(number),
+  ttl: text,
+  expires_at: orNull(text),
+  warm: flag,
+  disagreements: integer,
+  at: text,
+});
 const usage = open({
   inputTokens: Optional(number),
   outputTokens: Optional(number),
@@ -51,6 +106,8 @@ const usage = open({
   cacheReadInputTokens: Optional(number),
   source: Optional(text),
   estimate: Optional(text),
+  cacheWriteTtl: Optional(text),
+  cacheDiagnostics: Optional(reportedDiagnostics),
 });
 const toolResult = open({
   ok: flag,
@@ -93,12 +150,29 @@ const snapshot = open({
   eager: Optional(
     open({ stableChars: number, stableTokens: number, environmentTokens: number, totalTokens: number }),
   ),
-  cache: Optional(Type.Record(Type.String(), Type.Unknown())),
+  cache: Optional(open({ diagnostics: Optional(predictedDiagnostics), placementNote: Optional(text) })),
   at: text,
 });
 
 const object = Type.Record(Type.String(), Type.Unknown());
 const run = { runId: text, console: Optional(Type.Literal(true)) };
+/** The description router's decision (issue 25): the inspector's "why this skill" reads every field. */
+const routing = open({
+  label: text,
+  method: text,
+  threshold: number,
+  queryTerms: texts,
+  scores: Type.Array(
+    open({
+      skill: text,
+      score: number,
+      terms: Type.Array(open({ term: text, weight: number })),
+      named: flag,
+    }),
+  ),
+  chosen: Type.Union([text, Type.Null()]),
+  reason: text,
+});
 
 /** The fields each known event type must have (`type` itself is checked by the envelope). */
 const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
@@ -111,10 +185,27 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   request: { ...run, snapshot },
   manual_turn_requested: { ...run, requestIndex: integer, snapshot },
-  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown() },
+  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown(), routing: Optional(routing) },
   provider_retry: { ...run, requestIndex: integer, attempt: integer, delayMs: number, reason: text },
   text_delta: { ...run, requestIndex: integer, text },
-  usage: { ...run, requestIndex: integer, usage },
+  usage: { ...run, requestIndex: integer, usage, cacheCheck: Optional(cacheCheck) },
+  cache_stats: { ...run, stats: cacheStats },
+  cache_repredicted: {
+    model: text,
+    requests: Type.Array(
+      open({
+        requestIndex: integer,
+        cache: open({
+          predicted: open({
+            inputTokens: number,
+            cacheCreationInputTokens: number,
+            cacheReadInputTokens: number,
+          }),
+        }),
+      }),
+    ),
+  },
+  provider_notice: { ...run, requestIndex: integer, code: text, message: text },
   assistant_message: { ...run, requestIndex: integer, message: chatMessage },
   tool_call: { ...run, requestIndex: integer, call: toolCall, known: flag, visible: flag },
   permission_request: { ...run, request: open({ callId: text }) },
@@ -139,6 +230,14 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   tools_registered: { ...run, skill: text, tools: texts },
   skill_resource_read: { ...run, skill: text, path: text, bytes: number, tokens: number },
+  skill_resource_used: {
+    ...run,
+    callId: text,
+    tool: text,
+    skill: text,
+    path: text,
+    how: Type.Union([Type.Literal("ran"), Type.Literal("named")]),
+  },
   history_appended: {
     ...run,
     message: chatMessage,
@@ -168,6 +267,16 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
   },
   session_error: { message: text, code: text },
   branch_started: { branch: object },
+  branch_checked: {
+    check: open({
+      requestIndex: integer,
+      originRequestIndex: integer,
+      exact: flag,
+      edited: texts,
+      differences: Type.Array(open({ kind: text, name: text, reason: text })),
+      compared: integer,
+    }),
+  },
   mcp_state: { servers: Type.Array(open({ name: text, status: text })), warnings: texts },
 };
 

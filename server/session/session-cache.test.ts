@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_CACHE_MODEL } from "../cache/cache-as.ts";
 import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "../transport/connection.ts";
@@ -75,17 +76,58 @@ describe("session cache settings", () => {
     expect(second.event.snapshot.cache).toMatchObject({ model: "gpt-5.4-mini", rules: "openai" });
   });
 
-  it("without 'cache as', a scripted session predicts as the configured Anthropic model, stable + rolling", async () => {
+  it("without 'cache as', a scripted session predicts as the demo's cache model: the next request reads", async () => {
     await writeFile(path.join(home, ".PseudoClaude", "prices.json"), "{ not json");
     const sessionId = await client.createSession();
-    client.send({ type: "send_message", sessionId, text: "hello" });
-    const request = await client.waitForEvent("request", { sessionId });
-    expect(request.event.snapshot.cache).toMatchObject({ model: "claude-haiku-4-5", breakpoints: "rolling" });
-    expect(request.event.snapshot.cache!.segments[0].reason).toContain("4,096-token minimum");
+    // The broken override is reported as a session error, so the runs are awaited by their stop events.
+    for (let run = 0; run < 2; run++) {
+      const from = client.messages.length;
+      client.send({ type: "send_message", sessionId, text: "hello" });
+      await client.waitForEvent("stop", { sessionId, from });
+    }
+    const requests = client
+      .events(sessionId)
+      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+    expect(requests.map((snapshot) => snapshot.cache?.model)).toEqual([DEMO_CACHE_MODEL, DEMO_CACHE_MODEL]);
+    expect(requests[0].cache).toMatchObject({ breakpoints: "rolling" });
+    expect(requests[0].cache!.segments[0].status).toBe("written");
+    expect(requests[1].cache!.segments[0].status).toBe("read");
     const warning = await client.waitForEvent("session_error", {
       sessionId,
       where: (event) => /prices\.json: not valid JSON/.test(event.message),
     });
     expect(warning.event.message).toContain(path.join(home, ".PseudoClaude", "prices.json"));
+  });
+
+  it("a new 'cache as' predicts every request shown again, and the next requests go on from there", async () => {
+    const sessionId = await client.createSession();
+    await client.sendMessage(sessionId, "hello");
+    await client.sendMessage(sessionId, "hello");
+
+    let from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-haiku-4-5" } });
+    const haiku = await client.waitForEvent("cache_repredicted", { sessionId, from });
+    expect(haiku.event.model).toBe("claude-haiku-4-5");
+    expect(haiku.event.requests.map((entry) => entry.requestIndex)).toEqual([1, 2]);
+    for (const { cache } of haiku.event.requests) {
+      expect(cache.model).toBe("claude-haiku-4-5");
+      expect(cache.predicted.cacheReadInputTokens + cache.predicted.cacheCreationInputTokens).toBe(0);
+      expect(cache.segments[0].reason).toContain("4,096-token minimum of claude-haiku-4-5");
+    }
+    await client.sendMessage(sessionId, "hello");
+    const third = client
+      .events(sessionId)
+      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []))
+      .at(-1)!;
+    expect(third).toMatchObject({ requestIndex: 3, cache: { model: "claude-haiku-4-5" } });
+
+    from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-sonnet-4-5" } });
+    const sonnet = await client.waitForEvent("cache_repredicted", { sessionId, from });
+    expect(sonnet.event.requests.map(({ cache }) => cache.segments[0].status)).toEqual([
+      "written",
+      "read",
+      "read",
+    ]);
   });
 });

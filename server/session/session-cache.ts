@@ -2,11 +2,17 @@
 // provider's cache would hold), and the Runner's cache dependencies for the current settings — breakpoint
 // placement, "cache as" model, SOP placement and the session's prompt_cache_key. A broken rules or
 // prices override is reported once, and the built-in tables stay in force.
+//
+// It keeps what the cache model needs of every request the session has shown (segments, time, run,
+// tools registered but not visible), so a new "cache as" model predicts them all again, in order, as if
+// every request had gone to that model; the requests after it go on from that state.
 import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
-import type { CacheModel } from "../cache/cache-model.ts";
+import type { CacheModel, CachePredictor, CacheRequest } from "../cache/cache-model.ts";
 import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
+import type { ChatMessage } from "../protocol/model.ts";
+import type { RequestSnapshot, SnapshotCache } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import type { Provider } from "../providers/types.ts";
+import { messageSegments } from "../prompt/segments.ts";
 import type { RunnerDependencies } from "../runner/types.ts";
 
 export type CacheDependencies = Pick<
@@ -14,8 +20,16 @@ export type CacheDependencies = Pick<
   "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey"
 >;
 
-export class SessionCache {
+/** Requests kept for a new prediction; an older one is dropped (and its figures stay as predicted). */
+const SHOWN_LIMIT = 2_000;
+
+type ShownRequest = Omit<CacheRequest, "model">;
+
+export class SessionCache implements CachePredictor {
   private model: CacheModel | undefined;
+  /** The model whose rules apply now ("cache as" may change while a run is under way). */
+  private modelName: string | undefined;
+  private readonly shown: ShownRequest[] = [];
 
   constructor(
     private readonly sessionId: string,
@@ -25,24 +39,80 @@ export class SessionCache {
     private readonly cacheAsForAnyProvider = false,
   ) {}
 
-  dependencies(settings: SessionSettings, provider: Provider): CacheDependencies {
-    if (!this.model) {
-      const config = loadCacheConfig({ home: this.home });
-      for (const warning of config.warnings) this.warn(`cache rules: ${warning}`);
-      this.model = createCacheModel(config);
-    }
+  private current(): CacheModel {
+    if (!this.model) this.model = this.fresh();
+    return this.model;
+  }
+
+  private fresh(): CacheModel {
+    const config = loadCacheConfig({ home: this.home });
+    if (!this.model) for (const warning of config.warnings) this.warn(`cache rules: ${warning}`);
+    return createCacheModel(config);
+  }
+
+  /**
+   * The Runner predicts through the session, so a "cache as" changed while a run is under way applies to
+   * that run's next request too, from the state `repredict` left.
+   */
+  predict(request: CacheRequest): SnapshotCache {
+    return this.current().predict({ ...request, model: this.modelName ?? request.model });
+  }
+
+  dependencies(settings: SessionSettings, provider: { model: string }): CacheDependencies {
+    this.current();
+    this.modelName = this.modelFor(settings, provider.model);
     return {
-      cache: this.model,
-      cacheModel: cacheModelFor({
-        provider: settings.provider,
-        providerModel: provider.model,
-        ...(settings.cacheAs ? { cacheAs: settings.cacheAs } : {}),
-        forAnyProvider: this.cacheAsForAnyProvider,
-        home: this.home,
-      }),
+      cache: this,
+      cacheModel: this.modelName,
       cacheBreakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
       skillPlacement: settings.skillPlacement ?? "environment",
       promptCacheKey: `pseudoclaude-${this.sessionId}`,
     };
+  }
+
+  /**
+   * A request the session showed (live, or read back from its log). A snapshot on the wire or in the log
+   * refers to the conversation (`historyLength`); its message segments are made again from `history`.
+   */
+  record(snapshot: RequestSnapshot, history: readonly ChatMessage[] = []): void {
+    if (!snapshot.cache || !snapshot.segments) return;
+    const messages = snapshot.messages ?? history.slice(0, snapshot.historyLength ?? 0);
+    this.shown.push({
+      requestIndex: snapshot.requestIndex,
+      runId: snapshot.runId,
+      at: snapshot.at,
+      segments: [
+        ...snapshot.segments.filter((segment) => segment.kind !== "message"),
+        ...messageSegments(messages),
+      ],
+      breakpoints: snapshot.cache.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+      registeredNotVisible: snapshot.registeredNotVisible,
+    });
+    if (this.shown.length > SHOWN_LIMIT) this.shown.shift();
+  }
+
+  /** Every request shown, predicted again in order by a fresh model under `settings`' "cache as". */
+  repredict(
+    settings: SessionSettings,
+    providerModel: string,
+  ): { model: string; requests: { requestIndex: number; cache: SnapshotCache }[] } {
+    const model = this.modelFor(settings, providerModel);
+    const fresh = this.fresh();
+    const requests = this.shown.map((request) => ({
+      requestIndex: request.requestIndex,
+      cache: fresh.predict({ ...request, model }),
+    }));
+    this.model = fresh;
+    this.modelName = model;
+    return { model, requests };
+  }
+
+  private modelFor(settings: SessionSettings, providerModel: string): string {
+    return cacheModelFor({
+      provider: settings.provider,
+      providerModel,
+      ...(settings.cacheAs ? { cacheAs: settings.cacheAs } : {}),
+      forAnyProvider: this.cacheAsForAnyProvider,
+    });
   }
 }

@@ -27,12 +27,12 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
-import { importScenario } from "./scenario-import.ts";
-import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
+import { checkImportedScenario, importScenario } from "./scenario-import.ts";
+import { SessionSummaryFold, UNTITLED_SESSION, sessionFileStem } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
-import { branchLabel, checkEdits, editedMessages, requestFromEvents } from "./branch-source.ts";
+import { branchLabel, checkEdits, editedMessages, originRequest } from "./branch-source.ts";
 import { runDigests } from "./run-digest.ts";
 
 export interface ForkRequest {
@@ -217,6 +217,7 @@ export class SessionHub {
       ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
       ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
       ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
+      ...(requested.cacheDiagnostics === false ? { cacheDiagnostics: false } : {}),
       ...(requested.honourAllowedTools ? { honourAllowedTools: true } : {}),
       ...(requested.lintProfile ? { lintProfile: requested.lintProfile } : {}),
     };
@@ -384,26 +385,41 @@ export class SessionHub {
   /**
    * Edit & resend / Rerun from here: a new branch session from request #requestIndex of `originId`
    * (session-branch.ts), already running its first request. The origin's settings were confirmed when it
-   * was created, so a branch needs no confirmation of its own.
+   * was created, so a branch needs no confirmation of its own. A branch is exact: what request #N
+   * depended on is taken from the origin's log as it was then — the settings (disclosure, placement,
+   * cache breakpoints, allowed-tools honouring, lint profile, listing budget, mode), the provider and
+   * model its environment names, the active skills' arguments — and what cannot be taken from the log
+   * (files on disk, MCP servers) is compared after the first request and said on the branch.
    */
   async fork(request: ForkRequest): Promise<Session> {
     await this.started;
     const origin = await this.open(request.originId);
     await origin.flushForExport();
-    const snapshot = requestFromEvents((await this.readLog(origin.id)).events, request.requestIndex);
+    const log = await this.readLog(origin.id);
+    if (!log.header)
+      throw new PlaygroundError("io_error", `${this.logPath(origin.id)} has no readable header record`);
+    const at = originRequest(log.events, request.requestIndex, log.header.settings);
+    const { snapshot } = at;
     // Edits are stored in the log header, which the event stream's redaction does not see: no key in them.
     const edits = request.kind === "rerun" ? [] : redactKnownSecrets(request.edits);
     checkEdits(snapshot, edits);
     const messages = editedMessages(snapshot.messages, edits);
-    const current = origin.summary().settings;
     this.checkSettings(request.provider !== undefined ? { provider: request.provider } : {});
-    const provider = request.provider ?? current.provider;
+    // The request's own provider and model unless another is picked (its environment names them); a
+    // provider this server does not know any more falls back to the session's (the check then says so).
+    const providers = this.providers();
+    const requestProvider = providers.some((info) => info.name === snapshot.provider)
+      ? snapshot.provider
+      : at.settings.provider;
+    const provider = request.provider ?? requestProvider;
     const model =
       request.model ??
-      (provider === current.provider
-        ? current.model
-        : (this.providers().find((info) => info.name === provider)?.defaultModel ?? ""));
-    const settings: SessionSettings = { ...current, provider, model, disclosure: snapshot.disclosure };
+      (provider === snapshot.provider
+        ? snapshot.model
+        : provider === at.settings.provider
+          ? at.settings.model
+          : (providers.find((info) => info.name === provider)?.defaultModel ?? ""));
+    const settings: SessionSettings = { ...at.settings, provider, model, disclosure: snapshot.disclosure };
     // A branch of a branch keeps its origin's edits (its requests were sent with them); message edits are
     // already in the copied conversation.
     const inherited = (origin.summary().branch?.edits ?? []).filter((edit) => edit.kind !== "message");
@@ -415,8 +431,29 @@ export class SessionHub {
       label: branchLabel(request.requestIndex, request.kind, edits),
     };
     const session = await this.startNew(settings, branch);
-    await session.startBranch({ branch, messages, activeSkills: snapshot.activeSkills });
+    await this.inheritSessionTrust(origin, session);
+    await session.startBranch({
+      branch,
+      messages,
+      activeSkills: at.activeSkills,
+      origin: snapshot,
+      edits,
+    });
     return session;
+  }
+
+  /**
+   * The origin's folder trusted for that session only (the trust prompt's "this session"): the branch,
+   * which continues that conversation, is trusted the same way, bound to the same digest — a folder
+   * whose grants changed since is not trusted and asks again. Remembered trust applies by itself.
+   */
+  private async inheritSessionTrust(origin: Session, branch: Session): Promise<void> {
+    const trust = origin.summary().trust;
+    if (!trust?.trusted || trust.via !== "session" || branch.summary().trust?.trusted) return;
+    await branch.trustFolder(false, {
+      ...(trust.grants.digest ? { digest: trust.grants.digest } : {}),
+      ...(trust.networkServers ? { networkServers: trust.networkServers } : {}),
+    });
   }
 
   /** The session's runs for the compare view, from its log (written out first when it is open). */
@@ -435,7 +472,11 @@ export class SessionHub {
     if (live) await live.flushForExport();
     try {
       // Redacted again: the log may predate the key, or come from a version that did not redact.
-      return { fileName: `${id}.jsonl`, jsonl: redactJsonLines(await readSessionLogForExport(file)) };
+      const title = (live?.summary() ?? (await this.list()).find((item) => item.id === id))?.title;
+      return {
+        fileName: `${sessionFileStem(title ?? UNTITLED_SESSION, id)}.jsonl`,
+        jsonl: redactJsonLines(await readSessionLogForExport(file)),
+      };
     } catch (error) {
       throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
     }
@@ -456,6 +497,31 @@ export class SessionHub {
     const changes = await importScenario(this.options.home, session.id, fileName, yaml);
     this.checkSettings(changes);
     await session.updateSettings(changes);
+  }
+
+  /**
+   * A replay of its own: a new session on the same workdir, with the same disclosure and cache settings,
+   * whose scripted model plays the file. The file is checked before anything is created. The workdir was
+   * confirmed when `from` was created, so it is not asked about again; bypassPermissions is not carried
+   * over (a replay starts in default mode, and switching asks as always).
+   */
+  async importScenarioAsSession(from: Session, fileName: string, yaml: string): Promise<Session> {
+    checkImportedScenario(fileName, yaml);
+    const current = from.summary().settings;
+    const session = await this.create(
+      {
+        workdir: current.workdir,
+        provider: "scripted",
+        permissionMode: current.permissionMode === "bypassPermissions" ? "default" : current.permissionMode,
+        disclosure: current.disclosure,
+        ...(current.cacheBreakpoints ? { cacheBreakpoints: current.cacheBreakpoints } : {}),
+        ...(current.cacheAs ? { cacheAs: current.cacheAs } : {}),
+        ...(current.skillPlacement ? { skillPlacement: current.skillPlacement } : {}),
+      },
+      ["broad_workdir"],
+    );
+    await this.importScenario(session, fileName, yaml);
+    return session;
   }
 
   async delete(id: string): Promise<void> {

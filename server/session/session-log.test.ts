@@ -282,6 +282,19 @@ describe("the log schema (S23)", () => {
         at: "t",
         event: { type: "a_newer_versions_event", anything: [1, { two: 2 }] },
       },
+      // The router's decision is read by the inspector: a crafted one is refused like any field.
+      {
+        kind: "event",
+        seq: 5,
+        at: "t",
+        event: {
+          type: "provider_payload",
+          runId: "r",
+          requestIndex: 1,
+          payload: {},
+          routing: { scores: "x" },
+        },
+      },
     ];
     await writeFile(file, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
     const log = await readSessionLog(file);
@@ -291,6 +304,9 @@ describe("the log schema (S23)", () => {
         /s\.jsonl:3: skipped a record that does not match the log schema: stop: .*\/iterations/,
       ),
       expect.stringMatching(/s\.jsonl:4: skipped a record that does not match the log schema: .*\/seq/),
+      expect.stringMatching(
+        /s\.jsonl:6: skipped a record that does not match the log schema: provider_payload: .*\/routing/,
+      ),
     ]);
   });
 });

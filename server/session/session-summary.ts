@@ -11,6 +11,42 @@ import type { BranchOrigin } from "../protocol/branch.ts";
 export const UNTITLED_SESSION = "New session";
 const TITLE_CHARS = 80;
 
+/**
+ * A session's title is the first line the user typed: for a slash invocation that is `/skill args`, not
+ * the SOP the playground sends below it. Whitespace is collapsed; a cut is marked with "…".
+ */
+export function titleFrom(message: string): string {
+  const line = message
+    .split("\n")
+    .map((text) => text.replace(/\s+/g, " ").trim())
+    .find((text) => text.length > 0);
+  if (!line) return UNTITLED_SESSION;
+  return line.length > TITLE_CHARS ? `${line.slice(0, TITLE_CHARS - 1)}…` : line;
+}
+
+/** The part of a session id a person tells sessions apart by: its random tail (ids start with a time). */
+export function shortSessionId(id: string): string {
+  return id.split("-").pop() || id;
+}
+
+/**
+ * A file name for a session's export, after the session: its title as a slug, then its short id (titles
+ * repeat), e.g. `csv-report-data-sales-csv-2e8742d9`. Never a path: only [a-z0-9-].
+ */
+export function sessionFileStem(title: string, id: string): string {
+  const slug = title
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  const short = shortSessionId(id)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "");
+  return [slug || "session", short].filter(Boolean).join("-");
+}
+
 export interface SummaryHeader {
   id: string;
   createdAt: string;
@@ -41,7 +77,7 @@ export class SessionSummaryFold {
       case "history_appended":
         this.messageCount++;
         if (this.title === UNTITLED_SESSION && event.message.role === "user")
-          this.title = event.message.content.slice(0, TITLE_CHARS);
+          this.title = titleFrom(event.message.content);
         return;
       case "settings_changed":
         this.settings = event.settings;

@@ -28,6 +28,8 @@ import type { SessionLogWriter } from "./session-log.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
+import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
 import type { SessionParts, SessionWorkspace } from "./session-types.ts";
@@ -38,11 +40,26 @@ import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
+import { SessionOptimizer, type StartOptimizerRequest } from "./session-optimizer.ts";
+import type { ExperimentOptions } from "./background-experiment.ts";
 import type { ClientProfileName } from "../protocol/trigger-lab.ts";
 import { TurnGate } from "./turn-gate.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
 import { withRequestEdits } from "../runner/request-overrides.ts";
-import { seedBranch, type BranchSeed } from "./session-branch.ts";
+import { originDate, seedBranch, type BranchSeed } from "./session-branch.ts";
+import { checkBranchRequest } from "./branch-check.ts";
+import { skillFigures } from "../runner/skill-figures.ts";
+import type { SkillFigures } from "../protocol/catalog.ts";
+import { PLAYGROUND_VERSION } from "./workspace.ts";
+
+/** How a run differs from a plain run of a user message: a branch's first (session-branch.ts), or a plan-mode run. */
+interface FirstRun {
+  continues?: boolean;
+  /** `cli run --plan`: this run offers read-only tools only. */
+  planMode?: boolean;
+  visibleTools?: readonly string[];
+  environmentDate?: string;
+}
 
 export interface SessionInit {
   id: string;
@@ -86,8 +103,11 @@ export class Session {
   private reloading: Promise<void> = Promise.resolve();
   private readonly agentWrites = new AgentWriteGuard();
   private lab: SessionLab | undefined;
+  private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
-  private cache: SessionCache | undefined;
+  private readonly cache: SessionCache;
+  /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
+  private readonly ledger: CacheLedger;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -109,7 +129,22 @@ export class Session {
     const state = restoredState(restored, init.settings);
     this.history = state.history;
     this.settings = state.settings;
-    this.requestCounter = new RequestCounter(state.lastRequestIndex);
+    // A branch numbers on from the request it forks: a fork of #7 sends #8 first.
+    this.requestCounter = new RequestCounter(
+      state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
+    );
+    this.cache = new SessionCache(
+      init.id,
+      init.home,
+      (message) => this.emitError("io_error", message),
+      init.parts.cacheAsForAnyProvider === true,
+    );
+    this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
+    for (const { event } of restored) {
+      if (event.type === "request") this.cache.record(event.snapshot, this.history);
+      if (event.type === "request" || event.type === "usage" || event.type === "cache_repredicted")
+        this.ledger.restore(event, this.history);
+    }
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -173,6 +208,7 @@ export class Session {
     return this.allowRules({
       honour: this.settings.honourAllowedTools === true,
       trusted: this.engines?.trust?.trusted === true,
+      ...(this.settings.mcpSkillGrants ? { mcpGrants: this.settings.mcpSkillGrants } : {}),
       active: this.workspace.activeSkills.list(),
       catalog: this.workspace.catalog,
     });
@@ -281,10 +317,30 @@ export class Session {
   }
 
   private onRunnerEvent(event: RunnerEvent): void {
-    if (event.type === "request") this.lastSnapshot = event.snapshot;
+    if (event.type === "request") {
+      this.lastSnapshot = event.snapshot;
+      this.cache.record(event.snapshot);
+    }
+    // The server refused the diagnostics parameter: the session stops asking (the notice says so).
+    if (event.type === "provider_notice" && event.code === "cache_diagnostics_rejected") {
+      this.settings = { ...this.settings, cacheDiagnostics: false };
+      this.emit(event);
+      this.emit({ type: "settings_changed", settings: { ...this.settings } });
+      return;
+    }
+    // A branch's first request, checked against the origin's before the stream sees it.
+    const check =
+      event.type === "request" && this.pendingBranchCheck
+        ? checkBranchRequest({
+            ...this.pendingBranchCheck,
+            branch: { ...event.snapshot, messages: event.snapshot.messages ?? this.history.slice() },
+          })
+        : undefined;
+    if (check) this.pendingBranchCheck = undefined;
     if (event.type === "stop") this.engines.runStopped();
     this.turns.observe(event);
     this.emit(event);
+    if (check) this.emit({ type: "branch_checked", check });
   }
 
   /** `planMode`: this run offers read-only tools only. */
@@ -298,18 +354,38 @@ export class Session {
     await this.turns.idle();
   }
 
-  /** A new branch: its copied conversation and active skills, then its first run (request #N again). */
+  /** Set from a branch's start to its first request: what that request is checked against. */
+  private pendingBranchCheck: Omit<Parameters<typeof checkBranchRequest>[0], "branch"> | undefined;
+
+  /**
+   * A new branch: its copied conversation and active skills, then its first run: request #N again, sent
+   * as it was — the tool list of #N's run (once the MCP servers have started), the date of #N's
+   * environment — and checked against #N segment by segment (branch-check.ts).
+   */
   async startBranch(seed: BranchSeed): Promise<void> {
     const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
-    this.turns.start((signal) => this.execute("", signal, { continues: true }));
+    const pinnedDate = originDate(seed.origin);
+    this.pendingBranchCheck = {
+      origin: seed.origin,
+      edits: seed.edits,
+      ...(pinnedDate ? { pinnedDate } : {}),
+    };
+    const first: FirstRun = {
+      continues: true,
+      visibleTools: seed.origin.tools.map((tool) => tool.name),
+      ...(pinnedDate ? { environmentDate: pinnedDate } : {}),
+    };
+    this.turns.start(async (signal) => {
+      // An MCP server's tools were in #N's list: the run waits until each server connected or failed.
+      await this.mcpStarted();
+      await this.execute("", signal, first);
+      // A run that failed before its first request has nothing to check; later runs are not resends.
+      this.pendingBranchCheck = undefined;
+    });
   }
 
-  private async execute(
-    text: string,
-    signal: AbortSignal,
-    { continues = false, planMode = false }: { continues?: boolean; planMode?: boolean },
-  ): Promise<void> {
+  private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
@@ -331,16 +407,21 @@ export class Session {
           ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
+          skillRoots: () => workspace.activeSkills.resourceRoots(),
           sandbox: this.sandboxSettings(),
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
           ...this.cacheDependencies(provider),
+          cacheLedger: this.ledger,
+          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
         },
         {
           signal,
           refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
-          ...(planMode ? { planMode: true } : {}),
-          ...(continues ? { continueConversation: true } : {}),
+          ...(first.planMode ? { planMode: true } : {}),
+          ...(first.continues ? { continueConversation: true } : {}),
+          ...(first.visibleTools ? { visibleTools: first.visibleTools } : {}),
+          ...(first.environmentDate ? { environmentDate: first.environmentDate } : {}),
         },
       );
     } catch (error) {
@@ -351,12 +432,6 @@ export class Session {
   }
 
   private cacheDependencies(provider: Parameters<SessionCache["dependencies"]>[1]) {
-    this.cache ??= new SessionCache(
-      this.id,
-      this.init.home,
-      (message) => this.emitError("io_error", message),
-      this.init.parts.cacheAsForAnyProvider === true,
-    );
     return this.cache.dependencies(this.settings, provider);
   }
 
@@ -420,7 +495,13 @@ export class Session {
 
   /** The trigger lab (issue 14): its events are live or in memory only, never in the log. */
   private triggerLab(): SessionLab {
-    this.lab ??= new SessionLab({
+    this.lab ??= new SessionLab(this.experimentOptions());
+    return this.lab;
+  }
+
+  /** What the lab and the optimizer are given: this session's parts, workspace, settings and stream. */
+  private experimentOptions(): ExperimentOptions {
+    return {
       parts: this.init.parts,
       home: this.init.home,
       workspace: () => this.workspace,
@@ -429,8 +510,7 @@ export class Session {
         if (!this.closed) this.stream.emit(event, { keep });
       },
       log: this.init.log,
-    });
-    return this.lab;
+    };
   }
 
   startTriggerLab(request: StartLabRequest): void {
@@ -441,9 +521,33 @@ export class Session {
     this.lab?.cancel();
   }
 
+  /** The description optimizer (issue 25): like the lab, live or in memory only, never in the log. */
+  optimizer(): SessionOptimizer {
+    this.optimizerPart ??= new SessionOptimizer({
+      ...this.experimentOptions(),
+      reloadCatalog: () => this.reloadCatalog("manual"),
+    });
+    return this.optimizerPart;
+  }
+
+  startOptimizer(request: StartOptimizerRequest): void {
+    this.optimizer().start(request);
+  }
+
   catalogBudget(profile: ClientProfileName, contextWindow?: number): void {
     const report = this.triggerLab().budget(profile, contextWindow);
     if (!this.closed) this.stream.emit({ type: "catalog_budget_report", report }, { keep: "none" });
+  }
+
+  /** What listing and loading one skill cost, counted as the requests' segments are (the skill detail). */
+  skillFigures(name: string): Promise<SkillFigures> {
+    return skillFigures({
+      catalog: this.workspace.catalog,
+      workdir: this.workspace.workdir,
+      version: PLAYGROUND_VERSION,
+      name,
+      ...(this.settings.catalogBudget ? { listingBudget: this.settings.catalogBudget } : {}),
+    });
   }
 
   /** The last catalog_snapshot sent, so a server's state change that leaves the catalog as it was sends none. */
@@ -496,6 +600,9 @@ export class Session {
     );
     await this.engines.applySettings(previous, next, this.isRunning);
     this.settings = next;
+    // Diagnostics turned on again after a server refused them: ask again.
+    if (previous.cacheDiagnostics === false && next.cacheDiagnostics !== false)
+      this.ledger.allowDiagnostics();
     // An HTTP MCP server on another machine is reached only while the session allows network.
     if (previous.allowNetwork !== next.allowNetwork) this.mcp?.setSessionNetwork(next.allowNetwork === true);
     this.emit({ type: "settings_changed", settings: { ...next } });
@@ -504,6 +611,17 @@ export class Session {
       this.workspace.catalog.setProfile(next.lintProfile ?? "lenient");
     }
     this.emitCatalogSnapshot({ onlyIfChanged: true });
+    // A new "cache as" model: every request shown is predicted again under its rules.
+    if (previous.cacheAs !== next.cacheAs) {
+      const { model, requests } = this.cache.repredict(next, next.model);
+      if (requests.length > 0) {
+        // The ledger's figures follow, and each new prediction keeps its request's diagnostics.
+        this.emit({ type: "cache_repredicted", model, requests: this.ledger.repredicted(requests) });
+        const runId = this.lastSnapshot?.runId;
+        if (runId)
+          this.emit({ type: "cache_stats", runId, stats: this.ledger.stats(new Date().toISOString()) });
+      }
+    }
     await this.flushLog();
   }
 

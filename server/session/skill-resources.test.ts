@@ -55,6 +55,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const never = (): Promise<never> => Promise.reject(new Error("no approval expected in this test"));
+
 const context = () => ({ workdir: workspace.workdir, callId: "t", signal: new AbortController().signal });
 
 async function call(name: string, input: Record<string, unknown>) {
@@ -185,6 +187,43 @@ turns:
     // The approval card says whose script run_command runs; cwd stays the workdir.
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ tool: "run_command", skill: "pdf", cwd: workspace.workdir });
+    // Denied, so it never ran: no use of the script is reported.
+    expect(events.some((event) => event.type === "skill_resource_used")).toBe(false);
+  });
+
+  it("a script the run executed is reported as ran, a file a command read as named (issue 22 item 5)", async () => {
+    await writeFile(path.join(skillDir, "scripts", "count.sh"), 'echo "counted $1"\n');
+    const events: RunnerEvent[] = [];
+    const scenario = parseScenario(
+      `name: pdf-run
+turns:
+  - tool_calls:
+      - { name: load_skill, input: { name: pdf } }
+  - tool_calls:
+      - { name: run_command, input: { command: "sh {{skill_dir:pdf}}/scripts/count.sh in.pdf && cat {{skill_dir:pdf}}/forms.md" } }
+  - text: done
+`,
+      "inline.yaml",
+    );
+    const deps = workspace.runnerDependencies({
+      provider: new ScriptedProvider(scenario),
+      permission: { evaluate: () => ({ decision: "allow", source: "mode", category: "exec" }), ask: never },
+      onEvent: (event) => events.push(event),
+    });
+    expect((await new Runner(deps).run("count")).reason).toBe("completed");
+    const result = events.find(
+      (event) => event.type === "tool_result" && event.result.tool === "run_command",
+    );
+    expect(result?.type === "tool_result" && result.result.content).toContain("counted in.pdf");
+    const used = events.flatMap((event) => (event.type === "skill_resource_used" ? [event] : []));
+    expect(used.map(({ skill, path, how, tool }) => ({ skill, path, how, tool }))).toEqual([
+      { skill: "pdf", path: "scripts/count.sh", how: "ran", tool: "run_command" },
+      { skill: "pdf", path: "forms.md", how: "named", tool: "run_command" },
+    ]);
+    // After the call's result, with its id.
+    const resultAt = events.indexOf(result!);
+    expect(events.indexOf(used[0]!)).toBeGreaterThan(resultAt);
+    expect(used[0]!.callId).toBe(result?.type === "tool_result" ? result.callId : "");
   });
 
   it("a skill that is not loaded stays unreadable, even when another one is", async () => {

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
+import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
@@ -19,6 +20,7 @@ import { loadMcpConfig } from "../mcp/config.ts";
 import { McpServers } from "../mcp/mcp-servers.ts";
 import { ActiveSkills } from "../skills/active-skills.ts";
 import { Catalog, defaultLayers } from "../skills/catalog.ts";
+import { McpSkillLoader } from "../skills/mcp-skill-loader.ts";
 import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
@@ -112,20 +114,37 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   const registry = new Registry();
   const activeSkills = new ActiveSkills();
   registerSystemTools(registry, { skillRoots: () => activeSkills.resourceRoots() });
-  registry.register(createLoadSkillTool({ catalog, activeSkills, registry }), { protected: true });
   const mcp = new McpServers({
     registry,
     workdir,
     sandbox: { homes: [home] },
     clientVersion: PLAYGROUND_VERSION,
   });
+  // Skills MCP servers serve (SEP-2640): fetched from their own server when loaded, verified, cached.
+  const mcpSkills = new McpSkillLoader({
+    server: (name) => {
+      const connection = mcp.connection(name);
+      return connection?.status === "connected"
+        ? connection
+        : `MCP server ${name} is not connected (${connection?.status ?? "not configured"}${connection?.error ? `: ${connection.error}` : ""})`;
+    },
+    cacheDir: path.join(home, ".PseudoClaude", "mcp-skills"),
+    entryChanged: (server, entry) => {
+      mcp.connection(server)?.replaceSkillEntry(entry);
+      catalog.setMcpSkills(mcp.skillListings());
+    },
+  });
+  registry.register(createLoadSkillTool({ catalog, activeSkills, registry, mcpSkills }), { protected: true });
   const removed = catalog.validateTools(
     (name) => registry.isKnown(name),
     (name) => mcp.explainMissing(name),
   );
   // A server that comes up (or goes away) changes which skills can be followed: validated again.
+  // Its skills join the catalog as `mcp:<server>` (or leave it) at the same moment.
   mcp.onChange((change) => {
-    if (change === "state") catalog.validateTools((name) => registry.isKnown(name));
+    if (change !== "state") return;
+    catalog.setMcpSkills(mcp.skillListings());
+    catalog.validateTools((name) => registry.isKnown(name));
   });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
 
@@ -158,6 +177,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
       sandbox: { network: conversation.allowNetwork === true, homes: [home] },
       secrets,
       ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
+      skillRoots: () => activeSkills.resourceRoots(),
     }),
     loadSkill: async (name, args) => {
       return runLoadSkill(

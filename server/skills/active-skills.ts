@@ -1,7 +1,7 @@
 // ActiveSkills: what is loaded. An ordered set keyed by skill name; its entries render, in order, as the
 // `## Active Skills` section of the environment.
 import type { SkillResources } from "../protocol/skill-resources.ts";
-import type { SkillSource } from "./types.ts";
+import type { CatalogSource } from "./types.ts";
 
 /** A loaded skill's folder, which the read-only file tools may read inside (server/tools/skill-roots.ts). */
 export interface ActiveSkillRoot {
@@ -10,11 +10,15 @@ export interface ActiveSkillRoot {
   root: string;
   /** The folder as the catalog found it (may go through a symlink), so paths written that way resolve too. */
   given: string;
+  /** An MCP skill's: fetches and verifies a file before it is read (server/skills/mcp-skill-loader.ts). */
+  prepare?: (relative: string) => Promise<string | undefined>;
+  /** `mcp:<server>` for a skill an MCP server serves. */
+  mcpSource?: string;
 }
 
 export interface ActiveSkill {
   name: string;
-  source: SkillSource;
+  source: CatalogSource;
   /** The rendered invocation (body with arguments substituted, plus the allowed-tools list). */
   body: string;
   arguments: string;
@@ -24,6 +28,8 @@ export interface ActiveSkill {
   resources?: SkillResources;
   /** The folder as the catalog found it. */
   rootDir?: string;
+  /** An MCP skill's: fetches and verifies a file of it before a read. */
+  prepare?: (relative: string) => Promise<string | undefined>;
 }
 
 export interface ActivationOutcome {
@@ -44,11 +50,12 @@ export class ActiveSkills {
 
   activate(skill: {
     name: string;
-    source: SkillSource;
+    source: CatalogSource;
     body: string;
     arguments?: string;
     resources?: SkillResources;
     rootDir?: string;
+    prepare?: (relative: string) => Promise<string | undefined>;
   }): ActivationOutcome {
     const existing = this.entries.get(skill.name);
     const entry: ActiveSkill = {
@@ -59,6 +66,7 @@ export class ActiveSkills {
       activations: (existing?.activations ?? 0) + 1,
       ...(skill.resources ? { resources: skill.resources } : {}),
       ...(skill.rootDir ? { rootDir: skill.rootDir } : {}),
+      ...(skill.prepare ? { prepare: skill.prepare } : {}),
     };
     this.entries.set(skill.name, entry);
     return { position: [...this.entries.keys()].indexOf(skill.name), updated: existing !== undefined };
@@ -87,6 +95,8 @@ export class ActiveSkills {
               skill: entry.name,
               root: entry.resources.baseDir,
               given: entry.rootDir ?? entry.resources.baseDir,
+              ...(entry.prepare ? { prepare: entry.prepare } : {}),
+              ...(entry.source.startsWith("mcp:") ? { mcpSource: entry.source } : {}),
             },
           ]
         : [],

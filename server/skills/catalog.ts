@@ -1,5 +1,7 @@
 // The Catalog: what is discoverable. Three layers (builtin < user < project), later layers replace earlier
-// ones by name with every replaced candidate recorded, one warning per bad skill, dependency validation.
+// ones by name with every replaced candidate recorded, one warning per bad skill, dependency validation;
+// and a fourth source, the skills MCP servers serve (`mcp:<server>`, mcp-source.ts), which never replaces
+// anything: a name another origin has is qualified as `<server>/<name>`.
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +13,8 @@ import { notOfferedOnDisk } from "./not-offered.ts";
 import { parseSkillMarkdown } from "./parse-skill.ts";
 import { readBounded } from "./read-bounded.ts";
 import { scanLayers, type LoadedSkill } from "./scan-layer.ts";
+import { buildMcpSkills, type McpListingInput } from "./mcp-source.ts";
+import { catalogFolders } from "./plugin-layers.ts";
 import type {
   CatalogLayers,
   CatalogSnapshot,
@@ -69,6 +73,11 @@ export class Catalog {
   private profileName: LintProfileName;
   private isKnownTool: ((name: string) => boolean) | null = null;
   private explainMissing: ((name: string) => string | undefined) | null = null;
+  /** The connected servers' skill listings, and what they give with the disk names of the last scan. */
+  private mcpListings: McpListingInput[] = [];
+  private mcpSkills: LoadedSkill[] = [];
+  private mcpWarnings: SkillWarning[] = [];
+  private diskNames = new Set<string>();
   /** The last queued scan; loads and reloads run one after another. */
   private pending: Promise<unknown> = Promise.resolve();
 
@@ -109,10 +118,14 @@ export class Catalog {
     const warnings: SkillWarning[] = [];
     // All layers in one bounded-concurrency scan; results come back in layer order, so the override
     // (later layer wins) and the warning order are those of a layer-by-layer scan.
-    const scans = await scanLayers(LAYER_ORDER.map((source) => ({ source, folder: this.layers[source] })));
-    for (const scan of scans) {
+    // Each layer's own skills folder, then the skills/ of the plugins installed in it (plugin-layers.ts).
+    const folders = await catalogFolders(this.layers);
+    const scans = await scanLayers(folders.map(({ source, folder }) => ({ source, folder })));
+    for (const [index, scan] of scans.entries()) {
       warnings.push(...scan.warnings);
+      const plugin = folders[index]!.plugin;
       for (const loaded of scan.skills) {
+        if (plugin) loaded.skill.plugin = plugin;
         const list = candidates.get(loaded.skill.meta.name) ?? [];
         list.push(loaded);
         candidates.set(loaded.skill.meta.name, list);
@@ -134,11 +147,29 @@ export class Catalog {
       for (const loaded of list) lint.push(...lintSkill(loaded.skill), ...loaded.resourceLint);
     }
     this.winners = winners;
+    this.diskNames = new Set(candidates.keys());
+    this.rebuildMcp();
     this.warningList = warnings;
     this.shadowedList = shadowed;
     this.lintList = lint;
     this.overlapList = undefined;
     this.applyValidation();
+  }
+
+  /**
+   * The skills MCP servers serve (SEP-2640), replacing the previous listings: offered as `mcp:<server>`,
+   * a name another origin has qualified as `<server>/<name>`. Nothing is fetched until one is loaded.
+   */
+  setMcpSkills(listings: readonly McpListingInput[]): void {
+    this.mcpListings = [...listings];
+    this.rebuildMcp();
+    this.applyValidation();
+  }
+
+  private rebuildMcp(): void {
+    const built = buildMcpSkills(this.mcpListings, this.diskNames);
+    this.mcpSkills = built.skills;
+    this.mcpWarnings = built.warnings;
   }
 
   /**
@@ -163,7 +194,11 @@ export class Catalog {
     const removed: RemovedSkill[] = [];
     const refused: { loaded: LoadedSkill; notes: LintNote[] }[] = [];
     const refusals = refusalsByPath(this.lintList, this.profileName);
-    for (const [name, loaded] of this.winners) {
+    const candidates: [string, LoadedSkill][] = [
+      ...this.winners,
+      ...this.mcpSkills.map((loaded) => [loaded.skill.meta.name, loaded] as [string, LoadedSkill]),
+    ];
+    for (const [name, loaded] of candidates) {
       const refusing = refusals.get(loaded.skill.entryPath) ?? [];
       if (refusing.length > 0) {
         refused.push({ loaded, notes: refusing });
@@ -246,7 +281,7 @@ export class Catalog {
   }
 
   warnings(): SkillWarning[] {
-    return this.warningList.map((warning) => ({ ...warning }));
+    return [...this.warningList, ...this.mcpWarnings].map((warning) => ({ ...warning }));
   }
 
   shadowed(): ShadowedSkill[] {
@@ -271,7 +306,7 @@ export class Catalog {
   notOffered(): NotOfferedSkill[] {
     return notOfferedOnDisk({
       layers: this.layers,
-      warnings: this.warningList,
+      warnings: [...this.warningList, ...this.mcpWarnings],
       shadowed: this.shadowedList,
       refused: this.refusedList.map(({ loaded, notes }) => ({ skill: loaded.skill, notes })),
       removed: this.removedList,
@@ -291,7 +326,8 @@ export class Catalog {
    */
   async reloadSkillBody(name: string): Promise<string | null> {
     const skill = this.get(name);
-    if (!skill) return null;
+    // An MCP skill has no file here: its loader fetches and verifies it (mcp-skill-loader.ts).
+    if (!skill || skill.mcp) return null;
     let text: string;
     try {
       text = await readBounded(skill.entryPath); // over the size limit is refused like at load
@@ -323,7 +359,9 @@ export class Catalog {
           extra: skill.meta.extra,
         }),
         body: skill.body,
-        raw,
+        ...(skill.plugin ? { plugin: skill.plugin.name } : {}),
+        // An MCP skill's SKILL.md is not fetched before it is loaded; the entry is what is known.
+        ...(skill.mcp ? { mcp: structuredClone(skill.mcp) } : { raw }),
         ...(skill.meta.allowedTools
           ? {
               allowedTools: mapAllowedTools(

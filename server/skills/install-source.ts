@@ -6,6 +6,8 @@ import type { InstallOutcome } from "../protocol/install.ts";
 import { DownloadFailed, MAX_DOWNLOAD_BYTES, fetchArchive, type FetchOptions } from "./fetch-archive.ts";
 import { readSkillFolder } from "./folder-reader.ts";
 import { commitInstall, planInstall, stageSkill, type InstallTarget } from "./install.ts";
+import { installPluginTree } from "./install-plugin.ts";
+import { pluginManifestPath } from "./plugin-bundle.ts";
 import { InstallRefused, type InstallTree } from "./install-tree.ts";
 import { readZipArchive } from "./zip-reader.ts";
 
@@ -67,7 +69,10 @@ export async function installSkill(
 ): Promise<InstallOutcome> {
   let plan;
   try {
-    const staged = await stageSkill(await readInstallSource(source, options.fetch));
+    const tree = await readInstallSource(source, options.fetch);
+    // A plugin bundle (plugin.json or .claude-plugin/plugin.json at its top) installs as one unit.
+    if (pluginManifestPath(tree)) return await installPluginTree(tree, target, options);
+    const staged = await stageSkill(tree);
     plan = await planInstall(staged, target);
     if (options.dryRun) return { ok: true, plan, installed: false, replaced: [] };
     const result = await commitInstall(staged, target, { force: options.force });

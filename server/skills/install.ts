@@ -56,7 +56,8 @@ export function installLayers(target: InstallTarget): { source: SkillSource; fol
   return layers;
 }
 
-function layerFolder(target: InstallTarget): string {
+/** The folder of the target layer's skills (`<home or workdir>/.PseudoClaude/skills`, or the session's). */
+export function layerFolder(target: InstallTarget): string {
   if (target.layer === "project" && target.workdir === undefined && !target.layers)
     throw new InstallRefused("--layer project", "the project layer needs --workdir DIR");
   const found = installLayers(target).find((layer) => layer.source === target.layer);
@@ -184,7 +185,8 @@ function skillLocation(entryPath: string, rootDir: string, layer: string): strin
   return path.resolve(rootDir) === path.resolve(layer) ? entryPath : rootDir;
 }
 
-async function exists(target: string): Promise<boolean> {
+/** Whether something (a file, a folder, a link) is at `target`; errors other than "not there" are thrown. */
+export async function exists(target: string): Promise<boolean> {
   try {
     await lstat(target);
     return true;
@@ -195,7 +197,7 @@ async function exists(target: string): Promise<boolean> {
 }
 
 /** A project layer inside a workdir must not lead elsewhere through a symlinked `.PseudoClaude`. */
-async function checkLayerPath(target: InstallTarget, folder: string): Promise<void> {
+export async function checkLayerPath(target: InstallTarget, folder: string): Promise<void> {
   if (target.layer !== "project") return;
   for (const part of [path.dirname(folder), folder]) {
     try {
@@ -210,7 +212,7 @@ async function checkLayerPath(target: InstallTarget, folder: string): Promise<vo
   }
 }
 
-async function writeTree(tree: InstallTree, folder: string): Promise<void> {
+export async function writeTree(tree: InstallTree, folder: string): Promise<void> {
   for (const relative of tree.folders)
     await mkdir(path.join(folder, ...relative.split("/")), { recursive: true });
   for (const file of tree.files) {

@@ -11,6 +11,7 @@ import {
   type ToolContext,
   type ToolExecution,
   type ToolResult,
+  type ToolTarget,
 } from "../tools/types.ts";
 import type { ActiveSkills } from "./active-skills.ts";
 import type { Catalog } from "./catalog.ts";
@@ -18,14 +19,16 @@ import { buildSkillManifest } from "./manifest.ts";
 import { renderInvocation } from "./render.ts";
 import { hasOwnFolder } from "./resource-lint.ts";
 import { createSkillTool } from "./skill-tool.ts";
-import { modelInvocable, type SkillSource } from "./types.ts";
+import type { McpSkillLoader } from "./mcp-skill-loader.ts";
+import { expandPlaceholders } from "./plugin-bundle.ts";
+import { modelInvocable, type CatalogSource, type Skill } from "./types.ts";
 
 export { LOAD_SKILL_TOOL_NAME };
 
 /** What load_skill did, for the Runner's `skill_activated` / `tools_registered` events. */
 export interface SkillActivation {
   skill: string;
-  source: SkillSource;
+  source: CatalogSource;
   /** 0-based position in ActiveSkills. */
   position: number;
   /** Tools placed into the Registry (register-or-replace). */
@@ -44,6 +47,25 @@ export interface LoadSkillToolOptions {
   registry: Registry;
   /** Called after each successful activation (the result metadata carries the same data). */
   onActivated?: (activation: SkillActivation) => void;
+  /** Fetches and verifies skills MCP servers serve (absent: such a skill cannot be loaded). */
+  mcpSkills?: McpSkillLoader;
+}
+
+/** The consent an MCP skill's load needs (SEP-2640): bound to its server, URI and file set. */
+export function mcpSkillConsent(skill: Skill): NonNullable<ToolTarget["consent"]> | undefined {
+  const origin = skill.mcp;
+  if (!origin) return undefined;
+  const files = origin.files;
+  const what = files
+    ? `${files.length} files, ${files.reduce((sum, file) => sum + file.size, 0)} bytes, file set ${origin.contentKey.slice(0, 19)}…`
+    : `"dynamic": its files are generated and cannot be verified`;
+  return {
+    key: `${skill.source} ${origin.uri} ${origin.contentKey}`,
+    anyAllowHolds: true,
+    reason:
+      `skill "${skill.meta.name}" is served by MCP server ${origin.server} (${origin.uri}; ${what}): its text comes ` +
+      `from that server and is untrusted. Approving covers these files for this session; if the server changes them, loading asks again`,
+  };
 }
 
 export interface LoadSkillInput {
@@ -94,8 +116,11 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
       origin: "system",
     },
 
-    describe() {
-      return { cwd: "" };
+    describe(input) {
+      // Loading a skill an MCP server serves needs the person's consent, bound to its content.
+      const skill = catalog.get(input.name);
+      const consent = skill ? mcpSkillConsent(skill) : undefined;
+      return consent ? { cwd: "", consent } : { cwd: "" };
     },
 
     async execute({ name, arguments: args = "" }, context): Promise<ToolExecution> {
@@ -109,21 +134,36 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
           `only the user can run it, as /${name}`;
         return { result: failResult(LOAD_SKILL_TOOL_NAME, "unknown_skill", message) };
       }
-      const freshBody = await catalog.reloadSkillBody(skill.meta.name);
-      const body = freshBody ?? skill.body;
+      // An MCP server's skill: fetched now (never before) from its own server, and verified.
+      const served = skill.mcp ? await loadServedSkill(skill, options.mcpSkills) : undefined;
+      if (typeof served === "string") return { result: failResult(LOAD_SKILL_TOOL_NAME, "io_error", served) };
+      const freshBody = served ? served.body : await catalog.reloadSkillBody(skill.meta.name);
+      // A plugin's skill: Claude Code's ${CLAUDE_PLUGIN_ROOT} / ${CLAUDE_PLUGIN_DATA} are its folders.
+      const body = skill.plugin
+        ? expandPlaceholders(freshBody ?? skill.body, {
+            CLAUDE_PLUGIN_ROOT: skill.plugin.root,
+            CLAUDE_PLUGIN_DATA: skill.plugin.dataDir,
+          })
+        : (freshBody ?? skill.body);
       // Level 3: where the skill lives and what it ships, listed now (never at catalog load). A folder
       // that cannot be listed (removed since the scan) leaves the SOP without them.
-      const resources = hasOwnFolder(skill)
-        ? await buildSkillManifest(skill.rootDir, skill.entryPath, body).catch(() => undefined)
-        : undefined;
-      const rendered = renderInvocation({ meta: skill.meta, body, rootDir: skill.rootDir }, args, resources);
+      const resources = served
+        ? served.resources
+        : hasOwnFolder(skill)
+          ? await buildSkillManifest(skill.rootDir, skill.entryPath, body).catch(() => undefined)
+          : undefined;
+      const rootDir = served ? served.resources.baseDir : skill.rootDir;
+      let rendered = renderInvocation({ meta: skill.meta, body, rootDir }, args, resources);
+      if (skill.mcp)
+        rendered += `\n\nThis skill is served by MCP server ${skill.mcp.server} (${skill.mcp.uri}); each of its files is fetched from that server and checked against its listed digest when you read it.`;
       const { position } = activeSkills.activate({
         name: skill.meta.name,
         source: skill.source,
         body: rendered,
         arguments: args,
-        rootDir: skill.rootDir,
+        rootDir,
         ...(resources ? { resources } : {}),
+        ...(served ? { prepare: served.prepare } : {}),
       });
 
       const registered: string[] = [];
@@ -147,7 +187,10 @@ export function createLoadSkillTool(options: LoadSkillToolOptions): Tool<LoadSki
         ...(resources ? { baseDir: resources.baseDir } : {}),
       };
       options.onActivated?.(activation);
-      const text = `loaded skill "${skill.meta.name}" (${registered.length} specialized tools registered)`;
+      const warnings = served?.warnings ?? [];
+      const text =
+        `loaded skill "${skill.meta.name}" (${registered.length} specialized tools registered)` +
+        warnings.map((warning) => `\nwarning: ${warning}`).join("");
       return {
         result: okResult(LOAD_SKILL_TOOL_NAME, text, { ...activation }, [
           {
@@ -181,4 +224,15 @@ export async function runLoadSkill(
   const own = { ...context };
   if (by === "person") personCalls.add(own);
   return (await prepared.call.execute(own)).result;
+}
+
+/** The MCP skill fetched and verified, or why it cannot be loaded. */
+async function loadServedSkill(skill: Skill, loader: McpSkillLoader | undefined) {
+  if (!loader)
+    return `skill "${skill.meta.name}" is served by an MCP server, and this session cannot fetch MCP skills`;
+  try {
+    return await loader.load(skill);
+  } catch (error) {
+    return `skill "${skill.meta.name}" could not be fetched from MCP server ${skill.mcp?.server}: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }

@@ -2,6 +2,7 @@
 // not offer to the model, with one sentence saying why. The catalog's own reasons are here; a listing
 // budget's are added by the session (server/prompt/not-offered.ts), since the budget is its setting.
 import path from "node:path";
+import { isMcpSource } from "../protocol/catalog.ts";
 import type {
   CatalogLayers,
   LintNote,
@@ -43,7 +44,7 @@ export function notOfferedOnDisk(input: NotOfferedInput): NotOfferedSkill[] {
   const entries: NotOfferedSkill[] = [];
   for (const warning of input.warnings) {
     // A layer folder that cannot be read is not a skill; its warning says so on its own.
-    if (warning.path === input.layers[warning.source]) continue;
+    if (!isMcpSource(warning.source) && warning.path === input.layers[warning.source]) continue;
     const at =
       warning.line !== undefined
         ? ` (line ${warning.line}${warning.column !== undefined ? `, column ${warning.column}` : ""})`

@@ -25,6 +25,7 @@ describe("parseSkillMarkdown", () => {
         },
         body: "# Review\nSteps.",
         frontmatter: { keyLines: { name: 2, description: 3 }, notes: [] },
+        data: { name: "review", description: "Review code." },
       },
     });
   });

@@ -4,7 +4,7 @@ import { LineCounter, isMap, isScalar, parseDocument, type YAMLMap } from "yaml"
 import { splitAllowedTools } from "./allowed-tools.ts";
 import type { FrontmatterFacts, FrontmatterNote, SkillHistory, SkillMeta, SkillMode } from "./types.ts";
 import { frontmatterLimitProblem } from "./text-limits.ts";
-import { findHiddenCharacters } from "../protocol/hidden-characters.ts";
+import { findHiddenCharacters } from "../shared/hidden-characters.ts";
 
 export interface ParseProblem {
   reason: string;
@@ -18,6 +18,8 @@ export interface ParsedSkillFile {
   body: string;
   /** What the lint needs from the YAML itself: key lines and notes only the parser can see. */
   frontmatter: FrontmatterFacts;
+  /** The frontmatter as JSON, every key as written (an MCP skill's is compared with its entry's). */
+  data: Record<string, unknown>;
 }
 
 export type SkillParseResult = { ok: true; skill: ParsedSkillFile } | { ok: false; problem: ParseProblem };
@@ -338,5 +340,5 @@ export function parseSkillMarkdown(text: string): SkillParseResult {
     ...(!invocation.model || !invocation.user ? { invocation } : {}),
     ...(whenToUse ? { whenToUse } : {}),
   };
-  return { ok: true, skill: { meta, body, frontmatter: { keyLines: lines, notes } } };
+  return { ok: true, skill: { meta, body, frontmatter: { keyLines: lines, notes }, data } };
 }

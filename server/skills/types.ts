@@ -1,8 +1,11 @@
 import type { JsonSchema } from "../protocol/model.ts";
-import type { LintNote, SkillSource } from "../protocol/catalog.ts";
+import type { CatalogSource, LintNote, McpSkillOrigin } from "../protocol/catalog.ts";
 
 export type {
   AllowedToolView,
+  CatalogSource,
+  McpSkillOrigin,
+  McpSkillSource,
   CatalogSnapshot,
   LintNote,
   LintProfileName,
@@ -73,14 +76,25 @@ export interface SkillToolSpec {
 export interface Skill {
   meta: SkillMeta;
   body: string;
-  /** Absolute path of SKILL.md (or the loose *.md file). */
+  /** Absolute path of SKILL.md (or the loose *.md file); for an MCP skill, the URI of its SKILL.md. */
   entryPath: string;
-  /** Absolute path of the skill folder (the folder holding a loose *.md file). */
+  /** Absolute path of the skill folder (the folder holding a loose *.md file); "" for an MCP skill. */
   rootDir: string;
-  source: SkillSource;
+  source: CatalogSource;
+  /** Set for a skill an MCP server serves: its body is a placeholder until it is loaded (fetched then, never before). */
+  mcp?: McpSkillOrigin;
+  /** Set for a skill a plugin installed (`.PseudoClaude/plugins/<name>/skills/<skill>`). */
+  plugin?: SkillPlugin;
   tools: SkillToolSpec[];
   /** Key lines and parser notes for the lint (absent for a skill built by hand in a test). */
   frontmatter?: FrontmatterFacts;
+}
+
+/** The plugin a skill came with: its name, its folder (`${CLAUDE_PLUGIN_ROOT}`) and data folder. */
+export interface SkillPlugin {
+  name: string;
+  root: string;
+  dataDir: string;
 }
 
 export interface PromptItem {

@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
+import { MAX_GITLINKS } from "./gitlinks.ts";
+import { MAX_SCANNED_FOLDERS } from "./sandbox-git.ts";
 import { detectSandbox } from "./sandbox.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
 
@@ -219,6 +221,127 @@ describe("S15: no folder below the workdir becomes a repository the agent config
     expect(result.ok).toBe(false);
     expect(await readFile(path.join(nested, ".git", "config"), "utf8")).toBe(config);
     expect(existsSync(path.join(nested, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+});
+
+describe("S15: a repository git reaches from the workdir through a gitlink is checked, however large the workdir", () => {
+  // `git status` in the workdir also runs `git status` in every submodule its index names (a gitlink, mode
+  // 160000), with that folder's `.git` as the repository: a repository planted anywhere in the workdir is
+  // reached from the top as soon as the (writable) index names it. The folder scan stops at
+  // MAX_SCANNED_FOLDERS, so a plant past it — in a workdir the call itself made large, or in a large
+  // node_modules — went unseen, and the user's next plain `git status` in the workdir ran its config.
+  const plantBehindGitlink = (folder: string): string =>
+    `mkdir -p ${folder}/.git/objects ${folder}/.git/refs && echo 'ref: refs/heads/main' > ${folder}/.git/HEAD && ` +
+    `printf '${plantedConfig()}' > ${folder}/.git/config && ` +
+    `git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),${folder}`;
+
+  it("past 10,000 folders the call made itself: disarmed, and the host's git status in the workdir runs nothing", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const result = await run(
+      `mkdir a && (cd a && seq 1 ${MAX_SCANNED_FOLDERS + 1} | xargs mkdir) && ${plantBehindGitlink("zz")}`,
+    );
+    expectHostGitRunsNothing(workdir);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain(path.join("zz", ".git", "HEAD"));
+  });
+
+  /** More folders than the scan reads, made by the user before the session (a large node_modules). */
+  const widenWorkdir = async (): Promise<void> => {
+    const wide = path.join(workdir, "node_modules");
+    await mkdir(wide);
+    await Promise.all(
+      Array.from({ length: MAX_SCANNED_FOLDERS + 1 }, (_, index) => mkdir(path.join(wide, `p${index}`))),
+    );
+  };
+
+  it(`behind more than ${MAX_GITLINKS} gitlinks: the index that hides it is set aside, and the host's git status runs nothing`, async () => {
+    await repositoryWithTwoCommits(workdir);
+    const decoys = `seq 1 ${MAX_GITLINKS + 1} | sed "s|.*|160000 $(git rev-parse HEAD)\\tg/&|" | git update-index --index-info`;
+    const result = await run(
+      `mkdir a && (cd a && seq 1 ${MAX_SCANNED_FOLDERS + 1} | xargs mkdir) && ${decoys} && ${plantBehindGitlink("zz")}`,
+    );
+    expectHostGitRunsNothing(workdir);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain(`more than ${MAX_GITLINKS} submodules`);
+    expect(existsSync(path.join(workdir, ".git", "index.disarmed"))).toBe(true);
+  });
+
+  it("in a folder the workdir already held past the scan's reach (a large node_modules)", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await widenWorkdir();
+    await mkdir(path.join(workdir, "zz", "deep"), { recursive: true });
+    const result = await run(plantBehindGitlink("zz/deep"));
+    expectHostGitRunsNothing(workdir);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+  });
+
+  it("a submodule the user keeps past the scan's reach stays as it is, its config read-only", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await widenWorkdir();
+    const nested = path.join(workdir, "zz", "lib");
+    await mkdir(nested, { recursive: true });
+    await repositoryWithTwoCommits(nested);
+    setupGit(
+      workdir,
+      "update-index",
+      "--add",
+      "--cacheinfo",
+      `160000,${setupGit(nested, "rev-parse", "HEAD").trim()},zz/lib`,
+    );
+    const result = await run(
+      `git -C zz/lib config core.fsmonitor 'echo pwned > ${marker}; false'; git -C zz/lib log --oneline | wc -l`,
+    );
+    expect(result.content).toContain("2");
+    expectHostGitRunsNothing(workdir, nested);
+    expect(hostGit(nested, "rev-parse", "--abbrev-ref", "HEAD").output.trim()).toBe("main");
+  });
+});
+
+describe("S15: a host git that runs while the call is still running", () => {
+  // KNOWN GAP, left failing on purpose (it.fails): the repository check runs when the call has ended, so
+  // for the length of a call a planted repository is live. A host git that runs meanwhile obeys it — and
+  // one does run without the user typing anything: an editor's git integration (VS Code runs `git status`
+  // on every file change) or a shell prompt that shows the branch and status. The call below plants a
+  // repository behind a gitlink, then waits; the host's `git status` during the wait runs the planted
+  // command. Closing it needs the plant to be impossible while the call runs (the call's writes kept apart
+  // until they are checked, e.g. an overlay upper layer merged after the check), not a check afterwards.
+  it.fails("a repository planted mid-call is not live for a host git status during the call", async () => {
+    await repositoryWithTwoCommits(workdir);
+    const ready = path.join(workdir, "planted");
+    const proceed = path.join(workdir, "proceed");
+    const call = run(
+      "mkdir -p zz/.git/objects zz/.git/refs && echo 'ref: refs/heads/main' > zz/.git/HEAD && " +
+        `printf '${plantedConfig()}' > zz/.git/config && ` +
+        "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),zz && touch planted && " +
+        "while [ ! -e proceed ]; do sleep 0.05; done",
+    );
+    await expect.poll(() => existsSync(ready), { timeout: 30_000 }).toBe(true);
+    hostGit(workdir, "status", "--short");
+    const ranDuringCall = existsSync(marker);
+    await writeFile(proceed, "");
+    const result = await call;
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(ranDuringCall, "the host's git status during the call ran the planted command").toBe(false);
+  });
+});
+
+describe("S15: hooks a repository's own config keeps in the work tree", () => {
+  // KNOWN GAP, left failing on purpose (it.fails): `core.hooksPath` pointing into the work tree is what
+  // husky sets up in most JavaScript projects (`.husky/_`, whose stubs run `.husky/<hook>`). Those files
+  // are ordinary workdir files, so an agent process rewrites `.husky/pre-commit` and the user's next plain
+  // `git commit` runs it — a hook, like `.git/hooks/`, that the README says stays read-only. The rule to
+  // close it: a folder the repository's config names as its hooks (and a file it includes) is protected
+  // like `.git/hooks` — read-only in the sandbox, asking in the file tools and the engine.
+  it.fails("an agent process cannot rewrite a hook that core.hooksPath names in the work tree", async () => {
+    await repositoryWithTwoCommits(workdir);
+    await mkdir(path.join(workdir, ".husky"));
+    await writeFile(path.join(workdir, ".husky", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    setupGit(workdir, "config", "core.hooksPath", ".husky");
+    await run(`printf '#!/bin/sh\\necho pwned > ${marker}\\n' > .husky/pre-commit`);
+    await writeFile(path.join(workdir, "c.txt"), "c\n");
+    setupGit(workdir, "add", "c.txt");
+    hostGit(workdir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "third");
+    expect(existsSync(marker), "the user's git commit ran the hook the agent wrote").toBe(false);
   });
 });
 

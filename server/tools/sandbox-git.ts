@@ -16,9 +16,18 @@
 // it with its config and hooks read-only. A clone into /tmp (private to the call) works.
 import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
-import { lstatSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import path from "node:path";
+import { readGitlinks } from "./gitlinks.ts";
 import { looksLikeRepository } from "./protected-paths.ts";
 
 /** Folders read per scan at most, breadth first; beyond, the check is partial (README says so). */
@@ -50,6 +59,11 @@ export interface RepositoryScan {
   visited: Set<string>;
   seen: Set<string>;
   capped: boolean;
+  /**
+   * Per repository (its git folder or `.git` file) whose index could not be listed completely: why. A
+   * folder such an index names past the scan's reach may go unchecked (see undoRepositoryChanges).
+   */
+  unlistedIndexes: Map<string, string>;
   /** Why the workdir was not scanned (then nothing is checked after the call either). */
   unchecked?: string;
 }
@@ -66,6 +80,7 @@ export function uncheckedScan(workdir: string, why: string): RepositoryScan {
     visited: new Set(),
     seen: new Set(),
     capped: false,
+    unlistedIndexes: new Map(),
     unchecked: why,
   };
 }
@@ -82,6 +97,7 @@ export async function scanRepositories(
     visited: new Set(),
     seen: new Set([workdir]),
     capped: false,
+    unlistedIndexes: new Map(),
   };
   // A capped scan is repeated on the same folders, plus those that did not exist then.
   const follows = (folder: string): boolean =>
@@ -111,7 +127,58 @@ export async function scanRepositories(
   };
   // Workers pick up folders as earlier ones add them; one pass of workers drains the queue.
   while (next < queue.length) await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, worker));
+  await followGitlinks(scan, skip, previous);
   return scan;
+}
+
+/**
+ * The folders git reaches from the workdir through submodules, read whatever the cap: `git status` in a
+ * repository runs `git status` in each folder its index names as a gitlink, with that folder's `.git` as
+ * the repository — so a repository planted anywhere in the workdir is reached from the top once the
+ * (writable) index names it. Each gitlink's folder and its `.git` folder are read like the scan's own, and
+ * so are the repositories found there, in turn; so are the folders an earlier scan read this way.
+ */
+async function followGitlinks(
+  scan: RepositoryScan,
+  skip: ReadonlySet<string>,
+  previous: RepositoryScan | undefined,
+): Promise<void> {
+  const listed = new Set<string>();
+  const skipped = (folder: string): boolean => [...skip].some((area) => within(folder, area));
+  const readFolder = async (folder: string): Promise<void> => {
+    if (scan.visited.has(folder) || skipped(folder)) return;
+    scan.visited.add(folder);
+    scan.seen.add(folder);
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => undefined);
+    if (entries) await addCandidates(scan, folder, entries);
+  };
+  // The folder a gitlink names, and its `.git` (a folder the scan may have seen but not read).
+  const read = async (folder: string): Promise<void> => {
+    await readFolder(folder);
+    const git = path.join(folder, ".git");
+    if (entryKind(git) === "other" && lstatSync(git).isDirectory()) await readFolder(git);
+  };
+  for (const folder of previous?.visited ?? []) await readFolder(folder);
+  for (;;) {
+    const repositories = [...scan.candidates.values()].filter(
+      (candidate) => candidate.armed && !listed.has(candidate.path),
+    );
+    if (repositories.length === 0) return;
+    for (const repository of repositories) {
+      listed.add(repository.path);
+      const worktree =
+        repository.kind === "git-link"
+          ? path.dirname(repository.path)
+          : path.basename(repository.path) === ".git"
+            ? path.dirname(repository.path)
+            : undefined;
+      // A bare repository has no work tree, so no submodule folders.
+      if (worktree === undefined || !within(worktree, scan.workdir)) continue;
+      const listing = await readGitlinks(repository.path, worktree);
+      if (listing.problem) scan.unlistedIndexes.set(repository.path, listing.problem);
+      for (const folder of listing.folders) await read(folder);
+    }
+  }
 }
 
 async function addCandidates(scan: RepositoryScan, folder: string, entries: Dirent[]): Promise<void> {
@@ -291,6 +358,12 @@ export async function undoRepositoryChanges(
     if (earlier?.armed && earlier.fingerprint === candidate.fingerprint) continue;
     undone.push(disarm(candidate, shown));
   }
+  // An index the call made unlistable (more gitlinks than can be followed, or one git cannot list in time)
+  // may hide a gitlink to a repository past the scan's reach: it is set aside, like a planted repository.
+  for (const [repository, problem] of after.unlistedIndexes) {
+    if (before.unlistedIndexes.has(repository)) continue;
+    undone.push(setIndexAside(repository, problem, shown));
+  }
   for (const earlier of before.candidates.values()) {
     if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
     const now = after.candidates.get(earlier.path);
@@ -299,6 +372,28 @@ export async function undoRepositoryChanges(
     undone.push(putBack(earlier, shown));
   }
   return undone;
+}
+
+/** Renames the index of a repository (its git folder, or the `.git` file naming it) to `index.disarmed`. */
+function setIndexAside(repository: string, problem: string, shown: (target: string) => string): string {
+  let gitDir = repository;
+  try {
+    if (!lstatSync(repository).isDirectory()) {
+      const named = /^gitdir: (.*)$/m.exec(readFileSync(repository, "utf8"))?.[1]?.trim() ?? "";
+      gitDir = path.resolve(path.dirname(repository), named);
+    }
+  } catch {
+    // Gone since the scan: its index goes with it.
+  }
+  const index = path.join(gitDir, "index");
+  const why = `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
+  const aside = freeName(`${index}.disarmed`);
+  try {
+    renameSync(index, aside);
+    return `renamed ${shown(index)} to ${path.basename(aside)}: ${why}`;
+  } catch (error) {
+    return `could not set ${shown(index)} aside (${(error as Error).message}; remove it before you run git there): ${why}`;
+  }
 }
 
 /** Renames what makes the candidate a repository: a git folder's HEAD, or the `.git` file itself. */

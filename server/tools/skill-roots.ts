@@ -12,6 +12,13 @@ export interface SkillRoot {
   root: string;
   /** The folder as the catalog found it (through a symlink, maybe). */
   given: string;
+  /**
+   * Called before a file of the folder is read (an MCP server's skill: the file is fetched and checked
+   * against its listed digest then, never before); a returned text refuses the read with that reason.
+   */
+  prepare?: (relative: string) => Promise<string | undefined>;
+  /** `mcp:<server>` for a skill an MCP server serves: while it is loaded, commands ask (run-command.ts). */
+  mcpSource?: string;
 }
 
 /** The roots readable right now (read live: a skill loaded a moment ago is included). */

@@ -50,6 +50,17 @@ export interface ToolTarget {
   skillResource?: string;
   /** For MCP tools: the server, its name for the tool, and its annotations (hints shown on the approval card). */
   mcp?: { server: string; tool: string; annotations?: Record<string, unknown> };
+  /**
+   * A call that needs the person's consent by its nature, in every mode: loading a skill an MCP server
+   * serves (SEP-2640). `key` is what the consent is bound to (the server, the skill's URI and its file
+   * set); an approval of that key holds for the session, and any other key asks again.
+   */
+  consent?: {
+    key: string;
+    reason: string;
+    /** "Allow once" holds for the session too (what is approved is content, not one call). */
+    anyAllowHolds?: boolean;
+  };
 }
 
 export interface ToolExecution {

@@ -7,10 +7,10 @@ import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import { TestClient, startTestServer, type TestServer, type EventMessage } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 import { isEvent } from "./protocol-client.ts";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sessionsDirectory } from "../session/session-hub.ts";
+import { installFixtureLog } from "../session/fixtures/relocate.ts";
 
 let server: TestServer;
 let client: TestClient;
@@ -70,10 +70,11 @@ describe("branches", () => {
     });
     expect(opened.event.session.title).toBe("forked from #1: skill review description");
 
-    // The first request is #1 again: the same conversation, the index line re-rendered with the edit.
+    // The first request is #1 again, numbered #2 (numbering continues from the fork): the same
+    // conversation, the index line re-rendered with the edit.
     const branchRequests = requests(branchId);
     const resent = branchRequests[0];
-    expect(resent.requestIndex).toBe(1);
+    expect(resent.requestIndex).toBe(2);
     expect(client.snapshotMessages(branchId, resent)).toEqual(client.snapshotMessages(origin, first));
     expect(resent.system.stable).toContain(edited);
     expect(before).not.toContain(edited);
@@ -93,7 +94,7 @@ describe("branches", () => {
     expect(requests(branchId).at(-1)!.system.stable).toContain(edited);
 
     // A rerun of the branch's request is sent with the branch's edits (a branch of a branch keeps them).
-    const rerunId = await fork({ sessionId: branchId, requestIndex: 1, kind: "rerun", edits: [] });
+    const rerunId = await fork({ sessionId: branchId, requestIndex: 2, kind: "rerun", edits: [] });
     expect(requests(rerunId)[0].stableHash).toBe(resent.stableHash);
 
     // The list shows the branch with its origin; reopened on a fresh server connection it keeps its edits.
@@ -207,15 +208,11 @@ describe("branches", () => {
   });
 
   it("forks a request of a log written by the previous format (snapshots as $historyPrefix references)", async () => {
-    const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "session", "fixtures");
-    const text = (await readFile(path.join(fixtures, "format-1-compact.jsonl"), "utf8"))
-      .split("__WORKDIR__")
-      .join(server.workdir)
-      .split("__SCENARIOS__")
-      .join(server.scenariosDir);
-    await mkdir(sessionsDirectory(server.home), { recursive: true });
     const oldId = "20261202-100000-format1";
-    await writeFile(path.join(sessionsDirectory(server.home), `${oldId}.jsonl`), text, { mode: 0o600 });
+    const text = await installFixtureLog(server.home, "format-1-compact.jsonl", oldId, [
+      ["__WORKDIR__", server.workdir],
+      ["__SCENARIOS__", server.scenariosDir],
+    ]);
     const branchId = await fork({ sessionId: oldId, requestIndex: 3, kind: "rerun", edits: [] });
     const resent = requests(branchId)[0];
     // Request #3 of that log was sent with the first 5 messages of its conversation.

@@ -2,6 +2,7 @@
 // every frame, dispatches commands to the session hub, and forwards the events of the sessions this tab has
 // opened. Frames of one connection are handled in order (a promise chain), but nothing here waits for a
 // run to finish, so a busy tab never stalls others.
+import { cacheAsOffer } from "../cache/cache-as.ts";
 import { detectSandbox } from "../tools/sandbox.ts";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { parseClientCommand } from "../protocol/schemas.ts";
@@ -75,6 +76,7 @@ export class ClientConnection {
       providers: this.hub.providers(),
       defaultWorkdir: this.hub.defaultWorkdir,
       sandbox: machineSandbox(),
+      cacheAs: cacheAsOffer(this.hub.home),
     });
   }
 
@@ -197,7 +199,7 @@ export class ClientConnection {
         });
         return;
       case "export_session": {
-        if (command.format === "html" || command.format === "scenario") {
+        if (command.format === "html" || command.format === "scenario" || command.format === "otlp") {
           await this.hub.flushLog(command.sessionId);
           const session = await readExportedSession(this.hub.home, command.sessionId);
           const file = exportSession(session, command.format);
@@ -283,15 +285,46 @@ export class ClientConnection {
           runs: command.runs,
           ...(command.concurrency ? { concurrency: command.concurrency } : {}),
           ...(command.ablation ? { ablation: command.ablation } : {}),
+          ...(command.skill ? { skill: command.skill } : {}),
+          ...(command.withoutSkills ? { withoutSkills: true } : {}),
+          ...(command.maxCalls !== undefined ? { maxCalls: command.maxCalls } : {}),
+          ...(command.maxUsd !== undefined ? { maxUsd: command.maxUsd } : {}),
+          ...(command.estimateOnly ? { estimateOnly: true } : {}),
         });
         return;
       case "cancel_trigger_lab":
         session.cancelTriggerLab();
         return;
+      case "start_optimizer": {
+        const { type: _type, sessionId: _id, ...request } = command;
+        session.startOptimizer(request);
+        return;
+      }
+      case "optimizer_proposal":
+        session.optimizer().propose(command.description);
+        return;
+      case "cancel_optimizer":
+        session.optimizer().cancel();
+        return;
+      case "apply_description":
+        await session.optimizer().apply(command.skill, command.description);
+        return;
       case "catalog_budget":
         session.catalogBudget(command.profile, command.contextWindow);
         return;
+      case "skill_figures":
+        this.send({
+          type: "skill_figures",
+          sessionId: session.id,
+          figures: await session.skillFigures(command.name),
+        });
+        return;
       case "import_scenario":
+        if (command.newSession) {
+          const replay = await this.hub.importScenarioAsSession(session, command.fileName, command.yaml);
+          await this.attach(replay, undefined);
+          return;
+        }
         await this.hub.importScenario(session, command.fileName, command.yaml);
         return;
       default: {

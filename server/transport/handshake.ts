@@ -109,6 +109,24 @@ export function tokenMatches(candidate: string | null | undefined, token: string
   return timingSafeEqual(given, expected);
 }
 
+/**
+ * The two refusals a client can act on differently: no token at all (open the printed address), or a token
+ * that is not this start's (the server was restarted: open the new address). Both are 401, and every wrong
+ * token gets the same words whatever its length or content, so the answer tells nothing beyond "missing
+ * vs wrong" (SECURITY N6/N7); the comparison stays constant-time.
+ */
+export const MISSING_TOKEN =
+  "missing token: open the address the server printed at start (it ends with #token=…)";
+export const WRONG_TOKEN =
+  "wrong token: not this start's token (a new one is made on every start); open the address the server printed";
+
+export function checkToken(candidate: string | null | undefined, token: string): CheckOutcome {
+  if (candidate === null || candidate === undefined || candidate === "")
+    return { ok: false, status: 401, reason: MISSING_TOKEN };
+  if (!tokenMatches(candidate, token)) return { ok: false, status: 401, reason: WRONG_TOKEN };
+  return { ok: true };
+}
+
 export function tokenFromRequest(request: IncomingMessage): string | null {
   const url = new URL(request.url ?? "/", "http://placeholder");
   return url.searchParams.get("token");
@@ -124,13 +142,8 @@ export function checkUpgrade(request: IncomingMessage, policy: HandshakePolicy):
   if (!host.ok) return host;
   const origin = checkOrigin(request, policy);
   if (!origin.ok) return origin;
-  if (!tokenMatches(tokenFromRequest(request), policy.token)) {
-    return {
-      ok: false,
-      status: 401,
-      reason: "missing or wrong token; open the URL the server printed at start",
-    };
-  }
+  const token = checkToken(tokenFromRequest(request), policy.token);
+  if (!token.ok) return token;
   if (singleHeader(request, "origin") === undefined) {
     return { ok: false, status: 403, reason: "WebSocket upgrade without an Origin header is refused" };
   }

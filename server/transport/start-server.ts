@@ -12,7 +12,15 @@ import type { SessionParts } from "../session/session-types.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "./connection.ts";
 import { WebSocketTransport } from "./ws-transport.ts";
-import { buildPolicy, checkHost, checkOrigin, checkUpgrade, generateToken } from "./handshake.ts";
+import {
+  buildPolicy,
+  checkHost,
+  checkOrigin,
+  checkToken,
+  checkUpgrade,
+  generateToken,
+  tokenFromRequest,
+} from "./handshake.ts";
 import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
 import { defaultSessionParts } from "../session/default-parts.ts";
@@ -117,8 +125,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
     }
     const pathname = new URL(request.url ?? "/", "http://placeholder").pathname;
-    if (pathname === "/ws")
+    if (pathname === "/ws") {
+      // A page whose socket was refused asks here why: the same checks as an upgrade, in plain HTTP, so it
+      // can tell "no token" and "a token of an earlier start" apart from "the server is not there".
+      const refused = [
+        checkOrigin(request, policy),
+        checkToken(tokenFromRequest(request), policy.token),
+      ].find((check) => !check.ok);
+      if (refused && !refused.ok) return sendText(response, refused.status, refused.reason, headers);
       return sendText(response, 426, "upgrade to a WebSocket here", { ...headers, Upgrade: "websocket" });
+    }
     staticFiles.serve(request, response, requestHost).catch((error: unknown) => {
       log(`static file error: ${errorMessage(error)}`);
       if (!response.headersSent) sendText(response, 500, "internal error", headers);

@@ -42,6 +42,8 @@ describe("static pages", () => {
     const notFound = await get("/nope");
     expect(notFound.status).toBe(404);
     expect(notFound.body).toContain("missing");
-    expect((await get("/ws")).status).toBe(426);
+    // GET /ws answers like an upgrade would: 401 without this start's token (token-answers.test.ts), else 426.
+    expect((await get("/ws")).status).toBe(401);
+    expect((await get(`/ws?token=${server.token}`)).status).toBe(426);
   });
 });

@@ -4,6 +4,7 @@
 // most common values. Refuses paths outside the session workdir (PSEUDOCLAUDE_WORKDIR).
 import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { guessDelimiter, parseCsv } from "./scripts/parse-csv.mjs";
 
 const MAX_BYTES = 20 * 1024 * 1024;
 
@@ -58,47 +59,10 @@ function symlinkTarget(candidate) {
   }
 }
 
-/** RFC 4180-style parsing: quoted fields, doubled quotes, newlines inside quotes. */
-function parseCsv(text, delimiter) {
-  const rows = [];
-  let row = [];
-  let field = "";
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"' && field === "") quoted = true;
-    else if (char === delimiter) {
-      row.push(field);
-      field = "";
-    } else if (char === "\n" || char === "\r") {
-      if (char === "\r" && text[index + 1] === "\n") index++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += char;
-  }
-  if (field !== "" || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.filter((cells) => !(cells.length === 1 && cells[0] === ""));
-}
-
-function guessDelimiter(firstLine) {
-  const counts = [",", ";", "\t", "|"].map((candidate) => [candidate, firstLine.split(candidate).length - 1]);
-  counts.sort((a, b) => b[1] - a[1]);
-  return counts[0][1] > 0 ? counts[0][0] : ",";
-}
-
 function columnType(values) {
   if (values.length === 0) return "empty";
+  // Digits with leading zeros are identifiers (reference/column-types.md): text, never averaged.
+  if (values.some((value) => /^0\d+$/.test(value))) return "text";
   if (values.every((value) => /^-?\d+$/.test(value))) return "integer";
   if (values.every((value) => /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value))) return "number";
   if (values.every((value) => /^(true|false|yes|no)$/i.test(value))) return "boolean";

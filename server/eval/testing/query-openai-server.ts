@@ -33,6 +33,8 @@ function lastUserText(body: Record<string, any>): string {
 
 export async function startQueryServer(options: {
   answers: Record<string, QueryAnswer>;
+  /** Answers a request no entry of `answers` names (e.g. by reading its system prompt). */
+  answer?: (body: Record<string, any>, query: string) => QueryAnswer | undefined;
   /** Hold each answer this long before sending it (default 0). */
   delayMs?: number;
 }): Promise<QueryServer> {
@@ -50,7 +52,7 @@ export async function startQueryServer(options: {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, any>;
       const query = lastUserText(body);
       requests.push({ body, query });
-      const answer = options.answers[query];
+      const answer = options.answers[query] ?? options.answer?.(body, query);
       const send = () => {
         if (request.method !== "POST" || (request.url ?? "").split("?")[0] !== "/v1/chat/completions") {
           response.writeHead(404, { "content-type": "application/json" });

@@ -15,15 +15,33 @@ export interface SavedRun {
   output: string[];
 }
 
-/** Runs `messages` against `scenario` (YAML text) under `root` and saves the session. */
-export async function saveScriptedRun(root: string, scenario: string, messages: string[]): Promise<SavedRun> {
+/** A real provider (pointed at a local fake of its API) instead of the scripted model. */
+export interface ProviderOverride {
+  provider: string;
+  model: string;
+  baseUrl: string;
+}
+
+/**
+ * Runs `messages` against `scenario` (YAML text) under `root` and saves the session; with `override`, the
+ * messages go to that provider instead (the scenario is then unused).
+ */
+export async function saveScriptedRun(
+  root: string,
+  scenario: string,
+  messages: string[],
+  override?: ProviderOverride,
+): Promise<SavedRun> {
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
   await cp(path.join(REPO_ROOT, "examples", "demo-workdir"), workdir, { recursive: true });
   const scenarioFile = path.join(root, "scenario.yaml");
   await writeFile(scenarioFile, scenario);
   const result = await runCli([
-    ...runFlags(workdir, home, scenarioFile),
+    ...(override
+      ? ["run", "--workdir", workdir, "--home", home, "--provider", override.provider]
+      : runFlags(workdir, home, scenarioFile)),
+    ...(override ? ["--model", override.model, "--base-url", override.baseUrl] : []),
     ...messages.flatMap((message) => ["--message", message]),
     "--yes",
     "--json",

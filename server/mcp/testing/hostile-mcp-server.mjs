@@ -10,7 +10,8 @@
 // - deep: its tools/list answer holds an input schema nested a million deep (valid JSON, 2 MB);
 // - exit-mid-call: tool `die` exits the process while its call is pending;
 // - stderr-flood: writes to stderr without end from the start; tool `echo` still answers;
-// - no-newline: after initialize, stdout without a line break, without end.
+// - no-newline: after initialize, stdout without a line break, without end;
+// - endless-pages: every tools/list answer is an empty page with a next cursor, without end.
 // The marker argument is only there so a test can find the process in /proc.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -74,6 +75,16 @@ if (mode === "deep") {
     if (Array.isArray(tools)) tools[0].inputSchema = "__DEEP__";
     const line = JSON.stringify(message).replace('"__DEEP__"', `{"type":"object","default":${deep}}`);
     process.stdout.write(`${line}\n`);
+  };
+}
+
+if (mode === "endless-pages") {
+  // Every page empty, every page pointing at another: a client that stops only on a tool count never stops.
+  const send = transport.send.bind(transport);
+  let page = 0;
+  transport.send = async (message) => {
+    if (Array.isArray(message.result?.tools)) message.result = { tools: [], nextCursor: `page-${++page}` };
+    return send(message);
   };
 }
 

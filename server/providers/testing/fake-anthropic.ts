@@ -19,6 +19,8 @@ export interface AnthropicFakeUsage {
   output_tokens: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** The writes split by TTL, as the API reports them. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 export interface AnthropicFakeToolUse {
@@ -34,6 +36,14 @@ export interface AnthropicFakeTurn extends FakeTurnBase {
   usage?: AnthropicFakeUsage;
   /** Default: "tool_use" when there are tool uses, else "end_turn". */
   stopReason?: string;
+  /** The message id (default a fresh `msg_…`). */
+  id?: string;
+  /**
+   * The message's `diagnostics` (cache diagnostics), as the API puts it on message_start's message:
+   * null (no divergence), {cache_miss_reason: null} (still running), or {cache_miss_reason: {type, …}}.
+   * Left out when undefined.
+   */
+  diagnostics?: unknown;
 }
 
 function sse(type: string, payload: Record<string, unknown>): SseEvent {
@@ -50,7 +60,7 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
   const events: SseEvent[] = [
     sse("message_start", {
       message: {
-        id: anthropicId("msg"),
+        id: turn.id ?? anthropicId("msg"),
         type: "message",
         role: "assistant",
         model: turn.model ?? "claude-fake-1",
@@ -61,8 +71,10 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
           input_tokens: usage.input_tokens,
           cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
           cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+          ...(usage.cache_creation ? { cache_creation: usage.cache_creation } : {}),
           output_tokens: 1,
         },
+        ...(turn.diagnostics !== undefined ? { diagnostics: turn.diagnostics } : {}),
       },
     }),
     sse("ping", {}),

@@ -35,6 +35,8 @@ export interface OpenAiFakeTurn extends FakeTurnBase {
   finishReason?: string;
   /** Leave out the usage chunk, as servers do when include_usage is not honoured. */
   omitUsage?: boolean;
+  /** A `prompt_cache_diagnostics` object on the usage chunk (a Responses API field some servers add). */
+  promptCacheDiagnostics?: Record<string, unknown>;
 }
 
 export function openAiId(prefix: string): string {
@@ -98,6 +100,7 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
           prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, audio_tokens: 0 },
           completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
         },
+        ...(turn.promptCacheDiagnostics ? { prompt_cache_diagnostics: turn.promptCacheDiagnostics } : {}),
       }),
     );
   }

@@ -109,6 +109,13 @@ export function pathTool<Input extends { path?: string }>(options: {
     async execute(input, context) {
       const confined = confinePathArgument(definition.name, input, context.workdir, defaultPath, skillRoots);
       if (isExecution(confined)) return confined;
+      // A file of an MCP server's skill is fetched and verified now, or the read is refused with why.
+      const skillFile = confined.skillFile;
+      const root = skillFile
+        ? skillRoots?.().find((candidate) => candidate.skill === skillFile.skill)
+        : undefined;
+      const refused = root?.prepare && skillFile ? await root.prepare(skillFile.path) : undefined;
+      if (refused) return failure(definition.name, "path_refused", refused);
       return options.execute(confined, input, context);
     },
   });

@@ -55,7 +55,21 @@ export function createRunCommandTool(
     },
     describe: (input, { workdir }) => {
       const skill = skillNamedIn(input.command, roots);
-      return { cwd: workdir, command: input.command, ...(skill ? { skillResource: skill } : {}) };
+      // While the model acts on a skill an MCP server served, a command it runs is host-side code
+      // execution that skill may have asked for: it asks in every mode, whatever the rules (SEP-2640).
+      const served = (roots?.() ?? []).filter((root) => root.mcpSource !== undefined);
+      const consent = served.length
+        ? {
+            key: input.command,
+            reason: `skill ${served.map((root) => `"${root.skill}" (${root.mcpSource})`).join(", ")} is loaded: its text came from an MCP server, so a command run while it is active asks in every mode, whatever the rules`,
+          }
+        : undefined;
+      return {
+        cwd: workdir,
+        command: input.command,
+        ...(skill ? { skillResource: skill } : {}),
+        ...(consent ? { consent } : {}),
+      };
     },
     async execute(input, context): Promise<ToolExecution> {
       const { command } = input;

@@ -147,10 +147,14 @@ export function createSearchCodeTool(
           : `\n[search stopped at ${stoppedAt} after ${timeBudgetMs / 1000} s (${filesSearched} of ${files.length} files searched); narrow the path or glob]`;
       const changedSuffix = (changedNote ? `\n${changedNote}` : "") + stoppedNote;
       if (total === 0) {
-        return cappedSuccess(name, `no matches for /${pattern}/ in ${filesSearched} files${changedSuffix}`, {
-          matches: 0,
-          filesSearched,
-        });
+        return cappedSuccess(
+          name,
+          `no matches for /${pattern}/ in ${filesSearched} file${filesSearched === 1 ? "" : "s"}${changedSuffix}`,
+          {
+            matches: 0,
+            filesSearched,
+          },
+        );
       }
       const note =
         total > matches.length

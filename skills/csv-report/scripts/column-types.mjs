@@ -1,16 +1,16 @@
 // Counts, per column of a CSV file, how many cells look like each type (the cases of
 // reference/column-types.md). Usage: node column-types.mjs <file.csv>. Read-only; prints one line per column.
+// Cells are split by the same RFC 4180 parser profile_csv uses (parse-csv.mjs): a quoted "Widget, large"
+// is one cell, never two.
 import { readFileSync } from "node:fs";
+import { parseCsv } from "./parse-csv.mjs";
 
 const file = process.argv[2];
 if (!file) {
   console.error("usage: node column-types.mjs <file.csv>");
   process.exit(2);
 }
-const [header, ...rows] = readFileSync(file, "utf8")
-  .split(/\r?\n/)
-  .filter((line) => line !== "")
-  .map((line) => line.split(","));
+const [header, ...rows] = parseCsv(readFileSync(file, "utf8").replace(/^\uFEFF/, ""));
 const kinds = [
   ["empty", (cell) => cell.trim() === ""],
   ["id-with-leading-zeros", (cell) => /^0\d+$/.test(cell)],
@@ -25,7 +25,7 @@ const kinds = [
 for (const [index, name] of (header ?? []).entries()) {
   const counts = new Map();
   for (const row of rows) {
-    const cell = row[index] ?? "";
+    const cell = (row[index] ?? "").trim();
     const kind = kinds.find(([, test]) => test(cell))[0];
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }

@@ -1,0 +1,290 @@
+// The store from the outside: server events go in through the public reducer, the views come out through
+// the selectors (app/state/selectors.ts), and the panels render what the selectors return — to static
+// markup, with React's own server renderer, so no browser is needed. Nothing here reads the state's own
+// fields: a new store that keeps the reducer's actions and the selectors' signatures passes unchanged.
+import { renderToStaticMarkup } from "react-dom/server";
+import type { ReactElement } from "react";
+import { describe, expect, it } from "vitest";
+import type { FolderTrust, ServerMessage, SessionEvent } from "../../server/protocol/index.ts";
+import { CatalogPanel } from "../components/catalog-panel.tsx";
+import { ChatPanel } from "../components/chat-panel.tsx";
+import { ErrorList } from "../components/error-list.tsx";
+import { InspectorPanel } from "../components/inspector-panel.tsx";
+import { initialUiState, uiReducer } from "./reducer.ts";
+import {
+  catalogOf,
+  chatTurns,
+  isRunning,
+  manualTurn,
+  pendingApprovalIds,
+  queuedMessages,
+  requestsOf,
+  stageOf,
+  toolCallsById,
+  trustToAsk,
+  visibleErrors,
+  waitingApprovals,
+} from "./selectors.ts";
+import { envelope, skill, snapshot, summary, tool } from "./test-builders.ts";
+import type { UiAction, UiState } from "./types.ts";
+
+/** Events of session s1, numbered from 1, after its session_opened. */
+function session(...events: SessionEvent[]): ServerMessage[] {
+  return [
+    envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] }),
+    ...events.map((event, index) => envelope(index + 2, event)),
+  ];
+}
+
+function reduce(messages: ServerMessage[], ...actions: UiAction[]): UiState {
+  const afterServer = uiReducer(initialUiState, { type: "server_batch", messages });
+  return actions.reduce(uiReducer, afterServer);
+}
+
+const noop = () => {};
+
+function chat(state: UiState): string {
+  return render(
+    <ChatPanel
+      sessionId="s1"
+      turns={chatTurns(state)}
+      toolCalls={toolCallsById(state)}
+      pendingApprovals={pendingApprovalIds(state)}
+      manualTurn={manualTurn(state)}
+      skills={catalogOf(state)?.skills ?? []}
+      running={isRunning(state)}
+      connected
+      queued={queuedMessages(state)}
+      onSend={() => true}
+      onStop={noop}
+      onAnswer={noop}
+      onManualResponse={noop}
+      onSelectRequest={noop}
+    />,
+  );
+}
+
+function render(element: ReactElement): string {
+  return renderToStaticMarkup(element);
+}
+
+/** The text a reader sees (tags dropped, entities of the renderer decoded). */
+function text(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function count(html: string, attribute: string): number {
+  return html.split(attribute).length - 1;
+}
+
+const review = skill("review", ["lint"]);
+const catalog: SessionEvent = {
+  type: "catalog_snapshot",
+  catalog: { skills: [review, skill("commit")], warnings: [], removed: [], shadowed: [], lint: [] },
+  visibleTools: ["load_skill"],
+  registeredTools: ["load_skill"],
+};
+
+describe("the store, events in and views out", () => {
+  it("a streamed answer is one assistant turn in the conversation log, busy while the run goes", () => {
+    const streaming = reduce(
+      session(
+        { type: "run_started", runId: "r1", userMessage: "review it" },
+        { type: "request", runId: "r1", snapshot: snapshot() },
+        ...["Let ", "me ", "look."].map((piece): SessionEvent => ({
+          type: "text_delta",
+          runId: "r1",
+          requestIndex: 1,
+          text: piece,
+        })),
+      ),
+    );
+    expect(chatTurns(streaming).map((turn) => turn.kind)).toEqual(["user", "assistant"]);
+    expect(isRunning(streaming)).toBe(true);
+    const html = chat(streaming);
+    expect(html).toMatch(/role="log"[^>]*aria-busy="true"/);
+    expect(text(html)).toContain("review it");
+    expect(text(html)).toContain("Let me look.");
+    expect(count(html, 'data-testid="assistant-text"')).toBe(1);
+
+    const done = reduce(
+      session(
+        { type: "run_started", runId: "r1", userMessage: "review it" },
+        { type: "request", runId: "r1", snapshot: snapshot() },
+        { type: "text_delta", runId: "r1", requestIndex: 1, text: "Done." },
+        { type: "stop", runId: "r1", reason: "completed", iterations: 1 },
+      ),
+    );
+    expect(isRunning(done)).toBe(false);
+    const finished = chat(done);
+    expect(finished).toMatch(/role="log"[^>]*aria-busy="false"/);
+    expect(count(finished, 'data-testid="turn-stop"')).toBe(1);
+  });
+
+  it("a permission request is a waiting approval: a card and an announcement, gone once answered", () => {
+    const asking = reduce(
+      session(
+        { type: "run_started", runId: "r1", userMessage: "clean up" },
+        {
+          type: "tool_call",
+          runId: "r1",
+          requestIndex: 1,
+          call: { id: "c1", name: "run_command", input: { command: "rm -rf logs" } },
+          known: true,
+          visible: true,
+        },
+        {
+          type: "permission_request",
+          runId: "r1",
+          request: {
+            callId: "c1",
+            tool: "run_command",
+            category: "exec",
+            input: { command: "rm -rf logs" },
+            command: "rm -rf logs",
+            cwd: "/tmp/demo",
+            trace: { decision: "ask", source: "mode", category: "exec" },
+          },
+        },
+      ),
+    );
+    expect(waitingApprovals(asking).map((request) => request.command)).toEqual(["rm -rf logs"]);
+    const html = chat(asking);
+    expect(count(html, 'data-testid="approval-card"')).toBe(1);
+    expect(html).toMatch(/role="group" aria-label="Approve run_command\?"/);
+    expect(html).toMatch(/aria-live="assertive"[^>]*>Approval needed: run_command\./);
+
+    const answered = uiReducer(asking, {
+      type: "server",
+      message: envelope(5, {
+        type: "permission_decision",
+        runId: "r1",
+        callId: "c1",
+        trace: { decision: "deny", source: "user", category: "exec" },
+        answer: { kind: "deny", reason: "not now" },
+      }),
+    });
+    expect(waitingApprovals(answered)).toEqual([]);
+    const after = chat(answered);
+    expect(count(after, 'data-testid="approval-card"')).toBe(0);
+    expect(after).toMatch(/aria-live="assertive"[^>]*><\/p>/);
+  });
+
+  it("a message typed during a run is queued for that session and shown above the box", () => {
+    const state = reduce(
+      session({ type: "run_started", runId: "r1", userMessage: "slow" }),
+      { type: "queue_message", sessionId: "s1", text: "and then this" },
+      { type: "queue_message", sessionId: "other", text: "not for this session" },
+    );
+    expect(queuedMessages(state).map((item) => item.text)).toEqual(["and then this"]);
+    const html = chat(state);
+    expect(text(html)).toContain("Sent when the run ends: and then this");
+    expect(text(html)).not.toContain("not for this session");
+  });
+
+  it("requests fill the inspector: the selected one's summary, and its panes as tabs of one panel", () => {
+    const state = reduce(
+      session(
+        { type: "run_started", runId: "r1", userMessage: "review it" },
+        { type: "request", runId: "r1", snapshot: snapshot() },
+        {
+          type: "request",
+          runId: "r1",
+          snapshot: snapshot({ requestIndex: 2, tools: [tool("load_skill"), tool("lint", "skill")] }),
+        },
+      ),
+    );
+    expect(requestsOf(state).map((request) => request.requestIndex)).toEqual([1, 2]);
+    const html = render(<InspectorPanel requests={requestsOf(state)} onSelect={noop} onShowTurn={noop} />);
+    expect(text(html)).toContain("Request #2");
+    expect(count(html, 'role="tab"')).toBe(5);
+    expect(count(html, 'aria-selected="true"')).toBe(1);
+    // Roving focus: only the selected tab is a Tab stop; the one panel is labelled by it.
+    expect(count(html, 'role="tab" id=')).toBe(5);
+    expect(count(html, 'tabindex="0" data-testid="pane-tab-')).toBe(1);
+    const selected = /id="([^"]+)" aria-selected="true"/.exec(html)?.[1];
+    expect(html).toContain(`role="tabpanel" id=`);
+    expect(html).toContain(`aria-labelledby="${selected}"`);
+    // The request's tools pane says a skill tool is now visible (the diff against #1).
+    expect(text(html)).toContain("tools +lint");
+  });
+
+  it("a skill moves through its stages in the catalog as it is loaded and its tools arrive", () => {
+    const listed = reduce(session(catalog));
+    expect(catalogOf(listed)?.skills.map((item) => item.name)).toEqual(["review", "commit"]);
+    expect(stageOf(listed, review)).toBe("listed");
+    const loaded = reduce(
+      session(
+        catalog,
+        { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 },
+        { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] },
+        {
+          type: "request",
+          runId: "r1",
+          snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }),
+        },
+      ),
+    );
+    expect(stageOf(loaded, review)).toBe("tools_registered");
+    const html = render(
+      <CatalogPanel
+        catalog={catalogOf(loaded)}
+        stageOf={(item) => stageOf(loaded, item)}
+        reloadFeed={[]}
+        onSelectSkill={noop}
+        onReload={noop}
+      />,
+    );
+    expect(html).toMatch(/data-testid="skill-stage-review"[^>]*>[^<]*tools registered/);
+    expect(html).toMatch(/data-testid="skill-stage-commit"[^>]*>[^<]*listed/);
+  });
+
+  it("errors show once each with a count, as alerts; a dismissed one goes", () => {
+    const state = reduce([
+      ...session(),
+      { type: "error", code: "invalid_command", message: "unknown type", command: "nope" },
+      { type: "error", code: "invalid_command", message: "unknown type", command: "nope" },
+    ]);
+    const errors = visibleErrors(state);
+    expect(errors).toHaveLength(1);
+    const html = render(<ErrorList errors={errors} onDismiss={noop} />);
+    expect(html).toContain('role="alert"');
+    expect(text(html)).toContain("Error: invalid_command (×2)");
+    expect(visibleErrors(uiReducer(state, { type: "dismiss_error", id: errors[0].id }))).toEqual([]);
+  });
+
+  it("a folder that grants something asks for trust until Keep untrusted; trusting it ends the question", () => {
+    const untrusted: FolderTrust = {
+      folder: "/tmp/demo",
+      trusted: false,
+      grants: { allow: ["run_command(*)"], mcpServers: [] },
+    };
+    const asked = reduce(session({ type: "trust_state", trust: untrusted }));
+    expect(trustToAsk(asked)?.folder).toBe("/tmp/demo");
+    expect(trustToAsk(uiReducer(asked, { type: "trust_prompt", dismissed: true }))).toBeUndefined();
+    const trusted = reduce(
+      session(
+        { type: "trust_state", trust: untrusted },
+        { type: "trust_state", trust: { ...untrusted, trusted: true, via: "session" } },
+      ),
+    );
+    expect(trustToAsk(trusted)).toBeUndefined();
+  });
+
+  it("views of a page with no session yet are empty, and the same empty value every time", () => {
+    expect(chatTurns(initialUiState)).toEqual([]);
+    expect(chatTurns(initialUiState)).toBe(chatTurns(initialUiState));
+    expect(toolCallsById(initialUiState)).toBe(toolCallsById(initialUiState));
+    expect(requestsOf(initialUiState)).toBe(requestsOf(initialUiState));
+    expect(isRunning(initialUiState)).toBe(false);
+    expect(stageOf(initialUiState, review)).toBe("listed");
+  });
+});

@@ -1,0 +1,121 @@
+// The gitlinks (submodule entries, mode 160000) of a repository's index, as the host's git reads them.
+//
+// Why the sandbox needs them (sandbox-git.ts): `git status` in the workdir also runs `git status` in every
+// folder its index names as a submodule, with that folder's `.git` as the repository. The index is the
+// agent's to write (`git add` must work), so a gitlink can point the user's plain `git status` at a
+// repository planted anywhere in the workdir, however deep, past the folder scan's reach. Every folder a
+// gitlink names is therefore checked like the workdir itself, whatever the scan's cap.
+//
+// The index is read by the host's own git (`ls-files --stage`), so every format git writes is read as the
+// user's git reads it (versions 2–4, split and sparse indexes, SHA-256). That git runs with a fixed
+// environment (no system or global config) and `core.fsmonitor=false` on its command line, which beats
+// any setting: reading the index runs no program. Where no git is installed there is no git to fool, and
+// nothing is read.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
+import { findProgram } from "./find-program.ts";
+
+/** git's environment here: the launcher's fixed one, and no system or global configuration. */
+const GIT_ENVIRONMENT: Record<string, string> = {
+  ...LAUNCHER_ENVIRONMENT,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+};
+
+/**
+ * Gitlinks read at most per index. Real repositories have a handful; past this the listing is partial, and
+ * the caller treats an index that became uncheckable during a call as planted (sandbox-git.ts).
+ */
+export const MAX_GITLINKS = 10_000;
+/** Longer than PATH_MAX with room for the mode and object id. */
+const MAX_RECORD_CHARS = 8192;
+/** An index git cannot list within this is partial, like one over MAX_GITLINKS. */
+const LIST_TIMEOUT_MS = 10_000;
+
+let hostGit: string | null | undefined;
+
+/** The host's git, found once on the server's own PATH (absolute entries only), or null when absent. */
+function gitProgram(): string | null {
+  if (hostGit === undefined) {
+    const searchPath = (process.env.PATH ?? "")
+      .split(":")
+      .filter((folder) => path.isAbsolute(folder))
+      .join(":");
+    hostGit = findProgram("git", searchPath) ?? null;
+  }
+  return hostGit;
+}
+
+export interface GitlinkListing {
+  /** Absolute folders the index names as submodules, inside `worktree`. */
+  folders: string[];
+  /** Why the index could not be read completely (the listing is then partial). */
+  problem?: string;
+}
+
+/**
+ * The folders the index of `gitDir` (a git folder, or a `.git` file naming one) names as submodules of
+ * `worktree`. Paths that leave the worktree are dropped (git refuses them too).
+ */
+export function readGitlinks(gitDir: string, worktree: string): Promise<GitlinkListing> {
+  const git = gitProgram();
+  if (!git) return Promise.resolve({ folders: [] });
+  return new Promise((resolve) => {
+    const child = spawn(
+      git,
+      [
+        `--git-dir=${gitDir}`,
+        "--no-optional-locks",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "safe.directory=*",
+        "ls-files",
+        "--stage",
+        "-z",
+      ],
+      {
+        cwd: "/",
+        // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
+        env: GIT_ENVIRONMENT as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: LIST_TIMEOUT_MS,
+      },
+    );
+    const folders: string[] = [];
+    // Only the record being read is held: an index of any size streams through.
+    let pending = "";
+    let problem: string | undefined;
+    const take = (record: string): void => {
+      // `<mode> <object> <stage>\t<path>`; a gitlink's mode is 160000.
+      if (problem || !record.startsWith("160000 ")) return;
+      const tab = record.indexOf("\t");
+      if (tab < 0) return;
+      const folder = path.resolve(worktree, record.slice(tab + 1));
+      if (!folder.startsWith(`${worktree}/`)) return;
+      if (folders.length >= MAX_GITLINKS) {
+        problem = `its index names more than ${MAX_GITLINKS} submodules`;
+        child.kill("SIGKILL");
+        return;
+      }
+      folders.push(folder);
+    };
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      const records = (pending + chunk).split("\0");
+      pending = records.pop() ?? "";
+      for (const record of records) take(record);
+      // A record longer than any path the file system takes names no folder anyone could plant in.
+      if (pending.length > MAX_RECORD_CHARS) pending = "(too long)";
+    });
+    child.on("error", (error) => {
+      problem ??= `git could not list its index (${error.message})`;
+    });
+    child.on("close", (code, signal) => {
+      if (signal && !problem) problem = `git did not list its index within ${LIST_TIMEOUT_MS / 1000} s`;
+      // A failing git (no index yet, an index git rejects) lists nothing: the user's git finds no gitlink there.
+      resolve({ folders: code === 0 || problem ? folders : [], ...(problem ? { problem } : {}) });
+    });
+  });
+}
