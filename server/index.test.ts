@@ -1,5 +1,6 @@
-// server/index.ts (its cached bundle, as `npm start` runs it) as a real child process: the banner and machine-readable URL (what the browser
-// tests parse), and X8 — SIGTERM stops runs and kills every tool process before exiting.
+// server/index.ts (its cached bundle, as `npm start` runs it) as a real child process: the banner and
+// machine-readable URL (what the browser tests parse), and X8 — SIGTERM stops runs and kills every tool
+// process before exiting.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
