@@ -64,12 +64,25 @@ export function serverBundle(options = {}) {
   const building = `${folder}.${process.pid}.${Date.now()}`;
   const result = spawnSync(
     process.execPath,
-    [path.join(ROOT, "scripts", "build-package.mjs"), "--server-only", "--outdir", building],
+    [path.join(ROOT, "scripts", "build-package.mjs"), "--server-only", "--inputs", "--outdir", building],
     { cwd: ROOT, encoding: "utf8" },
   );
   if (result.status !== 0) {
     rmSync(building, { recursive: true, force: true });
     throw new Error(`bundling the server failed:\n${result.stdout}${result.stderr}`);
+  }
+  // Every file the bundle was made of must be in the key, or an edit to it would go unseen: a server
+  // module that imports from outside server/ (or from a testing folder) stops here, naming it.
+  const keyed = new Set([...sources("server")].map((file) => file.split(path.sep).join("/")));
+  const unkeyed = JSON.parse(readFileSync(path.join(building, "inputs.json"), "utf8")).filter(
+    (/** @type {string} */ input) => !input.startsWith("node_modules/") && !keyed.has(input),
+  );
+  if (unkeyed.length > 0) {
+    rmSync(building, { recursive: true, force: true });
+    throw new Error(
+      `the server bundle is made of files its cache key does not cover: ${unkeyed.join(", ")} — ` +
+        "add them to sources() in scripts/server-bundle.mjs",
+    );
   }
   try {
     renameSync(building, folder);

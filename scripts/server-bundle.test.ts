@@ -1,7 +1,8 @@
 // `npm start`'s server bundle (scripts/server-bundle.mjs, run by scripts/start.mjs) is never stale: on a
 // temp copy of the start scripts with a one-line server, the first start bundles, the next reuses the
 // bundle, and an edited source makes the next start bundle again and run the new code. A touched file
-// whose content did not change, and a new test file, keep the bundle.
+// whose content did not change, and a new test file, keep the bundle; a source the key does not cover is
+// refused.
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -67,5 +68,15 @@ describe("npm start's cached server bundle", () => {
     // The earlier source state's bundle is gone.
     expect(edited.bundles).toHaveLength(1);
     expect(edited.bundles).not.toEqual(first.bundles);
+  });
+
+  it("refuses to keep a bundle made of a file outside its key, naming the file", async () => {
+    await mkdir(path.join(root, "lib"), { recursive: true });
+    await writeFile(path.join(root, "lib", "extra.ts"), 'export const extra = "outside server/";\n');
+    await writeFile(
+      path.join(root, "server", "index.ts"),
+      'import { extra } from "../lib/extra.ts";\nconsole.log(`PLAYGROUND_URL=http://127.0.0.1:1/#${extra}`);\n',
+    );
+    await expect(start()).rejects.toThrow(/cache key does not cover: lib\/extra\.ts/);
   });
 });
