@@ -159,6 +159,22 @@ describe("stdio: the reference server-everything", () => {
     expect(good!.status).toBe("connected");
   });
 
+  it("a command that exists but cannot be executed says so and how to run it, not 'command not found'", async () => {
+    // An npm bin whose install did not set the execute bit (seen with a published server's bin script).
+    const script = path.join(workdir, "server.js");
+    await writeFile(script, "#!/usr/bin/env node\n", { mode: 0o644 });
+    const mcp = servers();
+    await mcp.start({
+      servers: [{ ...everything("unused"), name: "noexec", command: script, args: [] }],
+      withheld: [],
+      warnings: [],
+    });
+    const [view] = mcp.views();
+    expect(view!.status).toBe("failed");
+    expect(view!.error).toContain(`not executable: ${script}`);
+    expect(view!.error).toContain(`"command": "node"`);
+  });
+
   it(`a server that does not answer initialize is failed after the timeout (${INITIALIZE_TIMEOUT_MS / 1000} s by default), and ended`, async () => {
     expect(INITIALIZE_TIMEOUT_MS).toBe(10_000);
     const marker = `marker-${randomBytes(6).toString("hex")}`;
