@@ -192,6 +192,31 @@ describe("stdio: the reference server-everything", () => {
     expect(processesWithArgument(marker)).toEqual([]);
   });
 
+  it("MCP_TIMEOUT (milliseconds, Claude Code's variable) sets the start limit, and a timeout names it", async () => {
+    // Ten servers starting at once on a busy 2-core machine: one took 11.4 s and failed the fixed 10 s
+    // (docs/held-out.md). The limit is the user's to raise, and the failure says how.
+    const marker = `marker-${randomBytes(6).toString("hex")}`;
+    const before = process.env.MCP_TIMEOUT;
+    process.env.MCP_TIMEOUT = "400";
+    try {
+      const mcp = servers();
+      await mcp.start({
+        servers: [
+          { ...everything(marker), name: "mute", args: ["-e", "setInterval(() => {}, 1000)", marker] },
+        ],
+        withheld: [],
+        warnings: [],
+      });
+      const error = mcp.views()[0]!.error!;
+      expect(error).toMatch(/^no answer to initialize within 0\.4 s\. /);
+      expect(error).toContain("MCP_TIMEOUT=<milliseconds>");
+    } finally {
+      if (before === undefined) delete process.env.MCP_TIMEOUT;
+      else process.env.MCP_TIMEOUT = before;
+    }
+    expect(processesWithArgument(marker)).toEqual([]);
+  });
+
   it("a crash is reported with its stderr and the tools leave the Registry; reconnect brings them back", async () => {
     const marker = `marker-${randomBytes(6).toString("hex")}`;
     const registry = new Registry();
