@@ -139,4 +139,10 @@ describe("HTML export", () => {
     expect(html).toContain("skill review loaded");
     expect(html).toContain('data-testid="export-lane-review"');
   });
+
+  it("numbers each request's iteration as the inspector does, with nothing glued to it", () => {
+    // Request #2 differs from #1 (the SOP loaded) but not in its prefix: no "prefix changed", and the
+    // iteration stays 2 (a falsy count once leaked in as a digit: "it. 20").
+    for (const index of [1, 2, 3]) expect(html).toContain(`>#${index} · it. ${index}<br>`);
+  });
 });
