@@ -69,16 +69,36 @@ export function withFullMessages(events: readonly ExportedEvent[]): ExportedEven
   return copies;
 }
 
+/**
+ * Every run with the user message it answers. A branch's first run continues the conversation copied from
+ * its origin and adds no message of its own (`continues`, an empty `userMessage`); the message it answers
+ * is that copy's last user message. Filled here, in the one place exports read a log, so no export shows an
+ * empty message or records one for a replay to match (HTML, scenario and trace alike).
+ */
+export function withContinuedMessages(events: ExportedEvent[]): ExportedEvent[] {
+  let lastUserMessage: string | undefined;
+  return events.map((record) => {
+    const { event } = record;
+    if (event.type === "history_appended" && event.message.role === "user")
+      lastUserMessage = event.message.content;
+    if (event.type !== "run_started" || !event.continues || event.userMessage !== "") return record;
+    if (lastUserMessage === undefined) return record;
+    return { ...record, event: { ...event, userMessage: lastUserMessage } };
+  });
+}
+
 /** Parses and redacts one session log's bytes (snapshots refer to the conversation by historyLength). */
 export function parseExportedLog(data: Buffer, file: string): ExportedSession {
   const loaded = parseSessionLog(data, file);
   if (!loaded.header)
     throw new PlaygroundError("io_error", `${file} has no readable header record; it cannot be exported`);
-  const events = loaded.events.map((record) => ({
-    seq: record.seq,
-    at: record.at,
-    event: redactTokensDeep(redactKnownSecrets(record.event)),
-  }));
+  const events = withContinuedMessages(
+    loaded.events.map((record) => ({
+      seq: record.seq,
+      at: record.at,
+      event: redactTokensDeep(redactKnownSecrets(record.event)),
+    })),
+  );
   // The title the session list shows: the first user message replaces the header's untitled one.
   const { id, createdAt, settings, title } = loaded.header;
   const fold = new SessionSummaryFold({ id, createdAt, settings, title });
