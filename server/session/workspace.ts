@@ -88,6 +88,18 @@ export interface Workspace {
   reloadCatalog(): Promise<ReloadDiff>;
 }
 
+/** The name `npm start` gives its throwaway copy of the demo project (in the system's temp folder). */
+export const DEMO_COPY_PREFIX = "pseudoclaude-demo-";
+
+/** What to do about a missing workdir, when it is one the playground itself made and removed. */
+function missingHint(workdir: string): string {
+  const demoCopy =
+    path.dirname(workdir) === os.tmpdir() && path.basename(workdir).startsWith(DEMO_COPY_PREFIX);
+  return demoCopy
+    ? ". It was the demo copy of an earlier start, removed when that server stopped: open New session… to work on this start's copy"
+    : "";
+}
+
 async function realDirectory(workdir: string): Promise<string> {
   let resolved: string;
   try {
@@ -95,7 +107,7 @@ async function realDirectory(workdir: string): Promise<string> {
   } catch (error) {
     throw new PlaygroundError(
       "not_found",
-      `working directory ${workdir} does not exist: ${errorMessage(error)}`,
+      `working directory ${workdir} does not exist: ${errorMessage(error)}${missingHint(workdir)}`,
     );
   }
   if (!(await stat(resolved)).isDirectory()) {
