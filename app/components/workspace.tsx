@@ -13,6 +13,7 @@ import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { queuedFor } from "../state/outbox.ts";
+import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import {
   chatTurns,
   isRunning,
@@ -108,6 +109,19 @@ export function Workspace() {
   useEffect(() => {
     if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
   }, [session?.id]);
+
+  // Messages queued during a run survive a reload of the tab (lib/typed-storage.ts): restored once, then
+  // kept in step with the queue; each still goes out when its session's run ends.
+  const queueRestored = useRef(false);
+  useEffect(() => {
+    if (!queueRestored.current) {
+      queueRestored.current = true;
+      for (const item of readQueued())
+        dispatch({ type: "queue_message", sessionId: item.sessionId, text: item.text });
+      return;
+    }
+    writeQueued(state.queue);
+  }, [state.queue]);
 
   // Session titles and message counts change with each run: refresh the list when a run ends.
   const running = session?.running ?? false;
