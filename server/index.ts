@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
-import { DEMO_COPY_PREFIX } from "./session/workspace.ts";
+import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
 import { detectSandbox } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";

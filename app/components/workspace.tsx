@@ -14,6 +14,7 @@ import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { queuedFor } from "../state/outbox.ts";
 import { readQueued, writeQueued } from "../lib/typed-storage.ts";
+import { newSessionWorkdir } from "../../server/shared/demo-copy.ts";
 import {
   chatTurns,
   isRunning,
@@ -536,7 +537,10 @@ export function Workspace() {
       {dialogOpen && (
         <NewSessionDialog
           providers={state.providers}
-          defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
+          defaults={{
+            ...session?.settings,
+            workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
+          }}
           onCancel={() => setDialogOpen(false)}
           onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
             setDialogOpen(false);

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_COPY_PREFIX, createWorkspace } from "./workspace.ts";
+import { DEMO_COPY_PREFIX } from "../shared/demo-copy.ts";
+import { createWorkspace } from "./workspace.ts";
 
 let root: string;
 async function skill(folder: string, name: string, extra = "", body = `${name} body`) {

@@ -6,6 +6,7 @@ import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { isDemoCopy } from "../shared/demo-copy.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
@@ -88,13 +89,9 @@ export interface Workspace {
   reloadCatalog(): Promise<ReloadDiff>;
 }
 
-/** The name `npm start` gives its throwaway copy of the demo project (in the system's temp folder). */
-export const DEMO_COPY_PREFIX = "pseudoclaude-demo-";
-
 /** What to do about a missing workdir, when it is one the playground itself made and removed. */
 function missingHint(workdir: string): string {
-  const demoCopy =
-    path.dirname(workdir) === os.tmpdir() && path.basename(workdir).startsWith(DEMO_COPY_PREFIX);
+  const demoCopy = path.dirname(workdir) === os.tmpdir() && isDemoCopy(workdir);
   return demoCopy
     ? ". It was the demo copy of an earlier start, removed when that server stopped: open New session… to work on this start's copy"
     : "";
