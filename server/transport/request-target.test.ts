@@ -102,15 +102,8 @@ describe("slow and partial requests", () => {
     const slow = await startTestServer(TEST_SCENARIOS, { watch: false, headersTimeoutMs: 500 });
     try {
       const started = Date.now();
-      const closed = await new Promise<string>((resolve, reject) => {
-        const socket = connect(slow.port, "127.0.0.1");
-        let received = "";
-        socket.on("data", (chunk) => (received += chunk.toString("latin1")));
-        socket.on("close", () => resolve(received));
-        socket.on("error", reject);
-        // One header line, then silence: a slowloris client.
-        socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
-      });
+      // One header line, then silence: a slowloris client.
+      const closed = await untilClosed(slow.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
       expect(closed).toMatch(/^HTTP\/1\.1 408 /);
       // headersTimeout plus Node's check interval (kept short by the server) and a margin for a busy machine.
       expect(Date.now() - started).toBeLessThan(5_000);
