@@ -6,6 +6,7 @@ import type { CatalogSnapshot, CatalogSource, SkillSource, SkillView } from "../
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
+import { plural } from "../../server/shared/figures.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { NeverReadHints } from "./skill-resources-lane.tsx";
 import { LintSection, NotOfferedSection } from "./catalog-sections.tsx";
@@ -50,7 +51,7 @@ function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
         {triggerLabels[entry.trigger]}
       </span>
       ): {changes.join(" ") || "no changes"}
-      {entry.warnings.length > 0 && `, ${entry.warnings.length} warning(s)`}
+      {entry.warnings.length > 0 && `, ${plural(entry.warnings.length, "warning")}`}
     </p>
   );
 }
