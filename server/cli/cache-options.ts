@@ -3,7 +3,7 @@
 import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
 import { createCacheLedger, createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
 import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
-import type { RunnerDependencies } from "../runner/types.ts";
+import type { RequestCacheOptions } from "../session/request-hooks.ts";
 import type { CliArguments } from "./args.ts";
 
 export interface CliCacheOptions {
@@ -20,12 +20,13 @@ export function cacheOptions(args: CliArguments): CliCacheOptions {
   };
 }
 
-type CacheDependencies = Pick<
-  RunnerDependencies,
-  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey" | "cacheLedger"
->;
+interface CacheDependencies {
+  skillPlacement: SkillPlacement;
+  /** The request hooks' cache part (server/session/request-hooks.ts). */
+  cache: RequestCacheOptions;
+}
 
-/** The Runner's cache dependencies for one CLI command; override problems go to `warn`. */
+/** The SOP placement and the request hooks' cache part for one CLI command; override problems go to `warn`. */
 export function cacheDependencies(
   options: CliCacheOptions | undefined,
   provider: { name: string; model: string },
@@ -35,17 +36,19 @@ export function cacheDependencies(
   const config = loadCacheConfig({ home });
   for (const warning of config.warnings) warn(`warning: ${warning}`);
   return {
-    cache: createCacheModel(config),
-    cacheModel: cacheModelFor({
-      provider: provider.name,
-      providerModel: provider.model,
-      ...(options?.cacheModel ? { cacheAs: options.cacheModel } : {}),
-      forAnyProvider: true,
-    }),
-    cacheBreakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
     skillPlacement: options?.placement ?? "environment",
-    promptCacheKey: `pseudoclaude-cli-${process.pid}-${Date.now().toString(36)}`,
-    // Diagnostics beside the prediction, and `cache_stats` after each run (server/cache/cache-ledger.ts).
-    cacheLedger: createCacheLedger(config),
+    cache: {
+      predictor: createCacheModel(config),
+      cacheModel: cacheModelFor({
+        provider: provider.name,
+        providerModel: provider.model,
+        ...(options?.cacheModel ? { cacheAs: options.cacheModel } : {}),
+        forAnyProvider: true,
+      }),
+      breakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+      promptCacheKey: `pseudoclaude-cli-${process.pid}-${Date.now().toString(36)}`,
+      // Diagnostics beside the prediction, and `cache_stats` after each run (server/cache/cache-ledger.ts).
+      ledger: createCacheLedger(config),
+    },
   };
 }

@@ -116,8 +116,8 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     trust: options.trust === true,
   });
   let snapshot: RequestSnapshot | undefined;
-  const runner = new Runner({
-    ...workspace.runnerDependencies({
+  const runner = new Runner(
+    workspace.runnerDependencies({
       provider,
       permission: permission.hook,
       onEvent: (event) => {
@@ -125,11 +125,11 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       },
       disclosure: options.disclosure,
       ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
+      ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
+        process.stderr.write(`${line}\n`),
+      ),
     }),
-    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
-      process.stderr.write(`${line}\n`),
-    ),
-  });
+  );
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
   const request = provider.recorded!;
   return {

@@ -172,21 +172,19 @@ export async function runConversation(
   // MCP servers start with the run and end with the command (server/cli.ts closes them).
   await startMcp(workspace, permission.trust, options.allowNetwork === true);
   const history: ChatMessage[] = [];
-  const deps = {
-    ...workspace.runnerDependencies({
-      provider,
-      permission: permission.hook,
-      onEvent,
-      history,
-      disclosure: options.disclosure,
-      ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
-      requestCounter: new RequestCounter(),
-      allowNetwork: options.allowNetwork === true,
-    }),
+  const deps = workspace.runnerDependencies({
+    provider,
+    permission: permission.hook,
+    onEvent,
+    history,
+    disclosure: options.disclosure,
+    ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
+    requestCounter: new RequestCounter(),
+    allowNetwork: options.allowNetwork === true,
     ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
       process.stderr.write(`${line}\n`),
     ),
-  };
+  });
   // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
   const controller = new AbortController();
   const onSigint = () => controller.abort();

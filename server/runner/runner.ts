@@ -13,20 +13,9 @@ import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/r
 import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import {
-  TOKENIZER_NAME,
-  environmentSegments,
-  figuresOnAppend,
-  messageSegments,
-  segmentTokens,
-  stableSegment,
-  textFigures,
-  toolSegments,
-} from "../prompt/segments.ts";
-import { buildStableSystem, indexLineTexts } from "../prompt/stable-system.ts";
+import { buildStableSystem } from "../prompt/stable-system.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
-import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
 import { overrideSections, overrideTools } from "./request-overrides.ts";
@@ -37,14 +26,21 @@ import {
   PERMISSION_EVALUATE_TIMEOUT_MS,
   RequestCounter,
   UNKNOWN_TOOL_LIMIT,
+  type RunFacts,
   type RunnerDependencies,
   type RunOptions,
   type RunOutcome,
 } from "./types.ts";
 
+/** What an error result says to a call the output-token limit cut (its input is incomplete). */
+export const CUT_OFF_CALL_MESSAGE =
+  "not run: this tool call was cut off by the output token limit before its input was complete; retry with a smaller input (for example, split the content over several calls)";
+
 interface ModelResponse {
   text: string;
   calls: ToolCall[];
+  /** Ids of calls the output-token limit cut (answered with an error result, never run). */
+  cutOff: Set<string>;
   /** Set when the provider ended with a terminal error event (or broke its contract). */
   error?: string;
   canceled: boolean;
@@ -74,7 +70,7 @@ export class Runner {
   /** Appends to the history; an assistant message names the request that produced it. */
   private append(runId: string, message: ChatMessage, requestIndex?: number): void {
     this.deps.history.push(message);
-    const figures = figuresOnAppend(message);
+    const figures = this.deps.hooks?.messageAppended?.(message);
     this.emit({
       type: "history_appended",
       runId,
@@ -99,6 +95,7 @@ export class Runner {
 
   async run(userText: string, options: RunOptions = {}): Promise<RunOutcome> {
     const { prompt, provider, registry } = this.deps;
+    const hooks = this.deps.hooks ?? {};
     const runId = options.runId ?? `run_${randomUUID().slice(0, 8)}`;
     const signal = options.signal ?? new AbortController().signal;
     const disclosure = options.disclosure ?? this.deps.disclosure ?? "progressive";
@@ -106,10 +103,7 @@ export class Runner {
     const now = this.deps.now ?? (() => new Date());
     // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
     const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
-    const breakpoints = this.deps.cacheBreakpoints ?? "stable";
-    const ledger = this.deps.cacheLedger;
-    const cacheModelOf = (model: string) => this.deps.cacheModel || model;
-    const supportFor = (model: string) => ledger?.supports(cacheModelOf(model));
+    const supportFor = (model: string) => hooks.midConversation?.(model);
 
     const continues = options.continueConversation === true;
     this.emit({
@@ -117,14 +111,15 @@ export class Runner {
       runId,
       userMessage: continues ? "" : userText,
       ...(options.skill ? { skill: options.skill } : {}),
-      sandbox: sandboxState(this.deps.sandbox?.network ?? false, this.deps.sandbox?.availability),
+      ...hooks.runStarted?.(runId),
       ...(continues ? { continues: true as const } : {}),
     });
     options.onStarted?.();
-    // The tools the model sees, snapshotted once per run. With SOPs in mid-conversation system messages on
-    // a model that takes tool changes, tools new to the conversation are added after the user message
-    // instead of changing `tools` (mid-conversation.ts). A branch's first run keeps the tools of the
-    // request it resends, in their order (`visibleTools`).
+    // The tools the model sees, snapshotted once per run (and copied once: requests and snapshots share
+    // the copy, which nobody changes). With SOPs in mid-conversation system messages on a model that takes
+    // tool changes, tools new to the conversation are added after the user message instead of changing
+    // `tools` (mid-conversation.ts). A branch's first run keeps the tools of the request it resends, in
+    // their order (`visibleTools`).
     let tools = this.definitions(options, options.visibleTools);
     let sentTools = tools;
     let addedTools: ToolDefinition[] = [];
@@ -136,7 +131,7 @@ export class Runner {
     ) {
       ({ sent: sentTools, added: addedTools } = toolChangePlan(
         tools,
-        ledger?.lastSentTools(),
+        hooks.lastSentTools?.(),
         this.deps.history,
       ));
     }
@@ -149,7 +144,6 @@ export class Runner {
 
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
-    const eagerBodies = prompt.eagerBodies();
     const listingBudget = this.deps.listingBudget;
     const overrides = prompt.overrides?.();
     const stable =
@@ -157,41 +151,34 @@ export class Runner {
       buildStableSystem({
         skills: items,
         disclosure,
-        eagerBodies,
+        eagerBodies: disclosure === "eager" ? prompt.eagerBodies() : [],
         ...(listingBudget ? { listingBudget } : {}),
       });
-    const stableHash = sha256Hex(stable);
-    const stablePart = stableSegment(stable, stableHash);
-    // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).
-    const eagerStable =
-      disclosure === "eager"
-        ? { chars: stable.length, tokens: stablePart.tokens }
-        : (() => {
-            const text = buildStableSystem({ skills: items, disclosure: "eager", eagerBodies });
-            return { chars: text.length, tokens: textFigures(text).tokens };
-          })();
-    const eagerStableLength = eagerStable.chars;
+    const run: RunFacts = {
+      runId,
+      disclosure,
+      items,
+      stable,
+      stableHash: sha256Hex(stable),
+      stableOverridden: overrides?.stable !== undefined,
+      ...(listingBudget ? { listingBudget } : {}),
+    };
     const listedSkills = items.map((item) => item.name).sort(compareNames);
-    // Each index line's tokens, counted once here: the inspector's Context and the skill lane show these.
-    const indexLineTokens =
-      disclosure === "progressive" && !overrides?.stable
-        ? Object.fromEntries(
-            indexLineTexts(items, listingBudget).map(({ name, line }) => [name, textFigures(line).tokens]),
-          )
-        : undefined;
 
-    let toolParts = toolSegments(sentTools);
     let unknownInARow = 0;
     let iterations = 0;
     let finalText = "";
     const stop = (reason: StopReason, message?: string): RunOutcome => {
-      // At the end of each run, the session's cache figures so far (server/cache/cache-stats.ts); just
-      // before the stop, so `stop` stays the run's last event for everyone who reads up to it.
-      if (ledger) this.emit({ type: "cache_stats", runId, stats: ledger.stats(now().toISOString()) });
+      // Whatever the session adds at the end of a run (its cache figures so far) goes out just before
+      // `stop`, so `stop` stays the run's last event for everyone who reads up to it.
+      for (const event of hooks.beforeStop?.(runId) ?? []) this.emit(event);
       this.emit({ type: "stop", runId, reason, ...(message ? { message } : {}), iterations });
       return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
     };
 
+    let toolsCopy = structuredClone(tools);
+    let sentCopy = sentTools === tools ? toolsCopy : structuredClone(sentTools);
+    let visibleNames = new Set(tools.map((tool) => tool.name));
     for (let iteration = 1; ; iteration += 1) {
       if (signal.aborted) return stop("canceled", "stopped by the user");
       if (iteration > maxIterations) {
@@ -201,9 +188,10 @@ export class Runner {
       if (options.refreshToolsEachIteration && iteration > 1) {
         tools = this.definitions(options);
         sentTools = tools;
-        toolParts = toolSegments(tools);
+        toolsCopy = structuredClone(tools);
+        sentCopy = toolsCopy;
+        visibleNames = new Set(tools.map((tool) => tool.name));
       }
-      const visibleNames = new Set(tools.map((tool) => tool.name));
 
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
@@ -224,28 +212,31 @@ export class Runner {
       };
       const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
       const environment = sections.map((section) => section.text).join("");
-      const environmentParts = environmentSegments(sections);
-      // The snapshot shares the history's message objects (never changed once appended) instead of a copy.
+      // Requests and snapshots share the history's message objects (never changed once appended).
       const messages = this.deps.history.slice();
-      const messageParts = messageSegments(messages);
-      const segments = [...toolParts, stablePart, ...environmentParts, ...messageParts];
-      const eagerEnvironmentTokens =
-        disclosure === "eager"
-          ? segmentTokens(environmentParts)
-          : segmentTokens(
-              environmentSegments(buildEnvironmentSections({ ...environmentInput, disclosure: "eager" })),
-            );
+      const at = now().toISOString();
+      const added = hooks.beforeRequest?.({
+        run,
+        requestIndex,
+        iteration,
+        model,
+        provider: provider.name,
+        at,
+        visibleTools: tools,
+        sentTools,
+        environmentInput,
+        sections,
+        messages,
+        placement,
+        support,
+      });
       const request: ModelRequest = {
         system: { stable, environment },
         environmentSections: sections.map(({ name, text }) => ({ name, text })),
-        messages: structuredClone(this.deps.history),
-        tools: structuredClone(sentTools),
+        messages,
+        tools: sentCopy,
         ...(options.model ? { model: options.model } : {}),
-        ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
-        ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
-        ...(ledger && this.deps.cacheDiagnostics !== false && ledger.asksDiagnostics()
-          ? { cacheDiagnostics: { previousResponseId: ledger.previousResponseId() } }
-          : {}),
+        ...added?.request,
         ...(support
           ? {
               midConversation: {
@@ -256,38 +247,7 @@ export class Runner {
             }
           : {}),
       };
-      const at = now().toISOString();
-      const registeredNotVisible = registry.names().filter((name) => !visibleNames.has(name));
-      const predicted = this.deps.cache?.predict({
-        requestIndex,
-        runId,
-        at,
-        segments,
-        model: cacheModelOf(model),
-        breakpoints,
-        registeredNotVisible,
-      });
-      const note =
-        disclosure === "progressive"
-          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
-          : undefined;
-      // The ledger compares the request with the one before it: what the provider's diagnostics should say.
-      const diagnostics = ledger?.expect({
-        requestIndex,
-        provider: provider.name,
-        at,
-        model: predicted?.model ?? cacheModelOf(model),
-        segments,
-        registeredNotVisible,
-        tools: sentTools,
-        ...(predicted ? { predicted: predicted.predicted } : {}),
-        ...(note ? { placementNote: note } : {}),
-      });
-      const cache = predicted && {
-        ...predicted,
-        ...(diagnostics ? { diagnostics } : {}),
-        ...(note ? { placementNote: note } : {}),
-      };
+      const figures = added?.snapshot ?? {};
       const snapshot: RequestSnapshot = {
         runId,
         requestIndex,
@@ -296,27 +256,19 @@ export class Runner {
         model,
         disclosure,
         system: { stable, environment },
-        stableHash,
+        stableHash: run.stableHash,
         messages,
-        tools: structuredClone(tools),
-        registeredNotVisible,
+        tools: toolsCopy,
+        // Without a hook the loop does not know (DESIGN "Registered is not visible" is the session's view).
+        registeredNotVisible: figures.registeredNotVisible ?? [],
         listedSkills,
-        ...(indexLineTokens ? { indexLineTokens } : {}),
+        ...(figures.indexLineTokens ? { indexLineTokens: figures.indexLineTokens } : {}),
         activeSkills: activeSkills.map((skill) => skill.name),
-        eagerStableLength,
-        tokenizer: TOKENIZER_NAME,
-        segments,
-        eager: {
-          stableChars: eagerStable.chars,
-          stableTokens: eagerStable.tokens,
-          environmentTokens: eagerEnvironmentTokens,
-          totalTokens:
-            segmentTokens(toolParts) +
-            eagerStable.tokens +
-            eagerEnvironmentTokens +
-            segmentTokens(messageParts),
-        },
-        ...(cache ? { cache } : {}),
+        ...(figures.eagerStableLength !== undefined ? { eagerStableLength: figures.eagerStableLength } : {}),
+        ...(figures.tokenizer ? { tokenizer: figures.tokenizer } : {}),
+        ...(figures.segments ? { segments: figures.segments } : {}),
+        ...(figures.eager ? { eager: figures.eager } : {}),
+        ...(figures.cache ? { cache: figures.cache } : {}),
         at,
       };
       // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
@@ -340,13 +292,18 @@ export class Runner {
       for (const call of response.calls) {
         if (stopping) {
           // Every tool call keeps a result, so the history stays valid for the next run.
-          this.skipCall(
-            runId,
-            requestIndex,
-            call,
-            visibleNames,
-            `not run: the run stopped (${stopping.reason})`,
-          );
+          this.skipCall(runId, requestIndex, call, visibleNames, {
+            errorType: "canceled",
+            reason: `not run: the run stopped (${stopping.reason})`,
+          });
+          continue;
+        }
+        if (response.cutOff.has(call.id)) {
+          // Not a provider failure: the model said too much in one call and can say it in smaller ones.
+          this.skipCall(runId, requestIndex, call, visibleNames, {
+            errorType: "invalid_arguments",
+            reason: CUT_OFF_CALL_MESSAGE,
+          });
           continue;
         }
         const activeBefore = new Set(prompt.activeSkills().map((skill) => skill.name));
@@ -403,16 +360,18 @@ export class Runner {
     return withPlacedSops(message, sops, placement);
   }
 
+  /** A call answered without running it (the run stopped, or its input was cut off): an error result. */
   private skipCall(
     runId: string,
     requestIndex: number,
     call: ToolCall,
     visible: Set<string>,
-    reason: string,
+    why: { errorType: "canceled" | "invalid_arguments"; reason: string },
   ) {
+    const { reason } = why;
     const known = this.deps.registry.isKnown(call.name);
     this.emit({ type: "tool_call", runId, requestIndex, call, known, visible: visible.has(call.name) });
-    const result = failResult(call.name, "canceled", reason);
+    const result = failResult(call.name, why.errorType, reason);
     this.emit({ type: "tool_result", runId, callId: call.id, result, durationMs: 0 });
     this.append(runId, {
       role: "tool",
@@ -435,6 +394,7 @@ export class Runner {
   ): Promise<ModelResponse> {
     let text = "";
     const calls: ToolCall[] = [];
+    const cutOff = new Set<string>();
     const forward = (event: RunnerEvent): void => {
       try {
         this.emit(event);
@@ -447,11 +407,12 @@ export class Runner {
       iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
       for (;;) {
         const next = await unlessAborted(iterator.next(), signal);
-        if (next === ABORTED) return { text, calls, canceled: true };
+        if (next === ABORTED) return { text, calls, cutOff, canceled: true };
         if (next.done) {
           return {
             text,
             calls,
+            cutOff,
             canceled: false,
             error: "the provider stream ended without a done or error event",
           };
@@ -462,24 +423,25 @@ export class Runner {
             text += event.text;
             forward({ type: "text_delta", runId, requestIndex, text: event.text });
             break;
-          case "tool_call":
-            calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
+          case "tool_call": {
+            const id = event.call.id || `call_${requestIndex}_${calls.length + 1}`;
+            calls.push({ ...event.call, id });
+            if (event.cutOff) cutOff.add(id);
             break;
+          }
           case "usage": {
-            const at = (this.deps.now ?? (() => new Date()))().toISOString();
-            const cacheCheck = this.deps.cacheLedger?.report(requestIndex, event.usage, at);
             forward({
               type: "usage",
               runId,
               requestIndex,
               usage: event.usage,
-              ...(cacheCheck ? { cacheCheck } : {}),
+              ...this.deps.hooks?.afterUsage?.(requestIndex, event.usage),
             });
             break;
           }
           case "notice":
             // The server refused the diagnostics parameter: this ledger (session, CLI command) stops asking.
-            if (event.code === "cache_diagnostics_rejected") this.deps.cacheLedger?.refuseDiagnostics();
+            if (event.code === "cache_diagnostics_rejected") this.deps.hooks?.diagnosticsRefused?.();
             forward({
               type: "provider_notice",
               runId,
@@ -508,10 +470,10 @@ export class Runner {
             });
             break;
           case "done":
-            return { text, calls, canceled: signal.aborted };
+            return { text, calls, cutOff, canceled: signal.aborted };
           case "error":
-            if (signal.aborted) return { text, calls, canceled: true };
-            return { text, calls, canceled: false, error: event.message };
+            if (signal.aborted) return { text, calls, cutOff, canceled: true };
+            return { text, calls, cutOff, canceled: false, error: event.message };
         }
       }
     } catch (error) {
@@ -522,8 +484,14 @@ export class Runner {
         });
         throw error;
       }
-      if (signal.aborted) return { text, calls, canceled: true };
-      return { text, calls, canceled: false, error: `the provider failed: ${errorMessage(error)}` };
+      if (signal.aborted) return { text, calls, cutOff, canceled: true };
+      return {
+        text,
+        calls,
+        cutOff,
+        canceled: false,
+        error: `the provider failed: ${errorMessage(error)}`,
+      };
     }
   }
 }

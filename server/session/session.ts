@@ -11,6 +11,7 @@ import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
+import { createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -380,15 +381,18 @@ export class Session {
       const { workspace } = this;
       // A changed "allow network" setting takes effect here, from the next run on.
       this.engines.applySandbox(this.settings);
+      const prompt = this.init.branch
+        ? withRequestEdits(workspace.prompt, this.init.branch.edits)
+        : workspace.prompt;
+      const sandbox = this.sandboxSettings();
+      const { skillPlacement, cache } = this.cacheDependencies(provider);
       await runUserMessage(
         text,
         {
           provider,
           registry: workspace.registry,
           permission: this.engines.permissionHook(),
-          prompt: this.init.branch
-            ? withRequestEdits(workspace.prompt, this.init.branch.edits)
-            : workspace.prompt,
+          prompt,
           workdir: workspace.workdir,
           history: this.history,
           onEvent: (event) => this.onRunnerEvent(event),
@@ -397,12 +401,22 @@ export class Session {
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
           skillRoots: () => workspace.activeSkills.resourceRoots(),
-          sandbox: this.sandboxSettings(),
+          sandbox,
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
-          ...this.cacheDependencies(provider),
-          cacheLedger: this.ledger,
-          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
+          skillPlacement,
+          // What the session shows beside each request: figures, eager comparison, cache prediction and
+          // ledger, registered-not-visible, the sandbox stamp (request-hooks.ts).
+          hooks: createRequestHooks({
+            registry: workspace.registry,
+            eagerBodies: prompt.eagerBodies,
+            sandbox,
+            cache: {
+              ...cache,
+              ledger: this.ledger,
+              diagnostics: this.settings.cacheDiagnostics !== false,
+            },
+          }),
         },
         {
           signal,

@@ -13,7 +13,9 @@ import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import { SecretScope } from "../providers/redact.ts";
+import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
+import { createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
@@ -56,6 +58,10 @@ export interface ConversationOptions {
   allowNetwork?: boolean;
   /** Optional listing budget of the skills index (default off). */
   listingBudget?: ListingBudget;
+  /** Experiment: where active SOPs go; default "environment" (the design). */
+  skillPlacement?: SkillPlacement;
+  /** The request hooks' prompt-cache part (prediction, ledger, breakpoints); absent: none. */
+  cache?: RequestCacheOptions;
 }
 
 export interface Workspace {
@@ -162,23 +168,33 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     startMcp: async (trust) => {
       await mcp.start(await loadMcpConfig({ workdir, home, trusted: trust, secrets }));
     },
-    runnerDependencies: (conversation) => ({
-      provider: conversation.provider,
-      registry,
-      permission: conversation.permission,
-      prompt,
-      workdir,
-      history: conversation.history ?? [],
-      onEvent: conversation.onEvent,
-      skills: catalog,
-      ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
-      ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
-      ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
-      sandbox: { network: conversation.allowNetwork === true, homes: [home] },
-      secrets,
-      ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
-      skillRoots: () => activeSkills.resourceRoots(),
-    }),
+    runnerDependencies: (conversation) => {
+      const sandbox = { network: conversation.allowNetwork === true, homes: [home] };
+      return {
+        provider: conversation.provider,
+        registry,
+        permission: conversation.permission,
+        prompt,
+        workdir,
+        history: conversation.history ?? [],
+        onEvent: conversation.onEvent,
+        skills: catalog,
+        ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
+        ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
+        ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
+        sandbox,
+        secrets,
+        ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
+        ...(conversation.skillPlacement ? { skillPlacement: conversation.skillPlacement } : {}),
+        skillRoots: () => activeSkills.resourceRoots(),
+        hooks: createRequestHooks({
+          registry,
+          eagerBodies: prompt.eagerBodies,
+          sandbox,
+          ...(conversation.cache ? { cache: conversation.cache } : {}),
+        }),
+      };
+    },
     loadSkill: async (name, args) => {
       return runLoadSkill(
         registry,
