@@ -5,20 +5,22 @@ import { errorMessage } from "../errors/index.ts";
 import {
   LOAD_SKILL_TOOL_NAME,
   type ChatMessage,
+  type DisclosureMode,
   type StopReason,
   type ToolCall,
   type ToolDefinition,
 } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
-import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import { buildStableSystem } from "../prompt/stable-system.ts";
+import { buildStableSystem, type ListingBudget, type SkillBody } from "../prompt/stable-system.ts";
+import type { PromptItem } from "../skills/types.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
-import { overrideSections, overrideTools } from "./request-overrides.ts";
+import { gatherEnvironment, type GatheredEnvironment } from "./environment-gather.ts";
+import { overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
 import { effectivePlacement, placementNote, toolChangePlan, withPlacedSops } from "./mid-conversation.ts";
 import {
@@ -52,6 +54,38 @@ class EventSinkError extends Error {
     super(`the runner's event sink failed: ${errorMessage(sinkError)}`);
     this.name = "EventSinkError";
   }
+}
+
+/**
+ * The stable systems built lately, by the index they were built from: the same catalog gives the same
+ * index array (PromptSources.promptItems), so a run builds and hashes its stable system only when the
+ * index or the settings changed. A pure memo — the text is a function of its keys — held weakly.
+ */
+const stableSystems = new WeakMap<readonly PromptItem[], Map<string, { text: string; hash: string }>>();
+
+function stableSystemFor(
+  items: readonly PromptItem[],
+  disclosure: DisclosureMode,
+  listingBudget: ListingBudget | undefined,
+  eagerBodies: () => readonly SkillBody[],
+): { text: string; hash: string } {
+  const build = () => {
+    const text = buildStableSystem({
+      skills: [...items],
+      disclosure,
+      eagerBodies: disclosure === "eager" ? [...eagerBodies()] : [],
+      ...(listingBudget ? { listingBudget } : {}),
+    });
+    return { text, hash: sha256Hex(text) };
+  };
+  // Eager mode's text also depends on every body: built each run (a teaching switch, not the default).
+  if (disclosure === "eager") return build();
+  const key = JSON.stringify(listingBudget ?? null);
+  let byKey = stableSystems.get(items);
+  if (!byKey) stableSystems.set(items, (byKey = new Map()));
+  let known = byKey.get(key);
+  if (!known) byKey.set(key, (known = build()));
+  return known;
 }
 
 export class Runner {
@@ -146,20 +180,17 @@ export class Runner {
     const items = prompt.promptItems();
     const listingBudget = this.deps.listingBudget;
     const overrides = prompt.overrides?.();
-    const stable =
-      overrides?.stable ??
-      buildStableSystem({
-        skills: items,
-        disclosure,
-        eagerBodies: disclosure === "eager" ? prompt.eagerBodies() : [],
-        ...(listingBudget ? { listingBudget } : {}),
-      });
+    const built =
+      overrides?.stable === undefined
+        ? stableSystemFor(items, disclosure, listingBudget, () => prompt.eagerBodies())
+        : { text: overrides.stable, hash: sha256Hex(overrides.stable) };
+    const stable = built.text;
     const run: RunFacts = {
       runId,
       disclosure,
       items,
       stable,
-      stableHash: sha256Hex(stable),
+      stableHash: built.hash,
       stableOverridden: overrides?.stable !== undefined,
       ...(listingBudget ? { listingBudget } : {}),
     };
@@ -176,9 +207,27 @@ export class Runner {
       return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
     };
 
+    // What every tool call of the run shares (built once, not per call).
+    const callContext = {
+      runId,
+      registry,
+      permission: this.deps.permission,
+      workdir: this.deps.workdir,
+      signal,
+      ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
+      ...(this.deps.processes ? { processes: this.deps.processes } : {}),
+      ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
+      permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
+      readOnly: options.planMode === true,
+      ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
+      emit: (event: RunnerEvent) => this.emit(event),
+      promptItems: () => prompt.promptItems(),
+      ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
+    };
     let toolsCopy = structuredClone(tools);
     let sentCopy = sentTools === tools ? toolsCopy : structuredClone(sentTools);
     let visibleNames = new Set(tools.map((tool) => tool.name));
+    let environment: GatheredEnvironment | undefined;
     for (let iteration = 1; ; iteration += 1) {
       if (signal.aborted) return stop("canceled", "stopped by the user");
       if (iteration > maxIterations) {
@@ -199,19 +248,23 @@ export class Runner {
       const effective = effectivePlacement(placement, support);
       const activeSkills = prompt.activeSkills();
       const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
-      const environmentInput: EnvironmentInput = {
-        ...prompt.environmentFacts(),
-        provider: provider.name,
-        model,
-        date: options.environmentDate ?? now(),
-        activeSkills: activeSkills.map((skill) =>
-          loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
-        ),
-        disclosure,
-        ...(effective !== "environment" ? { skillPlacement: effective } : {}),
-      };
-      const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
-      const environment = sections.map((section) => section.text).join("");
+      // The date as the environment renders it (YYYY-MM-DD), so an unchanged environment compares equal.
+      environment = gatherEnvironment(
+        {
+          ...prompt.environmentFacts(),
+          provider: provider.name,
+          model,
+          date: options.environmentDate ?? now().toISOString().slice(0, 10),
+          activeSkills: activeSkills.map((skill) =>
+            loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
+          ),
+          disclosure,
+          ...(effective !== "environment" ? { skillPlacement: effective } : {}),
+        },
+        overrides,
+        environment,
+      );
+      const { input: environmentInput, sections } = environment;
       // Requests and snapshots share the history's message objects (never changed once appended).
       const messages = this.deps.history.slice();
       const at = now().toISOString();
@@ -231,8 +284,8 @@ export class Runner {
         support,
       });
       const request: ModelRequest = {
-        system: { stable, environment },
-        environmentSections: sections.map(({ name, text }) => ({ name, text })),
+        system: { stable, environment: environment.text },
+        environmentSections: environment.requestSections,
         messages,
         tools: sentCopy,
         ...(options.model ? { model: options.model } : {}),
@@ -255,7 +308,7 @@ export class Runner {
         provider: provider.name,
         model,
         disclosure,
-        system: { stable, environment },
+        system: { stable, environment: environment.text },
         stableHash: run.stableHash,
         messages,
         tools: toolsCopy,
@@ -306,25 +359,12 @@ export class Runner {
           });
           continue;
         }
-        const activeBefore = new Set(prompt.activeSkills().map((skill) => skill.name));
-        const outcome = await runToolCall(call, {
-          runId,
-          requestIndex,
-          registry,
-          permission: this.deps.permission,
-          workdir: this.deps.workdir,
-          signal,
-          ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
-          ...(this.deps.processes ? { processes: this.deps.processes } : {}),
-          ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
-          visibleNames,
-          permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
-          readOnly: options.planMode === true,
-          ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
-          emit: (event) => this.emit(event),
-          promptItems: () => this.deps.prompt.promptItems(),
-          ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
-        });
+        // The placement experiment appends the SOPs a load_skill call activated: the names before it.
+        const activeBefore =
+          effective !== "environment"
+            ? new Set(prompt.activeSkills().map((skill) => skill.name))
+            : new Set<string>();
+        const outcome = await runToolCall(call, { ...callContext, requestIndex, visibleNames });
         this.append(
           runId,
           effective !== "environment"

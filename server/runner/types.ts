@@ -34,14 +34,17 @@ export interface EnvironmentFacts {
 
 /** Where the Runner reads the prompt's inputs from; regathered before every request. */
 export interface PromptSources {
-  /** The skills index (name + description). */
-  promptItems(): PromptItem[];
+  /** The skills index (name + description); the same array while the catalog is unchanged (don't change it). */
+  promptItems(): readonly PromptItem[];
   /** Rendered bodies of the active skills, in activation order. */
   activeSkills(): SkillBody[];
   /** Arguments each active skill was loaded with; eager mode shows them, as its body is not repeated. */
   activeSkillArguments?(): Record<string, string>;
-  /** Rendered bodies of every catalog skill, for eager mode and the eager-length comparison. */
-  eagerBodies(): SkillBody[];
+  /**
+   * Rendered bodies of every catalog skill, for eager mode and the eager-length comparison; the same
+   * array while the catalog is unchanged (don't change it).
+   */
+  eagerBodies(): readonly SkillBody[];
   environmentFacts(): EnvironmentFacts;
   /** Parts of the request replaced by hand (a branch's edits, ./request-overrides.ts); absent: none. */
   overrides?(): PromptOverrides;

@@ -18,7 +18,12 @@ import {
   textFigures,
   toolSegments,
 } from "../prompt/segments.ts";
-import { buildStableSystem, indexLineTexts, type SkillBody } from "../prompt/stable-system.ts";
+import {
+  buildStableSystem,
+  indexLineTexts,
+  type ListingBudget,
+  type SkillBody,
+} from "../prompt/stable-system.ts";
 import { placementNote } from "../runner/mid-conversation.ts";
 import type {
   OutgoingRequest,
@@ -28,6 +33,7 @@ import type {
   SnapshotAdditions,
 } from "../runner/types.ts";
 import type { ToolDefinition } from "../protocol/model.ts";
+import type { PromptItem } from "../skills/types.ts";
 import { sandboxState, type SandboxSettings } from "../tools/sandbox.ts";
 
 /** The session's prompt-cache parts; absent from RequestHooksOptions: no prediction, no ledger. */
@@ -54,12 +60,56 @@ export interface RequestHooksOptions {
   /** The Registry's names, for "registered, not visible to the model yet". */
   registry: { names(): string[] };
   /** Every catalog skill's rendered body: the eager alternative a progressive run is compared with. */
-  eagerBodies: () => SkillBody[];
+  eagerBodies: () => readonly SkillBody[];
   /** The sandbox the run's processes use, stamped on run_started; absent: network off. */
   sandbox?: SandboxSettings;
   cache?: RequestCacheOptions;
   /** Clock for cache_stats (tests pin it). */
   now?: () => Date;
+  /** The workspace's figures of its catalog, kept across runs; absent: a fresh one (computed again). */
+  figures?: CatalogFigures;
+}
+
+/**
+ * What the hooks compute from the catalog alone — the eager alternative's size and each index line's
+ * tokens — kept for as long as the catalog is unchanged: PromptSources hands out the same index and body
+ * arrays until then, so they key these (weakly). One per workspace, shared by its sessions' runs.
+ */
+export class CatalogFigures {
+  private readonly eagerStables = new WeakMap<
+    readonly PromptItem[],
+    WeakMap<readonly SkillBody[], { chars: number; tokens: number }>
+  >();
+  private readonly indexTokens = new WeakMap<readonly PromptItem[], Map<string, Record<string, number>>>();
+
+  /** The stable system eager mode would send for this index and these bodies: its length and tokens. */
+  eagerStable(items: readonly PromptItem[], bodies: readonly SkillBody[]): { chars: number; tokens: number } {
+    let byBodies = this.eagerStables.get(items);
+    if (!byBodies) this.eagerStables.set(items, (byBodies = new WeakMap()));
+    let known = byBodies.get(bodies);
+    if (!known) {
+      // The same builder eager mode uses (its tokens cached by hash).
+      const text = buildStableSystem({ skills: [...items], disclosure: "eager", eagerBodies: [...bodies] });
+      known = { chars: text.length, tokens: textFigures(text).tokens };
+      byBodies.set(bodies, known);
+    }
+    return known;
+  }
+
+  /** Each index line's tokens (the inspector's Context and the skill lane show these). */
+  indexLineTokens(items: readonly PromptItem[], budget: ListingBudget | undefined): Record<string, number> {
+    const key = JSON.stringify(budget ?? null);
+    let byBudget = this.indexTokens.get(items);
+    if (!byBudget) this.indexTokens.set(items, (byBudget = new Map()));
+    let known = byBudget.get(key);
+    if (!known) {
+      known = Object.fromEntries(
+        indexLineTexts([...items], budget).map(({ name, line }) => [name, textFigures(line).tokens]),
+      );
+      byBudget.set(key, known);
+    }
+    return known;
+  }
 }
 
 /** What a run computes once for every request: its stable system's figures and the eager comparison. */
@@ -75,37 +125,25 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
   const cacheModelOf = (model: string) => cache?.cacheModel || model;
   const now = options.now ?? (() => new Date());
   const runFigures = new WeakMap<RunFacts, RunFigures>();
+  const figures = options.figures ?? new CatalogFigures();
   const toolParts = new WeakMap<readonly ToolDefinition[], PromptSegment[]>();
 
   const figuresOf = (run: RunFacts): RunFigures => {
     const known = runFigures.get(run);
     if (known) return known;
     const stablePart = stableSegment(run.stable, run.stableHash);
-    // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).
     const eagerStable =
       run.disclosure === "eager"
         ? { chars: run.stable.length, tokens: stablePart.tokens }
-        : (() => {
-            const text = buildStableSystem({
-              skills: [...run.items],
-              disclosure: "eager",
-              eagerBodies: options.eagerBodies(),
-            });
-            return { chars: text.length, tokens: textFigures(text).tokens };
-          })();
-    // Each index line's tokens, counted once a run: the inspector's Context and the skill lane show these.
+        : figures.eagerStable(run.items, options.eagerBodies());
+    // Each index line's tokens: the inspector's Context and the skill lane show these.
     const indexLineTokens =
       run.disclosure === "progressive" && !run.stableOverridden
-        ? Object.fromEntries(
-            indexLineTexts([...run.items], run.listingBudget).map(({ name, line }) => [
-              name,
-              textFigures(line).tokens,
-            ]),
-          )
+        ? figures.indexLineTokens(run.items, run.listingBudget)
         : undefined;
-    const figures = { stablePart, eagerStable, ...(indexLineTokens ? { indexLineTokens } : {}) };
-    runFigures.set(run, figures);
-    return figures;
+    const computed = { stablePart, eagerStable, ...(indexLineTokens ? { indexLineTokens } : {}) };
+    runFigures.set(run, computed);
+    return computed;
   };
 
   const toolSegmentsOf = (tools: readonly ToolDefinition[]): PromptSegment[] => {
@@ -117,23 +155,39 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
     return parts;
   };
 
+  // The Runner hands over the same environment objects while the environment is unchanged
+  // (runner/environment-gather.ts): its figures are computed once for all of those requests.
+  const environmentFigures = new WeakMap<
+    OutgoingRequest["environmentInput"],
+    { parts: PromptSegment[]; eagerTokens: number }
+  >();
+  const environmentFiguresOf = (request: OutgoingRequest) => {
+    let known = environmentFigures.get(request.environmentInput);
+    if (!known) {
+      const parts = environmentSegments(request.sections);
+      const eagerTokens =
+        request.run.disclosure === "eager"
+          ? segmentTokens(parts)
+          : segmentTokens(
+              environmentSegments(
+                buildEnvironmentSections({ ...request.environmentInput, disclosure: "eager" }),
+              ),
+            );
+      known = { parts, eagerTokens };
+      environmentFigures.set(request.environmentInput, known);
+    }
+    return known;
+  };
+
   const beforeRequest = (
     request: OutgoingRequest,
   ): { snapshot: SnapshotAdditions; request: RequestAdditions } => {
     const { run } = request;
     const figures = figuresOf(run);
     const tools = toolSegmentsOf(request.sentTools);
-    const environmentParts = environmentSegments(request.sections);
+    const { parts: environmentParts, eagerTokens: eagerEnvironmentTokens } = environmentFiguresOf(request);
     const messageParts = messageSegments(request.messages);
     const segments = [...tools, figures.stablePart, ...environmentParts, ...messageParts];
-    const eagerEnvironmentTokens =
-      run.disclosure === "eager"
-        ? segmentTokens(environmentParts)
-        : segmentTokens(
-            environmentSegments(
-              buildEnvironmentSections({ ...request.environmentInput, disclosure: "eager" }),
-            ),
-          );
     const visible = new Set(request.visibleTools.map((tool) => tool.name));
     const registeredNotVisible = options.registry.names().filter((name) => !visible.has(name));
 

@@ -11,7 +11,7 @@ import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
-import { createRequestHooks } from "./request-hooks.ts";
+import { CatalogFigures, createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -375,6 +375,9 @@ export class Session {
     });
   }
 
+  /** The catalog's figures the request hooks keep across this session's runs (request-hooks.ts). */
+  private readonly catalogFigures = new CatalogFigures();
+
   private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
@@ -410,6 +413,7 @@ export class Session {
           hooks: createRequestHooks({
             registry: workspace.registry,
             eagerBodies: prompt.eagerBodies,
+            figures: this.catalogFigures,
             sandbox,
             cache: {
               ...cache,

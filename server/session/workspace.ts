@@ -15,7 +15,7 @@ import type { Provider } from "../providers/types.ts";
 import { SecretScope } from "../providers/redact.ts";
 import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
-import { createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
+import { CatalogFigures, createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
@@ -153,6 +153,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     catalog.validateTools((name) => registry.isKnown(name));
   });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
+  // Kept across the runs of this workspace's Runners (runnerDependencies): see request-hooks.ts.
+  const catalogFigures = new CatalogFigures();
 
   return {
     workdir,
@@ -190,6 +192,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
         hooks: createRequestHooks({
           registry,
           eagerBodies: prompt.eagerBodies,
+          figures: catalogFigures,
           sandbox,
           ...(conversation.cache ? { cache: conversation.cache } : {}),
         }),
