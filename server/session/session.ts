@@ -148,6 +148,7 @@ export class Session {
       workdir: init.settings.workdir,
       home: init.home,
       secrets: session.secrets,
+      ...(init.processes ? { exitHooks: init.processes.exitHooks } : {}),
     });
     if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(

@@ -26,6 +26,7 @@ import { McpSkillLoader } from "../skills/mcp-skill-loader.ts";
 import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
+import type { ExitHooks } from "../tools/exit-hooks.ts";
 import { registerSystemTools } from "../tools/system/index.ts";
 
 function readVersion(): string {
@@ -43,6 +44,8 @@ export interface WorkspaceOptions {
   builtinDir?: string;
   /** The session's secrets (its workdir's MCP credentials join them); default a scope of its own. */
   secrets?: SecretScope;
+  /** The composition root's exit hooks, for the MCP servers' last-resort kill; default their own. */
+  exitHooks?: ExitHooks;
 }
 
 export interface ConversationOptions {
@@ -125,6 +128,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     workdir,
     sandbox: { homes: [home] },
     clientVersion: PLAYGROUND_VERSION,
+    ...(options.exitHooks ? { exitHooks: options.exitHooks } : {}),
   });
   // Skills MCP servers serve (SEP-2640): fetched from their own server when loaded, verified, cached.
   const mcpSkills = new McpSkillLoader({
