@@ -5,7 +5,7 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messageText } from "../prompt/segments.ts";
 import { Runner } from "../runner/runner.ts";
-import { createHarness, type Harness } from "../runner/test-harness.ts";
+import { createHarness, type Harness } from "../runner/testing/harness.ts";
 import { ConversationReferences } from "./conversation-references.ts";
 
 let harness: Harness;
