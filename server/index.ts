@@ -6,6 +6,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
+import { TokenCounter } from "./prompt/segments.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
 import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ExitHooks } from "./tools/exit-hooks.ts";
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
     // Every tool process of this server starts here; server.close() ends what is still running (X8). The
     // process's one set of exit hooks: the last-resort kill of tool processes and MCP servers on a crash.
     processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
+    // The one token counter of this server: every session's figures, its caches shared by them all.
+    tokens: new TokenCounter(),
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

@@ -13,13 +13,13 @@ import { loadProvidersConfig } from "../providers/config.ts";
 import type { Provider } from "../providers/types.ts";
 import { confirmationsForCreate } from "../session/session-confirmations.ts";
 import { sandboxState } from "../tools/sandbox.ts";
-import { ProcessRunner } from "../tools/process-runner.ts";
+
 import type { CliArguments } from "./args.ts";
 import { cacheSettings } from "./cache-options.ts";
 import { mcpServerNotes } from "./catalog-command.ts";
 import { CLI_DENIAL, cliSessionParts } from "./cli-parts.ts";
 import { HeadlessSession } from "./headless-session.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, CliRoot } from "./io.ts";
 import { isRunnerEvent, RunPrinter } from "./run-output.ts";
 import { describeTrust } from "./trust-text.ts";
 
@@ -92,7 +92,7 @@ function runSettings(args: CliArguments, workdir: string, provider: Provider): S
 }
 
 /** Runs the conversation; exit code 0 when every run completed, 1 otherwise. */
-export async function runCommand(args: CliArguments, io: CliIo): Promise<number> {
+export async function runCommand(args: CliArguments, io: CliIo, root: CliRoot): Promise<number> {
   const home = args.home ?? os.homedir();
   const workdir = await checkedWorkdir(args.workdir!);
   const confirm = await runConfirmations(args, workdir);
@@ -124,7 +124,8 @@ export async function runCommand(args: CliArguments, io: CliIo): Promise<number>
       offline: provider instanceof ScriptedProvider,
     },
     save: args.save,
-    processes: new ProcessRunner(),
+    processes: root.processes,
+    tokens: root.tokens,
     onEvent: (event) => {
       if (isRunnerEvent(event)) {
         printer.print(event);

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { registerConfiguredSecrets, settingsFilePath } from "../providers/config.ts";
@@ -15,6 +16,9 @@ import { createWorkspace } from "../session/workspace.ts";
 import { TestPermission } from "./testing/harness.ts";
 import { runUserMessage } from "./slash.ts";
 import { RequestCounter } from "./types.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 // Neither is key-shaped (no `sk-`): only registration of the configured values can catch them.
 const FILE_KEY = "openai-file-key-8e2f4a6c1d3b";
@@ -30,6 +34,7 @@ beforeEach(async () => {
   process.env.ANTHROPIC_API_KEY = ENV_KEY;
 });
 afterEach(async () => {
+  await processes.killAll();
   if (previousEnvKey === undefined) delete process.env.ANTHROPIC_API_KEY;
   else process.env.ANTHROPIC_API_KEY = previousEnvKey;
   await rm(root, { recursive: true, force: true });
@@ -63,6 +68,7 @@ describe("tool output redaction (S11)", () => {
     const outcome = await runUserMessage(
       "print it",
       workspace.runnerDependencies({
+        processes,
         provider: new ScriptedProvider(scenario),
         permission: new TestPermission("allow"),
         onEvent: (event) => events.push(event),

@@ -14,6 +14,7 @@ import { evaluateFailClosed } from "../permission/fail-closed.ts";
 import { redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { PreparedCall, Registry } from "../tools/registry.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { deniedResult as denial, failResult, type ToolExecution, type ToolTarget } from "../tools/types.ts";
@@ -32,8 +33,10 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The OS sandbox for processes the tool starts; absent: the tools' default (network off). */
   sandbox?: SandboxSettings;
-  /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
-  processes?: ProcessRunner;
+  /** Starts the processes tools run (the composition root's runner). */
+  processes: ProcessRunner;
+  /** Counts the tokens of what a call adds (an activated skill's index line, a resource read). */
+  tokens: TokenCounter;
   /** The session's secrets (provider keys and its workdir's credentials); absent: provider keys only. */
   secrets?: SecretScope;
   /** Names in this run's definitions snapshot (what the model can see). */
@@ -327,7 +330,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
       callId: call.id,
       signal,
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-      ...(context.processes ? { processes: context.processes } : {}),
+      processes: context.processes,
     });
     execution = await unlessAborted(running, signal);
   } catch (error) {
@@ -349,6 +352,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   const message = finish(capped.result, durationMs, trace, capped.fullOutput);
   // What the call changed (a skill activated, tools registered) happened, Stop or not.
   const figures = {
+    tokens: context.tokens,
     content: capped.result.content,
     ...(context.promptItems ? { promptItems: context.promptItems } : {}),
   };

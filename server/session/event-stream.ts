@@ -9,6 +9,7 @@
 // before its blobs are hashed, so a hash always names the bytes stored.
 import type { SessionEvent } from "../protocol/wire.ts";
 import { mayContainSecret, redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { RequestWriter, type Encoded, type StreamInput } from "./request-writer.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
@@ -73,7 +74,7 @@ export class EventStream {
   private readonly bufferedDeltas = new Map<string, number>();
   private readonly listeners = new Set<EventListener>();
   private seq: number;
-  private readonly requests = new RequestWriter();
+  private readonly requests: RequestWriter;
 
   /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
@@ -81,7 +82,10 @@ export class EventStream {
     restored: SequencedEvent[] = [],
     /** The session's secrets (absent: the provider keys only). */
     private readonly secrets?: SecretScope,
+    /** The session's token counter (a message's figures); absent: the stream's own. */
+    tokens?: TokenCounter,
   ) {
+    this.requests = new RequestWriter(tokens ? { tokens } : {});
     for (const { event } of restored) this.requests.observe(event);
     this.rememberNewest(restored);
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;

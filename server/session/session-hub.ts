@@ -30,6 +30,7 @@ import { checkImportedScenario, importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
 import { branchLabel, checkEdits, editedMessages, originRequest } from "./branch-source.ts";
 import { runDigests } from "./run-digest.ts";
@@ -62,8 +63,10 @@ export interface SessionHubOptions {
   logFileSystem?: LogFileSystem;
   /** Sessions kept in memory; beyond it, idle ones (least recently used first) are closed. Default 32. */
   maxOpenSessions?: number;
-  /** Starts the processes of every session's tools (the composition root's); absent: the default runner. */
-  processes?: ProcessRunner;
+  /** Starts the processes of every session's tools (the composition root's). */
+  processes: ProcessRunner;
+  /** The composition root's token counter, shared by every session; absent: the hub's own. */
+  tokens?: TokenCounter;
   /**
    * Close the runs a crash cut off in the logs folder at start (default true). A `cli run --save` shares
    * the folder with a server that may be running: its live sessions are not interrupted, so only a
@@ -87,9 +90,12 @@ export class SessionHub {
   readonly directory: string;
   /** Settles once interrupted runs are closed; never rejects (a failure is logged). */
   private readonly started: Promise<void>;
+  /** Every session's token counter (the composition root's, or the hub's own). */
+  private readonly tokens: TokenCounter;
 
   constructor(private readonly options: SessionHubOptions) {
     this.directory = sessionsDirectory(options.home);
+    this.tokens = options.tokens ?? new TokenCounter();
     // Server log lines may quote tool output or file contents: no key in them either.
     this.options = { ...options, log: (line) => options.log(redactKnownSecrets(line)) };
     this.started = this.startUp();
@@ -249,7 +255,8 @@ export class SessionHub {
       writer,
       watch: this.options.watch,
       providers: this.options.providers,
-      ...(this.options.processes ? { processes: this.options.processes } : {}),
+      processes: this.options.processes,
+      tokens: this.tokens,
       log: this.options.log,
     });
     ref.current = session;
@@ -307,7 +314,8 @@ export class SessionHub {
       restored: loaded.events.map((record) => ({ seq: record.seq, event: redactKnownSecrets(record.event) })),
       watch: this.options.watch,
       providers: this.options.providers,
-      ...(this.options.processes ? { processes: this.options.processes } : {}),
+      processes: this.options.processes,
+      tokens: this.tokens,
       log: this.options.log,
     });
     ref.current = session;

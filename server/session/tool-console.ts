@@ -10,6 +10,7 @@ import type { PermissionHook } from "../permission/types.ts";
 import { runToolCall } from "../runner/tool-call.ts";
 import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
 import type { SecretScope } from "../providers/redact.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
@@ -24,7 +25,8 @@ export interface ConsoleCall {
   workdir: string;
   signal: AbortSignal;
   sandbox?: SandboxSettings;
-  processes?: ProcessRunner;
+  processes: ProcessRunner;
+  tokens: TokenCounter;
   secrets?: SecretScope;
   emit: (event: StreamInput) => void;
   emitError: (code: ErrorType, message: string) => void;
@@ -46,7 +48,8 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         workdir: call.workdir,
         signal: call.signal,
         ...(call.sandbox ? { sandbox: call.sandbox } : {}),
-        ...(call.processes ? { processes: call.processes } : {}),
+        processes: call.processes,
+        tokens: call.tokens,
         ...(call.secrets ? { secrets: call.secrets } : {}),
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),

@@ -10,6 +10,7 @@ import { SessionHub } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { ClientConnection } from "./connection.ts";
 import { WebSocketTransport } from "./ws-transport.ts";
 import {
@@ -54,6 +55,8 @@ export interface StartServerOptions {
   headersTimeoutMs?: number;
   /** Starts every tool process of this server; `close` ends what is still running. Default: a new one. */
   processes?: ProcessRunner;
+  /** The token counter of every session's figures (the composition root's); default the server's own. */
+  tokens?: TokenCounter;
 }
 
 export interface RunningServer {
@@ -106,6 +109,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logFileSystem: options.logFileSystem,
     maxOpenSessions: options.maxOpenSessions,
     processes,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   // The policy needs the real port, known only after listen(); requests cannot arrive before that.
   let policy = buildPolicy(options.port ?? 3000, token);
