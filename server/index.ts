@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { TokenCounter } from "./prompt/segments.ts";
+import { SecretRedactor } from "./providers/redact.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
 import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ExitHooks } from "./tools/exit-hooks.ts";
@@ -98,6 +99,8 @@ async function demoWorkdir(): Promise<string> {
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
+  // The provider keys this server redacts everywhere: the configured ones join at start (the hub).
+  const secrets = new SecretRedactor();
   const workdir = flags.workdir ?? (await demoWorkdir());
   const server = await startServer({
     host: flags.host,
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
       scenariosDir: flags.scenarios,
       home: flags.home,
       demoFolders: flags.workdir ? [] : [workdir],
+      secrets,
     }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
@@ -119,6 +123,7 @@ async function main(): Promise<void> {
     processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
     // The one token counter of this server: every session's figures, its caches shared by them all.
     tokens: new TokenCounter(),
+    secrets,
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

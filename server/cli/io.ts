@@ -2,6 +2,7 @@
 // real process's streams, environment, folder and Ctrl-C; tests give strings, a folder and a button. No
 // command reads process.stdout, process.env, process.cwd() or installs a signal handler itself.
 import type { TokenCounter } from "../prompt/segments.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 
 export interface CliIo {
@@ -33,4 +34,6 @@ export interface CliRoot {
   processes: ProcessRunner;
   /** The token counter of every figure the command shows. */
   tokens: TokenCounter;
+  /** The provider keys the command redacts (the environment's, from `io.env`, and the configured ones). */
+  secrets: SecretRedactor;
 }

@@ -7,6 +7,7 @@ import { loadFolderPermission } from "../permission/trust.ts";
 import { catalogBudget } from "../prompt/catalog-budget.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { TokenCounter } from "../prompt/segments.ts";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { createWorkspace, type Workspace } from "../session/workspace.ts";
 import { ExitHooks } from "../tools/exit-hooks.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
@@ -33,6 +34,7 @@ function withWorkspace(
       ...(args.home ? { home: args.home } : {}),
       exitHooks: root.processes.exitHooks,
       tokens: root.tokens,
+      secrets: new SecretScope(root.secrets),
     });
     if (args.lintProfile) workspace.catalog.setProfile(args.lintProfile);
     try {
@@ -63,7 +65,7 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
   },
   install: runInstallCommand,
   // Loaded only for export, so the other commands start no slower.
-  export: async (args, io) => (await import("./export-command.ts")).exportCommand(args, io),
+  export: async (args, io, root) => (await import("./export-command.ts")).exportCommand(args, io, root),
   run: runCommand,
   catalog: withWorkspace(async (args, io, workspace) => {
     const { trust, problems } = await loadFolderPermission({
@@ -147,6 +149,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const root: CliRoot = {
     processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
     tokens: new TokenCounter(),
+    secrets: new SecretRedactor(() => io.env),
   };
   try {
     const args = resolvePaths(parseCliArguments(argv), io.cwd);

@@ -116,7 +116,12 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
   }
   const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
   const { home, workdir } = workspace;
-  const parts = await cliSessionParts({ home, workdir, trust: options.trust === true });
+  const parts = await cliSessionParts({
+    home,
+    workdir,
+    trust: options.trust === true,
+    secrets: workspace.secrets.redactor,
+  });
   const permission = await cliPermission(parts, { workdir, home });
   // The prediction a session makes, under the same settings a `run` with these flags would have.
   const cache = new SessionCache("cli-prompt", home, (line) => options.warn(`warning: ${line}`), true);

@@ -103,7 +103,8 @@ export async function runCommand(args: CliArguments, io: CliIo, root: CliRoot): 
     ...(args.model ? { model: args.model } : {}),
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
     ...(args.scenario ? { scenario: args.scenario } : {}),
-    config: loadProvidersConfig({ home, env: io.env }),
+    config: loadProvidersConfig({ home, env: io.env, secrets: root.secrets }),
+    secrets: root.secrets,
   });
   const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
   if (recording && !args.json)
@@ -116,7 +117,7 @@ export async function runCommand(args: CliArguments, io: CliIo, root: CliRoot): 
     home,
     settings: runSettings(args, workdir, provider),
     confirm,
-    parts: await cliSessionParts({ home, workdir, trust: args.trust, provider }),
+    parts: await cliSessionParts({ home, workdir, trust: args.trust, provider, secrets: root.secrets }),
     provider: {
       name: args.provider,
       configured: true,
@@ -126,6 +127,7 @@ export async function runCommand(args: CliArguments, io: CliIo, root: CliRoot): 
     save: args.save,
     processes: root.processes,
     tokens: root.tokens,
+    secrets: root.secrets,
     onEvent: (event) => {
       if (isRunnerEvent(event)) {
         printer.print(event);

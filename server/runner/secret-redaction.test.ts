@@ -9,7 +9,7 @@ import { ProcessRunner } from "../tools/process-runner.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { registerConfiguredSecrets, settingsFilePath } from "../providers/config.ts";
-import { REDACTED } from "../providers/redact.ts";
+import { REDACTED, SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { createWorkspace } from "../session/workspace.ts";
@@ -51,7 +51,9 @@ describe("tool output redaction (S11)", () => {
       path.join(workdir, "leak.txt"),
       `file=${FILE_KEY}\nenv=${ENV_KEY}\nstray=${STRAY_KEY}\nsk-learn is a word, so is task-list\n`,
     );
-    registerConfiguredSecrets({ home, env: {} });
+    // The test is the composition root: its redactor holds the configured keys, its workspace redacts with it.
+    const secrets = new SecretRedactor();
+    registerConfiguredSecrets({ home, env: {}, secrets });
 
     // Output far over the model's cap, with the keys at both ends: the capped copy keeps head and
     // tail, and fullOutput (for the UI) keeps everything.
@@ -62,7 +64,12 @@ describe("tool output redaction (S11)", () => {
       `name: leak\nturns:\n  - tool_calls:\n      - { name: run_command, input: { command: ${JSON.stringify(command)} } }\n  - text: "done"\n`,
       "inline.yaml",
     );
-    const workspace = await createWorkspace({ workdir, home, builtinDir: path.join(root, "no-builtins") });
+    const workspace = await createWorkspace({
+      workdir,
+      home,
+      builtinDir: path.join(root, "no-builtins"),
+      secrets: new SecretScope(secrets),
+    });
     const events: RunnerEvent[] = [];
     const history: ChatMessage[] = [];
     const outcome = await runUserMessage(

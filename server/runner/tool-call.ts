@@ -11,7 +11,7 @@ import type {
 } from "../permission/types.ts";
 import { buildApprovalRequest } from "../permission/approval.ts";
 import { evaluateFailClosed } from "../permission/fail-closed.ts";
-import { redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
+import type { SecretScope } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { PreparedCall, Registry } from "../tools/registry.ts";
 import type { TokenCounter } from "../prompt/segments.ts";
@@ -37,8 +37,8 @@ export interface ToolCallContext {
   processes: ProcessRunner;
   /** Counts the tokens of what a call adds (an activated skill's index line, a resource read). */
   tokens: TokenCounter;
-  /** The session's secrets (provider keys and its workdir's credentials); absent: provider keys only. */
-  secrets?: SecretScope;
+  /** The session's secrets (the composition root's provider keys and its workdir's credentials). */
+  secrets: SecretScope;
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
@@ -259,8 +259,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   });
   const finish = (output: ToolResult, durationMs: number, trace?: PermissionTrace, full?: string) => {
     // Whatever a tool printed, no configured key reaches the model's history or an event (S11).
-    const redact = <T>(value: T): T =>
-      context.secrets ? context.secrets.redact(value) : redactKnownSecrets(value);
+    const redact = <T>(value: T): T => context.secrets.redact(value);
     const result = redact(output);
     const fullOutput = full === undefined ? undefined : redact(full);
     emit({

@@ -105,7 +105,10 @@ export interface RunnerDependencies {
   processes: ProcessRunner;
   /** The composition root's token counter (the figures of what a tool call or a slash command adds). */
   tokens: TokenCounter;
-  /** The session's secrets, kept out of tool results and named on approval cards; absent: provider keys. */
+  /**
+   * The session's secrets, kept out of tool results and named on approval cards; absent: a scope of the
+   * run's own (the environment's key variables only).
+   */
   secrets?: SecretScope;
   /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
   listingBudget?: ListingBudget;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProcessRunner } from "../tools/process-runner.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { listProviders, loadProvidersConfig, settingsFilePath } from "../providers/config.ts";
-import { REDACTED } from "../providers/redact.ts";
+import { REDACTED, SecretRedactor } from "../providers/redact.ts";
 import { defaultSessionParts } from "./default-parts.ts";
 import { SessionHub, sessionsDirectory } from "./session-hub.ts";
 import { LOG_FORMAT_VERSION, SessionLogWriter } from "./session-log.ts";
@@ -145,7 +145,9 @@ describe("S11: keys in logs written before the fix", () => {
 
     const lines: string[] = [];
     const hub = startHub((line) => lines.push(line));
-    const exported = { jsonl: exportSession(await readExportedSession(home, id), "jsonl").text };
+    const exported = {
+      jsonl: exportSession(await readExportedSession(home, id, new SecretRedactor()), "jsonl").text,
+    };
     expect(exported.jsonl).toContain(`ANTHROPIC_API_KEY=${REDACTED}`);
     expect(exported.jsonl).toContain(`garbled line with ${REDACTED}`);
     expect(exported.jsonl).not.toContain(key);

@@ -14,7 +14,7 @@ import type { InputReply } from "../providers/types.ts";
 import type { TokenCounter } from "../prompt/segments.ts";
 import { CatalogFigures, createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
-import { SecretScope } from "../providers/redact.ts";
+import { SecretScope, type SecretRedactor } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
@@ -83,6 +83,8 @@ export interface SessionInit {
   processes: ProcessRunner;
   /** The composition root's token counter: every figure this session shows. */
   tokens: TokenCounter;
+  /** The composition root's provider keys (this session's SecretScope starts from them). */
+  redactor: SecretRedactor;
   /** Set on a branch (its log header's): its edits apply to every request it sends. */
   branch?: BranchOrigin;
   log: (line: string) => void;
@@ -96,7 +98,7 @@ export class Session {
   private readonly summaryFold: SessionSummaryFold;
   private readonly stream: EventStream;
   /** Provider keys and the credentials of this session's workdir configuration (no other session's). */
-  private readonly secrets = new SecretScope();
+  private readonly secrets: SecretScope;
   private readonly requestCounter: RequestCounter;
   private engines!: SessionEngines;
   private workspace!: SessionWorkspace;
@@ -122,6 +124,7 @@ export class Session {
     this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
+    this.secrets = new SecretScope(init.redactor);
     this.stream = new EventStream(init.writer, restored, this.secrets, init.tokens);
     this.summaryFold = new SessionSummaryFold({
       id: init.id,

@@ -27,7 +27,7 @@ export interface ConsoleCall {
   sandbox?: SandboxSettings;
   processes: ProcessRunner;
   tokens: TokenCounter;
-  secrets?: SecretScope;
+  secrets: SecretScope;
   emit: (event: StreamInput) => void;
   emitError: (code: ErrorType, message: string) => void;
 }
@@ -50,7 +50,7 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         ...(call.sandbox ? { sandbox: call.sandbox } : {}),
         processes: call.processes,
         tokens: call.tokens,
-        ...(call.secrets ? { secrets: call.secrets } : {}),
+        secrets: call.secrets,
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),
         permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,

@@ -14,7 +14,7 @@ import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import { TokenCounter } from "../prompt/segments.ts";
 import type { Provider } from "../providers/types.ts";
-import { SecretScope } from "../providers/redact.ts";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
 import { CatalogFigures, createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
@@ -133,7 +133,7 @@ async function realDirectory(workdir: string): Promise<string> {
 export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const workdir = await realDirectory(options.workdir);
   const home = options.home ?? os.homedir();
-  const secrets = options.secrets ?? new SecretScope();
+  const secrets = options.secrets ?? new SecretScope(new SecretRedactor());
   const layers = defaultLayers(workdir, home);
   if (options.builtinDir) layers.builtin = options.builtinDir;
   const catalog = await Catalog.create(layers);
