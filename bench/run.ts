@@ -45,7 +45,7 @@ const FIGURES: FigureEntry[] = [
   {
     name: "runner-overhead",
     workload: "100 iterations, scripted provider, 1,000 skills, 20 active",
-    target: "≤ 1 ms per iteration added",
+    target: "≤ 0.3 ms per iteration added",
     load: () => importFigure("./runner-overhead.ts", "runnerOverheadFigure"),
   },
   {

@@ -7,6 +7,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
+import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
+import { ExitHooks } from "./tools/exit-hooks.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
 import { detectSandbox } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";
@@ -86,7 +88,7 @@ function parseFlags(argv: string[]): Flags {
 
 /** Demos run in a throwaway copy so they never change anything the user cares about. */
 async function demoWorkdir(): Promise<string> {
-  const target = await mkdtemp(path.join(tmpdir(), "pseudoclaude-demo-"));
+  const target = await mkdtemp(path.join(tmpdir(), DEMO_COPY_PREFIX));
   const source = path.join(REPO_ROOT, "examples", "demo-workdir");
   if (existsSync(source)) await cp(source, target, { recursive: true });
   else console.error(`${source} is missing; the default workdir starts empty`);
@@ -111,8 +113,9 @@ async function main(): Promise<void> {
     }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
-    // Every tool process of this server starts here; server.close() ends what is still running (X8).
-    processes: new ProcessRunner(),
+    // Every tool process of this server starts here; server.close() ends what is still running (X8). The
+    // process's one set of exit hooks: the last-resort kill of tool processes and MCP servers on a crash.
+    processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

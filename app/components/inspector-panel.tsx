@@ -191,7 +191,7 @@ export function InspectorPanel({
             text={() => JSON.stringify({ ...snapshot, providerPayload: payload, usage }, null, 2)}
           />
         </div>
-        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} />
+        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} shown={requests.length} />
         <Timeline
           requests={requests}
           selected={selected.requestIndex}

@@ -13,6 +13,8 @@ import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { queuedFor } from "../state/outbox.ts";
+import { readQueued, writeQueued } from "../lib/typed-storage.ts";
+import { newSessionWorkdir } from "../../server/shared/demo-copy.ts";
 import {
   chatTurns,
   isRunning,
@@ -108,6 +110,19 @@ export function Workspace() {
   useEffect(() => {
     if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
   }, [session?.id]);
+
+  // Messages queued during a run survive a reload of the tab (lib/typed-storage.ts): restored once, then
+  // kept in step with the queue; each still goes out when its session's run ends.
+  const queueRestored = useRef(false);
+  useEffect(() => {
+    if (!queueRestored.current) {
+      queueRestored.current = true;
+      for (const item of readQueued())
+        dispatch({ type: "queue_message", sessionId: item.sessionId, text: item.text });
+      return;
+    }
+    writeQueued(state.queue);
+  }, [state.queue]);
 
   // Session titles and message counts change with each run: refresh the list when a run ends.
   const running = session?.running ?? false;
@@ -522,7 +537,10 @@ export function Workspace() {
       {dialogOpen && (
         <NewSessionDialog
           providers={state.providers}
-          defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
+          defaults={{
+            ...session?.settings,
+            workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
+          }}
           onCancel={() => setDialogOpen(false)}
           onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
             setDialogOpen(false);

@@ -11,12 +11,14 @@ import type { CacheModel, CachePredictor, CacheRequest } from "../cache/cache-mo
 import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
 import type { RequestSnapshot, SnapshotCache } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import type { RunnerDependencies } from "../runner/types.ts";
+import type { SkillPlacement } from "../protocol/runner-events.ts";
+import type { RequestCacheOptions } from "./request-hooks.ts";
 
-export type CacheDependencies = Pick<
-  RunnerDependencies,
-  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey"
->;
+/** The SOP placement (a Runner dependency) and the request hooks' cache part, for the current settings. */
+export interface CacheDependencies {
+  skillPlacement: SkillPlacement;
+  cache: RequestCacheOptions;
+}
 
 /** Requests kept for a new prediction; an older one is dropped (and its figures stay as predicted). */
 const SHOWN_LIMIT = 2_000;
@@ -60,11 +62,13 @@ export class SessionCache implements CachePredictor {
     this.current();
     this.modelName = this.modelFor(settings, provider.model);
     return {
-      cache: this,
-      cacheModel: this.modelName,
-      cacheBreakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
       skillPlacement: settings.skillPlacement ?? "environment",
-      promptCacheKey: `pseudoclaude-${this.sessionId}`,
+      cache: {
+        predictor: this,
+        cacheModel: this.modelName,
+        breakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+        promptCacheKey: `pseudoclaude-${this.sessionId}`,
+      },
     };
   }
 

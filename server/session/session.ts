@@ -12,6 +12,7 @@ import { RequestReader } from "../protocol/request-model.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
+import { CatalogFigures, createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -161,6 +162,7 @@ export class Session {
       workdir: init.settings.workdir,
       home: init.home,
       secrets: session.secrets,
+      ...(init.processes ? { exitHooks: init.processes.exitHooks } : {}),
     });
     if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
@@ -410,21 +412,27 @@ export class Session {
     this.releaseWhenIdle();
   }
 
+  /** The catalog's figures the request hooks keep across this session's runs (request-hooks.ts). */
+  private readonly catalogFigures = new CatalogFigures();
+
   private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
       const provider = await this.engines.providerFor(this.settings);
       const { workspace } = this;
       // A changed "allow network" setting takes effect here, from the next run on.
       this.engines.applySandbox(this.settings);
+      const prompt = this.init.branch
+        ? withRequestEdits(workspace.prompt, this.init.branch.edits)
+        : workspace.prompt;
+      const sandbox = this.sandboxSettings();
+      const { skillPlacement, cache } = this.cacheDependencies(provider);
       await runUserMessage(
         text,
         {
           provider,
           registry: workspace.registry,
           permission: this.engines.permissionHook(),
-          prompt: this.init.branch
-            ? withRequestEdits(workspace.prompt, this.init.branch.edits)
-            : workspace.prompt,
+          prompt,
           workdir: workspace.workdir,
           history: this.history,
           onEvent: (event) => this.onRunnerEvent(event),
@@ -433,12 +441,23 @@ export class Session {
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
           skillRoots: () => workspace.activeSkills.resourceRoots(),
-          sandbox: this.sandboxSettings(),
+          sandbox,
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
-          ...this.cacheDependencies(provider),
-          cacheLedger: this.ledger,
-          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
+          skillPlacement,
+          // What the session shows beside each request: figures, eager comparison, cache prediction and
+          // ledger, registered-not-visible, the sandbox stamp (request-hooks.ts).
+          hooks: createRequestHooks({
+            registry: workspace.registry,
+            eagerBodies: prompt.eagerBodies,
+            figures: this.catalogFigures,
+            sandbox,
+            cache: {
+              ...cache,
+              ledger: this.ledger,
+              diagnostics: this.settings.cacheDiagnostics !== false,
+            },
+          }),
         },
         {
           signal,

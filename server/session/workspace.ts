@@ -6,6 +6,7 @@ import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { isDemoCopy } from "../shared/demo-copy.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
@@ -13,7 +14,9 @@ import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import { SecretScope } from "../providers/redact.ts";
+import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
+import { CatalogFigures, createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
@@ -24,6 +27,7 @@ import { McpSkillLoader } from "../skills/mcp-skill-loader.ts";
 import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
+import type { ExitHooks } from "../tools/exit-hooks.ts";
 import { registerSystemTools } from "../tools/system/index.ts";
 
 function readVersion(): string {
@@ -41,6 +45,8 @@ export interface WorkspaceOptions {
   builtinDir?: string;
   /** The session's secrets (its workdir's MCP credentials join them); default a scope of its own. */
   secrets?: SecretScope;
+  /** The composition root's exit hooks, for the MCP servers' last-resort kill; default their own. */
+  exitHooks?: ExitHooks;
 }
 
 export interface ConversationOptions {
@@ -56,6 +62,10 @@ export interface ConversationOptions {
   allowNetwork?: boolean;
   /** Optional listing budget of the skills index (default off). */
   listingBudget?: ListingBudget;
+  /** Experiment: where active SOPs go; default "environment" (the design). */
+  skillPlacement?: SkillPlacement;
+  /** The request hooks' prompt-cache part (prediction, ledger, breakpoints); absent: none. */
+  cache?: RequestCacheOptions;
 }
 
 export interface Workspace {
@@ -88,6 +98,14 @@ export interface Workspace {
   reloadCatalog(): Promise<ReloadDiff>;
 }
 
+/** What to do about a missing workdir, when it is one the playground itself made and removed. */
+function missingHint(workdir: string): string {
+  const demoCopy = path.dirname(workdir) === os.tmpdir() && isDemoCopy(workdir);
+  return demoCopy
+    ? ". It was the demo copy of an earlier start, removed when that server stopped: open New session… to work on this start's copy"
+    : "";
+}
+
 async function realDirectory(workdir: string): Promise<string> {
   let resolved: string;
   try {
@@ -95,7 +113,7 @@ async function realDirectory(workdir: string): Promise<string> {
   } catch (error) {
     throw new PlaygroundError(
       "not_found",
-      `working directory ${workdir} does not exist: ${errorMessage(error)}`,
+      `working directory ${workdir} does not exist: ${errorMessage(error)}${missingHint(workdir)}`,
     );
   }
   if (!(await stat(resolved)).isDirectory()) {
@@ -119,6 +137,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     workdir,
     sandbox: { homes: [home] },
     clientVersion: PLAYGROUND_VERSION,
+    ...(options.exitHooks ? { exitHooks: options.exitHooks } : {}),
   });
   // Skills MCP servers serve (SEP-2640): fetched from their own server when loaded, verified, cached.
   const mcpSkills = new McpSkillLoader({
@@ -147,6 +166,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     catalog.validateTools((name) => registry.isKnown(name));
   });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
+  // Kept across the runs of this workspace's Runners (runnerDependencies): see request-hooks.ts.
+  const catalogFigures = new CatalogFigures();
 
   return {
     workdir,
@@ -162,23 +183,34 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     startMcp: async (trust) => {
       await mcp.start(await loadMcpConfig({ workdir, home, trusted: trust, secrets }));
     },
-    runnerDependencies: (conversation) => ({
-      provider: conversation.provider,
-      registry,
-      permission: conversation.permission,
-      prompt,
-      workdir,
-      history: conversation.history ?? [],
-      onEvent: conversation.onEvent,
-      skills: catalog,
-      ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
-      ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
-      ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
-      sandbox: { network: conversation.allowNetwork === true, homes: [home] },
-      secrets,
-      ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
-      skillRoots: () => activeSkills.resourceRoots(),
-    }),
+    runnerDependencies: (conversation) => {
+      const sandbox = { network: conversation.allowNetwork === true, homes: [home] };
+      return {
+        provider: conversation.provider,
+        registry,
+        permission: conversation.permission,
+        prompt,
+        workdir,
+        history: conversation.history ?? [],
+        onEvent: conversation.onEvent,
+        skills: catalog,
+        ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
+        ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
+        ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
+        sandbox,
+        secrets,
+        ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
+        ...(conversation.skillPlacement ? { skillPlacement: conversation.skillPlacement } : {}),
+        skillRoots: () => activeSkills.resourceRoots(),
+        hooks: createRequestHooks({
+          registry,
+          eagerBodies: prompt.eagerBodies,
+          figures: catalogFigures,
+          sandbox,
+          ...(conversation.cache ? { cache: conversation.cache } : {}),
+        }),
+      };
+    },
     loadSkill: async (name, args) => {
       return runLoadSkill(
         registry,
