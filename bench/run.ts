@@ -97,6 +97,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./inspector-select.ts", "inspectorSelectFigure"),
   },
   {
+    name: "request-bytes",
+    workload: "log and wire bytes per request: the 30-request demo and a 500-request session",
+    target: "≥ 15× smaller than full snapshots (30-request demo)",
+    load: () => importFigure("./request-bytes.ts", "requestBytesFigure"),
+  },
+  {
     name: "export-html",
     workload: "HTML export of a 200-request session (40 runs × 5 requests, scripted)",
     target: "report file size",

@@ -12,6 +12,7 @@ import type { SessionView } from "../state/types.ts";
 import { CompareView } from "./compare-view.tsx";
 import { EditRequest } from "./edit-request.tsx";
 import { Button } from "./ui.tsx";
+import { requestSnapshot } from "../state/snapshot-view.ts";
 
 export interface CompareTarget {
   left: string;
@@ -129,7 +130,7 @@ export function ExperimentsLayer({
       {edited && session && (
         <EditRequest
           key={edited.requestIndex}
-          snapshot={edited.snapshot}
+          snapshot={requestSnapshot(edited)}
           skillDescriptions={descriptions}
           providers={providers}
           provider={

@@ -9,7 +9,7 @@ export function applyBranchStarted(
   view: SessionView,
   _event: Extract<SessionEvent, { type: "branch_started" }>,
 ): SessionView {
-  const copied = turnsFromHistory(view.conversation.history);
+  const copied = turnsFromHistory(view.store.conversation.history);
   const turns = copied.turns.map((turn) => ({ ...turn, id: `branch-${turn.id}` }));
   return { ...view, turns: [...turns, ...view.turns], toolCalls: { ...copied.toolCalls, ...view.toolCalls } };
 }

@@ -2,7 +2,7 @@
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
 import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
-import { resolveSnapshot } from "./snapshot-view.ts";
+import { RequestStore } from "./request-store.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
 import { applyOptimizerEvent, isOptimizerEvent } from "./optimizer-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
@@ -29,8 +29,7 @@ function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
     registeredTools: [],
     activeSkills: [],
     turns: [],
-    conversation: { history: [], figures: [] },
-    conversationSeq: 0,
+    store: new RequestStore(),
     toolCalls: {},
     pendingApprovals: [],
     requests: [],
@@ -71,15 +70,11 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     if (!event.history)
       return { ...state, sessions, session: { ...fresh, activeSkills: event.activeSkills } };
     const fromHistory = turnsFromHistory(event.history);
+    fresh.store.appendAll(seq, event.history, event.historyFigures);
     const session: SessionView = {
       ...fresh,
       turns: fromHistory.turns,
       toolCalls: fromHistory.toolCalls,
-      conversation: {
-        history: event.history,
-        figures: event.history.map((_message, index) => event.historyFigures?.[index]),
-      },
-      conversationSeq: seq,
       activeSkills: event.activeSkills,
       turnsFromHistory: fromHistory.turns.length > 0,
     };
@@ -134,6 +129,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       };
     }
     case "manual_turn_requested":
+      view.store.addBlobs(event.blobs);
       return {
         ...state,
         session: {
@@ -141,7 +137,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
           manualTurn: {
             runId: event.runId,
             requestIndex: event.requestIndex,
-            snapshot: resolveSnapshot(event.snapshot, view.conversation),
+            snapshot: view.store.resolve(event.snapshot),
           },
         },
       };

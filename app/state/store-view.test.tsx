@@ -25,7 +25,7 @@ import {
   visibleErrors,
   waitingApprovals,
 } from "./selectors.ts";
-import { envelope, skill, snapshot, summary, tool } from "./test-builders.ts";
+import { envelope, requestEvent, skill, snapshot, summary, tool } from "./test-builders.ts";
 import type { UiAction, UiState } from "./types.ts";
 
 /** Events of session s1, numbered from 1, after its session_opened. */
@@ -98,7 +98,7 @@ describe("the store, events in and views out", () => {
     const streaming = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
+        requestEvent(snapshot()),
         ...["Let ", "me ", "look."].map((piece): SessionEvent => ({
           type: "text_delta",
           runId: "r1",
@@ -118,7 +118,7 @@ describe("the store, events in and views out", () => {
     const done = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
+        requestEvent(snapshot()),
         { type: "text_delta", runId: "r1", requestIndex: 1, text: "Done." },
         { type: "stop", runId: "r1", reason: "completed", iterations: 1 },
       ),
@@ -194,12 +194,8 @@ describe("the store, events in and views out", () => {
     const state = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
-        {
-          type: "request",
-          runId: "r1",
-          snapshot: snapshot({ requestIndex: 2, tools: [tool("load_skill"), tool("lint", "skill")] }),
-        },
+        requestEvent(snapshot()),
+        requestEvent(snapshot({ requestIndex: 2, tools: [tool("load_skill"), tool("lint", "skill")] })),
       ),
     );
     expect(requestsOf(state).map((request) => request.requestIndex)).toEqual([1, 2]);
@@ -226,11 +222,7 @@ describe("the store, events in and views out", () => {
         catalog,
         { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 },
         { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] },
-        {
-          type: "request",
-          runId: "r1",
-          snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }),
-        },
+        requestEvent(snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] })),
       ),
     );
     expect(stageOf(loaded, review)).toBe("tools_registered");

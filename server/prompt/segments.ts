@@ -130,8 +130,17 @@ export function figuresOnAppend(message: ChatMessage): MessageFigures | undefine
   return message.content.length > FIGURES_ON_APPEND_MAX_CHARS ? undefined : messageFigures(message);
 }
 
+/**
+ * A tool's segment: tokens of what the model reads, and the hash of the definition as stored (its JSON,
+ * with the playground's own fields: the blob the request refers to, server/protocol/request-model.ts).
+ */
 export function toolSegments(tools: readonly ToolDefinition[]): PromptSegment[] {
-  return tools.map((tool) => ({ kind: "tool", name: tool.name, ...textFigures(toolText(tool)) }));
+  return tools.map((tool) => ({
+    kind: "tool",
+    name: tool.name,
+    hash: sha256Hex(JSON.stringify(tool)),
+    tokens: textFigures(toolText(tool)).tokens,
+  }));
 }
 
 export function stableSegment(stable: string, stableHash = sha256Hex(stable)): PromptSegment {

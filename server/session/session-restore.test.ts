@@ -14,6 +14,7 @@ import { RequestCounter } from "../runner/types.ts";
 import type { SequencedEvent } from "./event-stream.ts";
 import { loggedActivations, restoreActiveSkills } from "./session-restore.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
+import { loggedEvents } from "./testing/logged-events.ts";
 
 let root: string;
 let workdir: string;
@@ -61,7 +62,7 @@ async function loggedRun(
       requestCounter: new RequestCounter(),
     }),
   );
-  return events.map((event, index) => ({ seq: index + 1, event }));
+  return loggedEvents(events).map((event, index) => ({ seq: index + 1, event }));
 }
 
 describe("restoreActiveSkills", () => {
