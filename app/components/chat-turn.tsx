@@ -71,14 +71,15 @@ function UserTurn({ turn, skillNames }: { turn: Extract<ChatTurn, { kind: "user"
 // Memoized: while text streams, only the turn that grows re-renders, not the whole conversation.
 export const Turn = memo(function Turn({
   turn,
-  toolCalls,
+  calls,
   highlighted,
   awaitingManual,
   skillNames,
   onSelectRequest,
 }: {
   turn: ChatTurn;
-  toolCalls: Record<string, ToolCallView>;
+  /** This turn's calls, in its order (a selector keeps the array while none of them changed). */
+  calls: ToolCallView[];
   highlighted: boolean;
   /** The manual provider is waiting for the person to write this turn. */
   awaitingManual: boolean;
@@ -131,9 +132,9 @@ export const Turn = memo(function Turn({
                   : "(no response)"}
             </p>
           )}
-          {turn.toolCallIds.map((id) =>
-            toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null,
-          )}
+          {calls.map((call) => (
+            <ToolCallCard key={call.id} call={call} />
+          ))}
         </div>
       );
     case "tool_message":

@@ -11,29 +11,78 @@ import type {
 } from "../../server/protocol/index.ts";
 import { skillStage, trustPromptOpen, type SkillStage } from "./derive.ts";
 import { errorsFor, queuedFor } from "./outbox.ts";
+import { emptyRecords, get, toArray, type Records } from "./records.ts";
 import type {
   ChatTurn,
   ManualTurnRequest,
   QueuedMessage,
   RequestView,
+  SessionView,
   ToolCallView,
   UiError,
   UiState,
 } from "./types.ts";
 
-const noTurns: ChatTurn[] = [];
-const noCalls: Record<string, ToolCallView> = {};
+const noTurnRecords: Records<ChatTurn> = emptyRecords((turn) => turn.id);
+const noCallRecords: Records<ToolCallView> = emptyRecords((call) => call.id);
 const noIds: string[] = [];
 const noRequests: RequestView[] = [];
 
+/** The conversation of the open session as records (what the chat's virtual list reads, row by row). */
+export function turnRecords(state: UiState): Records<ChatTurn> {
+  return state.session?.turns ?? noTurnRecords;
+}
+
+/** The tool calls of the open session as records by call id. */
+export function callRecords(state: UiState): Records<ToolCallView> {
+  return state.session?.toolCalls ?? noCallRecords;
+}
+
+/** A session view's turns in order, as one array (made once per version of the turns). */
+export function turnsOf(view: Pick<SessionView, "turns">): ChatTurn[] {
+  return toArray(view.turns);
+}
+
+const callObjects = new WeakMap<Records<ToolCallView>, Record<string, ToolCallView>>();
+
+/** A session view's tool calls by call id, as one object (made once per version of the calls). */
+export function callsOf(view: Pick<SessionView, "toolCalls">): Record<string, ToolCallView> {
+  let known = callObjects.get(view.toolCalls);
+  if (!known) {
+    known = Object.fromEntries(toArray(view.toolCalls).map((call) => [call.id, call]));
+    callObjects.set(view.toolCalls, known);
+  }
+  return known;
+}
+
 /** The conversation of the open session, in order. */
 export function chatTurns(state: UiState): ChatTurn[] {
-  return state.session?.turns ?? noTurns;
+  return toArray(turnRecords(state));
 }
 
 /** The tool calls of the open session by call id (a turn names its calls by id). */
 export function toolCallsById(state: UiState): Record<string, ToolCallView> {
-  return state.session?.toolCalls ?? noCalls;
+  return callsOf({ toolCalls: callRecords(state) });
+}
+
+const noCalls: ToolCallView[] = [];
+const turnCalls = new WeakMap<ChatTurn, ToolCallView[]>();
+
+/**
+ * The calls one turn shows, in its order. The same array while none of them changed, so a memoised
+ * turn does not re-render when another turn's call changes (or a delta streams into another turn).
+ */
+export function callsOfTurn(calls: Records<ToolCallView>, turn: ChatTurn): ToolCallView[] {
+  if (turn.kind !== "assistant" || turn.toolCallIds.length === 0) return noCalls;
+  const current = turn.toolCallIds.flatMap((id) => {
+    const call = get(calls, id);
+    return call ? [call] : [];
+  });
+  const previous = turnCalls.get(turn);
+  if (previous && previous.length === current.length && previous.every((call, i) => call === current[i]))
+    return previous;
+  turnCalls.set(turn, current);
+  return current;
 }
 
 /** Call ids waiting for the user's approval, oldest first. */
@@ -43,9 +92,9 @@ export function pendingApprovalIds(state: UiState): string[] {
 
 /** The approval requests waiting, oldest first (what the approval cards show). */
 export function waitingApprovals(state: UiState): ApprovalRequest[] {
-  const calls = toolCallsById(state);
+  const calls = callRecords(state);
   return pendingApprovalIds(state).flatMap((id) => {
-    const approval = calls[id]?.approval;
+    const approval = get(calls, id)?.approval;
     return approval ? [approval] : [];
   });
 }

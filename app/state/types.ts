@@ -32,6 +32,7 @@ import type {
 } from "../../server/protocol/index.ts";
 import type { InstallOutcome } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "./skill-resources.ts";
+import type { Records } from "./records.ts";
 import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
 
 /** `no_token`: the page has none; `wrong_token`: the server says it is not this start's (it restarted). */
@@ -134,12 +135,14 @@ export interface SessionView {
   visibleTools: string[];
   registeredTools: string[];
   activeSkills: string[];
-  turns: ChatTurn[];
+  /** The conversation in order, by turn id (./records.ts: an event changes only the turn it is about). */
+  turns: Records<ChatTurn>;
   /** The conversation (history_appended messages and their figures): snapshots refer to it. */
   conversation: ConversationView;
   /** The seq the conversation is complete up to; replayed history_appended at or before it are known. */
   conversationSeq: number;
-  toolCalls: Record<string, ToolCallView>;
+  /** The session's tool calls, by call id (a turn names its calls by id). */
+  toolCalls: Records<ToolCallView>;
   /** Call ids waiting for the user's answer, oldest first. */
   pendingApprovals: string[];
   requests: RequestView[];
