@@ -97,6 +97,12 @@ const FIGURES: FigureEntry[] = [
     load: () => importFigure("./inspector-select.ts", "inspectorSelectFigure"),
   },
   {
+    name: "page-weight",
+    workload: "first-load JS of the workspace page (out/index.html), gzipped",
+    target: "≤ 160 KB gz",
+    load: () => importFigure("./page-weight.ts", "pageWeightFigure"),
+  },
+  {
     name: "export-html",
     workload: "HTML export of a 200-request session (40 runs × 5 requests, scripted)",
     target: "report file size",

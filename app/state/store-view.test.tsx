@@ -361,7 +361,7 @@ describe("the store, events in and views out", () => {
     expect(firstCalls.map((item) => item.id)).toEqual(["c1"]);
     const started = uiReducer(state, {
       type: "server",
-      message: envelope(7, { type: "tool_started", runId: "r1", callId: "c2" }),
+      message: envelope(7, { type: "tool_started", runId: "r1", callId: "c2", tool: "read_file" }),
     });
     // The second turn's call changed: its array is new; the first turn's is the one it had.
     expect(callRecords(started)).not.toBe(callRecords(state));
