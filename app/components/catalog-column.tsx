@@ -7,7 +7,7 @@ import { stageOf } from "../state/selectors.ts";
 import type { UiState } from "../state/types.ts";
 import { CatalogPanel } from "./catalog-panel.tsx";
 import { McpPanel } from "./mcp-panel.tsx";
-import { SkillDetail } from "./skill-detail.tsx";
+import { Loading, SkillDetail } from "./lazy.tsx";
 
 const noNames: string[] = [];
 
@@ -36,23 +36,25 @@ export function CatalogColumn({
   const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
   if (skillDetail && session)
     return (
-      <SkillDetail
-        skill={skillDetail}
-        figures={session.skillFigures?.[skillDetail.name]}
-        onNeedFigures={onNeedFigures}
-        consoleResults={Object.values(session.consoleResults)}
-        registeredTools={session.registeredTools}
-        lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
-        honourAllowedTools={session.settings.honourAllowedTools === true}
-        mcpSkillGrants={session.settings.mcpSkillGrants ?? noNames}
-        onGrantAllowedTools={(key, granted) => {
-          const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
-          const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
-          sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
-        }}
-        onClose={() => onSelectSkill(undefined)}
-        onRunTool={onRunTool}
-      />
+      <Loading inline>
+        <SkillDetail
+          skill={skillDetail}
+          figures={session.skillFigures?.[skillDetail.name]}
+          onNeedFigures={onNeedFigures}
+          consoleResults={Object.values(session.consoleResults)}
+          registeredTools={session.registeredTools}
+          lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
+          honourAllowedTools={session.settings.honourAllowedTools === true}
+          mcpSkillGrants={session.settings.mcpSkillGrants ?? noNames}
+          onGrantAllowedTools={(key, granted) => {
+            const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
+            const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
+            sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
+          }}
+          onClose={() => onSelectSkill(undefined)}
+          onRunTool={onRunTool}
+        />
+      </Loading>
     );
   return (
     <div className="flex h-full min-h-0 flex-col">

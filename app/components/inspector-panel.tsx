@@ -14,7 +14,7 @@ import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
 import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
-import { LineDiffView } from "./line-diff.tsx";
+import { LineDiffView, Loading } from "./lazy.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
 import { RoutingView } from "./routing-view.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
@@ -424,13 +424,15 @@ export function InspectorPanel({
           </label>
         )}
         {lineDiffOn && previous && pane !== "raw" ? (
-          <LineDiffView
-            testId="pane-line-diff"
-            before={paneText(previous.snapshot, pane, previous.payload)}
-            after={paneText(snapshot, pane, selected.payload)}
-            beforeLabel={`#${previous.requestIndex}`}
-            afterLabel={`#${selected.requestIndex}`}
-          />
+          <Loading inline>
+            <LineDiffView
+              testId="pane-line-diff"
+              before={paneText(previous.snapshot, pane, previous.payload)}
+              after={paneText(snapshot, pane, selected.payload)}
+              beforeLabel={`#${previous.requestIndex}`}
+              afterLabel={`#${selected.requestIndex}`}
+            />
+          </Loading>
         ) : (
           <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
         )}

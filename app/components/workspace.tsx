@@ -15,16 +15,14 @@ import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { requestsOf, trustToAsk, visibleErrors as errorsToShow } from "../state/selectors.ts";
-import { AddSkillContainer } from "./add-skill-container.tsx";
 import { CatalogColumn } from "./catalog-column.tsx";
 import { ChatColumn, useChatHandlers } from "./chat-column.tsx";
 import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
 import { SessionMenu } from "./session-menu.tsx";
 import { InspectorPanel } from "./inspector-panel.tsx";
-import { NewSessionDialog } from "./new-session-dialog.tsx";
+import { AddSkillContainer, Loading, NewSessionDialog, TriggerLabContainer } from "./lazy.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
-import { TriggerLabContainer } from "./trigger-lab-container.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { ErrorList, WrongTokenBanner } from "./error-list.tsx";
 import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
@@ -343,31 +341,37 @@ export function Workspace() {
         )}
       </div>
       {dialogOpen && (
-        <NewSessionDialog
-          providers={state.providers}
-          defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
-          onCancel={() => setDialogOpen(false)}
-          onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
-            setDialogOpen(false);
-            setSelectedRequest(undefined);
-            send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
-          }}
-        />
+        <Loading>
+          <NewSessionDialog
+            providers={state.providers}
+            defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
+            onCancel={() => setDialogOpen(false)}
+            onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
+              setDialogOpen(false);
+              setSelectedRequest(undefined);
+              send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
+            }}
+          />
+        </Loading>
       )}
       {addSkillOpen && session && (
-        <AddSkillContainer
-          sessionId={session.id}
-          workdir={session.settings.workdir}
-          answer={state.skillInstall}
-          send={send}
-          onClose={() => {
-            setAddSkillOpen(false);
-            dispatch({ type: "skill_install_clear" });
-          }}
-        />
+        <Loading>
+          <AddSkillContainer
+            sessionId={session.id}
+            workdir={session.settings.workdir}
+            answer={state.skillInstall}
+            send={send}
+            onClose={() => {
+              setAddSkillOpen(false);
+              dispatch({ type: "skill_install_clear" });
+            }}
+          />
+        </Loading>
       )}
       {labOpen && session && (
-        <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
+        <Loading>
+          <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
+        </Loading>
       )}
       <ExperimentsLayer
         session={session}
