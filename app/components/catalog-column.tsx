@@ -1,18 +1,20 @@
 // The left column: the catalog and the session's MCP servers, or one skill's detail (its SOP, schemas,
-// figures and tool console) when a skill is picked. Reads the open session's view; what the person does
-// comes out as the session's client commands.
+// figures and tool console) when a skill is picked. Reads its own view of the store (selectors.ts
+// catalogColumn: the same object while a run streams), so it is memoised and a delta does not re-render
+// it; what the person does comes out as the session's client commands.
 "use client";
+import { memo } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
-import { stageOf } from "../state/selectors.ts";
-import type { UiState } from "../state/types.ts";
+import type { CatalogColumnView } from "../state/selectors.ts";
 import { CatalogPanel } from "./catalog-panel.tsx";
-import { McpPanel } from "./mcp-panel.tsx";
 import { Loading, SkillDetail } from "./lazy.tsx";
+import { McpPanel } from "./mcp-panel.tsx";
 
 const noNames: string[] = [];
+const noServers: never[] = [];
 
-export function CatalogColumn({
-  state,
+export const CatalogColumn = memo(function CatalogColumn({
+  view,
   selectedSkill,
   onSelectSkill,
   onAddSkill,
@@ -20,7 +22,7 @@ export function CatalogColumn({
   onNeedFigures,
   onRunTool,
 }: {
-  state: UiState;
+  view: CatalogColumnView;
   selectedSkill?: string;
   onSelectSkill: (name: string | undefined) => void;
   onAddSkill: () => void;
@@ -31,25 +33,24 @@ export function CatalogColumn({
   /** The tool console: one call by hand. */
   onRunTool: (tool: string, input: unknown) => void;
 }) {
-  const session = state.session;
-  const catalog = session?.catalog;
+  const { catalog, settings } = view;
   const skillDetail = catalog?.skills.find((skill) => skill.name === selectedSkill);
-  if (skillDetail && session)
+  if (skillDetail && settings)
     return (
       <Loading inline>
         <SkillDetail
           skill={skillDetail}
-          figures={session.skillFigures?.[skillDetail.name]}
+          figures={view.skillFigures?.[skillDetail.name]}
           onNeedFigures={onNeedFigures}
-          consoleResults={Object.values(session.consoleResults)}
-          registeredTools={session.registeredTools}
+          consoleResults={view.consoleResults}
+          registeredTools={view.registeredTools}
           lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
-          honourAllowedTools={session.settings.honourAllowedTools === true}
-          mcpSkillGrants={session.settings.mcpSkillGrants ?? noNames}
+          honourAllowedTools={settings.honourAllowedTools === true}
+          mcpSkillGrants={settings.mcpSkillGrants ?? noNames}
           onGrantAllowedTools={(key, granted) => {
-            const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
-            const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
-            sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
+            const grants = (settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
+            const change = { mcpSkillGrants: granted ? [...grants, key] : grants };
+            sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings: change }));
           }}
           onClose={() => onSelectSkill(undefined)}
           onRunTool={onRunTool}
@@ -62,22 +63,22 @@ export function CatalogColumn({
       <div className="min-h-0 flex-1 overflow-hidden">
         <CatalogPanel
           catalog={catalog}
-          workdir={session?.settings.workdir}
-          stageOf={(skill) => stageOf(state, skill)}
-          reloadFeed={session?.reloadFeed ?? []}
+          workdir={settings?.workdir}
+          stageOf={view.stageOf}
+          reloadFeed={view.reloadFeed}
           selectedSkill={selectedSkill}
           onSelectSkill={onSelectSkill}
-          skillResources={Object.values(session?.skillResources ?? {})}
+          skillResources={view.skillResources}
           onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
-          onAddSkill={session ? onAddSkill : undefined}
+          onAddSkill={view.open ? onAddSkill : undefined}
         />
       </div>
-      {session && (
+      {view.open && (
         <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
           <McpPanel
-            servers={session.mcp?.servers ?? []}
-            warnings={session.mcp?.warnings ?? []}
-            consoleResults={Object.values(session.consoleResults)}
+            servers={view.mcp?.servers ?? noServers}
+            warnings={view.mcp?.warnings ?? noNames}
+            consoleResults={view.consoleResults}
             onReconnect={(server) =>
               sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
             }
@@ -87,4 +88,4 @@ export function CatalogColumn({
       )}
     </div>
   );
-}
+});

@@ -3,7 +3,7 @@
 // column that reads much of the store has a container of its own (./catalog-column.tsx,
 // ./chat-column.tsx); everything below those is presentational (props in, callbacks out).
 "use client";
-import { useCallback, useReducer, useRef, useState } from "react";
+import { memo, useCallback, useReducer, useRef, useState } from "react";
 import type {
   ApprovalAnswer,
   ClientCommand,
@@ -14,7 +14,13 @@ import type {
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
-import { requestsOf, trustToAsk, visibleErrors as errorsToShow } from "../state/selectors.ts";
+import {
+  catalogColumn,
+  requestsOf,
+  skillResourcesOf,
+  trustToAsk,
+  visibleErrors as errorsToShow,
+} from "../state/selectors.ts";
 import { CatalogColumn } from "./catalog-column.tsx";
 import { ChatColumn, useChatHandlers } from "./chat-column.tsx";
 import { ConfirmationDialog } from "./confirmation-dialog.tsx";
@@ -33,6 +39,9 @@ import {
   usePresenterType,
   useRunEnd,
 } from "./workspace-effects.ts";
+
+// Memoised with stable props: a streamed delta leaves the requests (and so the inspector) as they were.
+const MemoInspectorPanel = memo(InspectorPanel);
 
 /** The workdir a refused command is about: the one it names, else the open session's. */
 function confirmationWorkdir(
@@ -109,12 +118,16 @@ export function Workspace() {
     [sessionCommand],
   );
   /** The tool console (a skill's tools, an MCP server's tools): one call by hand. */
-  const runTool = (tool: string, input: unknown) => {
-    consoleCounter.current += 1;
-    const requestId = `console-${Date.now()}-${consoleCounter.current}`;
-    dispatch({ type: "console_started", requestId, tool, input });
-    sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
-  };
+  const runTool = useCallback(
+    (tool: string, input: unknown) => {
+      consoleCounter.current += 1;
+      const requestId = `console-${Date.now()}-${consoleCounter.current}`;
+      dispatch({ type: "console_started", requestId, tool, input });
+      sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
+    },
+    [sessionCommand],
+  );
+  const openAddSkill = useCallback(() => setAddSkillOpen(true), []);
 
   const selectRequestFromChat = useCallback((index: number) => {
     setPanels((old) => ({ ...old, inspector: true }));
@@ -153,6 +166,7 @@ export function Workspace() {
     [sessionCommand],
   );
 
+  const rerunRequest = useCallback((index: number) => forkRequest(index, "rerun", []), [forkRequest]);
   const chatHandlers = useChatHandlers(stateRef, dispatch, socketSend, sessionCommand, clearSelection);
 
   // The user confirmed what the server asked about: the same command again, with `confirm`.
@@ -301,10 +315,10 @@ export function Workspace() {
           <aside className="min-h-0 border-r border-slate-200 [contain:strict]" aria-label="Skill catalog">
             <PanelBoundary name="catalog">
               <CatalogColumn
-                state={state}
+                view={catalogColumn(state)}
                 selectedSkill={selectedSkill}
                 onSelectSkill={setSelectedSkill}
-                onAddSkill={() => setAddSkillOpen(true)}
+                onAddSkill={openAddSkill}
                 sessionCommand={sessionCommand}
                 onNeedFigures={needSkillFigures}
                 onRunTool={runTool}
@@ -325,14 +339,14 @@ export function Workspace() {
         {panels.inspector && (
           <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
-              <InspectorPanel
+              <MemoInspectorPanel
                 requests={requestsOf(state)}
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
-                skillResources={Object.values(session?.skillResources ?? {})}
+                skillResources={skillResourcesOf(state)}
                 onEditResend={setEditingRequest}
-                onRerun={(index) => forkRequest(index, "rerun", [])}
+                onRerun={rerunRequest}
                 onCompare={openCompare}
                 {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
               />

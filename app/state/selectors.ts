@@ -10,10 +10,12 @@ import type {
   SkillView,
 } from "../../server/protocol/index.ts";
 import { skillStage, trustPromptOpen, type SkillStage } from "./derive.ts";
+import type { SkillResourceView } from "./skill-resources.ts";
 import { errorsFor, queuedFor } from "./outbox.ts";
 import { emptyRecords, get, toArray, type Records } from "./records.ts";
 import type {
   ChatTurn,
+  ConsoleResult,
   ManualTurnRequest,
   QueuedMessage,
   RequestView,
@@ -136,4 +138,93 @@ export function stageOf(state: UiState, skill: SkillView): SkillStage {
 export function trustToAsk(state: UiState): FolderTrust | undefined {
   const session = state.session;
   return session && trustPromptOpen(session) ? session.summary.trust : undefined;
+}
+
+/**
+ * A selector that remembers its last answer: the same object while every part it is made from is the
+ * same (by identity). The columns' views are made this way, so a text delta, which changes the session
+ * but none of the parts a column reads, leaves that column's memoised container alone.
+ */
+function lastOne<A extends readonly unknown[], R>(build: (...parts: A) => R): (...parts: A) => R {
+  let lastParts: A | undefined;
+  let last: R;
+  return (...parts: A) => {
+    if (lastParts && parts.every((part, index) => part === lastParts![index])) return last;
+    lastParts = parts;
+    last = build(...parts);
+    return last;
+  };
+}
+
+const consoleValues = lastOne((record: Record<string, ConsoleResult> | undefined) =>
+  Object.values(record ?? {}),
+);
+const resourceValues = lastOne((record: Record<string, SkillResourceView> | undefined) =>
+  Object.values(record ?? {}),
+);
+
+const noFeed: SessionView["reloadFeed"] = [];
+
+const catalogColumnOf = lastOne(
+  (
+    open: boolean,
+    catalog: SessionView["catalog"],
+    settings: SessionView["settings"] | undefined,
+    reloadFeed: SessionView["reloadFeed"] | undefined,
+    skillResources: SessionView["skillResources"],
+    consoleResults: SessionView["consoleResults"] | undefined,
+    registeredTools: string[] | undefined,
+    activeSkills: string[] | undefined,
+    visibleTools: string[] | undefined,
+    requests: RequestView[] | undefined,
+    mcp: SessionView["mcp"],
+    skillFigures: SessionView["skillFigures"],
+  ) => {
+    const stages = {
+      activeSkills: activeSkills ?? noIds,
+      registeredTools: registeredTools ?? noIds,
+      visibleTools: visibleTools ?? noIds,
+      requests: requests ?? noRequests,
+    };
+    return {
+      open,
+      catalog,
+      settings,
+      reloadFeed: reloadFeed ?? noFeed,
+      skillResources: resourceValues(skillResources),
+      consoleResults: consoleValues(consoleResults),
+      registeredTools: stages.registeredTools,
+      mcp,
+      skillFigures,
+      /** How far a skill has come in the open session (what stageOf says, from these parts only). */
+      stageOf: (skill: SkillView): SkillStage => (open ? skillStage(skill, stages) : "listed"),
+    };
+  },
+);
+
+/** What the catalog column shows: the catalog, the skills' stages and resources, MCP and the tool console. */
+export type CatalogColumnView = ReturnType<typeof catalogColumnOf>;
+
+/** The catalog column's view: the same object while none of its parts changed (a delta changes none). */
+export function catalogColumn(state: UiState): CatalogColumnView {
+  const session = state.session;
+  return catalogColumnOf(
+    !!session,
+    session?.catalog,
+    session?.settings,
+    session?.reloadFeed,
+    session?.skillResources,
+    session?.consoleResults,
+    session?.registeredTools,
+    session?.activeSkills,
+    session?.visibleTools,
+    session?.requests,
+    session?.mcp,
+    session?.skillFigures,
+  );
+}
+
+/** The loaded skills' files and their reads (the inspector's lane), the same array while they did not change. */
+export function skillResourcesOf(state: UiState): SkillResourceView[] {
+  return resourceValues(state.session?.skillResources);
 }

@@ -15,6 +15,8 @@ import { VIRTUAL_AFTER } from "../components/chat-list.tsx";
 import { at } from "./records.ts";
 import {
   callRecords,
+  catalogColumn,
+  skillResourcesOf,
   callsOfTurn,
   turnRecords,
   catalogOf,
@@ -314,10 +316,10 @@ describe("the store, events in and views out", () => {
       { type: "request", runId: "live", snapshot: snapshot({ requestIndex: 101 }) },
       { type: "text_delta", runId: "live", requestIndex: 101, text: "one " },
     );
-    const before = reduce(session(...events));
+    const before = reduce(session(catalog, ...events));
     const after = uiReducer(before, {
       type: "server",
-      message: envelope(events.length + 2, {
+      message: envelope(events.length + 3, {
         type: "text_delta",
         runId: "live",
         requestIndex: 101,
@@ -334,6 +336,9 @@ describe("the store, events in and views out", () => {
     expect(newTurns.chunks.slice(0, -1).every((chunk, index) => chunk === oldTurns.chunks[index])).toBe(true);
     expect(callRecords(after)).toBe(callRecords(before));
     expect(requestsOf(after)).toBe(requestsOf(before));
+    // The other columns' views are the objects they were: their memoised containers do not re-render.
+    expect(catalogColumn(after)).toBe(catalogColumn(before));
+    expect(skillResourcesOf(after)).toBe(skillResourcesOf(before));
   });
 
   it("a turn's calls are the same array while none of its calls changed, whatever happens to another turn's", () => {
