@@ -114,15 +114,11 @@ export const Turn = memo(function Turn({
               model request #{turn.requestIndex} → inspector
             </button>
           )}
-          {turn.text &&
-            (turn.streaming ? (
-              <p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">
-                {turn.text}
-              </p>
-            ) : (
-              // Finished text is shown as sanitized Markdown (DOMPurify), never as raw HTML.
-              <SafeMarkdown markdown={turn.text} testId="assistant-text" />
-            ))}
+          {turn.text && (
+            // Streamed as plain text; once finished, shown as sanitized Markdown (DOMPurify), never as raw
+            // HTML. One element for both, so the paragraph streamed into stays until the Markdown replaces it.
+            <SafeMarkdown markdown={turn.text} streaming={turn.streaming} testId="assistant-text" />
+          )}
           {!turn.text && turn.toolCallIds.length === 0 && (
             <p className="text-sm text-slate-500">
               {awaitingManual
