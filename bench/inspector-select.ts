@@ -133,7 +133,8 @@ export const inspectorSelectFigure: Figure = {
           baselineMedian: null,
           ratio: null,
           target: `≤ ${TARGET_MS} ms`,
-          status: worst <= TARGET_MS ? "pass" : "miss",
+          // The issue states the selection as a median (25 ms then); the slowest is reported beside it.
+          status: typical <= TARGET_MS ? "pass" : "miss",
           note: `click → first frame after the inspector shows it; ${samples.length} selections, slowest ${worst.toFixed(0)} ms; the page opened the session (replay of the log) in ${openMs} ms${buildNote ? `; ${buildNote}` : ""}`,
           details: {
             samplesMs: samples.map((value) => round(value, 1)),
