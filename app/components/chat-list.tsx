@@ -11,8 +11,8 @@
 //   demo, most sessions) are whole in the page as before; a longer one is searched row by row in the
 //   inspector's Messages pane (each request's messages) or in its exported HTML page, which is whole.
 "use client";
-import { useEffect, useRef, type RefObject } from "react";
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useLayoutEffect, useRef, type RefObject } from "react";
+import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { at, type Records } from "../state/records.ts";
 import { callsOfTurn } from "../state/selectors.ts";
 import type { ChatTurn, ToolCallView } from "../state/types.ts";
@@ -21,8 +21,8 @@ import { Turn } from "./chat-turn.tsx";
 /** Conversations longer than this many turns are virtual (only the rows in view are in the page). */
 export const VIRTUAL_AFTER = 120;
 const OVERSCAN = 10;
-/** A first guess for a row's height before it is measured (a short assistant turn with one call). */
-const ESTIMATED_ROW_PX = 96;
+/** A first guess for a row's height before it is measured (between a stop line and a short answer). */
+const ESTIMATED_ROW_PX = 56;
 
 interface RowProps {
   turn: ChatTurn;
@@ -56,59 +56,60 @@ function rowOfRequest(turns: Records<ChatTurn>, requestIndex: number): number {
   return -1;
 }
 
-export function ChatList({
-  turns,
-  calls,
-  scroller,
-  skillNames,
-  highlightRequest,
-  manualRequest,
-  onSelectRequest,
-}: Omit<RowProps, "turn"> & {
+type ListProps = Omit<RowProps, "turn"> & {
   turns: Records<ChatTurn>;
   scroller: RefObject<HTMLDivElement | null>;
-}) {
-  const virtual = turns.size > VIRTUAL_AFTER;
+  /** The view follows new output (./follow-output.ts): it stays pinned to the bottom. */
+  following: boolean;
+  /** The highlight the view last went to: a list that mounts (turning virtual) does not go there again. */
+  shown: RefObject<number | undefined>;
+};
+
+/**
+ * The rows in view, mounted once the conversation grows past VIRTUAL_AFTER (a component of its own, so
+ * the virtualizer starts where the view is: it scrolls to its offset as it starts).
+ */
+function VirtualRows({ turns, scroller, following, shown, ...rowProps }: ListProps) {
+  // The virtualizer scrolls to its offset as it mounts, and the offset it read while rendering may be
+  // older than the view (a transition's render can start well before its commit): it is given the view's
+  // own offset at commit. (Layout effects run in order: this one before the virtualizer's.)
+  const instance = useRef<Virtualizer<HTMLDivElement, Element> | null>(null);
+  useLayoutEffect(() => {
+    if (instance.current) instance.current.scrollOffset = scroller.current?.scrollTop ?? 0;
+  }, [scroller]);
   const virtualizer = useVirtualizer({
     count: turns.size,
-    enabled: virtual,
     getScrollElement: () => scroller.current,
     estimateSize: () => ESTIMATED_ROW_PX,
     getItemKey: (index) => at(turns, index)?.id ?? index,
     overscan: OVERSCAN,
     gap: 8,
+    initialOffset: () => scroller.current?.scrollTop ?? 0,
   });
+  instance.current = virtualizer;
+  // A row above the view measured at another height than guessed moves the view by the difference, so
+  // what the reader looks at stays put. While following, the bottom is pinned instead: such a move would
+  // look like the reader scrolling up (and stop the following).
+  const isFollowing = useRef(following);
+  isFollowing.current = following;
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => !isFollowing.current;
   // Only a new highlight moves the view, not every turn that streams in: the rest is read from a ref.
-  const latest = useRef({ turns, virtual, virtualizer });
-  latest.current = { turns, virtual, virtualizer };
+  const latest = useRef({ turns, virtualizer });
+  latest.current = { turns, virtualizer };
+  const { highlightRequest } = rowProps;
   useEffect(() => {
-    if (highlightRequest === undefined) return;
-    const { turns: rows, virtual: isVirtual, virtualizer: list } = latest.current;
-    if (isVirtual) {
-      const row = rowOfRequest(rows, highlightRequest);
-      if (row >= 0) list.scrollToIndex(row, { align: "auto" });
-    } else document.getElementById(`turn-request-${highlightRequest}`)?.scrollIntoView({ block: "nearest" });
-  }, [highlightRequest]);
-  const rowProps = { calls, skillNames, highlightRequest, manualRequest, onSelectRequest };
-  if (!virtual) {
-    const rows: ChatTurn[] = [];
-    for (let index = 0; index < turns.size; index++) rows.push(at(turns, index)!);
-    return (
-      <>
-        {rows.map((turn) => (
-          <Row key={turn.id} turn={turn} {...rowProps} />
-        ))}
-      </>
-    );
-  }
-  const items = virtualizer.getVirtualItems();
+    if (highlightRequest === undefined || highlightRequest === shown.current) return;
+    shown.current = highlightRequest;
+    const row = rowOfRequest(latest.current.turns, highlightRequest);
+    if (row >= 0) latest.current.virtualizer.scrollToIndex(row, { align: "auto" });
+  }, [highlightRequest, shown]);
   return (
     <div
       className="relative w-full"
       style={{ height: virtualizer.getTotalSize() }}
       data-virtual-rows={turns.size}
     >
-      {items.map((item) => (
+      {virtualizer.getVirtualItems().map((item) => (
         <div
           key={item.key}
           data-index={item.index}
@@ -120,5 +121,32 @@ export function ChatList({
         </div>
       ))}
     </div>
+  );
+}
+
+function WholeRows({ turns, shown, ...rowProps }: Omit<ListProps, "scroller" | "following">) {
+  const { highlightRequest } = rowProps;
+  useEffect(() => {
+    if (highlightRequest === undefined || highlightRequest === shown.current) return;
+    shown.current = highlightRequest;
+    document.getElementById(`turn-request-${highlightRequest}`)?.scrollIntoView({ block: "nearest" });
+  }, [highlightRequest, shown]);
+  const rows: ChatTurn[] = [];
+  for (let index = 0; index < turns.size; index++) rows.push(at(turns, index)!);
+  return (
+    <>
+      {rows.map((turn) => (
+        <Row key={turn.id} turn={turn} {...rowProps} />
+      ))}
+    </>
+  );
+}
+
+export function ChatList({ scroller, following, ...props }: Omit<ListProps, "shown">) {
+  const shown = useRef<number | undefined>(undefined);
+  return props.turns.size > VIRTUAL_AFTER ? (
+    <VirtualRows scroller={scroller} following={following} shown={shown} {...props} />
+  ) : (
+    <WholeRows shown={shown} {...props} />
   );
 }

@@ -76,7 +76,7 @@ export function ChatPanel({
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const primaryApproval = useRef<HTMLDivElement>(null);
-  const follow = useFollowOutput(scroller, content, sessionId);
+  const follow = useFollowOutput(scroller, content, sessionId, turns);
   const skillNames = useMemo(() => skills.map((skill) => skill.name), [skills]);
   // Sending (or queueing) always brings the conversation back to its bottom.
   const send = (text: string) => {
@@ -133,6 +133,7 @@ export function ChatPanel({
               turns={turns}
               calls={toolCalls}
               scroller={scroller}
+              following={follow.following}
               skillNames={skillNames}
               highlightRequest={highlightRequest}
               manualRequest={manualTurn?.requestIndex}

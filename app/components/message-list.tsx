@@ -89,6 +89,8 @@ function VirtualMessages({ messages, added }: { messages: ChatMessage[]; added: 
     overscan: OVERSCAN,
     gap: GAP_PX,
     scrollMargin: margin,
+    // The virtualizer scrolls to its offset as it starts: the inspector's, so the panel does not jump.
+    initialOffset: () => scroller?.scrollTop ?? 0,
   });
   const firstAdded = messages.length - added;
   return (
