@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CacheModel } from "../server/cache/cache-model.ts";
 import { loadCacheConfig } from "../server/cache/rules-file.ts";
-import { runConversation } from "../server/cli/run-command.ts";
+import { jsonEvents, runCli } from "../server/cli/testing/run-cli.ts";
 import type { DisclosureMode } from "../server/protocol/model.ts";
 import type {
   CacheBreakpoints,
@@ -23,7 +23,6 @@ import type {
   RunnerEvent,
   SkillPlacement,
 } from "../server/protocol/runner-events.ts";
-import { createWorkspace } from "../server/session/workspace.ts";
 import { round, type Figure, type FigureRow } from "./harness.ts";
 import { renderCachePlot } from "./cache-plot.ts";
 
@@ -73,24 +72,27 @@ async function snapshots(file: string, disclosure: DisclosureMode, placement: Sk
   try {
     const workdir = path.join(scratch, "workdir");
     await cp(DEMO, workdir, { recursive: true });
-    const workspace = await createWorkspace({ workdir, home: path.join(scratch, "home") });
-    const requests: RequestSnapshot[] = [];
-    await runConversation(workspace, {
-      provider: "scripted",
-      scenario: path.join(SCENARIOS, file),
-      messages: MESSAGES[file] ?? [],
-      yes: true,
-      json: true,
-      disclosure,
-      planMode: false,
-      refreshTools: false,
-      cache: { cacheModel: placement === "system" ? SYSTEM_MODEL : MODEL, breakpoints: "stable", placement },
-      write: (line) => {
-        const event = JSON.parse(line) as RunnerEvent;
-        if (event.type === "request") requests.push(event.snapshot);
-      },
-    });
-    return requests;
+    const result = await runCli([
+      "run",
+      "--workdir",
+      workdir,
+      "--home",
+      path.join(scratch, "home"),
+      "--scenario",
+      path.join(SCENARIOS, file),
+      ...(MESSAGES[file] ?? []).flatMap((message) => ["--message", message]),
+      "--yes",
+      "--json",
+      ...(disclosure === "eager" ? ["--eager"] : []),
+      "--cache-model",
+      placement === "system" ? SYSTEM_MODEL : MODEL,
+      "--cache-breakpoints",
+      "stable",
+      "--skill-placement",
+      placement,
+    ]);
+    if (result.code !== 0) throw new Error(`cli run ${file} failed (${result.code}): ${result.stderr}`);
+    return jsonEvents(result.stdout).flatMap((event) => (event.type === "request" ? [event.snapshot] : []));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

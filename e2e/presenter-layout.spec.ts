@@ -83,6 +83,19 @@ async function expectOneRowHeader(page: Page) {
     await expect(page.getByTestId(control)).toBeInViewport({ ratio: 1 });
 }
 
+/** Nothing in the catalog column (the catalog, the MCP panel) is wider than the column: no sideways scroll. */
+async function expectCatalogColumnFits(page: Page) {
+  const wider = await page.getByRole("complementary", { name: "Skill catalog" }).evaluate((column) => {
+    const right = column.getBoundingClientRect().right;
+    return [...column.querySelectorAll<HTMLElement>("*")]
+      .filter(
+        (node) => node.getBoundingClientRect().width > 0 && node.getBoundingClientRect().right > right + 1,
+      )
+      .map((node) => `${node.dataset.testid ?? node.tagName} "${(node.textContent ?? "").slice(0, 40)}"`);
+  });
+  expect(wider, "wider than the catalog column").toEqual([]);
+}
+
 /** The summary is at its full height (no scroller of its own) and every pane tab is on screen whole. */
 async function expectInspectorFits(page: Page) {
   const summary = page.getByTestId("inspector-summary-area");
@@ -124,6 +137,7 @@ test("at 1280×720 in presenter mode and at 1440×900: one header row, the summa
   await expect(page.getByTestId("workspace")).toHaveAttribute("data-presenter", "true");
   await expectOneRowHeader(page);
   await expectInspectorFits(page);
+  await expectCatalogColumnFits(page);
   await workspace.scratchScreenshot("layout-1280x720-presenter");
   // The run settings open from the one row and stay usable.
   await (await workspace.setting("header-disclosure-mode")).selectOption("eager");
@@ -171,4 +185,8 @@ test("the catalog scrolled to its warnings never draws over the MCP panel", asyn
     expect(inside, `the point (${x}, ${y}) of the MCP panel shows the panel`).toBe(true);
   }
   await workspace.scratchScreenshot("catalog-and-mcp-1280x720");
+  // In presenter type the panel's figures wrap inside the column instead of running out of it.
+  await page.getByTestId("toggle-presenter").click();
+  await expect(page.getByTestId("workspace")).toHaveAttribute("data-presenter", "true");
+  await expectCatalogColumnFits(page);
 });

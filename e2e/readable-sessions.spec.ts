@@ -87,7 +87,7 @@ test("the session picker shows when, a short id and a branch marker, in the same
     await expect(page.getByTestId(`session-made-${id}`)).toHaveText(/^today \d\d:\d\d$/);
     await expect(page.getByTestId(`session-short-id-${id}`)).toHaveText(id.split("-").pop()!);
   }
-  await expect(page.getByTestId(`session-branch-${branch}`)).toHaveText("⑂ rerun of #1 in “hello”");
+  await expect(page.getByTestId(`session-branch-${branch}`)).toHaveText("⎇ rerun of #1 in “hello”");
   await expect(page.getByTestId(`session-branch-${original}`)).toHaveCount(0);
   await workspace.scratchScreenshot("session-picker");
 

@@ -6,14 +6,16 @@
 // own source file (`new URL("../../skills/", import.meta.url)`); in a bundle every module shares one
 // URL, so each module's `import.meta.url` is rewritten to the URL its source file has in the package.
 import { spawnSync } from "node:child_process";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { BUNDLE_OPTIONS } from "./bundle-options.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const outdir = path.join(root, "dist");
+// --outdir DIR: bundle elsewhere (the tests' cached server bundle, server/testing/server-bundle.ts).
+const outdirFlag = process.argv.indexOf("--outdir");
+const outdir = outdirFlag === -1 ? path.join(root, "dist") : path.resolve(process.argv[outdirFlag + 1]);
 
 if (!process.argv.includes("--server-only")) {
   const pages = spawnSync(process.execPath, [path.join(root, "scripts", "ensure-build.mjs"), "--webpack"], {
@@ -40,10 +42,14 @@ const sourceLocation = {
 
 await rm(outdir, { recursive: true, force: true });
 const started = Date.now();
-await build({
+const result = await build({
   ...BUNDLE_OPTIONS,
   absWorkingDir: root,
   outdir,
   plugins: [sourceLocation],
+  metafile: true,
 });
+// --inputs: the files the bundle was made of, for server-bundle.mjs to check its cache key covers them.
+if (process.argv.includes("--inputs"))
+  await writeFile(path.join(outdir, "inputs.json"), JSON.stringify(Object.keys(result.metafile.inputs)));
 console.log(`Server bundled to dist/ in ${Date.now() - started} ms.`);

@@ -1,5 +1,6 @@
-// `tsx server/index.ts` as a real child process: the banner and machine-readable URL (what the browser
-// tests parse), and X8 — SIGTERM stops runs and kills every tool process before exiting.
+// server/index.ts (its cached bundle, as `npm start` runs it) as a real child process: the banner and
+// machine-readable URL (what the browser tests parse), and X8 — SIGTERM stops runs and kills every tool
+// process before exiting.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sessionsDirectory } from "./session/session-hub.ts";
 import { readSessionLog } from "./session/session-log.ts";
 import { TestClient, rawRequest, type TestServer } from "./transport/testing/harness.ts";
+import { serverBundle } from "./testing/server-bundle.ts";
 
 const SLEEP_SCENARIO = `name: sleep
 match: "sleep"
@@ -51,9 +53,8 @@ async function startCli(
   child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      path.join(import.meta.dirname, "index.ts"),
+      // server/index.ts bundled (the bundle npm start runs, rebuilt when a source changes): no tsx compile.
+      serverBundle(),
       "--port",
       "0",
       "--home",

@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
+import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
 import { detectSandbox } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";
@@ -86,7 +87,7 @@ function parseFlags(argv: string[]): Flags {
 
 /** Demos run in a throwaway copy so they never change anything the user cares about. */
 async function demoWorkdir(): Promise<string> {
-  const target = await mkdtemp(path.join(tmpdir(), "pseudoclaude-demo-"));
+  const target = await mkdtemp(path.join(tmpdir(), DEMO_COPY_PREFIX));
   const source = path.join(REPO_ROOT, "examples", "demo-workdir");
   if (existsSync(source)) await cp(source, target, { recursive: true });
   else console.error(`${source} is missing; the default workdir starts empty`);

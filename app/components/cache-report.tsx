@@ -117,8 +117,11 @@ function useNow(active: boolean): number {
 const statsHelp =
   "The session's prompt cache in the terms of Claude Code's status line. hit ratio = cache read / (read + write + uncached). A miss: a request that re-processed more than 5 % and at least 2,000 tokens of what it could have read (the previous request's cached prefix); its cause comes from the provider's diagnostics when it gave one, from the prediction otherwise. Expected rebuilds: such re-processing the playground announced (a loaded SOP entering the environment, a registered tool made visible). Figures: the provider's usage report where there is one, the prediction otherwise.";
 
-/** The session's cache figures (the newest cache_stats), at the top of the inspector. */
-export function CacheStatsHeader({ stats }: { stats?: CacheStats }) {
+/**
+ * The session's cache figures (the newest cache_stats), at the top of the inspector. They are made after
+ * each run, so while one is going the timeline (`shown` requests) can be ahead of them: said, not hidden.
+ */
+export function CacheStatsHeader({ stats, shown }: { stats?: CacheStats; shown?: number }) {
   const alive = stats?.expires_at !== null && stats?.expires_at !== undefined;
   const now = useNow(alive);
   if (!stats) return null;
@@ -144,6 +147,12 @@ export function CacheStatsHeader({ stats }: { stats?: CacheStats }) {
       <span data-testid="cache-stats-misses">
         misses {stats.misses}/{stats.requests}
       </span>
+      {shown !== undefined && shown > stats.requests && (
+        <span className="text-slate-500" data-testid="cache-stats-pending">
+          ({shown - stats.requests} newer request{shown - stats.requests === 1 ? "" : "s"} count when the run
+          ends)
+        </span>
+      )}
       {cause && (
         <span data-testid="cache-stats-last-miss" title={`source: ${cause.source}`}>
           last miss #{cause.request}: <code>{cause.causes.join("+")}</code> (tools +{cause.tools_added} −

@@ -5,7 +5,13 @@
 "use client";
 import type { CacheCheck, SnapshotCache, Usage } from "../../server/protocol/index.ts";
 import { formatUsd } from "../../server/shared/figures.ts";
-import { cacheMismatch, reportedCounts, type CostTotal, type RequestCost } from "../lib/cache-cost.ts";
+import {
+  cacheMismatch,
+  eagerCost,
+  reportedCounts,
+  type CostTotal,
+  type RequestCost,
+} from "../lib/cache-cost.ts";
 import { CacheDiagnosticsRow } from "./cache-report.tsx";
 import { Badge } from "./ui.tsx";
 
@@ -134,8 +140,9 @@ export function CacheStrip({
       {eagerTokens !== undefined && cache.price && (
         <div className="text-slate-600" data-testid="cost-eager">
           progressive {formatUsd(cost.predictedUsd ?? 0)} vs eager ({eagerTokens} tokens):{" "}
-          {formatUsd((eagerTokens * cache.price.input) / 1e6)} if sent uncached,{" "}
-          {formatUsd((eagerTokens * cache.price.cacheRead) / 1e6)} if all of it were read from the cache
+          {formatUsd(eagerCost(cache.price, eagerTokens, usage).uncachedUsd)} if sent uncached,{" "}
+          {formatUsd(eagerCost(cache.price, eagerTokens, usage).allReadUsd)} if all of it were read from the
+          cache{usage?.outputTokens ? `; both with the same ${usage.outputTokens} output tokens` : ""}
         </div>
       )}
       <CacheDiagnosticsRow

@@ -6,6 +6,7 @@ import type { CatalogSnapshot, CatalogSource, SkillSource, SkillView } from "../
 import { skillStageLabels, type SkillStage } from "../state/derive.ts";
 import type { ReloadFeedEntry } from "../state/types.ts";
 import { Badge, Button, type Tone } from "./ui.tsx";
+import { plural } from "../../server/shared/figures.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { NeverReadHints } from "./skill-resources-lane.tsx";
 import { LintSection, NotOfferedSection } from "./catalog-sections.tsx";
@@ -25,6 +26,16 @@ function latestChange(feed: ReloadFeedEntry[]): ReloadFeedEntry | undefined {
   return feed.find(changed) ?? feed[0];
 }
 
+/**
+ * What made the catalog reload: a watched file changed, or the user asked for it — the Reload button, but
+ * also installing a skill or a plugin and applying an optimized description, so never "button".
+ */
+const triggerLabels: Record<ReloadFeedEntry["trigger"], string> = {
+  watch: "file change",
+  manual: "asked for",
+};
+const askedForTitle = "Reload, Add skill, a plugin install or an applied description";
+
 function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
   const entry = latestChange(feed);
   if (!entry) return null;
@@ -35,9 +46,12 @@ function LatestReload({ feed }: { feed: ReloadFeedEntry[] }) {
   ];
   return (
     <p className="border-b border-slate-200 bg-slate-50 px-2 py-1 text-xs" data-testid="reload-latest">
-      Last reload ({entry.trigger === "watch" ? "file change" : "button"}):{" "}
-      {changes.join(" ") || "no changes"}
-      {entry.warnings.length > 0 && `, ${entry.warnings.length} warning(s)`}
+      Last reload (
+      <span title={entry.trigger === "manual" ? askedForTitle : undefined}>
+        {triggerLabels[entry.trigger]}
+      </span>
+      ): {changes.join(" ") || "no changes"}
+      {entry.warnings.length > 0 && `, ${plural(entry.warnings.length, "warning")}`}
     </p>
   );
 }
@@ -281,8 +295,11 @@ export function CatalogPanel({
                 className="rounded border border-slate-200 p-1 text-xs"
                 data-testid="reload-entry"
               >
-                <Badge tone={entry.trigger === "watch" ? "violet" : "slate"}>
-                  {entry.trigger === "watch" ? "file change" : "Reload"}
+                <Badge
+                  tone={entry.trigger === "watch" ? "violet" : "slate"}
+                  {...(entry.trigger === "manual" ? { title: askedForTitle } : {})}
+                >
+                  {triggerLabels[entry.trigger]}
                 </Badge>{" "}
                 {entry.diff.added.length === 0 &&
                   entry.diff.removed.length === 0 &&

@@ -11,6 +11,7 @@
 // many skills match.
 "use client";
 import { useEffect, useId, useRef, useState } from "react";
+import { readDraft, writeDraft } from "../lib/typed-storage.ts";
 import type { SkillView } from "../../server/protocol/index.ts";
 import type { QueuedMessage } from "../state/types.ts";
 import { Button } from "./ui.tsx";
@@ -56,6 +57,17 @@ export function Composer({
   const [dismissed, setDismissed] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
+  // The draft survives a reload of the tab (lib/typed-storage.ts): restored once, then kept as typed.
+  const draftRestored = useRef(false);
+  useEffect(() => {
+    if (!draftRestored.current) {
+      draftRestored.current = true;
+      const draft = readDraft();
+      if (draft) setText(draft);
+      return;
+    }
+    writeDraft(text);
+  }, [text]);
   // When a run ends and nothing else holds the focus (an approval card that went away), the next message
   // can be typed right away: a presenter keeps to the keyboard.
   useEffect(() => {

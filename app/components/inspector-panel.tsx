@@ -189,7 +189,7 @@ export function InspectorPanel({
             text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)}
           />
         </div>
-        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} />
+        <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} shown={requests.length} />
         <Timeline
           requests={requests}
           selected={selected.requestIndex}

@@ -38,9 +38,10 @@ export function McpPanel({
   const onRows = new Set(servers.flatMap((server) => server.warnings ?? []));
   return (
     <section className="space-y-1.5 p-2 text-xs" data-testid="mcp-panel" aria-label="MCP servers">
-      <div className="flex items-center gap-1">
+      <div className="flex flex-wrap items-center gap-1">
         <h2 className="text-sm font-semibold">MCP servers</h2>
         <Badge
+          wrap
           testId="mcp-total-tokens"
           title="o200k_base tokens (gpt-tokenizer) of every MCP tool definition, counted on the server"
         >

@@ -177,7 +177,7 @@ export function SchemaForm({
           {error}
         </p>
       )}
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <button
           type="submit"
           disabled={disabled}

@@ -43,7 +43,7 @@ function BranchMarker({ session, sessions }: { session: SessionSummary; sessions
       data-testid={`session-branch-${session.id}`}
       title={`${branch.label} (session ${branch.originSessionId})`}
     >
-      ⑂ {branch.kind === "rerun" ? "rerun" : "branch"} of #{branch.requestIndex} in “
+      ⎇ {branch.kind === "rerun" ? "rerun" : "branch"} of #{branch.requestIndex} in “
       {origin ? origin.title : shortSessionId(branch.originSessionId)}”
     </span>
   );
@@ -91,7 +91,7 @@ export function SessionPicker({
         <span className="block max-w-[14rem] min-w-[3rem] truncate">
           {current ? current.title || shortSessionId(current.id) : "Sessions"}
         </span>
-        {current?.branch && <span className="text-violet-800">⑂</span>}
+        {current?.branch && <span className="text-violet-800">⎇</span>}
         <span aria-hidden="true">▾</span>
       </button>
       {open && (

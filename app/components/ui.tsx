@@ -18,15 +18,18 @@ export function Badge({
   children,
   testId,
   title,
+  wrap = false,
 }: {
   tone?: Tone;
   children: ReactNode;
   testId?: string;
   title?: string;
+  /** A badge holding a sentence rather than a word may wrap, so a narrow column never scrolls sideways. */
+  wrap?: boolean;
 }) {
   return (
     <span
-      className={`inline-flex items-center rounded border px-1.5 py-px text-[0.7rem] font-medium whitespace-nowrap ${badgeTones[tone]}`}
+      className={`inline-flex items-center rounded border px-1.5 py-px text-[0.7rem] font-medium ${wrap ? "" : "whitespace-nowrap"} ${badgeTones[tone]}`}
       data-testid={testId}
       data-tone={tone}
       title={title}

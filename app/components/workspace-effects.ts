@@ -6,6 +6,7 @@
 import { useEffect, useRef, type Dispatch, type RefObject } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import { sessionKey } from "../lib/connection.ts";
+import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import { queuedFor } from "../state/outbox.ts";
 import type { UiAction, UiState } from "../state/types.ts";
 
@@ -39,6 +40,23 @@ export function useFirstSession(
   useEffect(() => {
     if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
   }, [session?.id]);
+}
+
+/**
+ * Messages queued during a run survive a reload of the tab (lib/typed-storage.ts): restored once, then
+ * kept in step with the queue; each still goes out when its session's run ends.
+ */
+export function useQueueSurvivesReload(queue: UiState["queue"], dispatch: Dispatch<UiAction>): void {
+  const restored = useRef(false);
+  useEffect(() => {
+    if (!restored.current) {
+      restored.current = true;
+      for (const item of readQueued())
+        dispatch({ type: "queue_message", sessionId: item.sessionId, text: item.text });
+      return;
+    }
+    writeQueued(queue);
+  }, [queue, dispatch]);
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
+import { newSessionWorkdir } from "../../server/shared/demo-copy.ts";
 import {
   catalogColumn,
   requestsOf,
@@ -37,6 +38,7 @@ import {
   useEscapeStops,
   useFirstSession,
   usePresenterType,
+  useQueueSurvivesReload,
   useRunEnd,
 } from "./workspace-effects.ts";
 
@@ -87,6 +89,7 @@ export function Workspace() {
   const session = state.session;
 
   useFirstSession(state, stateRef, openRequested, send);
+  useQueueSurvivesReload(state.queue, dispatch);
   const running = session?.running ?? false;
   const clearSelection = useCallback(() => setSelectedRequest(undefined), []);
   useRunEnd(stateRef, session?.id, running, dispatch, send, socketSend, clearSelection);
@@ -358,7 +361,10 @@ export function Workspace() {
         <Loading>
           <NewSessionDialog
             providers={state.providers}
-            defaults={{ ...session?.settings, workdir: session?.settings.workdir ?? state.defaultWorkdir }}
+            defaults={{
+              ...session?.settings,
+              workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
+            }}
             onCancel={() => setDialogOpen(false)}
             onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
               setDialogOpen(false);

@@ -35,6 +35,24 @@ export interface RequestCost {
   price?: PriceRow;
 }
 
+/**
+ * The same request under eager disclosure (`tokens`, the server's count), sent uncached and all read from
+ * the cache. The model's output is the same either way, so it is priced in as in `requestCost`: leaving it
+ * out made "eager, all read from the cache" look cheaper than a progressive request that includes it.
+ */
+export function eagerCost(
+  price: PriceRow,
+  tokens: number,
+  usage: Usage | undefined,
+): { uncachedUsd: number; allReadUsd: number } {
+  const outputTokens = usage?.outputTokens ?? 0;
+  const none = { inputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0, outputTokens };
+  return {
+    uncachedUsd: costUsd(price, { ...none, inputTokens: tokens }),
+    allReadUsd: costUsd(price, { ...none, cacheReadInputTokens: tokens }),
+  };
+}
+
 export function requestCost(request: CostInput): RequestCost {
   const cache = request.snapshot.cache;
   if (!cache?.price) return { predictedUsd: null };

@@ -117,7 +117,12 @@ export function queuedMessages(state: UiState): QueuedMessage[] {
 
 /** The errors to show: the open session's and the connection's own. */
 export function visibleErrors(state: UiState): UiError[] {
-  return errorsFor(state.errors, state.session?.id);
+  const errors = errorsFor(state.errors, state.session?.id);
+  // "Cannot reach the server" stops being true once it answers: connected, or refusing this tab's token
+  // of an earlier start (whose own banner says what to do).
+  const answered =
+    state.connection === "open" || state.connection === "wrong_token" || state.connection === "no_token";
+  return answered ? errors.filter((error) => error.code !== "disconnected") : errors;
 }
 
 /** The model requests of the open session, oldest first (the inspector's timeline). */

@@ -51,6 +51,8 @@ describe("cache as", () => {
       loads: [],
       disclosure: "progressive",
       provider: "scripted",
+      // A fresh home has no rules or prices override to warn about.
+      warn: (line) => expect.fail(line),
     });
     // The first breakpoint sits on the stable system: tools + stable is the prefix it caches.
     const prefix = report

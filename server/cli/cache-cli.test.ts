@@ -1,18 +1,13 @@
 // `run --json --cache-model M` on the next-run demo: every request event carries snapshot.cache, and the
-// predictions tell the story of issue 13 (in-process, the same code as `cli run`).
+// predictions tell the story of issue 13 (`cli run` in-process).
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
-import { createWorkspace } from "../session/workspace.ts";
-import { runConversation } from "./run-command.ts";
-import { parseCliArguments } from "./args.ts";
-import { cacheOptions } from "./cache-options.ts";
+import { REPO_ROOT, jsonEvents, runCli, runFlags } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const demo = path.join(repoRoot, "examples", "demo-workdir");
+const demo = path.join(REPO_ROOT, "examples", "demo-workdir");
 let home: string;
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), "cache-cli-home-"));
@@ -22,30 +17,18 @@ afterAll(async () => {
 });
 
 async function nextRunEvents(extra: string[]): Promise<RunnerEvent[]> {
-  const args = parseCliArguments([
-    "run",
-    "--workdir",
-    demo,
-    "--scenario",
-    path.join(repoRoot, "scenarios", "csv-profile-next-run.yaml"),
+  const result = await runCli([
+    ...runFlags(demo, home, path.join(REPO_ROOT, "scenarios", "csv-profile-next-run.yaml")),
+    "--message",
+    "load the csv skill",
+    "--message",
+    "now profile data/sales.csv",
+    "--yes",
     "--json",
     ...extra,
   ]);
-  const workspace = await createWorkspace({ workdir: demo, home });
-  const events: RunnerEvent[] = [];
-  await runConversation(workspace, {
-    provider: "scripted",
-    scenario: args.scenario,
-    messages: ["load the csv skill", "now profile data/sales.csv"],
-    yes: true,
-    json: true,
-    disclosure: "progressive",
-    planMode: false,
-    refreshTools: false,
-    cache: cacheOptions(args),
-    write: (line) => events.push(JSON.parse(line) as RunnerEvent),
-  });
-  return events;
+  expect(result.code, result.stderr).toBe(0);
+  return jsonEvents(result.stdout);
 }
 
 async function nextRunDemo(extra: string[]): Promise<SnapshotCache[]> {

@@ -1,51 +1,15 @@
-// The cache flags of `run` and `prompt` (--cache-model, --cache-breakpoints, --skill-placement) turned into
-// the Runner's cache dependencies: one cache model per command, under the rules and prices in force.
-import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
-import { createCacheLedger, createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
-import type { CacheBreakpoints, SkillPlacement } from "../protocol/runner-events.ts";
-import type { RunnerDependencies } from "../runner/types.ts";
+// The cache flags of `run` and `prompt` (--cache-model, --cache-breakpoints, --skill-placement) as the
+// session settings they stand for; the session's cache (server/session/session-cache.ts) turns them into
+// the Runner's cache dependencies, for `run` and `prompt` alike.
+import type { SessionSettings } from "../protocol/wire.ts";
 import type { CliArguments } from "./args.ts";
 
-export interface CliCacheOptions {
-  cacheModel?: string;
-  breakpoints: CacheBreakpoints;
-  placement: SkillPlacement;
-}
+export type CliCacheSettings = Pick<SessionSettings, "cacheAs" | "cacheBreakpoints" | "skillPlacement">;
 
-export function cacheOptions(args: CliArguments): CliCacheOptions {
+export function cacheSettings(args: CliArguments): CliCacheSettings {
   return {
-    ...(args.cacheModel ? { cacheModel: args.cacheModel } : {}),
-    breakpoints: args.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
-    placement: args.skillPlacement ?? "environment",
-  };
-}
-
-type CacheDependencies = Pick<
-  RunnerDependencies,
-  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey" | "cacheLedger"
->;
-
-/** The Runner's cache dependencies for one CLI command; override problems go to `warn`. */
-export function cacheDependencies(
-  options: CliCacheOptions | undefined,
-  provider: { name: string; model: string },
-  home: string,
-  warn: (line: string) => void,
-): CacheDependencies {
-  const config = loadCacheConfig({ home });
-  for (const warning of config.warnings) warn(`warning: ${warning}`);
-  return {
-    cache: createCacheModel(config),
-    cacheModel: cacheModelFor({
-      provider: provider.name,
-      providerModel: provider.model,
-      ...(options?.cacheModel ? { cacheAs: options.cacheModel } : {}),
-      forAnyProvider: true,
-    }),
-    cacheBreakpoints: options?.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
-    skillPlacement: options?.placement ?? "environment",
-    promptCacheKey: `pseudoclaude-cli-${process.pid}-${Date.now().toString(36)}`,
-    // Diagnostics beside the prediction, and `cache_stats` after each run (server/cache/cache-ledger.ts).
-    cacheLedger: createCacheLedger(config),
+    ...(args.cacheModel ? { cacheAs: args.cacheModel } : {}),
+    ...(args.cacheBreakpoints ? { cacheBreakpoints: args.cacheBreakpoints } : {}),
+    ...(args.skillPlacement ? { skillPlacement: args.skillPlacement } : {}),
   };
 }

@@ -1,4 +1,5 @@
 // `cli catalog`: what the Catalog found in the three layers, and why each skill is (not) offered.
+import { UNTRUSTED_FOLDER } from "../mcp/mcp-servers.ts";
 import type { CatalogSnapshot, LintProfileName, NotOfferedSkill } from "../protocol/catalog.ts";
 import { withBudgetNotOffered } from "../prompt/not-offered.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
@@ -6,7 +7,37 @@ import type { McpServerView } from "../protocol/mcp.ts";
 import type { ToolDefinition } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { Workspace } from "../session/workspace.ts";
+import type { CliIo } from "./io.ts";
 import { describeTrust } from "./trust-text.ts";
+
+/** The stderr lines about MCP servers that did not start: failed (a warning), withheld (a note). */
+export function mcpServerNotes(servers: readonly McpServerView[]): string[] {
+  return servers.flatMap((server) => {
+    if (server.status === "failed") return [`warning: MCP server ${server.name} failed: ${server.error}`];
+    if (server.status !== "withheld") return [];
+    const why =
+      server.error === UNTRUSTED_FOLDER || !server.error
+        ? "the folder is not trusted (--trust)"
+        : server.error;
+    return [`note: MCP server ${server.name} (${server.configFile}) not started: ${why}`];
+  });
+}
+
+/**
+ * Starts the MCP servers (the workdir's own when trusted, as they were trusted); failures and bad config
+ * are warnings on stderr. `network`: --allow-network (an HTTP server on another host needs it).
+ */
+export async function startMcp(
+  workspace: Workspace,
+  trust: FolderTrust,
+  network: boolean,
+  io: Pick<CliIo, "stderr">,
+): Promise<void> {
+  await workspace.mcp.setSessionNetwork(network);
+  await workspace.startMcp(trust);
+  for (const warning of workspace.mcp.warnings) io.stderr(`warning: ${warning}\n`);
+  for (const line of mcpServerNotes(workspace.mcp.views())) io.stderr(`${line}\n`);
+}
 
 export interface CatalogReport {
   workdir: string;

@@ -2,7 +2,6 @@
 // settings, over stdio under bubblewrap. `catalog --json` lists its skills as mcp:docs (a name a project
 // skill has qualified); `run` loads one only with consent (--yes gives it; without, the load is denied),
 // the model is told its origin, and a file of it is read through read_file, fetched and verified then.
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,24 +9,16 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { SkillView } from "../protocol/catalog.ts";
+import { runCli, type CliResult } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER = fileURLToPath(new URL("../mcp/testing/skills-server.mjs", import.meta.url));
 let root: string;
 let home: string;
 let workdir: string;
 let scenario: string;
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[]): Promise<CliResult> {
+  return runCli(args);
 }
 
 async function put(file: string, text: string): Promise<void> {

@@ -1,33 +1,20 @@
 // The CLI with MCP servers: the reference server-everything over stdio from a workdir's .mcp.json (with
 // --trust), a skill that needs one of its tools and one that needs a missing server, a scripted echo call
-// allowed (--yes) and denied, a server whose command does not exist, and no server process left after exit.
-import { spawn } from "node:child_process";
+// allowed (--yes) and denied, a server whose command does not exist, and no server process left once the
+// command has returned (in-process: `main` ends every server it started).
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { EVERYTHING_SERVER, processesWithArgument } from "../mcp/testing/processes.ts";
+import { runCli as cli } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 let home: string;
 let workdir: string;
 let scenario: string;
 const marker = `cli-mcp-${randomBytes(6).toString("hex")}`;
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 beforeAll(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), "cli-mcp-home-"));

@@ -1,15 +1,13 @@
 // S11 for the command line: `cli run --yes` with a scenario whose approved command prints the keys
 // configured in the environment and in <home>/.PseudoClaude/providers.json. Neither --json nor the text
-// output may show them. Real CLI process, real shell, real files.
-import { spawn } from "node:child_process";
+// output may show them. The CLI in-process, a real shell, real files.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REDACTED } from "../providers/redact.ts";
+import { runCli } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 // Not key-shaped: only registering the configured values catches them (the scripted CLI builds no
 // provider that would load providers.json).
 const ENV_KEY = "cli-env-openai-key-5b8c0e1f";
@@ -41,37 +39,26 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function runCli(extra: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "server/cli.ts",
-        "run",
-        "--workdir",
-        workdir,
-        "--home",
-        home,
-        "--provider",
-        "scripted",
-        "--scenario",
-        scenario,
-        "--yes",
-        "--message",
-        "print the keys",
-        ...extra,
-      ],
-      { cwd: repoRoot, env: { ...process.env, OPENAI_API_KEY: ENV_KEY } },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runRun(extra: string[]) {
+  // The key reaches the CLI as the environment a shell gives it (the in-process `io.env`).
+  return runCli(
+    [
+      "run",
+      "--workdir",
+      workdir,
+      "--home",
+      home,
+      "--provider",
+      "scripted",
+      "--scenario",
+      scenario,
+      "--yes",
+      "--message",
+      "print the keys",
+      ...extra,
+    ],
+    { env: { ...process.env, OPENAI_API_KEY: ENV_KEY } },
+  );
 }
 
 describe("cli run output (S11)", () => {
@@ -81,7 +68,7 @@ describe("cli run output (S11)", () => {
   ])(
     "no configured key in the $mode output of cli run",
     async ({ flags }) => {
-      const result = await runCli(flags);
+      const result = await runRun(flags);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain(`env=${REDACTED}`);
       expect(result.stdout).toContain(`file=${REDACTED}`);

@@ -1,17 +1,16 @@
-// Spawns the real CLI on the demo workdir with a temp home (no user skills, no user settings).
-import { spawn } from "node:child_process";
+// The CLI in-process (`main(argv, io)`, testing/run-cli.ts) on the demo workdir with a temp home (no user
+// skills, no user settings). cli-process.test.ts runs the real process: npm, exit codes, Ctrl-C.
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { writeGitDigestSkill } from "../skills/testing/claude-code-skill.ts";
-import { CLI_DENIAL } from "./cli-permission.ts";
+import { CLI_DENIAL } from "./run-command.ts";
+import { REPO_ROOT, jsonEvents as events, runCli as cli, runFlags } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const demo = path.join(repoRoot, "examples", "demo-workdir");
+const demo = path.join(REPO_ROOT, "examples", "demo-workdir");
 let home: string;
 
 beforeAll(async () => {
@@ -21,47 +20,9 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * `node --import tsx server/cli.ts` is what `npm run -s cli` / `npx tsx` run, minus the wrapper processes
- * (so Ctrl-C goes straight to the CLI). One test goes through `npm run -s cli --` itself.
- */
-function cli(
-  args: string[],
-  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
-  viaNpm = false,
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = viaNpm
-      ? spawn("npm", ["run", "-s", "cli", "--", ...args], { cwd: repoRoot })
-      : spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      onStdout?.(stdout, child);
-    });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function events(stdout: string): RunnerEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as RunnerEvent);
-}
-
 describe("cli catalog", () => {
   it("lists builtin skills, the project skill, and the override with its shadowed builtin", async () => {
-    const result = await cli(["catalog", "--workdir", demo, "--home", home, "--json"], undefined, true);
+    const result = await cli(["catalog", "--workdir", demo, "--home", home, "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     const byName = new Map(report.skills.map((skill: { name: string }) => [skill.name, skill]));
@@ -245,13 +206,7 @@ describe("cli prompt", () => {
 describe("cli run", () => {
   it("plays a scenario and ends with a completed stop", async () => {
     const result = await cli([
-      "run",
-      "--workdir",
-      demo,
-      "--home",
-      home,
-      "--scenario",
-      "scenarios/review.yaml",
+      ...runFlags(demo, home, "scenarios/review.yaml"),
       "--message",
       "review src/orders.js",
       "--json",
@@ -268,16 +223,7 @@ describe("cli run", () => {
   });
 
   it("denies side-effect tools without --yes, with a message the model sees", async () => {
-    const result = await cli([
-      "run",
-      "--workdir",
-      demo,
-      "--home",
-      home,
-      "--scenario",
-      "scenarios/commit.yaml",
-      "--json",
-    ]);
+    const result = await cli([...runFlags(demo, home, "scenarios/commit.yaml"), "--json"]);
     const stream = events(result.stdout);
     const denied = stream.find(
       (event) => event.type === "tool_result" && event.result.tool === "run_command",
@@ -290,13 +236,7 @@ describe("cli run", () => {
 
   it("shows a skill tool only in the next run (registered, not visible)", async () => {
     const result = await cli([
-      "run",
-      "--workdir",
-      demo,
-      "--home",
-      home,
-      "--scenario",
-      "scenarios/csv-profile-next-run.yaml",
+      ...runFlags(demo, home, "scenarios/csv-profile-next-run.yaml"),
       "--message",
       "load the csv skill",
       "--message",
@@ -319,24 +259,68 @@ describe("cli run", () => {
     expect(profile).toMatchObject({ result: { ok: true } });
   });
 
-  it("stops a slow tool on Ctrl-C: the run ends canceled", async () => {
-    const started = Date.now();
+  it("stops a slow tool on Ctrl-C: the run ends canceled, the next message is not sent", async () => {
+    let interrupted = false;
     const result = await cli(
-      ["run", "--workdir", demo, "--home", home, "--scenario", "scenarios/slow-tool.yaml", "--yes", "--json"],
-      (stdout, child) => {
-        if (stdout.includes('"type":"tool_started"') && !child.killed) child.kill("SIGINT");
+      [
+        ...runFlags(demo, home, "scenarios/slow-tool.yaml"),
+        "--message",
+        "one",
+        "--message",
+        "two",
+        "--yes",
+        "--json",
+      ],
+      {
+        onStdout: (stdout, interrupt) => {
+          if (stdout.includes('"type":"tool_started"') && !interrupted) {
+            interrupted = true;
+            interrupt();
+          }
+        },
       },
     );
-    expect(Date.now() - started).toBeLessThan(20_000);
     const stream = events(result.stdout);
     expect(stream.at(-1)).toMatchObject({ type: "stop", reason: "canceled" });
+    expect(stream.filter((event) => event.type === "run_started")).toHaveLength(1);
     expect(result.code).toBe(1);
+  });
+
+  it("plan mode offers read-only tools only", async () => {
+    const result = await cli([
+      ...runFlags(demo, home, "scenarios/review.yaml"),
+      "--message",
+      "review src/orders.js",
+      "--plan",
+      "--json",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const tools = events(result.stdout).flatMap((event) =>
+      event.type === "request" ? event.snapshot.tools.map((tool) => tool.name) : [],
+    );
+    expect(tools).toContain("read_file");
+    expect(tools).not.toContain("write_file");
+    expect(tools).not.toContain("run_command");
+  });
+
+  it("a message the session refuses is an error (exit 2), and the next one is not sent", async () => {
+    const result = await cli([
+      ...runFlags(demo, home, "scenarios/default.yaml"),
+      "--message",
+      "",
+      "--message",
+      "never sent",
+      "--json",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error \(invalid_frame\): .*text/m);
+    expect(result.stdout).toBe("");
   });
 
   it("names the scenario file and field of a bad scenario", async () => {
     const bad = path.join(home, "bad.yaml");
     await writeFile(bad, "name: bad\nturns:\n  - tool_calls:\n      - { input: {} }\n");
-    const result = await cli(["run", "--workdir", demo, "--home", home, "--scenario", bad]);
+    const result = await cli([...runFlags(demo, home, bad)]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${bad}: turns[0].tool_calls[0].name must be a non-empty string`);
   });
@@ -374,7 +358,7 @@ describe("folder trust (S12) and --mode", () => {
   });
 
   it("run without --yes does not run what an untrusted folder's own settings allow", async () => {
-    const result = await cli(["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"]);
+    const result = await cli([...runFlags(workdir, home, scenario), "--json"]);
     const stream = events(result.stdout);
     const outcome = stream.find((event) => event.type === "tool_result");
     // Before the fix: ok: true and pwned.txt created, with no prompt and no --yes.
@@ -385,7 +369,7 @@ describe("folder trust (S12) and --mode", () => {
   });
 
   it("run --trust applies the folder's allow rules for this command only", async () => {
-    const args = ["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"];
+    const args = [...runFlags(workdir, home, scenario), "--json"];
     const trusted = await cli([...args, "--trust"]);
     expect(trusted.code, trusted.stderr).toBe(0);
     const outcome = events(trusted.stdout).find((event) => event.type === "tool_result");
@@ -399,7 +383,7 @@ describe("folder trust (S12) and --mode", () => {
   });
 
   it("run --json carries the sandbox state on run_started", async () => {
-    const result = await cli(["run", "--workdir", workdir, "--home", home, "--scenario", scenario, "--json"]);
+    const result = await cli([...runFlags(workdir, home, scenario), "--json"]);
     const started = events(result.stdout)[0];
     expect(started).toMatchObject({ type: "run_started", sandbox: { mechanism: expect.any(String) } });
     if (started?.type === "run_started") expect(typeof started.sandbox?.enabled).toBe("boolean");
@@ -427,13 +411,7 @@ describe("folder trust (S12) and --mode", () => {
 
   it("--mode strict asks (and without --yes denies) even a read; a bad --mode is a usage error", async () => {
     const result = await cli([
-      "run",
-      "--workdir",
-      demo,
-      "--home",
-      home,
-      "--scenario",
-      "scenarios/review.yaml",
+      ...runFlags(demo, home, "scenarios/review.yaml"),
       "--message",
       "review src/orders.js",
       "--mode",
@@ -474,16 +452,7 @@ describe("run on a broad workdir", () => {
     "is refused on %s without --confirm broad_workdir, before anything runs",
     async (which) => {
       const workdir = which === "/" ? "/" : home;
-      const result = await cli([
-        "run",
-        "--workdir",
-        workdir,
-        "--home",
-        home,
-        "--scenario",
-        scenario,
-        "--json",
-      ]);
+      const result = await cli([...runFlags(workdir, home, scenario), "--json"]);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("error (confirmation_required)");
       expect(result.stderr).toContain("--confirm broad_workdir");
@@ -492,18 +461,7 @@ describe("run on a broad workdir", () => {
   );
 
   it("runs on the home folder with --confirm broad_workdir", async () => {
-    const result = await cli([
-      "run",
-      "--workdir",
-      home,
-      "--home",
-      home,
-      "--scenario",
-      scenario,
-      "--confirm",
-      "broad_workdir",
-      "--json",
-    ]);
+    const result = await cli([...runFlags(home, home, scenario), "--confirm", "broad_workdir", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     expect(events(result.stdout)[0]).toMatchObject({ type: "run_started" });
   });

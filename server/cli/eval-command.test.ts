@@ -1,14 +1,12 @@
-// `cli eval triggers` as a real child process: offline against the demo workdir's eval file and
+// `cli eval triggers` (in-process): offline against the demo workdir's eval file and
 // scripted scenarios (on a temp copy), and against a local OpenAI-format server with --json.
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startQueryServer } from "../eval/testing/query-openai-server.ts";
+import { REPO_ROOT as repoRoot, runCli as cli } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 let root: string;
 let workdir: string;
 
@@ -20,18 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], { cwd: repoRoot });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("cli eval triggers", () => {
   it("runs the demo eval offline with the scripted model, progress on stderr, results saved", async () => {

@@ -24,7 +24,13 @@ import type {
   TriggerLabSummary,
 } from "../protocol/trigger-lab.ts";
 import { describeBudget } from "../prompt/catalog-budget.ts";
-import { createProvider, loadScenarios, RouterProvider, ScriptedProvider } from "../providers/index.ts";
+import {
+  createProvider,
+  loadProvidersConfig,
+  loadScenarios,
+  RouterProvider,
+  ScriptedProvider,
+} from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
 import type { Workspace } from "../session/workspace.ts";
 import type { CliArguments } from "./args.ts";
@@ -45,6 +51,8 @@ export interface EvalTriggersOptions {
   /** Print the calls and their cost, send nothing. */
   estimateOnly?: boolean;
   listingBudget?: ListingBudget;
+  /** The environment a real provider's key and endpoint are read from (the CLI's `io.env`). */
+  providerEnv?: Readonly<Record<string, string | undefined>>;
   json: boolean;
   write: (text: string) => void;
   writeProgress: (text: string) => void;
@@ -107,7 +115,13 @@ export function labResultJson(result: TriggerLabResult) {
 
 /** A fresh provider per probe for the offline models (they keep per-conversation state), else one. */
 export async function probeFactory(
-  options: { provider: string; model?: string; baseUrl?: string; scenario?: string },
+  options: {
+    provider: string;
+    model?: string;
+    baseUrl?: string;
+    scenario?: string;
+    providerEnv?: EvalIo["env"];
+  },
   evals: TriggerEvalFile,
 ): Promise<() => Provider | Promise<Provider>> {
   if (options.provider === "manual") {
@@ -137,6 +151,7 @@ export async function probeFactory(
     name: options.provider,
     ...(options.model ? { model: options.model } : {}),
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    config: loadProvidersConfig(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
   });
   return () => provider;
 }
@@ -296,10 +311,13 @@ export interface EvalIo {
   write: (text: string) => void;
   writeProgress: (text: string) => void;
   progressIsTerminal: boolean;
+  /** The environment the provider keys and endpoints are read from (the CLI's `io.env`). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** `eval triggers` and `eval optimize` (compare needs no workspace: eval-optimize.ts's evalCompare). */
 export async function evalCommand(workspace: Workspace, args: CliArguments, io: EvalIo): Promise<void> {
+  const { env, ...printing } = io;
   const more = args.evalMore;
   const caps: SpendCaps = {
     ...(more?.maxCalls !== undefined ? { maxCalls: more.maxCalls } : {}),
@@ -314,8 +332,9 @@ export async function evalCommand(workspace: Workspace, args: CliArguments, io: 
     runs: args.runs,
     concurrency: args.concurrency,
     ...(Object.keys(caps).length > 0 ? { caps } : {}),
+    providerEnv: env,
     json: args.json,
-    ...io,
+    ...printing,
   };
   if (more?.subcommand === "optimize") {
     // Loaded only for optimize, so the other commands start no slower.

@@ -1,19 +1,17 @@
-// `cli eval optimize` as a real child process against a local OpenAI-format server whose answers the test
+// `cli eval optimize` (in-process, main(argv, io)) against a local OpenAI-format server whose answers the test
 // scripts: as the probed model it reads the skills index it is sent (the router's scoring stands in for
 // its judgement), as the improving model it answers with a <new_description>. The optimizer finds a
 // better description, the improver never receives a test query, and both caps stop it with the reason.
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitQueries } from "../eval/split.ts";
 import { parseSkillCreatorEvals } from "../eval/triggers-file.ts";
 import { startQueryServer, type QueryServer } from "../eval/testing/query-openai-server.ts";
 import { parseIndex, route } from "../providers/router-score.ts";
+import { runCli, type CliResult } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const ORIGINAL = "Handles documents.";
 const BETTER =
   "Draft and send invoices, credit notes and payment reminders; compute VAT, late fees and what is unpaid or overdue. Use when the user asks to bill a client, prepare a billing run, or chase an unpaid invoice.";
@@ -80,19 +78,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, OPENAI_API_KEY: "sk-test-optimize-0123456789" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[]): Promise<CliResult> {
+  return runCli(args, { env: { ...process.env, OPENAI_API_KEY: "sk-test-optimize-0123456789" } });
 }
 
 const optimizeArgs = (...extra: string[]) => [

@@ -12,7 +12,7 @@ import { readSavedResult, resultPaths } from "../eval/results.ts";
 import { OFFLINE_PROVIDERS, pricingFor } from "../eval/spend.ts";
 import { DEFAULT_EVAL_PATH, loadTriggersFile } from "../eval/triggers-file.ts";
 import type { OptimizeResult, SpendCaps } from "../protocol/trigger-lab.ts";
-import { createProvider } from "../providers/index.ts";
+import { createProvider, loadProvidersConfig } from "../providers/index.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { formatComparison, formatEstimate, labWorkspace, probeFactory } from "./eval-command.ts";
 
@@ -32,6 +32,8 @@ export interface EvalOptimizeOptions {
   holdout?: number;
   seed?: number;
   caps?: SpendCaps;
+  /** The environment a real provider's key and endpoint are read from (the CLI's `io.env`). */
+  providerEnv?: Readonly<Record<string, string | undefined>>;
   json: boolean;
   write: (text: string) => void;
   writeProgress: (text: string) => void;
@@ -54,6 +56,7 @@ async function improverFor(
     name,
     ...(model ? { model } : {}),
     ...(baseUrl ? { baseUrl } : {}),
+    config: loadProvidersConfig(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
   });
   return { improver: providerImprover(provider), name: provider.name, model: provider.model };
 }

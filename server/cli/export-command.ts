@@ -3,7 +3,6 @@
 // to FILE; an OTLP trace may instead be posted to a collector.
 import { writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import path from "node:path";
 import { PlaygroundError } from "../errors/index.ts";
 import {
   exportSession,
@@ -13,13 +12,14 @@ import {
   sessionToOtlp,
 } from "../export/index.ts";
 import type { CliArguments } from "./args.ts";
+import type { CliIo } from "./io.ts";
 
-export async function exportCommand(args: CliArguments, write: (text: string) => void): Promise<number> {
+export async function exportCommand(args: CliArguments, io: CliIo): Promise<number> {
   const format = args.format ?? "";
   if (!isExportFormat(format)) throw new PlaygroundError("invalid_arguments", `unknown format "${format}"`);
-  const home = args.home ? path.resolve(args.home) : homedir();
+  const home = args.home ?? homedir();
   const session = await readExportedSession(home, args.sessionId!);
-  for (const warning of session.warnings) process.stderr.write(`warning: ${warning}\n`);
+  for (const warning of session.warnings) io.stderr(`warning: ${warning}\n`);
   const options = { includeContent: args.includeContent === true };
   if (args.endpoint) {
     const trace = sessionToOtlp(session, options);
@@ -27,19 +27,19 @@ export async function exportCommand(args: CliArguments, write: (text: string) =>
       (sum, resource) => sum + resource.scopeSpans.reduce((count, scope) => count + scope.spans.length, 0),
       0,
     );
-    const posted = await postOtlpTrace(args.endpoint, trace);
-    process.stderr.write(
+    const posted = await postOtlpTrace(args.endpoint, trace, io.env);
+    io.stderr(
       `posted ${spans} spans (${posted.bytes} bytes) to ${posted.url}: ${posted.status}${posted.partial ? ` (${posted.partial})` : ""}\n`,
     );
     return 0;
   }
   const file = exportSession(session, format, options);
-  if (!args.out) {
-    write(file.text);
+  const target = args.out;
+  if (!target) {
+    io.stdout(file.text);
     return 0;
   }
-  const target = path.resolve(args.out);
   await writeFile(target, file.text, { mode: 0o600 });
-  process.stderr.write(`wrote ${target} (${Buffer.byteLength(file.text)} bytes, ${format})\n`);
+  io.stderr(`wrote ${target} (${Buffer.byteLength(file.text)} bytes, ${format})\n`);
   return 0;
 }

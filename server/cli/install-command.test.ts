@@ -1,4 +1,4 @@
-// Spawns the real CLI: `install` of a zipped real skill, then `catalog` lists it from the user layer;
+// The CLI (in-process; a real process where it needs its own environment): `install` of a zipped real skill, then `catalog` lists it from the user layer;
 // refused archives exit 2 with one line and write nothing; a folder source; --force; and an https://
 // source served by a real local HTTPS server whose self-signed certificate (made here with the openssl
 // CLI) the CLI child trusts through NODE_EXTRA_CA_CERTS.
@@ -9,7 +9,6 @@ import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CatalogSnapshot } from "../protocol/catalog.ts";
 import type { InstallOutcome } from "../protocol/install.ts";
@@ -17,22 +16,22 @@ import { Catalog, defaultLayers } from "../skills/catalog.ts";
 import { simpleSkill } from "../skills/testing/skill-fixtures.ts";
 import { parseCliArguments } from "./args.ts";
 import { zipFolder, zipOf } from "../skills/testing/zip-fixtures.ts";
+import { bundledCli } from "../testing/server-bundle.ts";
+import { REPO_ROOT, runCli, type CliResult } from "./testing/run-cli.ts";
 
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 let root: string;
 let home: string;
 let workdir: string;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * In-process, except when the command needs an environment of its own at start-up (NODE_EXTRA_CA_CERTS
+ * is read once, when Node starts): then the CLI as a process (the bundle the package ships).
+ */
+function cli(args: string[], env?: Record<string, string>): Promise<CliResult> {
+  if (!env) return runCli(args);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/cli.ts", ...args], {
-      cwd: repoRoot,
+    const child = spawn(process.execPath, [bundledCli(), ...args], {
+      cwd: REPO_ROOT,
       env: { ...process.env, ...env },
     });
     let stdout = "";
@@ -40,7 +39,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<CliResul
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
 
@@ -71,7 +70,7 @@ beforeEach(async () => {
 describe("cli install", { timeout: 120_000 }, () => {
   it("installs a zipped real skill into the user layer; catalog lists it from user", async () => {
     const zipPath = path.join(root, "csv-report.zip");
-    await writeFile(zipPath, await zipFolder(path.join(repoRoot, "skills", "csv-report"), "csv-report"));
+    await writeFile(zipPath, await zipFolder(path.join(REPO_ROOT, "skills", "csv-report"), "csv-report"));
     const result = await cli(["install", zipPath, "--layer", "user", "--home", home, "--workdir", workdir]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -79,7 +78,7 @@ describe("cli install", { timeout: 120_000 }, () => {
       /^installed user skill "csv-report" → .*csv-report \(\d+ files, \d+ bytes, tools: profile_csv\)/,
     );
     expect(result.stdout).toContain(
-      `shadows the builtin skill ${path.join(repoRoot, "skills", "csv-report", "SKILL.md")}`,
+      `shadows the builtin skill ${path.join(REPO_ROOT, "skills", "csv-report", "SKILL.md")}`,
     );
     const view = (await catalogSkills()).find((skill) => skill.name === "csv-report");
     expect(view).toMatchObject({ source: "user", rootDir: path.join(userSkills(), "csv-report") });

@@ -7,6 +7,7 @@ import { installSkill, parseInstallSource } from "../skills/install-source.ts";
 import { removePlugin } from "../skills/install-plugin.ts";
 import { InstallRefused } from "../skills/install-tree.ts";
 import type { CliArguments } from "./args.ts";
+import type { CliIo } from "./io.ts";
 
 function planLines(plan: InstallPlan): string[] {
   const lines = [
@@ -44,7 +45,7 @@ export function formatInstall(outcome: InstallOutcome, dryRun: boolean): string 
 }
 
 /** Runs `install`; returns the exit code (0 installed, 2 refused). */
-export async function runInstallCommand(args: CliArguments, write: (text: string) => void): Promise<number> {
+export async function runInstallCommand(args: CliArguments, io: CliIo): Promise<number> {
   const install = args.install!;
   const target = {
     layer: install.layer,
@@ -54,7 +55,7 @@ export async function runInstallCommand(args: CliArguments, write: (text: string
   if (install.remove) {
     try {
       const removed = await removePlugin(install.source, target);
-      write(
+      io.stdout(
         args.json
           ? `${JSON.stringify(removed, null, 2)}\n`
           : `removed ${install.layer} plugin "${removed.name}" (${removed.folder}): skills ${removed.skills.join(", ") || "none"}; MCP servers ${removed.mcpServers.join(", ") || "none"}; its data folder ${removed.dataDir} was kept\n`,
@@ -62,7 +63,7 @@ export async function runInstallCommand(args: CliArguments, write: (text: string
       return 0;
     } catch (error) {
       if (!(error instanceof InstallRefused)) throw error;
-      process.stderr.write(`${error.message}\n`);
+      io.stderr(`${error.message}\n`);
       return 2;
     }
   }
@@ -76,11 +77,11 @@ export async function runInstallCommand(args: CliArguments, write: (text: string
     if (!(error instanceof InstallRefused)) throw error;
     outcome = { ok: false, refusal: { entry: error.entry, rule: error.rule, message: error.message } };
   }
-  if (args.json) write(`${JSON.stringify(outcome, null, 2)}\n`);
+  if (args.json) io.stdout(`${JSON.stringify(outcome, null, 2)}\n`);
   if (!outcome.ok) {
-    process.stderr.write(`${outcome.refusal.message}\n`);
+    io.stderr(`${outcome.refusal.message}\n`);
     return 2;
   }
-  if (!args.json) write(`${formatInstall(outcome, install.dryRun)}\n`);
+  if (!args.json) io.stdout(`${formatInstall(outcome, install.dryRun)}\n`);
   return 0;
 }

@@ -14,8 +14,9 @@ import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
-import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
-import { createCliPermission } from "./cli-permission.ts";
+import { SessionCache } from "../session/session-cache.ts";
+import type { CliCacheSettings } from "./cache-options.ts";
+import { cliPermission, cliSessionParts } from "./cli-parts.ts";
 import { parseLoadFlag } from "./args.ts";
 import { describeTrust } from "./trust-text.ts";
 
@@ -64,7 +65,9 @@ export interface PromptOptions {
   trust?: boolean;
   /** --catalog-budget: trim the index as a client profile would (default off). */
   listingBudget?: ListingBudget;
-  cache?: CliCacheOptions;
+  cache?: CliCacheSettings;
+  /** A problem with the cache rules or prices files, as a line for stderr. */
+  warn: (line: string) => void;
 }
 
 /** The folder (or loose file) name a warning's path stands for, since a bad file may have no parsed name. */
@@ -109,12 +112,11 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
     }
   }
   const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
-  const permission = await createCliPermission({
-    yes: false,
-    workdir: workspace.workdir,
-    home: workspace.home,
-    trust: options.trust === true,
-  });
+  const { home, workdir } = workspace;
+  const parts = await cliSessionParts({ home, workdir, trust: options.trust === true });
+  const permission = await cliPermission(parts, { workdir, home });
+  // The prediction a session makes, under the same settings a `run` with these flags would have.
+  const cache = new SessionCache("cli-prompt", home, (line) => options.warn(`warning: ${line}`), true);
   let snapshot: RequestSnapshot | undefined;
   const runner = new Runner({
     ...workspace.runnerDependencies({
@@ -126,8 +128,16 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       disclosure: options.disclosure,
       ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
     }),
-    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
-      process.stderr.write(`${line}\n`),
+    ...cache.dependencies(
+      {
+        workdir,
+        provider: options.provider,
+        model: provider.model,
+        permissionMode: "default",
+        disclosure: options.disclosure,
+        ...options.cache,
+      },
+      provider,
     ),
   });
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);

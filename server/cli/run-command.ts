@@ -1,216 +1,176 @@
-// `cli run`: one conversation, one Runner run per --message, every event printed as it happens.
-import path from "node:path";
-import type { ChatMessage, DisclosureMode, PermissionMode } from "../protocol/model.ts";
-import type { FolderTrust } from "../protocol/sandbox.ts";
-import type { RunnerEvent } from "../protocol/runner-events.ts";
-import type { ListingBudget } from "../prompt/stable-system.ts";
+// `cli run`: a real session (server/session) driven headless over an in-memory transport, as a browser
+// tab drives one (headless-session.ts). Each --message is one run in the same conversation; the person
+// who would answer approvals is the --yes flag (without it a call that asks is denied, and the model is
+// told why). The session writes its own log; --save keeps it where the server keeps its sessions.
+import { realpath } from "node:fs/promises";
+import os from "node:os";
+import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { grantsSomething } from "../permission/trust.ts";
-import { createProvider } from "../providers/index.ts";
-import { registerConfiguredSecrets } from "../providers/config.ts";
-import { RequestCounter, type RunOutcome } from "../runner/types.ts";
-import { runUserMessage } from "../runner/slash.ts";
-import type { Workspace } from "../session/workspace.ts";
-import { UNTRUSTED_FOLDER } from "../mcp/mcp-servers.ts";
+import type { SessionConfirmation } from "../protocol/sandbox.ts";
+import type { SessionSettings } from "../protocol/wire.ts";
+import { createProvider, ScriptedProvider } from "../providers/index.ts";
+import { loadProvidersConfig } from "../providers/config.ts";
+import type { Provider } from "../providers/types.ts";
+import { confirmationsForCreate } from "../session/session-confirmations.ts";
 import { sandboxState } from "../tools/sandbox.ts";
-import { ScriptedProvider } from "../providers/scripted.ts";
-import { cacheDependencies, type CliCacheOptions } from "./cache-options.ts";
-import { createCliPermission } from "./cli-permission.ts";
-import { cachedSkillAllowRules } from "../session/skill-allows.ts";
-import type { SavedRun } from "./saved-run.ts";
-import { describeEvent } from "./event-text.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+import type { CliArguments } from "./args.ts";
+import { cacheSettings } from "./cache-options.ts";
+import { mcpServerNotes } from "./catalog-command.ts";
+import { CLI_DENIAL, cliSessionParts } from "./cli-parts.ts";
+import { HeadlessSession } from "./headless-session.ts";
+import type { CliIo } from "./io.ts";
+import { isRunnerEvent, RunPrinter } from "./run-output.ts";
 import { describeTrust } from "./trust-text.ts";
+
+export { CLI_DENIAL } from "./cli-parts.ts";
 
 export const DEFAULT_RUN_MESSAGE = "Please help me with this project.";
 
-export interface RunCommandOptions {
-  provider: string;
-  model?: string;
-  baseUrl?: string;
-  scenario?: string;
-  messages: string[];
-  yes: boolean;
-  json: boolean;
-  disclosure: DisclosureMode;
-  planMode: boolean;
-  refreshTools: boolean;
-  /** Permission mode (default `default`). */
-  mode?: PermissionMode;
-  /** --trust: the workdir's own allow rules apply for this command. */
-  trust?: boolean;
-  /** Network inside the sandbox for the run's commands (default off). */
-  allowNetwork?: boolean;
-  /** --honour-allowed-tools: loaded skills' allowed-tools become allow rules while active (default off). */
-  honourAllowedTools?: boolean;
-  /** --catalog-budget: trim the index as a client profile would (default off). */
-  listingBudget?: ListingBudget;
-  /** --save: write the session log where the server keeps them, and print its id at the end. */
-  save?: boolean;
-  /** --cache-model, --cache-breakpoints, --skill-placement. */
-  cache?: CliCacheOptions;
-  write: (text: string) => void;
-}
-
 /** The one line the CLI prints about the sandbox (red when it is off and stderr is a terminal). */
-export function sandboxLine(allowNetwork: boolean, colour = process.stderr.isTTY === true): string {
+export function sandboxLine(allowNetwork: boolean, colour: boolean): string {
   const state = sandboxState(allowNetwork);
   if (state.enabled) return `sandbox: on (bubblewrap, network ${state.network ? "on" : "off"})\n`;
   const text = `sandbox off: ${state.reason ?? "unavailable"}`;
   return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }
 
-/**
- * Starts the MCP servers (the workdir's own when trusted, as they were trusted); failures and bad config
- * are warnings on stderr. `network`: --allow-network (an HTTP server on another host needs it).
- */
-export async function startMcp(workspace: Workspace, trust: FolderTrust, network = false): Promise<void> {
-  await workspace.mcp.setSessionNetwork(network);
-  await workspace.startMcp(trust);
-  for (const warning of workspace.mcp.warnings) process.stderr.write(`warning: ${warning}\n`);
-  for (const server of workspace.mcp.views()) {
-    if (server.status === "failed")
-      process.stderr.write(`warning: MCP server ${server.name} failed: ${server.error}\n`);
-    if (server.status === "withheld")
-      process.stderr.write(
-        `note: MCP server ${server.name} (${server.configFile}) not started: ${server.error === UNTRUSTED_FOLDER || !server.error ? "the folder is not trusted (--trust)" : server.error}\n`,
-      );
+async function checkedWorkdir(workdir: string): Promise<string> {
+  try {
+    return await realpath(workdir);
+  } catch (error) {
+    throw new PlaygroundError(
+      "not_found",
+      `working directory ${workdir} does not exist: ${errorMessage(error)}`,
+    );
   }
 }
 
-export async function runConversation(
-  workspace: Workspace,
-  options: RunCommandOptions,
-): Promise<RunOutcome[]> {
-  // Seam for every provider: the providers module's factory (scripted, manual, anthropic, openai).
-  const provider = await createProvider({
-    name: options.provider,
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
+/**
+ * `run` on a workdir that is `/` or holds the home folder needs `--confirm broad_workdir`, as the page asks
+ * before creating such a session (session-confirmations.ts; the session checks it again); `--mode
+ * bypassPermissions` confirms itself. Returns what the session is told was confirmed.
+ */
+async function runConfirmations(args: CliArguments, workdir: string): Promise<SessionConfirmation[]> {
+  const needed = await confirmationsForCreate({
+    workdir,
+    permissionMode: args.mode,
+    homes: args.home ? [args.home] : [],
   });
-  // Text mode prints the model's words as they stream (a real model can take seconds per answer); the
-  // assistant_message that follows is then not printed again.
-  let streaming = "";
-  let shown = "";
-  const permission = await createCliPermission({
-    yes: options.yes,
-    workdir: workspace.workdir,
-    home: workspace.home,
-    mode: options.mode ?? "default",
-    trust: options.trust === true,
-    allowNetwork: options.allowNetwork === true,
-  });
-  const allowRules = cachedSkillAllowRules();
-  permission.setScopedAllows(() =>
-    allowRules({
-      honour: options.honourAllowedTools === true,
-      trusted: permission.trust.trusted,
-      active: workspace.activeSkills.list(),
-      catalog: workspace.catalog,
-    }),
+  const missing = needed.filter(
+    (item) => item.confirmation !== "bypass_permissions" && !args.confirm.includes(item.confirmation),
   );
-  // No configured key (environment or <home>/.PseudoClaude/providers.json) is ever printed (S11).
-  registerConfiguredSecrets({ home: workspace.home });
+  if (missing.length > 0)
+    throw new PlaygroundError(
+      "confirmation_required",
+      `run needs a confirmation: ${missing.map((item) => item.reason).join("; ")}. ` +
+        `Run it again with ${missing.map((item) => `--confirm ${item.confirmation}`).join(" ")} if you mean it.`,
+      { confirm: missing.map((item) => item.confirmation) },
+    );
+  return [...args.confirm, ...(args.mode === "bypassPermissions" ? ["bypass_permissions" as const] : [])];
+}
+
+/** The session settings the flags stand for (the log header of a saved run). */
+function runSettings(args: CliArguments, workdir: string, provider: Provider): SessionSettings {
   const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
-  if (recording && !options.json)
-    process.stderr.write(
+  return {
+    workdir,
+    provider: args.provider,
+    model: provider.model,
+    permissionMode: args.mode,
+    disclosure: args.eager ? "eager" : "progressive",
+    ...(args.scenario ? { scenario: args.scenario } : {}),
+    ...(args.refreshTools ? { refreshToolsEachIteration: true } : {}),
+    ...(args.allowNetwork ? { allowNetwork: true } : {}),
+    ...(args.catalogBudget ? { catalogBudget: args.catalogBudget } : {}),
+    ...(args.honourAllowedTools ? { honourAllowedTools: true } : {}),
+    ...(args.lintProfile ? { lintProfile: args.lintProfile } : {}),
+    // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
+    ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
+    ...cacheSettings(args),
+  };
+}
+
+/** Runs the conversation; exit code 0 when every run completed, 1 otherwise. */
+export async function runCommand(args: CliArguments, io: CliIo): Promise<number> {
+  const home = args.home ?? os.homedir();
+  const workdir = await checkedWorkdir(args.workdir!);
+  const confirm = await runConfirmations(args, workdir);
+  // Seam for every provider: the providers module's factory. Built before the session, so a bad scenario
+  // or a missing key is an error (exit 2) before anything starts.
+  const provider = await createProvider({
+    name: args.provider,
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.scenario ? { scenario: args.scenario } : {}),
+    config: loadProvidersConfig({ home, env: io.env }),
+  });
+  const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
+  if (recording && !args.json)
+    io.stderr(
       `replay of a recorded session${recording.session ? ` (${recording.session}, ${recording.provider ?? "?"}/${recording.model ?? "?"})` : ""}\n`,
     );
-  const saved: SavedRun | undefined = options.save
-    ? await (
-        await import("./saved-run.ts")
-      ).startSavedRun(workspace.home, workspace, {
-        workdir: workspace.workdir,
-        provider: options.provider,
-        model: provider.model,
-        permissionMode: options.mode ?? "default",
-        disclosure: options.disclosure,
-        ...(options.scenario ? { scenario: path.resolve(options.scenario) } : {}),
-        ...(options.refreshTools ? { refreshToolsEachIteration: true } : {}),
-        ...(options.allowNetwork ? { allowNetwork: true } : {}),
-        ...(options.honourAllowedTools ? { honourAllowedTools: true } : {}),
-        ...(workspace.catalog.profile !== "lenient" ? { lintProfile: workspace.catalog.profile } : {}),
-        // A saved replay opens in the browser as one ("replay of a recorded session" in the header).
-        ...(recording ? { replayOf: recording.session ?? "a recorded scenario" } : {}),
-      })
-    : undefined;
-  const onEvent = (unredacted: RunnerEvent) => {
-    // Every run says which sandbox its processes run in (the engine's, when the Runner did not say).
-    const raw = workspace.secrets.redact(unredacted);
-    const event: RunnerEvent =
-      raw.type === "run_started" && raw.sandbox === undefined ? { ...raw, sandbox: permission.sandbox } : raw;
-    saved?.record(event);
-    if (options.json) return options.write(`${JSON.stringify(event)}\n`);
-    if (event.type === "text_delta") {
-      options.write(streaming === "" ? `◆ assistant: ${event.text}` : event.text);
-      streaming += event.text;
-      return;
-    }
-    if (streaming !== "") {
-      options.write("\n");
-      shown = streaming;
-      streaming = "";
-    }
-    if (
-      event.type === "assistant_message" ||
-      (event.type === "history_appended" &&
-        event.message.role === "assistant" &&
-        event.requestIndex !== undefined)
-    ) {
-      const repeated = event.message.content === shown;
-      shown = "";
-      if (repeated) return;
-    }
-    const text = describeEvent(event);
-    if (text !== undefined) options.write(`${text}\n`);
-  };
-  for (const problem of permission.problems) process.stderr.write(`warning: ${problem}\n`);
-  if (!permission.trust.trusted && grantsSomething(permission.trust.grants))
-    process.stderr.write(
-      `note: ${permission.trust.folder} is ${describeTrust(permission.trust, workspace.home)}\n`,
-    );
-  if (!options.json) process.stderr.write(sandboxLine(options.allowNetwork === true));
-  // MCP servers start with the run and end with the command (server/cli.ts closes them).
-  await startMcp(workspace, permission.trust, options.allowNetwork === true);
-  const history: ChatMessage[] = [];
-  const deps = {
-    ...workspace.runnerDependencies({
-      provider,
-      permission: permission.hook,
-      onEvent,
-      history,
-      disclosure: options.disclosure,
-      ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
-      requestCounter: new RequestCounter(),
-      allowNetwork: options.allowNetwork === true,
-    }),
-    ...cacheDependencies(options.cache, provider, workspace.home, (line) =>
-      process.stderr.write(`${line}\n`),
-    ),
-  };
-  // Stop on Ctrl-C like the browser's Stop button: the run ends `canceled` and its processes are killed.
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
-  const outcomes: RunOutcome[] = [];
+  const printer = new RunPrinter(args.json, io.stdout);
+  let session: HeadlessSession | undefined;
+  const { session: opened, summary } = await HeadlessSession.open({
+    home,
+    settings: runSettings(args, workdir, provider),
+    confirm,
+    parts: await cliSessionParts({ home, workdir, trust: args.trust, provider }),
+    provider: {
+      name: args.provider,
+      configured: true,
+      defaultModel: provider.model,
+      offline: provider instanceof ScriptedProvider,
+    },
+    save: args.save,
+    processes: new ProcessRunner(),
+    onEvent: (event) => {
+      if (isRunnerEvent(event)) {
+        printer.print(event);
+        // The person who answers is the --yes flag.
+        if (event.type === "permission_request")
+          session?.answerApproval(
+            event.request.callId,
+            args.yes ? { kind: "allow_once" } : { kind: "deny", reason: CLI_DENIAL },
+          );
+      } else if (event.type === "session_error") io.stderr(`warning: ${event.message}\n`);
+    },
+    onRefused: (_code, message) => io.stderr(`warning: ${message}\n`),
+  });
+  session = opened;
+  const outcomes: string[] = [];
   try {
-    for (const message of options.messages.length > 0 ? options.messages : [DEFAULT_RUN_MESSAGE]) {
-      const outcome = await runUserMessage(message, deps, {
-        signal: controller.signal,
-        planMode: options.planMode,
-        refreshToolsEachIteration: options.refreshTools,
-      });
-      outcomes.push(outcome);
-      if (controller.signal.aborted) break;
+    const trust = summary.trust;
+    if (trust && !trust.trusted && grantsSomething(trust.grants))
+      io.stderr(`note: ${trust.folder} is ${describeTrust(trust, home)}\n`);
+    if (!args.json) io.stderr(sandboxLine(args.allowNetwork, io.stderrIsTerminal));
+    // The MCP servers start with the session; the first request waits for them, as the CLI always has.
+    await session.mcpStarted();
+    for (const line of mcpServerNotes(session.mcpServers())) io.stderr(`${line}\n`);
+    // Ctrl-C stops the run like the browser's Stop button: it ends `canceled` and its processes are killed.
+    let interrupted = false;
+    const stopListening = io.onInterrupt(() => {
+      interrupted = true;
+      session?.cancel();
+    });
+    try {
+      for (const message of args.messages.length > 0 ? args.messages : [DEFAULT_RUN_MESSAGE]) {
+        const stop = await session.sendMessage(message, args.plan ? { planMode: true } : {});
+        outcomes.push(stop.reason);
+        if (interrupted) break;
+      }
+    } finally {
+      stopListening();
     }
   } finally {
-    process.removeListener("SIGINT", onSigint);
-    await saved?.close();
+    await session.close();
   }
-  if (saved)
-    options.write(
-      options.json
-        ? `${JSON.stringify({ type: "session_saved", sessionId: saved.id })}\n`
-        : `saved session ${saved.id} (${saved.file})\n`,
+  if (args.save)
+    io.stdout(
+      args.json
+        ? `${JSON.stringify({ type: "session_saved", sessionId: session.id })}\n`
+        : `saved session ${session.id} (${session.logFile})\n`,
     );
-  return outcomes;
+  return outcomes.every((reason) => reason === "completed") ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// Every scenario in scenarios/ plays to a completed stop on the demo workdir (in-process, same code as `cli run`).
+// Every scenario in scenarios/ plays to a completed stop on the demo workdir (`cli run` in-process).
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -33,12 +33,14 @@ describe("scenarios/ on examples/demo-workdir", async () => {
   it.each(files)(
     "%s ends every run with a completed stop, with no unknown tool or bad arguments",
     async (file) => {
-      const { outcomes, events } = await playScenario({
+      const { outcomes, events, code, stderr } = await playScenario({
         workdir: demo,
         home,
         scenario: path.join(scenariosDir, file),
         messages: MESSAGES[file] ?? [],
       });
+      expect(code, stderr).toBe(0);
+      expect(outcomes.length).toBeGreaterThan(0);
       expect(outcomes.map((outcome) => outcome.reason)).toEqual(outcomes.map(() => "completed"));
       const failures = events.flatMap((event) =>
         event.type === "tool_result" && !event.result.ok ? [event.result.errorType] : [],

@@ -1,7 +1,7 @@
 // A saved session read for export: the log's header and events with every reference expanded (snapshots
 // carry their messages in full), and no configured key, key-shaped string or server token left in them.
 // The one place the CLI's `export` and the browser's export menu read a session log from.
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
@@ -40,11 +40,32 @@ function redactTokensDeep<T>(value: T): T {
   return JSON.parse(redactServerTokens(json)) as T;
 }
 
+/**
+ * A session's id from what a user has at hand: its full id, or the short id the session picker shows (the
+ * id's last part) when exactly one log ends with it; several are named so the user can pick one.
+ */
+async function fullSessionId(home: string, id: string): Promise<string> {
+  let names: string[];
+  try {
+    names = await readdir(sessionsDirectory(home));
+  } catch {
+    return id; // No sessions folder: the read below says so.
+  }
+  if (names.includes(`${id}.jsonl`)) return id;
+  const matches = names.filter((name) => name.endsWith(`-${id}.jsonl`)).map((name) => name.slice(0, -6));
+  if (matches.length > 1)
+    throw new PlaygroundError(
+      "invalid_arguments",
+      `"${id}" is the end of ${matches.length} session ids: ${matches.join(", ")}; give the full one`,
+    );
+  return matches[0] ?? id;
+}
+
 /** The log of session `id` under `<home>/.PseudoClaude/playground/sessions/`, as `parseExportedLog` reads it. */
 export async function readExportedSession(home: string, id: string): Promise<ExportedSession> {
   if (!isSessionId(id))
     throw new PlaygroundError("invalid_arguments", `"${id.slice(0, 80)}" is not a session id`);
-  const file = path.join(sessionsDirectory(home), `${id}.jsonl`);
+  const file = path.join(sessionsDirectory(home), `${await fullSessionId(home, id)}.jsonl`);
   let data: Buffer;
   try {
     data = await readFile(file);
@@ -69,16 +90,36 @@ export function withFullMessages(events: readonly ExportedEvent[]): ExportedEven
   return copies;
 }
 
+/**
+ * Every run with the user message it answers. A branch's first run continues the conversation copied from
+ * its origin and adds no message of its own (`continues`, an empty `userMessage`); the message it answers
+ * is that copy's last user message. Filled here, in the one place exports read a log, so no export shows an
+ * empty message or records one for a replay to match (HTML, scenario and trace alike).
+ */
+export function withContinuedMessages(events: ExportedEvent[]): ExportedEvent[] {
+  let lastUserMessage: string | undefined;
+  return events.map((record) => {
+    const { event } = record;
+    if (event.type === "history_appended" && event.message.role === "user")
+      lastUserMessage = event.message.content;
+    if (event.type !== "run_started" || !event.continues || event.userMessage !== "") return record;
+    if (lastUserMessage === undefined) return record;
+    return { ...record, event: { ...event, userMessage: lastUserMessage } };
+  });
+}
+
 /** Parses and redacts one session log's bytes (snapshots refer to the conversation by historyLength). */
 export function parseExportedLog(data: Buffer, file: string): ExportedSession {
   const loaded = parseSessionLog(data, file);
   if (!loaded.header)
     throw new PlaygroundError("io_error", `${file} has no readable header record; it cannot be exported`);
-  const events = loaded.events.map((record) => ({
-    seq: record.seq,
-    at: record.at,
-    event: redactTokensDeep(redactKnownSecrets(record.event)),
-  }));
+  const events = withContinuedMessages(
+    loaded.events.map((record) => ({
+      seq: record.seq,
+      at: record.at,
+      event: redactTokensDeep(redactKnownSecrets(record.event)),
+    })),
+  );
   // The title the session list shows: the first user message replaces the header's untitled one.
   const { id, createdAt, settings, title } = loaded.header;
   const fold = new SessionSummaryFold({ id, createdAt, settings, title });

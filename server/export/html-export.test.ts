@@ -30,10 +30,11 @@ let root: string;
 let html: string;
 let sessionId: string;
 let session: ExportedSession;
+let saved: Awaited<ReturnType<typeof saveScriptedRun>>;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "html-export-"));
-  const saved = await saveScriptedRun(root, scenario, ["review the README"]);
+  saved = await saveScriptedRun(root, scenario, ["review the README"]);
   expect(saved.outcomes.map((outcome) => outcome.reason)).toEqual(["completed"]);
   sessionId = saved.sessionId;
   // Saved exactly where the server keeps its logs.
@@ -138,5 +139,18 @@ describe("HTML export", () => {
     expect(html).toContain("review the README");
     expect(html).toContain("skill review loaded");
     expect(html).toContain('data-testid="export-lane-review"');
+  });
+
+  it("reads a session by the short id the session picker shows", async () => {
+    const short = sessionId.split("-").at(-1)!;
+    expect(short).toMatch(/^[0-9a-f]{8}$/);
+    expect((await readExportedSession(saved.home, short)).header.id).toBe(sessionId);
+    await expect(readExportedSession(saved.home, "0000beef")).rejects.toThrow(/no session "0000beef"/);
+  });
+
+  it("numbers each request's iteration as the inspector does, with nothing glued to it", () => {
+    // Request #2 differs from #1 (the SOP loaded) but not in its prefix: no "prefix changed", and the
+    // iteration stays 2 (a falsy count once leaked in as a digit: "it. 20").
+    for (const index of [1, 2, 3]) expect(html).toContain(`>#${index} · it. ${index}<br>`);
   });
 });

@@ -73,10 +73,14 @@ function timeline(model: HtmlModel): Markup {
       usage?.cacheReadInputTokens ? `${usage.cacheReadInputTokens} cache read` : "",
     ].filter(Boolean);
     if (request.cacheCheck?.verdict === "disagree") figures.push("reason ≠ provider");
-    const changed =
-      request.diff &&
-      (request.diff.stable || request.diff.toolsAdded.length || request.diff.toolsRemoved.length) &&
-      markup` <span class="warn">prefix changed</span>`;
+    // A boolean, never a count: `markup` prints a 0 as "0" (it is a figure elsewhere), so a length used
+    // as a condition would be glued to the iteration number.
+    const prefixChanged =
+      request.diff !== undefined &&
+      (request.diff.stable !== undefined ||
+        request.diff.toolsAdded.length > 0 ||
+        request.diff.toolsRemoved.length > 0);
+    const changed = prefixChanged && markup` <span class="warn">prefix changed</span>`;
     return markup`<li><button type="button" data-request="${request.index}" data-testid="export-request-${request.index}">#${request.index} · it. ${request.iteration}${changed}<br><small>${calls || (request.answer ? "answer" : "no answer")}${figures.length > 0 && ` · ${figures.join(" · ")}`}${request.stop && ` · stop: ${request.stop.reason}`}</small></button></li>`;
   });
   return markup`<ol class="timeline" data-testid="export-timeline">${items}</ol>`;

@@ -187,6 +187,9 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
           kind: "user",
           text: event.skill ? firstLine(event.userMessage) : event.userMessage,
           ...(event.skill ? { detail: `slash invocation of ${event.skill}` } : {}),
+          ...(event.continues
+            ? { detail: "copied from the original session: the branch answers it again" }
+            : {}),
         });
         break;
       case "request": {

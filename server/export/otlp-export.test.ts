@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArguments } from "../cli/args.ts";
-import { exportCommand } from "../cli/export-command.ts";
+import { runCli } from "../cli/testing/run-cli.ts";
 import { anthropicStream, startFakeAnthropic } from "../providers/testing/fake-anthropic.ts";
 import type { FakeServer } from "../providers/testing/fake-http.ts";
 import { ANTHROPIC_TEST_KEY } from "../providers/testing/provider-setup.ts";
@@ -278,25 +278,28 @@ describe("export --endpoint", () => {
 
   it("posts the trace to an OTLP/HTTP receiver at /v1/traces, with OTEL_EXPORTER_OTLP_HEADERS", async () => {
     const collector = await receiver(200, JSON.stringify({ partialSuccess: {} }));
-    const previous = process.env.OTEL_EXPORTER_OTLP_HEADERS;
-    process.env.OTEL_EXPORTER_OTLP_HEADERS = "Authorization=Basic%20cGs6c2s=,x-tenant=demo";
     try {
-      const args = parseCliArguments([
-        "export",
-        sessionId,
-        "--home",
-        home,
-        "--format",
-        "otlp",
-        "--endpoint",
-        `${collector.url}/api/public/otel`,
-      ]);
-      const printed: string[] = [];
-      expect(await exportCommand(args, (text) => printed.push(text))).toBe(0);
-      expect(printed).toEqual([]);
+      const result = await runCli(
+        [
+          "export",
+          sessionId,
+          "--home",
+          home,
+          "--format",
+          "otlp",
+          "--endpoint",
+          `${collector.url}/api/public/otel`,
+        ],
+        {
+          env: { ...process.env, OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Basic%20cGs6c2s=,x-tenant=demo" },
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(
+        /^posted \d+ spans \(\d+ bytes\) to .*\/api\/public\/otel\/v1\/traces: 200/,
+      );
     } finally {
-      if (previous === undefined) delete process.env.OTEL_EXPORTER_OTLP_HEADERS;
-      else process.env.OTEL_EXPORTER_OTLP_HEADERS = previous;
       await collector.close();
     }
     expect(collector.received).toHaveLength(1);
@@ -313,7 +316,7 @@ describe("export --endpoint", () => {
   it("says what the collector answered when it refuses the trace", async () => {
     const collector = await receiver(401, '{"message":"invalid credentials"}');
     try {
-      const args = parseCliArguments([
+      const result = await runCli([
         "export",
         sessionId,
         "--home",
@@ -323,9 +326,8 @@ describe("export --endpoint", () => {
         "--endpoint",
         `${collector.url}/v1/traces`,
       ]);
-      await expect(exportCommand(args, () => undefined)).rejects.toThrow(
-        /answered 401 .*invalid credentials/,
-      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/answered 401 .*invalid credentials/);
       expect(collector.received[0]!.path).toBe("/v1/traces");
     } finally {
       await collector.close();
@@ -352,8 +354,8 @@ describe("export --endpoint", () => {
 
   it("writes the trace to --out", async () => {
     const out = path.join(dir, "trace.json");
-    const args = parseCliArguments(["export", sessionId, "--home", home, "--format", "otlp", "--out", out]);
-    expect(await exportCommand(args, () => undefined)).toBe(0);
+    const result = await runCli(["export", sessionId, "--home", home, "--format", "otlp", "--out", out]);
+    expect(result.code, result.stderr).toBe(0);
     const json = JSON.parse(await readFile(out, "utf8")) as OtlpTraceRequest;
     expect(spansOf(json).some((span) => span.name.startsWith("skill_resource_read"))).toBe(true);
   });

@@ -55,7 +55,7 @@ export interface OtlpPostResult {
 export async function postOtlpTrace(
   endpoint: string,
   trace: OtlpTraceRequest,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<OtlpPostResult> {
   const url = tracesUrl(endpoint);
   const body = JSON.stringify(trace);

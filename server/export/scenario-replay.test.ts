@@ -1,22 +1,18 @@
 // Record once, replay offline: `cli run --save` → `cli export --format scenario` → `cli run --scenario`
-// reaches the same tool calls (real CLI processes); replayed in another workdir, the run says where it
+// reaches the same tool calls (the CLI in-process); replayed in another workdir, the run says where it
 // diverged; every scenario in scenarios/ still parses (the format only gained optional fields).
-import { execFile } from "node:child_process";
 import { appendFile, cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { loadScenario } from "../providers/scenario.ts";
-
-const run = promisify(execFile);
-const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const CLI = path.join(repoRoot, "server", "cli.ts");
+import { REPO_ROOT as repoRoot, runCli } from "../cli/testing/run-cli.ts";
 
 async function cli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: repoRoot, maxBuffer: 64 << 20 });
+  const result = await runCli(args);
+  if (result.code !== 0) throw new Error(`cli ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return result;
 }
 
 function events(stdout: string): (RunnerEvent | { type: "session_saved"; sessionId: string })[] {

@@ -21,6 +21,7 @@ import {
   networkRefusal,
   packageRunnerOf,
   PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS,
+  startupTimeoutFromEnvironment,
   serverPaths,
 } from "./server-launch.ts";
 import { outputSchemaValidator, schemaProblem } from "./schema-checks.ts";
@@ -220,7 +221,7 @@ export class McpConnection {
 
   /** A package runner with the network may download first: it gets longer (server-launch.ts). */
   private initializeTimeout(): number {
-    const base = this.options.initializeTimeoutMs ?? INITIALIZE_TIMEOUT_MS;
+    const base = this.options.initializeTimeoutMs ?? startupTimeoutFromEnvironment() ?? INITIALIZE_TIMEOUT_MS;
     const { config } = this.options;
     return config.transport === "stdio" && config.network && packageRunnerOf(config)
       ? Math.max(base, PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS)

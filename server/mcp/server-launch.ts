@@ -59,6 +59,24 @@ export const RUNNER_CACHE_ENVIRONMENT: Readonly<Record<string, string>> = {
 /** A first start of a package runner may download: it gets longer than a plain `initialize`. */
 export const PACKAGE_RUNNER_INITIALIZE_TIMEOUT_MS = 60_000;
 
+/**
+ * The variable that sets how long a server may take to answer `initialize` and list its tools, in
+ * milliseconds: Claude Code's name for it. The default (INITIALIZE_TIMEOUT_MS) is too short for a large
+ * server among several starting at once on a busy machine, and only the user knows their machine.
+ */
+export const STARTUP_TIMEOUT_VARIABLE = "MCP_TIMEOUT";
+/** The longest start MCP_TIMEOUT may ask for (10 minutes): a session waits for its servers. */
+const MAX_STARTUP_TIMEOUT_MS = 600_000;
+
+/** MCP_TIMEOUT as milliseconds, or undefined when unset or not a positive whole number. */
+export function startupTimeoutFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): number | undefined {
+  const raw = environment[STARTUP_TIMEOUT_VARIABLE]?.trim();
+  if (!raw || !/^\d+$/.test(raw) || Number(raw) === 0) return undefined;
+  return Math.min(Number(raw), MAX_STARTUP_TIMEOUT_MS);
+}
+
 export interface RunnerUse {
   runner: string;
   /** The package (or image) it runs, as written. */
@@ -206,6 +224,8 @@ export function explainStartFailure(options: {
       `Likely cause: ${cause}, and the sandbox gives this server none. Fix: ${allowNetworkFix(config)}; or ${install}.`,
     );
   }
+  // Whether a likely cause was named already (then a longer wait is not the advice).
+  const explained = sentences.length > 1;
   const readOnly = READ_ONLY_WRITE.exec(stderr);
   if (readOnly && options.sandbox?.enabled)
     sentences.push(
@@ -213,6 +233,10 @@ export function explainStartFailure(options: {
     );
   const sandbox = describeSandbox(options.sandbox);
   if (sandbox) sentences.push(`(${sandbox})`);
+  if (!explained && failure.startsWith("no answer to initialize"))
+    sentences.push(
+      `A server that starts slowly (a large one, several at once, a busy machine) can be given longer: set ${STARTUP_TIMEOUT_VARIABLE}=<milliseconds> where the playground starts, then reconnect.`,
+    );
   if (sentences.length > 1 && !/[.!?)]$/.test(failure)) sentences[0] = `${failure}.`;
   return sentences.join(" ");
 }

@@ -12,6 +12,8 @@
 // `failure` saying so — the handlers run on stream events, where a throw would be uncaught and end the
 // whole playground, and a message nested a million deep parses but overflows the stack of whatever
 // walks it later (JSON.stringify, structuredClone, schema compilers).
+import { statSync } from "node:fs";
+import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -76,7 +78,7 @@ export class SandboxedStdioTransport implements Transport {
     if (this.child) throw new Error("SandboxedStdioTransport already started");
     const { launch } = this;
     const program = findProgram(launch.command, launch.env.PATH ?? process.env.PATH);
-    if (!program) throw new Error(`command not found: ${launch.command}`);
+    if (!program) throw new Error(notFoundText(launch.command));
     // The workdir's repositories stay as they are while the server runs (sandbox-git.ts).
     const sandbox = launch.sandbox.enabled ? await guardRepositories(launch.sandbox) : undefined;
     // Closed while the workdir was being scanned: nothing is started.
@@ -239,4 +241,21 @@ function installExitHook(): void {
   process.on("exit", () => {
     for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
   });
+}
+
+/**
+ * Why `command` cannot be started. A path to a file without the execute bit is not "not found": npm can
+ * leave a package's bin script that way, and the fix is to run it with its interpreter.
+ */
+function notFoundText(command: string): string {
+  if (command.includes("/")) {
+    const file = path.resolve(command);
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) {
+      return (
+        `not executable: ${file} exists but has no execute permission; run it with its interpreter ` +
+        `("command": "node", "args": ["${file}", …] for a Node script) or chmod +x it`
+      );
+    }
+  }
+  return `command not found: ${command}`;
 }

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import type { PermissionMode, ToolCategory } from "../protocol/model.ts";
 import type { PermissionDecisionKind, PermissionSource, PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
-import { protectedAreaOf } from "../tools/confine.ts";
+import { configuredAreaAt, protectedAreaOf } from "../tools/confine.ts";
 import { protectedAreaReason } from "../tools/protected-paths.ts";
 import { findDangerous } from "./dangerous.ts";
 import { findHiddenCharacters } from "../shared/hidden-characters.ts";
@@ -448,5 +448,6 @@ function protectedFileTarget(check: PermissionCheck): string | undefined {
   const { tool, target } = check;
   if (tool.category !== "write") return undefined;
   if (target.protectedArea) return target.protectedArea;
-  return target.path !== undefined ? protectedAreaOf(target.path) : undefined;
+  if (target.path === undefined) return undefined;
+  return protectedAreaOf(target.path) ?? configuredAreaAt(target.cwd, target.path);
 }

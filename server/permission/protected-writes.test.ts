@@ -2,7 +2,7 @@
 // (tools/protected-paths.ts states the rule) asks in every mode, whether a file tool or a shell line makes
 // it, and whatever a narrow allow rule says. The file tools' targets are described on a real folder.
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +121,84 @@ describe("a file tool's write asks when git or the playground would read it", ()
     "%s (git-like names, no repository) is an ordinary write",
     (relative) => {
       expect(engine("acceptEdits").evaluate(file("write_file", relative)).decision).toBe("allow");
+    },
+  );
+});
+
+describe("a write to what a repository's git configuration names asks (its hooks, includes, programs)", () => {
+  let repository: string;
+  const git = (...args: string[]): string =>
+    execFileSync("git", args, { cwd: repository, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+  beforeAll(async () => {
+    repository = await mkdtemp(path.join(tmpdir(), "pc-protected-configured-"));
+    git("init", "-q");
+    await mkdir(path.join(repository, ".husky", "_"), { recursive: true });
+    await writeFile(path.join(repository, ".husky", "pre-commit"), "exit 0\n");
+    await mkdir(path.join(repository, "tools"));
+    await writeFile(path.join(repository, "tools", "show.sh"), "cat\n");
+    await writeFile(path.join(repository, "tidy.sh"), "cat\n");
+    git("config", "core.hooksPath", ".husky/_");
+    git("config", "diff.show.textconv", "./tools/show.sh");
+    git("config", "filter.tidy.clean", "sh tidy.sh");
+    git("config", "include.path", "../shared.gitconfig");
+    // A named program that is a symbolic link: the file it leads to is what git runs.
+    await mkdir(path.join(repository, "lib"));
+    await writeFile(path.join(repository, "lib", "lint.sh"), "exit 0\n");
+    await symlink("../lib/lint.sh", path.join(repository, "tools", "lint.sh"));
+    git("config", "alias.lint", "!tools/lint.sh");
+  });
+
+  afterAll(async () => {
+    await rm(repository, { recursive: true, force: true });
+  });
+
+  function fileHere(tool: "write_file" | "edit_file", relative: string): PermissionCheck {
+    const found = tools.get(tool)!;
+    const input = { path: relative, content: "x", old_string: "a", new_string: "b" };
+    return {
+      callId: "c3",
+      tool: found.definition,
+      input,
+      target: found.describe(input as never, { workdir: repository }),
+    };
+  }
+  const shellHere = (line: string): PermissionCheck => ({
+    callId: "c4",
+    tool: tools.get("run_command")!.definition,
+    input: { command: line },
+    target: { cwd: repository, command: line },
+  });
+
+  it.each([
+    [".husky/pre-commit", "core.hookspath"],
+    [".husky/post-merge", "core.hookspath"],
+    [".husky/_/pre-commit", "core.hookspath"],
+    ["tools/show.sh", "diff.show.textconv"],
+    ["tidy.sh", "filter.tidy.clean"],
+    ["shared.gitconfig", "include.path"],
+    ["lib/lint.sh", "alias.lint"],
+  ])("write_file %s asks in every mode, naming %s", (relative, key) => {
+    for (const mode of ["default", "acceptEdits", "bypassPermissions"] as const) {
+      const trace = engine(mode, "write_file(**)").evaluate(fileHere("write_file", relative));
+      expect(trace, `${mode}: ${relative}`).toMatchObject({ decision: "ask", source: "protected_path" });
+      expect(trace.rule).toContain(key);
+      expect(trace.reason).toMatch(/git configuration names it/);
+    }
+  });
+
+  it("a shell line writing one asks under a rule that allows the program", () => {
+    const trace = engine("acceptEdits", "run_command(printf *)").evaluate(
+      shellHere("printf 'echo pwned' > tools/show.sh"),
+    );
+    expect(trace).toMatchObject({ decision: "ask", source: "protected_path" });
+    expect(trace.rule).toContain("diff.show.textconv");
+  });
+
+  it.each(["src/app.ts", "tools/other.sh", "README.md"])(
+    "%s (named by nothing) is an ordinary write",
+    (relative) => {
+      expect(engine("acceptEdits").evaluate(fileHere("write_file", relative)).decision).toBe("allow");
     },
   );
 });

@@ -4,7 +4,7 @@
 // arguments `xargs` reads) counts as outside the working directory.
 import path from "node:path";
 import { tryLinearRegExp, type LinearRegExp } from "../protocol/linear-regex.ts";
-import { isInside, protectedAreaOf } from "../tools/confine.ts";
+import { configuredAreaAt, isInside, protectedAreaOf } from "../tools/confine.ts";
 import { inFolder } from "./option-reader.ts";
 import { folderOf, programEffects, type ProgramEffect } from "./program-effects.ts";
 import type { ShellAnalysis, ShellWord, SimpleCommand } from "./shell-types.ts";
@@ -177,7 +177,9 @@ export function findWriteConcerns(analysis: ShellAnalysis, cwd: string, workdir:
             why: `${resolved.path} is outside the working directory`,
           });
         } else {
-          const area = protectedAreaOf(path.posix.relative(workdir, resolved.path));
+          const area =
+            protectedAreaOf(path.posix.relative(workdir, resolved.path)) ??
+            configuredAreaAt(workdir, resolved.path);
           if (area)
             protectedWrites.push({
               kind: "protected",

@@ -185,6 +185,8 @@ export const commandSchemas = {
   send_message: command("send_message", {
     sessionId,
     text: Type.String({ minLength: 1, maxLength: 200_000 }),
+    /** Plan mode for this run: only read-only tools are offered (`cli run --plan`). */
+    planMode: Type.Optional(Type.Boolean()),
   }),
   cancel: command("cancel", { sessionId }),
   approval_answer: command("approval_answer", {

@@ -6,7 +6,17 @@
 // all text) is counted whole and exactly; a long run may count a token or so more per piece than the
 // model's own tokenizer would. Digit runs are split in threes by the pattern itself, so MAX_RUN is a
 // multiple of 3 and a cut digit run counts exactly.
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { GptEncoding } from "gpt-tokenizer/GptEncoding";
+import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
+
+// The encoder (gpt-tokenizer/encoding/o200k_base's, built the same way) is made on the first count rather
+// than when this module loads: building its 200,000-entry tables is about a fifth of a second of CPU that
+// `npm start` would otherwise spend before printing its URL, when nothing has been counted yet.
+let encoder: GptEncoding | undefined;
+function countTokens(text: string): number {
+  encoder ??= GptEncoding.getEncodingApi("o200k_base", () => o200kRanks);
+  return encoder.countTokens(text);
+}
 
 /** Characters of one kind counted in one piece at most. */
 export const MAX_RUN = 120;

@@ -108,7 +108,11 @@ export type SessionEvent =
       durationMs: number;
       fullOutput?: string;
     }
-  | { type: "session_error"; message: string; code: string }
+  /**
+   * `runFailed`: the message sent did not start a run, or its run failed outside the Runner — no `stop`
+   * follows for it (a headless client such as `cli run` ends the turn here).
+   */
+  | { type: "session_error"; message: string; code: string; runFailed?: true }
   /** Trigger lab (issue 14): never stored in the log (the results are saved next to the eval file). */
   | {
       type: "trigger_lab_started";

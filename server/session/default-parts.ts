@@ -19,6 +19,8 @@ export function defaultSessionParts(options: {
   home: string;
   /** Realpaths trusted for this start only, never written to the trust store (the server's demo copy). */
   demoFolders?: string[];
+  /** Realpaths trusted for this command only (`cli run --trust`), never written to the trust store. */
+  commandFolders?: string[];
 }): SessionParts {
   return {
     createWorkspace: (workspaceOptions) => createWorkspace(workspaceOptions),
@@ -26,11 +28,12 @@ export function defaultSessionParts(options: {
       // Rules from $HOME/.PseudoClaude/settings.json and <workdir>/.PseudoClaude/settings.json (its allow
       // rules only once the folder is trusted); problems are reported to the user, never fatal.
       const isDemo = options.demoFolders?.includes(workdir) === true;
+      const given = isDemo ? "demo" : options.commandFolders?.includes(workdir) ? "cli" : undefined;
       const load = (via?: "session", networkServers?: readonly string[]) =>
         loadFolderPermission({
           workdir,
           home,
-          ...(isDemo ? { via: "demo" } : via ? { via } : {}),
+          ...(given ? { via: given } : via ? { via } : {}),
           ...(networkServers ? { networkServers } : {}),
         });
       const loaded = await load();
@@ -69,7 +72,7 @@ export function defaultSessionParts(options: {
             current.trust.grants.mcpServers.includes(name),
           );
           const stored =
-            remember && !isDemo
+            remember && !given
               ? await rememberTrustedFolder(home, workdir, { grants: current.trust.grants, networkServers })
               : {};
           const reloaded = await load("session", networkServers);

@@ -35,6 +35,8 @@ export class SessionCache implements CachePredictor {
     private readonly sessionId: string,
     private readonly home: string,
     private readonly warn: (message: string) => void,
+    /** `cacheAs` applies to real providers too (`cli run --cache-model`), not only the offline ones. */
+    private readonly cacheAsForAnyProvider = false,
   ) {}
 
   private current(): CacheModel {
@@ -58,7 +60,7 @@ export class SessionCache implements CachePredictor {
 
   dependencies(settings: SessionSettings, provider: { model: string }): CacheDependencies {
     this.current();
-    this.modelName = modelFor(settings, provider.model);
+    this.modelName = this.modelFor(settings, provider.model);
     return {
       cache: this,
       cacheModel: this.modelName,
@@ -94,7 +96,7 @@ export class SessionCache implements CachePredictor {
     settings: SessionSettings,
     providerModel: string,
   ): { model: string; requests: { requestIndex: number; cache: SnapshotCache }[] } {
-    const model = modelFor(settings, providerModel);
+    const model = this.modelFor(settings, providerModel);
     const fresh = this.fresh();
     const requests = this.shown.map((request) => ({
       requestIndex: request.requestIndex,
@@ -104,12 +106,13 @@ export class SessionCache implements CachePredictor {
     this.modelName = model;
     return { model, requests };
   }
-}
 
-function modelFor(settings: SessionSettings, providerModel: string): string {
-  return cacheModelFor({
-    provider: settings.provider,
-    providerModel,
-    ...(settings.cacheAs ? { cacheAs: settings.cacheAs } : {}),
-  });
+  private modelFor(settings: SessionSettings, providerModel: string): string {
+    return cacheModelFor({
+      provider: settings.provider,
+      providerModel,
+      ...(settings.cacheAs ? { cacheAs: settings.cacheAs } : {}),
+      forAnyProvider: this.cacheAsForAnyProvider,
+    });
+  }
 }

@@ -4,7 +4,7 @@
 // (interrupted-runs.ts) and narrows log modes (D7); every open, list, export and delete waits for that.
 // Keys: server log lines, reopened events and exports are redacted like live events (S11).
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, realpath, stat, unlink } from "node:fs/promises";
+import { readdir, realpath, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
@@ -65,6 +65,12 @@ export interface SessionHubOptions {
   maxOpenSessions?: number;
   /** Starts the processes of every session's tools (the composition root's); absent: the default runner. */
   processes?: ProcessRunner;
+  /**
+   * Close the runs a crash cut off in the logs folder at start (default true). A `cli run --save` shares
+   * the folder with a server that may be running: its live sessions are not interrupted, so only a
+   * server's own start does this.
+   */
+  recoverInterruptedRuns?: boolean;
 }
 
 export function sessionsDirectory(home: string): string {
@@ -94,6 +100,7 @@ export class SessionHub {
     try {
       // Keys in providers.json are redacted from the first event on, even before any provider is built.
       registerConfiguredSecrets({ home: this.options.home });
+      if (this.options.recoverInterruptedRuns === false) return;
       await closeInterruptedRuns({
         directory: this.directory,
         isSessionId: (id) => SESSION_ID.test(id),
@@ -204,6 +211,9 @@ export class SessionHub {
       ...(requested.refreshToolsEachIteration !== undefined
         ? { refreshToolsEachIteration: requested.refreshToolsEachIteration }
         : {}),
+      ...(requested.allowNetwork !== undefined ? { allowNetwork: requested.allowNetwork } : {}),
+      ...(requested.catalogBudget ? { catalogBudget: requested.catalogBudget } : {}),
+      ...(requested.replayOf !== undefined ? { replayOf: requested.replayOf } : {}),
       ...(requested.cacheBreakpoints ? { cacheBreakpoints: requested.cacheBreakpoints } : {}),
       ...(requested.cacheAs ? { cacheAs: requested.cacheAs } : {}),
       ...(requested.skillPlacement ? { skillPlacement: requested.skillPlacement } : {}),
@@ -216,7 +226,6 @@ export class SessionHub {
 
   /** A new session's log header and session; a branch's header names its origin and title. */
   private async startNew(settings: SessionSettings, branch?: BranchOrigin): Promise<Session> {
-    await mkdir(this.directory, { recursive: true });
     const id = newSessionId();
     const createdAt = new Date().toISOString();
     const ref: { current?: Session } = {};

@@ -207,6 +207,41 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     expect(loaded.events.map((record) => record.seq)).toEqual([1, 2, 3]);
     expect(loaded.warnings.length).toBeGreaterThan(0); // the half-written fragments are skipped
   });
+
+  it("flush waits for a record appended while the previous records finish writing", async () => {
+    // A session emits while its creator flushes (an MCP server's state arriving during start). With a fast
+    // disk the append can land after the last write but before the drain has ended: flush used to see
+    // that record still queued and throw "1 records not yet written". Every point of that window is tried.
+    for (let hops = 0; hops < 12; hops++) {
+      const written: string[] = [];
+      let late: (() => void) | undefined;
+      const fast: LogFileSystem = {
+        openForAppend: async () => ({
+          tail: async () => ({ size: 0, endsWithNewline: false }),
+          async write(data) {
+            written.push(data.toString().trim());
+            const append = late;
+            late = undefined;
+            if (!append) return;
+            let chain = Promise.resolve();
+            for (let hop = 0; hop < hops; hop++) chain = chain.then(() => undefined);
+            void chain.then(append);
+          },
+          sync: async () => undefined,
+          close: async () => undefined,
+        }),
+      };
+      const writer = new SessionLogWriter(join(dir, `fast-${hops}.jsonl`), fast);
+      late = () => writer.append(eventRecord(2, "late"));
+      writer.append(eventRecord(1, "first"));
+      await writer.flush();
+      await writer.flush();
+      expect(
+        written.map((line) => (JSON.parse(line) as LogEventRecord).seq),
+        `${hops} hops`,
+      ).toEqual([1, 2]);
+    }
+  });
 });
 
 describe("the log schema (S23)", () => {

@@ -2,7 +2,7 @@
 // One writer per session (a promise queue), one `write` call per record, fsync when a turn ends.
 // Reading splits on LF bytes only: JSON.stringify leaves U+2028/U+2029 unescaped, and line readers that
 // treat them as line breaks would cut records in half.
-import { chmod, open, readFile, stat } from "node:fs/promises";
+import { chmod, mkdir, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
@@ -75,7 +75,9 @@ export async function narrowLogFileMode(file: string): Promise<void> {
 
 export const nodeLogFileSystem: LogFileSystem = {
   async openForAppend(path) {
-    // Whoever created the folder, and whatever mode an older version left on the file: fixed on open.
+    // The folder is made with the first log written in it (a headless run that keeps none makes none).
+    // Whoever created it, and whatever mode an older version left on the file: fixed on open.
+    await mkdir(dirname(path), { recursive: true, mode: LOG_DIRECTORY_MODE });
     await narrowMode(dirname(path), LOG_DIRECTORY_MODE);
     const handle = await open(path, "a+", LOG_FILE_MODE);
     if (((await handle.stat()).mode & 0o777 & ~LOG_FILE_MODE) !== 0) await handle.chmod(LOG_FILE_MODE);
@@ -175,6 +177,9 @@ export class SessionLogWriter {
       })
       .finally(() => {
         this.draining = undefined;
+        // A record appended after the last write but before this point found a drain still running and
+        // did not start one: start it now (flush waits on it instead of seeing the record stranded).
+        if (this.pending.length > 0) this.kick();
       });
   }
 

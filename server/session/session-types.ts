@@ -70,6 +70,11 @@ export interface SessionParts {
     /** The session's network setting, for the sandbox state the engine reports. */
     allowNetwork?: boolean;
   }): Promise<PermissionEvaluator>;
+  /**
+   * The "cache as" model applies to real providers too (the CLI's --cache-model does; the page's setting
+   * is for the offline providers only). Default false.
+   */
+  cacheAsForAnyProvider?: boolean;
   createProvider(options: {
     settings: SessionSettings;
     /** A provider that waits for the person (the manual one) reports each waiting turn here. */

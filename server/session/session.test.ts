@@ -150,6 +150,16 @@ describe("Session through the in-memory transport", () => {
     expect((await client.waitForEvent("stop", { sessionId })).event.reason).toBe("completed");
   });
 
+  it("a message whose run cannot start: one session_error that says no stop follows (runFailed)", async () => {
+    const client = await connect();
+    // The scripted provider is built when the first message is sent; its scenario file does not exist.
+    const sessionId = await client.createSession({ scenario: "missing.yaml" });
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const failed = await client.waitForEvent("session_error", { sessionId });
+    expect(failed.event).toMatchObject({ runFailed: true, message: expect.stringContaining("missing.yaml") });
+    expect(client.events(sessionId).map((message) => message.event.type)).not.toContain("run_started");
+  });
+
   it("a manual-provider turn: the provider's awaiting input reaches the page, the reply hook plays the answer", async () => {
     const client = await connect();
     const sessionId = await client.createSession({ provider: "manual" });

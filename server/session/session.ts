@@ -52,9 +52,11 @@ import { skillFigures } from "../runner/skill-figures.ts";
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
 
-/** How a branch's first run differs from a run of a user message (session-branch.ts). */
+/** How a run differs from a plain run of a user message: a branch's first (session-branch.ts), or a plan-mode run. */
 interface FirstRun {
   continues?: boolean;
+  /** `cli run --plan`: this run offers read-only tools only. */
+  planMode?: boolean;
   visibleTools?: readonly string[];
   environmentDate?: string;
 }
@@ -131,7 +133,12 @@ export class Session {
     this.requestCounter = new RequestCounter(
       state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
     );
-    this.cache = new SessionCache(init.id, init.home, (message) => this.emitError("io_error", message));
+    this.cache = new SessionCache(
+      init.id,
+      init.home,
+      (message) => this.emitError("io_error", message),
+      init.parts.cacheAsForAnyProvider === true,
+    );
     this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
     for (const { event } of restored) {
       if (event.type === "request") this.cache.record(event.snapshot, this.history);
@@ -301,9 +308,12 @@ export class Session {
    * Errors the user must see but that are not part of the conversation (never stored in the log).
    * `replay: true` keeps them for clients that open the session later (problems found while starting).
    */
-  emitError(code: ErrorType, message: string, options: { replay?: boolean } = {}): void {
+  emitError(code: ErrorType, message: string, options: { replay?: boolean; runFailed?: boolean } = {}): void {
     if (this.closed) return;
-    this.stream.emit({ type: "session_error", code, message }, { keep: options.replay ? "memory" : "none" });
+    this.stream.emit(
+      { type: "session_error", code, message, ...(options.runFailed ? { runFailed: true as const } : {}) },
+      { keep: options.replay ? "memory" : "none" },
+    );
   }
 
   private onRunnerEvent(event: RunnerEvent): void {
@@ -333,9 +343,10 @@ export class Session {
     if (check) this.emit({ type: "branch_checked", check });
   }
 
-  sendMessage(text: string): void {
+  /** `planMode`: this run offers read-only tools only. */
+  sendMessage(text: string, options: { planMode?: boolean } = {}): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
-    this.turns.start((signal) => this.execute(text, signal));
+    this.turns.start((signal) => this.execute(text, signal, { planMode: options.planMode === true }));
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
@@ -407,6 +418,7 @@ export class Session {
         {
           signal,
           refreshToolsEachIteration: this.settings.refreshToolsEachIteration === true,
+          ...(first.planMode ? { planMode: true } : {}),
           ...(first.continues ? { continueConversation: true } : {}),
           ...(first.visibleTools ? { visibleTools: first.visibleTools } : {}),
           ...(first.environmentDate ? { environmentDate: first.environmentDate } : {}),
@@ -414,7 +426,7 @@ export class Session {
       );
     } catch (error) {
       const code = error instanceof PlaygroundError ? error.code : "internal";
-      this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`);
+      this.emitError(code, `the run could not start or failed: ${errorMessage(error)}`, { runFailed: true });
     }
     await this.flushLog();
   }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promis
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_COPY_PREFIX } from "../shared/demo-copy.ts";
 import { createWorkspace } from "./workspace.ts";
 
 let root: string;
@@ -85,6 +86,16 @@ describe("createWorkspace", () => {
   it("names a missing workdir", async () => {
     await expect(createWorkspace({ workdir: path.join(root, "nope") })).rejects.toThrow(
       /working directory .*nope does not exist/,
+    );
+  });
+
+  it("says a missing demo copy was removed when its server stopped, and what to do", async () => {
+    // `npm start` without --workdir works on a temp copy of the demo and removes it on exit: a session of
+    // an earlier start reopened after a restart finds it gone.
+    const gone = await mkdtemp(path.join(os.tmpdir(), DEMO_COPY_PREFIX));
+    await rm(gone, { recursive: true });
+    await expect(createWorkspace({ workdir: gone })).rejects.toThrow(
+      /the demo copy of an earlier start, removed when that server stopped.*New session/,
     );
   });
 });

@@ -6,6 +6,7 @@ import { realpath, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { isDemoCopy } from "../shared/demo-copy.ts";
 import type { ChatMessage, DisclosureMode, ToolResult } from "../protocol/model.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
@@ -88,6 +89,14 @@ export interface Workspace {
   reloadCatalog(): Promise<ReloadDiff>;
 }
 
+/** What to do about a missing workdir, when it is one the playground itself made and removed. */
+function missingHint(workdir: string): string {
+  const demoCopy = path.dirname(workdir) === os.tmpdir() && isDemoCopy(workdir);
+  return demoCopy
+    ? ". It was the demo copy of an earlier start, removed when that server stopped: open New session… to work on this start's copy"
+    : "";
+}
+
 async function realDirectory(workdir: string): Promise<string> {
   let resolved: string;
   try {
@@ -95,7 +104,7 @@ async function realDirectory(workdir: string): Promise<string> {
   } catch (error) {
     throw new PlaygroundError(
       "not_found",
-      `working directory ${workdir} does not exist: ${errorMessage(error)}`,
+      `working directory ${workdir} does not exist: ${errorMessage(error)}${missingHint(workdir)}`,
     );
   }
   if (!(await stat(resolved)).isDirectory()) {

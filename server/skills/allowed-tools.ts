@@ -121,6 +121,18 @@ export function mapAllowedTool(
   };
 }
 
+/**
+ * The tool here that a Claude Code name stands for (`Read` → read_file, `Bash(git:*)` → run_command), or
+ * undefined for any other name and for Claude Code tools with no equivalent (WebFetch). Used where a
+ * published skill names Claude Code's tools in the seed's `tools` key (the subagent key some collections
+ * copy into SKILL.md): such a dependency holds when the equivalent is registered.
+ */
+export function claudeCodeEquivalent(entry: string): string | undefined {
+  const match = ENTRY.exec(entry.trim());
+  if (!match || !Object.hasOwn(CLAUDE_CODE_TOOL_MAP, match[1] as string)) return undefined;
+  return CLAUDE_CODE_TOOL_MAP[match[1] as string] ?? undefined;
+}
+
 /** Every entry of a skill's `allowed-tools`, mapped. */
 export function mapAllowedTools(
   entries: readonly string[],

@@ -181,6 +181,46 @@ describe("tools.json and dependency validation", () => {
     await catalog.reload();
     expect(catalog.names()).toEqual(["allowed", "fine", "own"]);
   });
+
+  it("a `tools` entry in Claude Code's vocabulary counts as present when its equivalent here is registered", async () => {
+    // Published skills write Claude Code's subagent key `tools: Read, Write, Edit, Bash, Grep, Glob` in a
+    // SKILL.md: those tools exist here as read_file, write_file, … so the dependency holds. A name with no
+    // equivalent (WebFetch), or whose equivalent is not registered, still removes the skill.
+    await writeSkill(
+      temp.layers.project,
+      "ported",
+      skillMarkdown({
+        name: "ported",
+        description: "d",
+        tools: "Read, Write, Edit, Bash(npm:*), Glob",
+      }),
+    );
+    await writeSkill(
+      temp.layers.project,
+      "fetcher",
+      skillMarkdown({ name: "fetcher", description: "d", tools: "Read WebFetch" }),
+    );
+    await writeSkill(
+      temp.layers.user,
+      "searcher",
+      skillMarkdown({ name: "searcher", description: "d", tools: "[Grep]" }),
+    );
+    const catalog = await Catalog.create(temp.layers);
+    const known = new Set([
+      "read_file",
+      "write_file",
+      "edit_file",
+      "run_command",
+      "list_files",
+      "load_skill",
+    ]);
+    const removed = catalog.validateTools((name) => known.has(name));
+    expect(removed.map((skill) => [skill.name, skill.missing])).toEqual([
+      ["fetcher", ["WebFetch"]],
+      ["searcher", ["Grep"]],
+    ]);
+    expect(catalog.names()).toEqual(["ported"]);
+  });
 });
 
 describe("lint", () => {

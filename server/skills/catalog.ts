@@ -5,7 +5,7 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { mapAllowedTools } from "./allowed-tools.ts";
+import { claudeCodeEquivalent, mapAllowedTools } from "./allowed-tools.ts";
 import { overlapNotes } from "./description-overlap.ts";
 import { lintSkill } from "./lint.ts";
 import { refusalsByPath } from "./lint-profile.ts";
@@ -206,9 +206,12 @@ export class Catalog {
       }
       const predicate = this.isKnownTool;
       const ownTools = new Set(loaded.skill.tools.map((tool) => tool.name));
-      const missing = predicate
-        ? loaded.skill.meta.tools.filter((tool) => !ownTools.has(tool) && !predicate(tool))
-        : [];
+      // A name in Claude Code's vocabulary holds when its equivalent here is registered (allowed-tools.ts).
+      const present = (tool: string, known: (name: string) => boolean): boolean => {
+        const equivalent = claudeCodeEquivalent(tool);
+        return ownTools.has(tool) || known(tool) || (equivalent !== undefined && known(equivalent));
+      };
+      const missing = predicate ? loaded.skill.meta.tools.filter((tool) => !present(tool, predicate)) : [];
       if (missing.length > 0) {
         const explain = this.explainMissing;
         const reasons = explain

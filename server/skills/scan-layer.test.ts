@@ -162,3 +162,23 @@ describe("work shared within one scan", () => {
     expect(parseToolsJsonText(valid)).toMatchObject({ ok: true });
   });
 });
+
+describe("skills nested one folder too deep", () => {
+  it("a folder with no SKILL.md whose subfolders hold skills is one warning naming them, never silence", async () => {
+    // Collections group skills (`document-skills/pdf/SKILL.md`); a skill is a folder directly in the
+    // skills folder, so these are not loaded, and the catalog says which and how to offer them.
+    const group = path.join(temp.layers.project, "office-kit");
+    await writeSkill(group, "sheets", simpleSkill("sheets"));
+    await writeSkill(group, "slides", simpleSkill("slides"));
+    await mkdir(path.join(group, "shared"), { recursive: true });
+    await writeSkill(temp.layers.project, "top", simpleSkill("top"));
+    // Shared material (a folder with no skill below it) stays silent.
+    await mkdir(path.join(temp.layers.project, "assets", "img"), { recursive: true });
+    const scan = await scanLayer("project", temp.layers.project);
+    expect(scan.skills.map((loaded) => loaded.skill.meta.name)).toEqual(["top"]);
+    expect(scan.warnings).toHaveLength(1);
+    expect(scan.warnings[0]).toMatchObject({ source: "project", path: group });
+    expect(scan.warnings[0]!.reason).toContain("sheets, slides");
+    expect(scan.warnings[0]!.reason).toContain("one folder deep");
+  });
+});

@@ -187,7 +187,8 @@ async function loadFolderEntry(
     // `skill.md` in lower case is accepted too (Agent Skills client guide); SKILL.md wins when both exist.
     return (
       (await loadSkillEntry(source, path.join(entryPath, "SKILL.md"), entryPath, toolsPath, options)) ??
-      loadSkillEntry(source, path.join(entryPath, "skill.md"), entryPath, toolsPath, options)
+      (await loadSkillEntry(source, path.join(entryPath, "skill.md"), entryPath, toolsPath, options)) ??
+      nestedSkillsWarning(source, entryPath)
     );
   }
   const lower = entry.name.toLowerCase();
@@ -195,6 +196,45 @@ async function loadFolderEntry(
     return loadSkillEntry(source, entryPath, folder, null, { context });
   }
   return null;
+}
+
+/** Subfolders of a folder without SKILL.md that are looked into for skills nested one level too deep. */
+const MAX_NESTED_LOOKS = 64;
+
+/**
+ * A folder without SKILL.md is shared material, unless folders inside it hold skills: a collection that
+ * groups its skills (`document-skills/pdf/SKILL.md`). A skill is a folder directly in a skills folder (as
+ * Claude Code reads them), so those are not loaded; rather than drop them silently this is one warning
+ * naming them and the fix. Looks at most MAX_NESTED_LOOKS subfolders, one level down.
+ */
+async function nestedSkillsWarning(source: SkillSource, folder: string): Promise<EntryOutcome | null> {
+  const nested: string[] = [];
+  let looked = 0;
+  try {
+    for await (const entry of await opendir(folder, { bufferSize: 64 })) {
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+      if (looked++ === MAX_NESTED_LOOKS) break;
+      for (const file of ["SKILL.md", "skill.md"]) {
+        const found = await stat(path.join(folder, entry.name, file)).then(
+          (info) => info.isFile(),
+          () => false,
+        );
+        if (found) {
+          nested.push(entry.name);
+          break;
+        }
+      }
+    }
+  } catch {
+    return null; // unreadable: the folder was shared material to the scan before, and stays so
+  }
+  if (nested.length === 0) return null;
+  nested.sort();
+  const reason =
+    `holds no SKILL.md, but ${nested.length} folder(s) inside it hold skills (${nested.join(", ")}): ` +
+    `a skill is a folder directly in the skills folder (one folder deep), so these are not loaded; ` +
+    `move each up one level to offer it`;
+  return { warning: { source, path: folder, reason } };
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; results keep the input order. */

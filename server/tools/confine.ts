@@ -1,7 +1,9 @@
 import { lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { configuredPathAt } from "./git-config-paths.ts";
 import { hiddenHomeEntryAt, protectedHomeEntryAt } from "./home-secrets.ts";
 import {
+  GIT_CONFIGURED_AREA,
   PROTECTED_NAMES,
   protectedAreaOf,
   repositoryAreaAt,
@@ -34,7 +36,8 @@ export interface ConfinedPath {
    * `.PseudoClaude` or `.mcp.json` (at any depth), judged on the path as written and on its real path, so
    * `.PseudoClaude -> pc` protects both `.PseudoClaude/x` and `pc/x`; or in a folder that looks like a git
    * repository, or would once written. In a workdir that holds the home folder, also a file of it that runs
-   * code later (`~/.bashrc`, `~/.config/git`).
+   * code later (`~/.bashrc`, `~/.config/git`). (A path a repository's git configuration names is found by
+   * configuredAreaAt, which runs the host's git: the permission engine asks it for writes only.)
    */
   protectedArea?: ProtectedArea;
 }
@@ -137,6 +140,28 @@ export function resolveInWorkdir(workdir: string, userPath: string): PathDecisio
     missingParts: missingParts.length,
     ...(area ? { protectedArea: area } : {}),
   };
+}
+
+/**
+ * Whether writing `target` (a path relative to the workdir, or absolute) writes what a repository's
+ * configuration names for git to run or load (git-config-paths.ts). It runs the host's git (two short runs
+ * per repository), so it is asked for writes only, not in every path decision.
+ */
+export function configuredAreaAt(workdir: string, target: string): ProtectedArea | undefined {
+  const root = realpathOrUndefined(workdir);
+  if (root === undefined) return undefined;
+  const lexical = path.resolve(root, target);
+  // The real path of what exists of it, like resolveInWorkdir: git names real paths.
+  let existing = lexical;
+  const missing: string[] = [];
+  while (realpathOrUndefined(existing) === undefined && existing !== path.dirname(existing)) {
+    missing.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  const absolute = path.join(realpathOrUndefined(existing) ?? existing, ...missing);
+  if (absolute === root || !isInside(root, absolute)) return undefined;
+  const named = configuredPathAt(root, absolute);
+  return named === undefined ? undefined : `${GIT_CONFIGURED_AREA}: ${named}`;
 }
 
 function toRelative(root: string, absolute: string): string {

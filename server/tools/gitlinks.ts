@@ -13,15 +13,7 @@
 // nothing is read.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
-import { findProgram } from "./find-program.ts";
-
-/** git's environment here: the launcher's fixed one, and no system or global configuration. */
-const GIT_ENVIRONMENT: Record<string, string> = {
-  ...LAUNCHER_ENVIRONMENT,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-};
+import { HOST_GIT_ENVIRONMENT, HOST_GIT_SAFE_SETTINGS, hostGitProgram } from "./host-git.ts";
 
 /**
  * Gitlinks read at most per index. Real repositories have a handful; past this the listing is partial, and
@@ -32,20 +24,6 @@ export const MAX_GITLINKS = 10_000;
 const MAX_RECORD_CHARS = 8192;
 /** An index git cannot list within this is partial, like one over MAX_GITLINKS. */
 const LIST_TIMEOUT_MS = 10_000;
-
-let hostGit: string | null | undefined;
-
-/** The host's git, found once on the server's own PATH (absolute entries only), or null when absent. */
-function gitProgram(): string | null {
-  if (hostGit === undefined) {
-    const searchPath = (process.env.PATH ?? "")
-      .split(":")
-      .filter((folder) => path.isAbsolute(folder))
-      .join(":");
-    hostGit = findProgram("git", searchPath) ?? null;
-  }
-  return hostGit;
-}
 
 export interface GitlinkListing {
   /** Absolute folders the index names as submodules, inside `worktree`. */
@@ -59,26 +37,15 @@ export interface GitlinkListing {
  * `worktree`. Paths that leave the worktree are dropped (git refuses them too).
  */
 export function readGitlinks(gitDir: string, worktree: string): Promise<GitlinkListing> {
-  const git = gitProgram();
+  const git = hostGitProgram();
   if (!git) return Promise.resolve({ folders: [] });
   return new Promise((resolve) => {
     const child = spawn(
       git,
-      [
-        `--git-dir=${gitDir}`,
-        "--no-optional-locks",
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "safe.directory=*",
-        "ls-files",
-        "--stage",
-        "-z",
-      ],
+      [`--git-dir=${gitDir}`, ...HOST_GIT_SAFE_SETTINGS, "ls-files", "--stage", "-z"],
       {
         cwd: "/",
-        // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
-        env: GIT_ENVIRONMENT as NodeJS.ProcessEnv,
+        env: HOST_GIT_ENVIRONMENT,
         stdio: ["ignore", "pipe", "ignore"],
         timeout: LIST_TIMEOUT_MS,
       },

@@ -11,7 +11,9 @@
 //    decide what the next session grants and which servers it starts.
 // So the protected set is derived, not listed: a path is protected when it lies in a `.git` entry or in the
 // playground's configuration, or when writing it puts something into a folder that looks like a git
-// repository or makes one look like that. The sandbox enforces the same set for processes (sandbox.ts,
+// repository or makes one look like that, or when a repository's configuration names it as something git
+// runs or loads as configuration (a hooks folder, an included file, a driver's program: git-config-paths.ts
+// reads them with the host's git). The sandbox enforces the same set for processes (sandbox.ts,
 // sandbox-git.ts); this module decides it for the file tools and the permission engine, where protected
 // writes ask in every mode.
 //
@@ -28,8 +30,15 @@ export type ProtectedName = (typeof PROTECTED_NAMES)[number];
 /** A path inside a folder git would take for a repository, or one that would make a folder look like one. */
 export const GIT_REPOSITORY_AREA = "git repository";
 
+/**
+ * A path a repository's configuration names for git to run or load (git-config-paths.ts), with what names
+ * it: `git configuration: .husky (core.hookspath)`.
+ */
+export const GIT_CONFIGURED_AREA = "git configuration";
+
 /** What a protected write touches: a protected name, a repository's files, or a run-later file of the home. */
-export type ProtectedArea = ProtectedName | typeof GIT_REPOSITORY_AREA | `~/${string}`;
+export type ProtectedArea =
+  ProtectedName | typeof GIT_REPOSITORY_AREA | `${typeof GIT_CONFIGURED_AREA}: ${string}` | `~/${string}`;
 
 /**
  * Names a path needs no file-system look-up to protect: `HEAD` and `commondir` appear only where a
@@ -102,6 +111,11 @@ export function protectedAreaReason(area: string): string {
         "whatever the mode: git on this machine would take the folder for a repository and run what its config says"
       );
     default:
+      if (area.startsWith(`${GIT_CONFIGURED_AREA}: `))
+        return (
+          `writes to ${area.slice(GIT_CONFIGURED_AREA.length + 2)} always ask, whatever the mode: the repository's ` +
+          "git configuration names it, so git on this machine runs it or reads it as configuration"
+        );
       return `writes into ${area}/ always ask, whatever the mode: it runs code or grants permissions later`;
   }
 }

@@ -2,7 +2,6 @@
 // writes makes the host's git run a configuration the agent wrote. Each attack runs as approved
 // run_command calls; afterwards the host runs a plain `git status` where the user would (the workdir and
 // the folder the attack targeted), and the command the attack planted must not have run.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,7 +11,7 @@ import type { ToolResult } from "../protocol/model.ts";
 import { MAX_GITLINKS } from "./gitlinks.ts";
 import { MAX_SCANNED_FOLDERS } from "./sandbox-git.ts";
 import { detectSandbox } from "./sandbox.ts";
-import { createRunCommandTool } from "./system/run-command.ts";
+import { hostGit, runSandboxed, setupGit } from "./fixtures/git-attack.ts";
 
 let root: string;
 let workdir: string;
@@ -36,35 +35,7 @@ afterEach(async () => {
   for (const folder of [root, outside]) await rm(folder, { recursive: true, force: true });
 });
 
-async function run(command: string): Promise<ToolResult> {
-  const execution = await createRunCommandTool().execute(
-    { command },
-    {
-      workdir,
-      callId: "git-attack",
-      signal: new AbortController().signal,
-      sandbox: { network: false, homes: [] },
-    },
-  );
-  return execution.result;
-}
-
-/** Host git as the user runs it: plain, in `cwd`; its output and whether it failed do not matter here. */
-function hostGit(cwd: string, ...args: string[]): { ok: boolean; output: string } {
-  try {
-    const output = execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    return { ok: true, output };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
-  }
-}
-
-const setupGit = (cwd: string, ...args: string[]): string =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+const run = (command: string): Promise<ToolResult> => runSandboxed(workdir, command);
 
 async function repositoryWithTwoCommits(folder: string): Promise<void> {
   setupGit(folder, "init", "-q", "-b", "main");
@@ -305,6 +276,12 @@ describe("S15: a host git that runs while the call is still running", () => {
   // repository behind a gitlink, then waits; the host's `git status` during the wait runs the planted
   // command. Closing it needs the plant to be impossible while the call runs (the call's writes kept apart
   // until they are checked, e.g. an overlay upper layer merged after the check), not a check afterwards.
+  // Kept as a known gap (issue #20, reviewed again): no bind can stop a HEAD being written in any folder, the
+  // index must stay writable for `git add`, and an overlay changes what every sandboxed process sees of its
+  // own writes — an MCP server runs for the whole session, so its writes would reach the workdir only when
+  // it stops. That is a design change (docs/design.md §3), not a fix inside this check.
+  // The configuration half (what `.git/config` names in the work tree) is not part of this gap: those
+  // paths are read-only for the whole call (sandbox-git-config.attack.test.ts).
   it.fails("a repository planted mid-call is not live for a host git status during the call", async () => {
     await repositoryWithTwoCommits(workdir);
     const ready = path.join(workdir, "planted");
@@ -326,13 +303,11 @@ describe("S15: a host git that runs while the call is still running", () => {
 });
 
 describe("S15: hooks a repository's own config keeps in the work tree", () => {
-  // KNOWN GAP, left failing on purpose (it.fails): `core.hooksPath` pointing into the work tree is what
-  // husky sets up in most JavaScript projects (`.husky/_`, whose stubs run `.husky/<hook>`). Those files
-  // are ordinary workdir files, so an agent process rewrites `.husky/pre-commit` and the user's next plain
-  // `git commit` runs it — a hook, like `.git/hooks/`, that the README says stays read-only. The rule to
-  // close it: a folder the repository's config names as its hooks (and a file it includes) is protected
-  // like `.git/hooks` — read-only in the sandbox, asking in the file tools and the engine.
-  it.fails("an agent process cannot rewrite a hook that core.hooksPath names in the work tree", async () => {
+  // `core.hooksPath` pointing into the work tree is what husky sets up in most JavaScript projects. Those
+  // files are ordinary workdir files, yet git runs them on the user's next plain `git commit`: a folder
+  // the repository's config names as its hooks is kept like `.git/hooks` (git-config-paths.ts states the
+  // rule; sandbox-git-config.attack.test.ts has its variants).
+  it("an agent process cannot rewrite a hook that core.hooksPath names in the work tree", async () => {
     await repositoryWithTwoCommits(workdir);
     await mkdir(path.join(workdir, ".husky"));
     await writeFile(path.join(workdir, ".husky", "pre-commit"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });

@@ -325,6 +325,20 @@ export function protectRepositories(
   return protection;
 }
 
+/**
+ * Where git finds each repository of the scan (and the one holding the workdir): the workdir, the work tree
+ * of each `.git` folder or file, and each bare repository's folder.
+ */
+export function repositoryStarts(scan: RepositoryScan): string[] {
+  const starts = [scan.workdir];
+  for (const candidate of scan.candidates.values()) {
+    if (!candidate.armed) continue;
+    const named = path.basename(candidate.path).toLowerCase() === ".git";
+    starts.push(named ? path.dirname(candidate.path) : candidate.path);
+  }
+  return starts;
+}
+
 function entryKind(target: string): "symlink" | "other" | undefined {
   try {
     return lstatSync(target).isSymbolicLink() ? "symlink" : "other";

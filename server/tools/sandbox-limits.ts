@@ -39,7 +39,9 @@ export const LIMIT_VARIABLES = {
  * The limits in force: the environment's settings over the defaults. A value that is not a whole number in
  * range is an error naming the variable (the call is refused with it), never silently replaced.
  */
-export function sandboxLimits(environment: Readonly<Record<string, string | undefined>> = process.env): SandboxLimits | string {
+export function sandboxLimits(
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): SandboxLimits | string {
   const limits = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(LIMIT_VARIABLES) as (keyof SandboxLimits)[]) {
     const variable = LIMIT_VARIABLES[key];

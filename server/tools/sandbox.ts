@@ -7,6 +7,7 @@ import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import {
   protectRepositories,
+  repositoryStarts,
   scanRepositories,
   uncheckedScan,
   undoRepositoryChanges,
@@ -26,6 +27,7 @@ import {
 import { emptySources } from "./sandbox-stand-ins.ts";
 import { bwrapEnvironmentArguments, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
 import { findProgram } from "./find-program.ts";
+import { protectConfiguredPaths } from "./git-config-paths.ts";
 import { unixSocketFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
@@ -496,7 +498,20 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
     };
   const readOnlyAreas = [...policy.readOnly, ...policy.hidden];
   const scan = await scanRepositories(workdir, new Set(readOnlyAreas));
-  const protection = protectRepositories(scan, readOnlyAreas);
+  const repositories = protectRepositories(scan, readOnlyAreas);
+  // What their configuration names for git to run or load (git-config-paths.ts), read as the user's git does.
+  const configured = await protectConfiguredPaths(workdir, repositoryStarts(scan), [
+    ...readOnlyAreas,
+    ...repositories.readOnly,
+  ]);
+  const protection = {
+    mountPoints: [...new Set([...repositories.mountPoints, ...configured.mountPoints])].sort(
+      (a, b) => a.length - b.length,
+    ),
+    readOnly: [...repositories.readOnly, ...configured.readOnly],
+    mustStayAbsent: [...repositories.mustStayAbsent, ...configured.mustStayAbsent],
+    refusal: repositories.refusal ?? configured.refusal,
+  };
   const writableBinds = protection.mountPoints.flatMap((folder) => ["--bind", folder, folder]);
   const readOnlyBinds = protection.readOnly.flatMap((target) => ["--ro-bind", target, target]);
   const mounts = [...policy.mounts];

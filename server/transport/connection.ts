@@ -239,7 +239,7 @@ export class ClientConnection {
         await session.updateSettings(command.settings);
         return;
       case "send_message":
-        session.sendMessage(command.text);
+        session.sendMessage(command.text, command.planMode ? { planMode: true } : {});
         return;
       case "cancel":
         session.cancel();

@@ -64,20 +64,46 @@ describe("request target and duplicated Host", () => {
   });
 });
 
+/** Opens a socket, writes `text` (maybe nothing), and resolves with what came back once it closed. */
+function untilClosed(port: number, text: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("close", () => resolve(received));
+    socket.on("error", reject);
+    if (text) socket.write(text);
+  });
+}
+
 describe("slow and partial requests", () => {
+  it("a browser's spare connection that never sends a byte is closed without a line in the terminal", async () => {
+    // Chromium opens a connection ahead of need and may never use it: that is not a client error, and a
+    // "client error: Request timeout" line in the user's terminal during a normal demo says otherwise.
+    const lines: string[] = [];
+    const slow = await startTestServer(TEST_SCENARIOS, {
+      watch: false,
+      headersTimeoutMs: 500,
+      log: (line) => lines.push(line),
+    });
+    try {
+      await untilClosed(slow.port, "");
+      await untilClosed(slow.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
+      // The half-sent request (a slowloris client) is still reported; the idle connection is not.
+      expect(lines.filter((line) => line.startsWith("client error"))).toEqual([
+        "client error: Request timeout",
+      ]);
+    } finally {
+      await slow.dispose();
+    }
+  });
+
   it("a request whose headers never finish is cut off after the headers timeout", async () => {
     const slow = await startTestServer(TEST_SCENARIOS, { watch: false, headersTimeoutMs: 500 });
     try {
       const started = Date.now();
-      const closed = await new Promise<string>((resolve, reject) => {
-        const socket = connect(slow.port, "127.0.0.1");
-        let received = "";
-        socket.on("data", (chunk) => (received += chunk.toString("latin1")));
-        socket.on("close", () => resolve(received));
-        socket.on("error", reject);
-        // One header line, then silence: a slowloris client.
-        socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
-      });
+      // One header line, then silence: a slowloris client.
+      const closed = await untilClosed(slow.port, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`);
       expect(closed).toMatch(/^HTTP\/1\.1 408 /);
       // headersTimeout plus Node's check interval (kept short by the server) and a margin for a busy machine.
       expect(Date.now() - started).toBeLessThan(5_000);

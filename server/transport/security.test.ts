@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "./start-server.ts";
 import { rawRequest, startTestServer, tryUpgrade, type TestServer } from "./testing/harness.ts";
+import { serverBundle } from "../testing/server-bundle.ts";
 
 let server: TestServer;
 let logLines: string[];
@@ -210,9 +211,8 @@ describe("N13: listen address", () => {
     const child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        path.join(import.meta.dirname, "..", "index.ts"),
+        // server/index.ts bundled (the bundle npm start runs, rebuilt when a source changes): no tsx compile.
+        serverBundle(),
         "--host",
         "0.0.0.0",
         "--port",

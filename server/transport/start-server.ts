@@ -1,7 +1,7 @@
 // The playground server: one process, one origin. node:http serves the static pages (out/) and upgrades
 // /ws to a WebSocket; every request passes the Host check first, upgrades also Origin and token.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { Socket, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { WebSocketServer } from "ws";
 import { errorMessage } from "../errors/index.ts";
@@ -184,7 +184,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
           ? "431 Request Header Fields Too Large"
           : "400 Bad Request";
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-    log(`client error: ${error.message}`);
+    // A connection that timed out without sending a byte is a browser's spare one (Chromium opens them
+    // ahead of need), not a client error: closed like the others, but not reported in the terminal.
+    const idle =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT" && socket instanceof Socket && socket.bytesRead === 0;
+    if (!idle) log(`client error: ${error.message}`);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -1,33 +1,24 @@
-// Plays one scenario file on a workdir as `cli run --yes --trust --json` would, in process, and returns
-// the run outcomes and every event (the tests of the demo's scenarios).
+// Plays one scenario file on a workdir with `cli run --yes --trust --json`, in-process (main(argv, io)),
+// and returns the run outcomes (each run's stop) and every event (the tests of the demo's scenarios).
+import type { StopReason } from "../../protocol/model.ts";
 import type { RunnerEvent } from "../../protocol/runner-events.ts";
-import { createWorkspace } from "../../session/workspace.ts";
-import { runConversation } from "../run-command.ts";
+import { jsonEvents, runCli, runFlags } from "./run-cli.ts";
 
 export async function playScenario(options: {
   workdir: string;
   home: string;
   scenario: string;
   messages: string[];
-}): Promise<{ outcomes: Awaited<ReturnType<typeof runConversation>>; events: RunnerEvent[] }> {
-  const workspace = await createWorkspace({ workdir: options.workdir, home: options.home });
-  const events: RunnerEvent[] = [];
-  try {
-    const outcomes = await runConversation(workspace, {
-      provider: "scripted",
-      scenario: options.scenario,
-      messages: options.messages,
-      yes: true,
-      json: true,
-      disclosure: "progressive",
-      planMode: false,
-      refreshTools: false,
-      // The demo copy `npm start` makes is trusted, so its MCP server (.mcp.json) starts.
-      trust: true,
-      write: (line) => events.push(JSON.parse(line) as RunnerEvent),
-    });
-    return { outcomes, events };
-  } finally {
-    await workspace.mcp.close();
-  }
+}): Promise<{ outcomes: { reason: StopReason }[]; events: RunnerEvent[]; code: number; stderr: string }> {
+  const result = await runCli([
+    ...runFlags(options.workdir, options.home, options.scenario),
+    ...options.messages.flatMap((message) => ["--message", message]),
+    "--yes",
+    // The demo copy `npm start` makes is trusted, so its MCP server (.mcp.json) starts.
+    "--trust",
+    "--json",
+  ]);
+  const events = jsonEvents(result.stdout);
+  const outcomes = events.flatMap((event) => (event.type === "stop" ? [{ reason: event.reason }] : []));
+  return { outcomes, events, code: result.code, stderr: result.stderr };
 }

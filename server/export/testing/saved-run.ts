@@ -2,18 +2,15 @@
 // export tests and benchmark: a temp copy of examples/demo-workdir, a scenario file, the messages.
 import { cp, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { runConversation } from "../../cli/run-command.ts";
-import type { RunOutcome } from "../../runner/types.ts";
-import { createWorkspace } from "../../session/workspace.ts";
-
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+import type { StopReason } from "../../protocol/model.ts";
+import { REPO_ROOT, jsonEvents, runCli, runFlags } from "../../cli/testing/run-cli.ts";
 
 export interface SavedRun {
   home: string;
   workdir: string;
   sessionId: string;
-  outcomes: RunOutcome[];
+  /** Each run's stop. */
+  outcomes: { reason: StopReason }[];
   /** Every line the run printed (JSON events). */
   output: string[];
 }
@@ -37,24 +34,30 @@ export async function saveScriptedRun(
 ): Promise<SavedRun> {
   const workdir = path.join(root, "work");
   const home = path.join(root, "home");
-  await cp(path.join(repoRoot, "examples", "demo-workdir"), workdir, { recursive: true });
+  await cp(path.join(REPO_ROOT, "examples", "demo-workdir"), workdir, { recursive: true });
   const scenarioFile = path.join(root, "scenario.yaml");
   await writeFile(scenarioFile, scenario);
-  const output: string[] = [];
-  const outcomes = await runConversation(await createWorkspace({ workdir, home }), {
-    ...(override ?? { provider: "scripted", scenario: scenarioFile }),
-    messages,
-    yes: true,
-    json: true,
-    disclosure: "progressive",
-    planMode: false,
-    refreshTools: false,
-    save: true,
-    write: (line) => output.push(line),
-  });
-  const saved = output
-    .map((line) => JSON.parse(line) as { type: string; sessionId?: string })
-    .find((event) => event.type === "session_saved");
-  if (!saved?.sessionId) throw new Error(`the run was not saved: ${output.slice(-3).join("\n")}`);
+  const result = await runCli([
+    ...(override
+      ? ["run", "--workdir", workdir, "--home", home, "--provider", override.provider]
+      : runFlags(workdir, home, scenarioFile)),
+    ...(override ? ["--model", override.model, "--base-url", override.baseUrl] : []),
+    ...messages.flatMap((message) => ["--message", message]),
+    "--yes",
+    "--json",
+    "--save",
+  ]);
+  const output = result.stdout.trim().split("\n");
+  const events = jsonEvents(result.stdout) as ({
+    type: string;
+    sessionId?: string;
+    reason?: StopReason;
+  } & object)[];
+  const saved = events.find((event) => event.type === "session_saved");
+  if (!saved?.sessionId)
+    throw new Error(
+      `the run was not saved (exit ${result.code}): ${result.stderr}${output.slice(-3).join("\n")}`,
+    );
+  const outcomes = events.flatMap((event) => (event.type === "stop" ? [{ reason: event.reason! }] : []));
   return { home, workdir, sessionId: saved.sessionId, outcomes, output };
 }
