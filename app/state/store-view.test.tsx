@@ -12,6 +12,8 @@ import { ErrorList } from "../components/error-list.tsx";
 import { InspectorPanel } from "../components/inspector-panel.tsx";
 import { initialUiState, uiReducer } from "./reducer.ts";
 import { VIRTUAL_AFTER } from "../components/chat-list.tsx";
+import { VIRTUAL_AFTER as MESSAGES_VIRTUAL_AFTER } from "../components/message-list.tsx";
+import { RequestPane, paneText } from "../components/request-panes.tsx";
 import { at } from "./records.ts";
 import {
   callRecords,
@@ -394,5 +396,30 @@ describe("the store, events in and views out", () => {
     const whole = chat(short);
     expect(whole).not.toContain("data-virtual-rows");
     expect(count(whole, 'data-testid="turn-user"')).toBe(10);
+  });
+
+  it("a request's Messages pane is a virtual list past its threshold, and its Copy still has every message", () => {
+    const messages = Array.from({ length: MESSAGES_VIRTUAL_AFTER + 50 }, (_unused, index) => ({
+      role: "user" as const,
+      content: `message ${index}`,
+    }));
+    const long = render(
+      <RequestPane pane="messages" snapshot={snapshot({ messages })} payload={undefined} />,
+    );
+    expect(long).toContain(`data-virtual-rows="${messages.length}"`);
+    expect(count(long, 'data-testid="pane-message"')).toBeLessThan(messages.length);
+    // Copy copies the pane's text, not the rows rendered.
+    expect(paneText(snapshot({ messages }), "messages", undefined)).toContain(
+      `message ${messages.length - 1}`,
+    );
+    const short = render(
+      <RequestPane
+        pane="messages"
+        snapshot={snapshot({ messages: messages.slice(0, 10) })}
+        payload={undefined}
+      />,
+    );
+    expect(short).not.toContain("data-virtual-rows");
+    expect(count(short, 'data-testid="pane-message"')).toBe(10);
   });
 });
