@@ -1,7 +1,8 @@
 // `npm run lint`: the layering of shared/DESIGN.md §2, enforced with eslint-plugin-boundaries.
 // - a server module never imports a module above it (the table below, lowest first);
 // - the pages (app/) import server/protocol, as types only, and values from server/shared (the one small
-//   pure module whose rules both sides apply: hidden characters, prices, figures), nothing else of the server;
+//   pure module whose rules both sides apply: hidden characters, prices, figures), nothing else of the server
+//   — except the request model (server/protocol/request-model.ts), the pure resolver both sides run;
 // - server/shared is pure: it imports only its own files and uses no Node global (no Node APIs, no React,
 //   no package), so the pages can bundle it and the server can run it unchanged;
 // - nothing imports the composition roots (server/index.ts, server/cli.ts, server/cli/).
@@ -115,7 +116,11 @@ export default [
             },
             {
               from: { element: { type: "app" } },
-              disallow: { to: { element: { type: "protocol" } }, dependency: { kind: "value" } },
+              // …but for the request model, the one pure module both sides run (DESIGN.md §2).
+              disallow: {
+                to: { element: { type: "protocol", fileInternalPath: "!request-model.ts" } },
+                dependency: { kind: "value" },
+              },
               message: "the pages import server/protocol as types only: write `import type`",
             },
             {

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { loadScenario } from "../server/providers/scenario.ts";
+import { loadScenario, loadScenarioDirectory } from "../server/providers/scenario.ts";
 import { ScriptedProvider } from "../server/providers/scripted.ts";
 import { defaultSessionParts } from "../server/session/default-parts.ts";
 import type { SessionParts } from "../server/session/session-types.ts";
@@ -31,14 +31,14 @@ export function unpacedParts(scenariosDir: string, home: string): SessionParts {
   return {
     ...real,
     createProvider: async ({ settings }) => {
-      if (settings.provider !== "scripted" || !settings.scenario) {
-        throw new Error(
-          `bench sessions use the scripted provider with a scenario; got ${settings.provider} ${settings.scenario ?? "(no scenario)"}`,
-        );
+      if (settings.provider !== "scripted") {
+        throw new Error(`bench sessions use the scripted provider; got ${settings.provider}`);
       }
-      return new ScriptedProvider(await loadScenario(path.resolve(scenariosDir, settings.scenario)), {
-        chunkDelayMs: 0,
-      });
+      // A chosen scenario file, or (as in the demo) every scenario of the folder, picked by `match`.
+      const scenarios = settings.scenario
+        ? await loadScenario(path.resolve(scenariosDir, settings.scenario))
+        : await loadScenarioDirectory(scenariosDir);
+      return new ScriptedProvider(scenarios, { chunkDelayMs: 0 });
     },
   };
 }

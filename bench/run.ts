@@ -45,7 +45,7 @@ const FIGURES: FigureEntry[] = [
   {
     name: "runner-overhead",
     workload: "100 iterations, scripted provider, 1,000 skills, 20 active",
-    target: "≤ 1 ms per iteration added",
+    target: "≤ 0.3 ms per iteration added",
     load: () => importFigure("./runner-overhead.ts", "runnerOverheadFigure"),
   },
   {
@@ -101,6 +101,12 @@ const FIGURES: FigureEntry[] = [
     workload: "first-load JS of the workspace page (out/index.html), gzipped",
     target: "≤ 160 KB gz",
     load: () => importFigure("./page-weight.ts", "pageWeightFigure"),
+  },
+  {
+    name: "request-bytes",
+    workload: "log and wire bytes per request: the 30-request demo and a 500-request session",
+    target: "≥ 15× smaller than full snapshots (30-request demo)",
+    load: () => importFigure("./request-bytes.ts", "requestBytesFigure"),
   },
   {
     name: "export-html",

@@ -116,13 +116,23 @@ async function runnerFixture(generated: GeneratedCatalog, iterations: number): P
 export const runnerOverheadFigure: Figure = {
   name: "runner-overhead",
   workload: "100 iterations, scripted provider, 1,000 skills, 20 active",
-  target: "≤ 1 ms per iteration added",
+  target: "≤ 0.3 ms per iteration added",
   async run({ quick }): Promise<FigureRow[]> {
     const skills = quick ? 300 : 1000;
     const generated = await generateCatalog({ skills, withTools: Math.round(skills / 5), shadowed: 0 });
     try {
       const fixture = await runnerFixture(generated, ITERATIONS);
-      const samples = await interleave(quick ? 5 : 21, fixture.runOnce, fixture.providerOnly, 2);
+      // CPU time of each run as well: on a shared machine other processes stretch the wall time of a run
+      // (and of the loop it is paired with) while the CPU time this process spends stays put.
+      const cpuMs: number[] = [];
+      const measuredRun = async () => {
+        const started = process.cpuUsage();
+        await fixture.runOnce();
+        const used = process.cpuUsage(started);
+        cpuMs.push((used.user + used.system) / 1000);
+      };
+      const samples = await interleave(quick ? 5 : 21, measuredRun, fixture.providerOnly, 2);
+      const cpuPerIteration = median(cpuMs.slice(2)) / ITERATIONS;
       const runMs = median(samples.subject);
       const loopMs = median(samples.baseline);
       // Median of the paired differences (each run minus the loop timed right after it): steadier than the
@@ -137,11 +147,12 @@ export const runnerOverheadFigure: Figure = {
           median: round(runMs),
           baselineMedian: round(loopMs),
           ratio: round(runMs / loopMs),
-          target: "≤ 1 ms/iteration added",
-          status: addedPerIteration <= 1 ? "pass" : "miss",
-          note: `Runner adds ${addedPerIteration.toFixed(3)} ms per iteration (median of paired run − provider-only loop, ÷ ${ITERATIONS})`,
+          target: "≤ 0.3 ms/iteration added",
+          status: addedPerIteration <= 0.3 ? "pass" : "miss",
+          note: `Runner adds ${addedPerIteration.toFixed(3)} ms per iteration (median of paired run − provider-only loop, ÷ ${ITERATIONS}); CPU time ${cpuPerIteration.toFixed(3)} ms per iteration (median run's process CPU time ÷ ${ITERATIONS}, provider included)`,
           details: {
             addedPerIterationMs: round(addedPerIteration, 4),
+            cpuPerIterationMs: round(cpuPerIteration, 4),
             samplesMs: {
               runner: samples.subject.map((value) => round(value)),
               providerOnly: samples.baseline.map((value) => round(value)),

@@ -183,8 +183,7 @@ describe("server/index.ts", () => {
       ]);
       expect(results[1].content).toContain("ACME-101 [open] Revenue is off by a cent on Sprocket lines");
       // One count per definition: the MCP panel's figure is the request's tool segment.
-      const request = client.events(sessionId).find((message) => message.event.type === "request")?.event;
-      const segments = request?.type === "request" ? (request.snapshot.segments ?? []) : [];
+      const segments = client.requests(sessionId)[0]?.segments ?? [];
       for (const tool of connected.event.servers[0].tools) {
         expect(segments.find((segment) => segment.name === tool.name)?.tokens).toBe(tool.definitionTokens);
       }

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
 import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
+import { ExitHooks } from "./tools/exit-hooks.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
 import { detectSandbox } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";
@@ -112,8 +113,9 @@ async function main(): Promise<void> {
     }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
-    // Every tool process of this server starts here; server.close() ends what is still running (X8).
-    processes: new ProcessRunner(),
+    // Every tool process of this server starts here; server.close() ends what is still running (X8). The
+    // process's one set of exit hooks: the last-resort kill of tool processes and MCP servers on a crash.
+    processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

@@ -35,7 +35,7 @@ export function EditRequest({
     () =>
       environmentParts(snapshot)
         .filter((part) => part.name !== "environment")
-        .map((part) => ({ name: part.name, text: `${part.heading}\n${part.text}` })),
+        .map((part) => ({ name: part.name, text: `${part.lead ?? ""}${part.heading}\n${part.text}` })),
     [snapshot],
   );
   const [provider, setProvider] = useState(initialProvider);

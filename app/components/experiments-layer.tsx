@@ -11,6 +11,7 @@ import type {
 import type { SessionView } from "../state/types.ts";
 import { CompareView, EditRequest, Loading } from "./lazy.tsx";
 import { Button } from "./ui.tsx";
+import { requestSnapshot } from "../state/snapshot-view.ts";
 
 export interface CompareTarget {
   left: string;
@@ -129,7 +130,7 @@ export function ExperimentsLayer({
         <Loading>
           <EditRequest
             key={edited.requestIndex}
-            snapshot={edited.snapshot}
+            snapshot={requestSnapshot(edited)}
             skillDescriptions={descriptions}
             providers={providers}
             provider={

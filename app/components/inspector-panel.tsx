@@ -7,7 +7,7 @@ import { requestCost, runCost, totalCost } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
-import { tokenFigures } from "../state/snapshot-view.ts";
+import { requestPayload, requestSnapshot, tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
 import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
@@ -151,7 +151,9 @@ export function InspectorPanel({
     requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
   const previous = position > 0 ? requests[position - 1] : undefined;
-  const snapshot = selected?.snapshot;
+  // The selected request in full (resolved from the session's blobs only for the one shown).
+  const snapshot = selected && requestSnapshot(selected);
+  const payload = selected && requestPayload(selected);
   // The server counted every segment once; a snapshot from an older log has no figures.
   const counts = snapshot ? tokenFigures(snapshot) : undefined;
   const unknown = "—";
@@ -163,7 +165,7 @@ export function InspectorPanel({
       </div>
     );
   }
-  const diff = previous ? diffRequests(previous.snapshot, snapshot) : undefined;
+  const diff = previous ? diffRequests(requestSnapshot(previous), snapshot) : undefined;
   const stable = compareStable(requests, selected);
   const parts: Part[] = ["stable", "environment", "messages", "tools"];
   const total = counts ? counts.total : 0;
@@ -186,7 +188,7 @@ export function InspectorPanel({
           <CopyButton
             testId="copy-request-json"
             label="Copy request as JSON"
-            text={() => JSON.stringify({ ...snapshot, providerPayload: selected.payload, usage }, null, 2)}
+            text={() => JSON.stringify({ ...snapshot, providerPayload: payload, usage }, null, 2)}
           />
         </div>
         <CacheStatsHeader {...(cacheStats ? { stats: cacheStats } : {})} shown={requests.length} />
@@ -427,14 +429,14 @@ export function InspectorPanel({
           <Loading inline>
             <LineDiffView
               testId="pane-line-diff"
-              before={paneText(previous.snapshot, pane, previous.payload)}
-              after={paneText(snapshot, pane, selected.payload)}
+              before={paneText(requestSnapshot(previous), pane, requestPayload(previous))}
+              after={paneText(snapshot, pane, payload)}
               beforeLabel={`#${previous.requestIndex}`}
               afterLabel={`#${selected.requestIndex}`}
             />
           </Loading>
         ) : (
-          <RequestPane pane={pane} snapshot={snapshot} payload={selected.payload} diff={diff} />
+          <RequestPane pane={pane} snapshot={snapshot} payload={payload} diff={diff} />
         )}
       </TabPanel>
     </div>

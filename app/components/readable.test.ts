@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { plural } from "../../server/shared/figures.ts";
 import { slashTurn } from "../lib/slash-turn.ts";
 import { replayState } from "../state/replay.ts";
-import { snapshot, summary } from "../state/test-builders.ts";
+import { requestView, snapshot, summary } from "../state/test-builders.ts";
 import type { ChatTurn, RequestView } from "../state/types.ts";
 import { stopLine } from "./chat-turn.tsx";
 import { errorHeadline } from "./tool-call-card.tsx";
@@ -112,12 +112,8 @@ describe("the new-session dialog", () => {
 
 describe("a replay", () => {
   const user = (id: string, text: string): ChatTurn => ({ kind: "user", id, text });
-  const request = (requestIndex: number, payload: unknown): RequestView => ({
-    requestIndex,
-    runId: "r1",
-    snapshot: snapshot({ requestIndex }),
-    payload,
-  });
+  const request = (requestIndex: number, payload: unknown): RequestView =>
+    requestView(snapshot({ requestIndex }), { payload });
   it("counts the recorded messages sent in order and finds the first request that left the recording", () => {
     const settings = {
       ...summary().settings,

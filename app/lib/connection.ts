@@ -1,12 +1,22 @@
 // The WebSocket client: reads the start token from the URL fragment, connects on the same origin,
-// batches incoming messages (so 10,000 text deltas cost a few renders, not 10,000), and reconnects
-// with backoff, reopening the current session from the last sequence number it saw.
+// batches incoming messages (so 10,000 text deltas cost a few renders, not 10,000; the replay of a
+// reopened session is applied at once), and reconnects with backoff, reopening the current session
+// from the last sequence number it saw.
 "use client";
 import { startTransition, useCallback, useEffect, useRef } from "react";
 import type { ClientCommand, ServerMessage } from "../../server/protocol/index.ts";
 import type { UiAction } from "../state/types.ts";
 
 const tokenKey = "pseudoclaude-playground-token";
+
+/** Messages are applied at most this often (one render per batch). */
+const BATCH_MS = 16;
+/**
+ * The events a session_opened is followed by up to its seq are its replay (thousands for a long
+ * session): they are applied together, so the page renders the session once instead of once per batch
+ * with every turn so far — but a replay never holds what arrived back for longer than this.
+ */
+const REPLAY_HOLD_MS = 1000;
 export const sessionKey = "pseudoclaude-playground-session";
 
 /** Takes a token from `#token=…` in the address (stores it, then strips it from the address bar). */
@@ -65,7 +75,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
     /** The socket this page uses now; an older one (replaced after a hashchange) is ignored when it closes. */
     let live: WebSocket | undefined;
 
+    /** The session_opened whose replay may be arriving, and whether it is (its events up to that seq). */
+    let replayOf: { sessionId: string; seq: number } | undefined;
+    let replaying = false;
     const flush = () => {
+      if (flushTimer) clearTimeout(flushTimer);
       flushTimer = undefined;
       const messages = queue;
       queue = [];
@@ -73,6 +87,23 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       // (a reopened session's replay, a long answer) never holds the main thread in one task, and batches
       // that arrive while it renders are taken together into the next render instead of one render each.
       if (messages.length) startTransition(() => dispatch({ type: "server_batch", messages }));
+    };
+    /** Follows a session_opened's replay; true for the message that ends one. */
+    const followReplay = (message: ServerMessage): boolean => {
+      if (message.type !== "event") return false;
+      if (message.event.type === "session_opened") {
+        replayOf = { sessionId: message.sessionId, seq: message.seq };
+        return false;
+      }
+      if (replayOf?.sessionId !== message.sessionId) return false;
+      if (message.seq < replayOf.seq) {
+        replaying = true;
+        return false;
+      }
+      const ended = replaying;
+      replaying = false;
+      replayOf = undefined;
+      return ended;
     };
 
     const retry = () => {
@@ -108,8 +139,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         }
       };
       socket.onmessage = (frame) => {
+        let replayEnded = false;
         try {
-          queue.push(JSON.parse(String(frame.data)) as ServerMessage);
+          const message = JSON.parse(String(frame.data)) as ServerMessage;
+          queue.push(message);
+          replayEnded = followReplay(message);
         } catch (error) {
           dispatch({
             type: "local_error",
@@ -118,7 +152,13 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
           });
           return;
         }
-        flushTimer ??= setTimeout(flush, 16);
+        if (replaying) {
+          // Held until the replay's last event (or REPLAY_HOLD_MS): one render for the whole session.
+          flushTimer ??= setTimeout(flush, REPLAY_HOLD_MS);
+          return;
+        }
+        if (replayEnded) return flush();
+        flushTimer ??= setTimeout(flush, BATCH_MS);
       };
       socket.onclose = () => {
         flush();

@@ -10,7 +10,7 @@ export function applyBranchStarted(
   view: SessionView,
   _event: Extract<SessionEvent, { type: "branch_started" }>,
 ): SessionView {
-  const copied = turnsFromHistory(view.conversation.history);
+  const copied = turnsFromHistory(view.store.conversation.history);
   // Once per branch: the copied turns go first, so the lists are made anew.
   const turns = toArray(copied.turns).map((turn) => ({ ...turn, id: `branch-${turn.id}` }));
   const ownCalls = toArray(view.toolCalls);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { compareStable, diffRequests } from "./derive.ts";
-import { snapshot, tool } from "./test-builders.ts";
+import { requestView, snapshot, tool } from "./test-builders.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../../server/prompt/environment.ts";
 import { environmentSegments } from "../../server/prompt/segments.ts";
 import type { RequestView } from "./types.ts";
 
 function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = {}): RequestView {
-  return { requestIndex, runId: "r1", snapshot: snapshot({ requestIndex, ...overrides }) };
+  return requestView(snapshot({ requestIndex, ...overrides }));
 }
 
 describe("diffRequests", () => {

@@ -1,6 +1,13 @@
 // Derived views over UiState: per-skill disclosure state and request-to-request diffs. Pure functions.
 import type { ChatMessage, FolderTrust, SkillView } from "../../server/protocol/index.ts";
-import { environmentParts, type EnvironmentPart, type ResolvedSnapshot } from "./snapshot-view.ts";
+import {
+  environmentParts,
+  requestSnapshot,
+  stableHashOf,
+  toolNamesOf,
+  type EnvironmentPart,
+  type ResolvedSnapshot,
+} from "./snapshot-view.ts";
 import type { RequestView, SessionView } from "./types.ts";
 
 /** How far a skill has come on the road to the model: the four states of DESIGN.md §1. */
@@ -27,7 +34,7 @@ export function skillStage(skill: SkillView, session: StageParts): SkillStage {
   const registered = skill.toolNames.every((tool) => session.registeredTools.includes(tool));
   if (!registered) return "loaded";
   const latest = latestRequest(session);
-  const visibleNames = latest ? latest.snapshot.tools.map((tool) => tool.name) : session.visibleTools;
+  const visibleNames = latest ? toolNamesOf(latest) : session.visibleTools;
   const visible = skill.toolNames.every((tool) => visibleNames.includes(tool));
   return visible ? "tools_visible" : "tools_registered";
 }
@@ -95,7 +102,8 @@ export interface StableComparison {
 
 export function compareStable(requests: RequestView[], selected: RequestView): StableComparison {
   const first = requests[0];
-  const unchangedSinceFirst = !!first && first.snapshot.stableHash === selected.snapshot.stableHash;
+  const selectedHash = stableHashOf(selected);
+  const unchangedSinceFirst = !!first && stableHashOf(first) === selectedHash;
   const result: StableComparison = {
     unchangedSinceFirst,
     firstIndex: first?.requestIndex ?? selected.requestIndex,
@@ -104,10 +112,9 @@ export function compareStable(requests: RequestView[], selected: RequestView): S
   const position = requests.findIndex((request) => request.requestIndex === selected.requestIndex);
   // Compare with the nearest earlier request whose stable system differs, so the line shown is the change.
   for (let index = position - 1; index >= 0; index -= 1) {
-    const earlier = requests[index].snapshot;
-    if (earlier.stableHash === selected.snapshot.stableHash) continue;
-    const beforeLines = earlier.system.stable.split("\n");
-    const afterLines = selected.snapshot.system.stable.split("\n");
+    if (stableHashOf(requests[index]) === selectedHash) continue;
+    const beforeLines = requestSnapshot(requests[index]).system.stable.split("\n");
+    const afterLines = requestSnapshot(selected).system.stable.split("\n");
     const length = Math.max(beforeLines.length, afterLines.length);
     for (let line = 0; line < length; line += 1) {
       if (beforeLines[line] !== afterLines[line]) {

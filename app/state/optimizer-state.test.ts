@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { OptimizePlan, RoutingDecision, ServerMessage } from "../../server/protocol/index.ts";
 import { initialUiState, uiReducer } from "./reducer.ts";
-import { envelope, summary } from "./test-builders.ts";
+import { envelope, payloadBlobs, requestEvent, snapshot, summary } from "./test-builders.ts";
 
 const plan: OptimizePlan = {
   estimate: { calls: 21, inputTokensPerCall: 1700, outputTokensPerCall: 200, usd: 0, basis: "offline" },
@@ -103,27 +103,19 @@ describe("optimizer state", () => {
     const state = run([
       opened,
       envelope(2, { type: "run_started", runId: "r1", userMessage: "a report" }),
-      envelope(3, {
-        type: "request",
+      envelope(
+        3,
+        requestEvent(
+          snapshot({ provider: "router", model: "description-router", listedSkills: ["csv-report"] }),
+        ),
+      ),
+      envelope(4, {
+        type: "provider_payload",
         runId: "r1",
-        snapshot: {
-          runId: "r1",
-          requestIndex: 1,
-          iteration: 1,
-          provider: "router",
-          model: "description-router",
-          disclosure: "progressive",
-          system: { stable: "S", environment: "E" },
-          stableHash: "h",
-          messages: [],
-          tools: [],
-          registeredNotVisible: [],
-          listedSkills: ["csv-report"],
-          activeSkills: [],
-          at: "2026-12-03T00:00:00.000Z",
-        },
+        requestIndex: 1,
+        ...payloadBlobs({}),
+        routing,
       }),
-      envelope(4, { type: "provider_payload", runId: "r1", requestIndex: 1, payload: {}, routing }),
     ]);
     expect(state.session?.requests[0].routing?.chosen).toBe("csv-report");
   });

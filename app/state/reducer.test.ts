@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { ServerMessage } from "../../server/protocol/index.ts";
 import { initialUiState, uiReducer } from "./reducer.ts";
-import { envelope, skill, snapshot, summary, tool } from "./test-builders.ts";
+import {
+  envelope,
+  payloadBlobs,
+  requestEvent,
+  skill,
+  snapshot,
+  summary,
+  tool,
+  wireRequest,
+} from "./test-builders.ts";
+import { requestPayload } from "./snapshot-view.ts";
 import type { UiState } from "./types.ts";
 import { skillStage } from "./derive.ts";
 import { turnsOf, callsOf } from "./selectors.ts";
@@ -37,7 +47,7 @@ describe("uiReducer", () => {
     const state = run([
       opened,
       envelope(2, { type: "run_started", runId: "r1", userMessage: "review it" }),
-      envelope(3, { type: "request", runId: "r1", snapshot: snapshot() }),
+      envelope(3, requestEvent(snapshot())),
       envelope(4, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Let me " }),
       envelope(5, { type: "text_delta", runId: "r1", requestIndex: 1, text: "look." }),
     ]);
@@ -218,26 +228,19 @@ describe("uiReducer", () => {
       [
         envelope(3, { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 }),
         envelope(4, { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] }),
-        envelope(5, {
-          type: "request",
-          runId: "r1",
-          snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }),
-        }),
+        envelope(5, requestEvent(snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }))),
       ],
       withCatalog,
     );
     expect(skillStage(review, loaded.session!)).toBe("tools_registered");
     const visible = run(
       [
-        envelope(6, {
-          type: "request",
-          runId: "r2",
-          snapshot: snapshot({
-            runId: "r2",
-            requestIndex: 3,
-            tools: [tool("load_skill"), tool("lint", "skill")],
-          }),
-        }),
+        envelope(
+          6,
+          requestEvent(
+            snapshot({ runId: "r2", requestIndex: 3, tools: [tool("load_skill"), tool("lint", "skill")] }),
+          ),
+        ),
       ],
       loaded,
     );
@@ -288,7 +291,7 @@ describe("uiReducer", () => {
     };
     const state = run([
       opened,
-      envelope(2, { type: "request", runId: "r1", snapshot: snapshot() }),
+      envelope(2, requestEvent(snapshot())),
       envelope(3, {
         type: "usage",
         runId: "r1",
@@ -320,15 +323,25 @@ describe("uiReducer", () => {
   it("records manual turns, console results, reload diffs, usage, payloads and errors", () => {
     const state = run([
       opened,
-      envelope(2, { type: "request", runId: "r1", snapshot: snapshot() }),
-      envelope(3, { type: "manual_turn_requested", runId: "r1", requestIndex: 1, snapshot: snapshot() }),
+      envelope(2, requestEvent(snapshot())),
+      envelope(3, {
+        type: "manual_turn_requested",
+        runId: "r1",
+        requestIndex: 1,
+        ...wireRequest(snapshot()),
+      }),
       envelope(4, {
         type: "usage",
         runId: "r1",
         requestIndex: 1,
         usage: { inputTokens: 100, cacheReadInputTokens: 80 },
       }),
-      envelope(5, { type: "provider_payload", runId: "r1", requestIndex: 1, payload: { model: "x" } }),
+      envelope(5, {
+        type: "provider_payload",
+        runId: "r1",
+        requestIndex: 1,
+        ...payloadBlobs({ model: "x" }),
+      }),
       envelope(6, {
         type: "catalog_diff",
         diff: { added: ["new"], removed: [], updated: ["review"] },
@@ -348,7 +361,9 @@ describe("uiReducer", () => {
     ]);
     const session = state.session!;
     expect(session.manualTurn?.requestIndex).toBe(1);
-    expect(session.requests[0]).toMatchObject({ usage: { inputTokens: 100 }, payload: { model: "x" } });
+    expect(session.requests[0]).toMatchObject({ usage: { inputTokens: 100 } });
+    expect(requestPayload(session.requests[0])).toEqual({ model: "x" });
+    expect(session.manualTurn?.snapshot).toEqual(snapshot());
     expect(session.reloadFeed[0].diff.added).toEqual(["new"]);
     expect(session.consoleResults.q1.result?.content).toBe("ok");
     expect(turnsOf(session).at(-1)).toMatchObject({ kind: "error", message: "bad key" });

@@ -3,7 +3,7 @@ import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/p
 import { applyRunnerEvent, callKey, turnKey, turnsFromHistory } from "./run-events.ts";
 import { append, emptyRecords } from "./records.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
-import { resolveSnapshot } from "./snapshot-view.ts";
+import { RequestStore } from "./request-store.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
 import { applyOptimizerEvent, isOptimizerEvent } from "./optimizer-state.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
@@ -30,8 +30,7 @@ function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
     registeredTools: [],
     activeSkills: [],
     turns: emptyRecords(turnKey),
-    conversation: { history: [], figures: [] },
-    conversationSeq: 0,
+    store: new RequestStore(),
     toolCalls: emptyRecords(callKey),
     pendingApprovals: [],
     requests: [],
@@ -72,15 +71,11 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
     if (!event.history)
       return { ...state, sessions, session: { ...fresh, activeSkills: event.activeSkills } };
     const fromHistory = turnsFromHistory(event.history);
+    fresh.store.appendAll(seq, event.history, event.historyFigures);
     const session: SessionView = {
       ...fresh,
       turns: fromHistory.turns,
       toolCalls: fromHistory.toolCalls,
-      conversation: {
-        history: event.history,
-        figures: event.history.map((_message, index) => event.historyFigures?.[index]),
-      },
-      conversationSeq: seq,
       activeSkills: event.activeSkills,
       turnsFromHistory: fromHistory.turns.size > 0,
     };
@@ -135,6 +130,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       };
     }
     case "manual_turn_requested":
+      view.store.addBlobs(event.blobs);
       return {
         ...state,
         session: {
@@ -142,7 +138,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
           manualTurn: {
             runId: event.runId,
             requestIndex: event.requestIndex,
-            snapshot: resolveSnapshot(event.snapshot, view.conversation),
+            snapshot: view.store.resolve(event.snapshot),
           },
         },
       };

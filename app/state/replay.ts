@@ -2,6 +2,7 @@
 // many of them were sent already, in order, and the first request where the replay left the recording
 // (the scripted model's payload names each difference: providers/scenario-divergence.ts).
 import type { ChatTurn, SessionView } from "./types.ts";
+import { requestPayload } from "./snapshot-view.ts";
 
 export interface ReplayState {
   /** The recording's session id or name. */
@@ -32,13 +33,18 @@ export function replayState(
     // A slash command's message carries its SOP below the typed line; the recording holds what was typed.
     if (turn.text === recorded[sent] || turn.text.split("\n\n", 1)[0] === recorded[sent]) sent++;
   }
-  const diverged = session.requests.find((request) => differencesOf(request.payload).length > 0);
+  const diverged = session.requests.find((request) => differencesOf(requestPayload(request)).length > 0);
   return {
     of,
     recorded,
     sent,
     ...(diverged
-      ? { divergence: { requestIndex: diverged.requestIndex, differences: differencesOf(diverged.payload) } }
+      ? {
+          divergence: {
+            requestIndex: diverged.requestIndex,
+            differences: differencesOf(requestPayload(diverged)),
+          },
+        }
       : {}),
   };
 }

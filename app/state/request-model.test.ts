@@ -1,11 +1,12 @@
-// The page's side of the request model: snapshots sent by reference get their messages (and message
-// segments) from the conversation, token figures are the server's, the environment's sections are the
-// server's segments, and an assistant message arrives once (history_appended naming its request).
+// The page's side of the request model: requests stay references into the session's store (blobs and
+// conversation) and are resolved when shown, with their messages (and message segments) from the
+// conversation; token figures are the server's, the environment's sections are the server's segments, and
+// an assistant message arrives once (history_appended naming its request).
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, PromptSegment, ServerMessage } from "../../server/protocol/index.ts";
 import { initialUiState, uiReducer } from "./reducer.ts";
-import { environmentParts, tokenFigures } from "./snapshot-view.ts";
-import { envelope, snapshot, summary } from "./test-builders.ts";
+import { environmentParts, requestSnapshot, tokenFigures } from "./snapshot-view.ts";
+import { envelope, requestEvent, snapshot, summary, tool } from "./test-builders.ts";
 import { turnsOf } from "./selectors.ts";
 
 function run(messages: ServerMessage[]) {
@@ -23,16 +24,31 @@ const segments: PromptSegment[] = [
   { kind: "environment", name: "review", hash: "e2", tokens: 5, chars: reviewSection.length },
 ];
 
-/** A request as the server sends it now: messages by reference, message segments left out. */
-function referenced(requestIndex: number, historyLength: number) {
-  const { messages: _left, ...rest } = snapshot({
+/** Request #n in full, as the Runner made it (its messages: the conversation's first `messages`). */
+function full(requestIndex: number, messages: ChatMessage[] = []) {
+  return snapshot({
     requestIndex,
     system: { stable: "x".repeat(20), environment: base + reviewSection },
-    segments,
+    stableHash: "s1",
+    tools: [tool("read_file")],
+    messages,
+    segments: [
+      ...segments,
+      ...messages.map((_message, index): PromptSegment => ({
+        kind: "message",
+        name: String(index),
+        hash: `m${index}`,
+        tokens: [4, 6, 2][index],
+      })),
+    ],
     tokenizer: "o200k_base (gpt-tokenizer)",
     eager: { stableChars: 900, stableTokens: 700, environmentTokens: 10, totalTokens: 777 },
   });
-  return { ...rest, historyLength };
+}
+
+/** A request as the server sends it: a reference, its messages the conversation's first n. */
+function referenced(requestIndex: number, historyLength: number) {
+  return requestEvent(full(requestIndex), { historyLength });
 }
 
 describe("request model in the page", () => {
@@ -47,7 +63,7 @@ describe("request model in the page", () => {
         message: user,
         figures: { hash: "m0", tokens: 4 },
       }),
-      envelope(3, { type: "request", runId: "r1", snapshot: referenced(1, 1) }),
+      envelope(3, referenced(1, 1)),
       envelope(4, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Find" }),
       envelope(5, {
         type: "history_appended",
@@ -64,14 +80,15 @@ describe("request model in the page", () => {
         message: { role: "user", content: "again" },
         figures: { hash: "m2", tokens: 2 },
       }),
-      envelope(12, { type: "request", runId: "r2", snapshot: referenced(2, 3) }),
+      envelope(12, referenced(2, 3)),
     ]);
     const session = state.session!;
-    expect(session.conversation.history).toEqual([user, answer, { role: "user", content: "again" }]);
-    const [first, second] = session.requests;
-    expect(first.snapshot.messages).toEqual([user]);
-    expect(second.snapshot.messages).toHaveLength(3);
-    expect(second.snapshot.segments!.map((segment) => `${segment.kind}:${segment.name}`)).toEqual([
+    expect(session.store.conversation.history).toEqual([user, answer, { role: "user", content: "again" }]);
+    const first = requestSnapshot(session.requests[0]);
+    const second = requestSnapshot(session.requests[1]);
+    expect(first).toEqual(full(1, [user]));
+    expect(second).toEqual(full(2, [user, answer, { role: "user", content: "again" }]));
+    expect(second.segments!.map((segment) => `${segment.kind}:${segment.name}`)).toEqual([
       "tool:read_file",
       "system:stable",
       "environment:base",
@@ -85,7 +102,7 @@ describe("request model in the page", () => {
     expect(turn).toMatchObject({ requestIndex: 1, text: "Findings: none.", streaming: false });
 
     // The server's numbers, summed per pane; the eager alternative is the server's too.
-    expect(tokenFigures(second.snapshot)).toEqual({
+    expect(tokenFigures(second)).toEqual({
       tools: 40,
       stable: 300,
       environment: 17,
@@ -93,7 +110,7 @@ describe("request model in the page", () => {
       total: 369,
       tokenizer: "o200k_base (gpt-tokenizer)",
     });
-    expect(second.snapshot.eager?.totalTokens).toBe(777);
+    expect(second.eager?.totalTokens).toBe(777);
   });
 
   it("skips replayed messages a snapshot with history already holds", () => {
@@ -107,22 +124,26 @@ describe("request model in the page", () => {
         activeSkills: [],
       }),
       envelope(2, { type: "history_appended", runId: "r1", message: user }),
-      envelope(3, { type: "request", runId: "r1", snapshot: referenced(1, 1) }),
+      envelope(3, referenced(1, 1)),
     ]);
-    expect(state.session!.conversation.history).toEqual([user]);
-    expect(state.session!.requests[0].snapshot.segments?.at(-1)).toMatchObject({ hash: "m0", tokens: 4 });
+    expect(state.session!.store.conversation.history).toEqual([user]);
+    expect(requestSnapshot(state.session!.requests[0]).segments?.at(-1)).toMatchObject({
+      hash: "m0",
+      tokens: 4,
+    });
   });
 
   it("shows an isolated slash run's answer, reopened from a log that has no deltas", () => {
     const state = run([
       envelope(9, { type: "session_opened", session: summary(), historyLength: 2, activeSkills: [] }),
       envelope(1, { type: "run_started", runId: "r9", userMessage: "/notes\n\nSummarize.", skill: "notes" }),
-      // Its private history: messages inline, its own history_appended events are not in the stream.
-      envelope(2, {
-        type: "request",
-        runId: "r9",
-        snapshot: snapshot({ runId: "r9", messages: [{ role: "user", content: "/notes\n\nSummarize." }] }),
-      }),
+      // Its private history: each message a blob of its own, its history_appended events not in the stream.
+      envelope(
+        2,
+        requestEvent(
+          snapshot({ runId: "r9", messages: [{ role: "user", content: "/notes\n\nSummarize." }] }),
+        ),
+      ),
       envelope(3, { type: "stop", runId: "r9", reason: "completed", iterations: 1 }),
       envelope(4, { type: "history_appended", runId: "r9", message: { role: "user", content: "/notes" } }),
       envelope(5, {
@@ -133,11 +154,13 @@ describe("request model in the page", () => {
     ]);
     const turn = turnsOf(state.session!).find((entry) => entry.kind === "assistant");
     expect(turn).toMatchObject({ runId: "r9", requestIndex: 1, text: "The notes are summarized." });
-    expect(state.session!.requests[0].snapshot.messages).toHaveLength(1);
+    expect(requestSnapshot(state.session!.requests[0]).messages).toEqual([
+      { role: "user", content: "/notes\n\nSummarize." },
+    ]);
   });
 
   it("splits the environment at the server's sections, never by parsing the text", () => {
-    const parts = environmentParts(referenced(1, 0));
+    const parts = environmentParts(full(1));
     expect(parts.map((part) => [part.name, part.heading])).toEqual([
       ["base", "# Environment"],
       ["review", "### review"],

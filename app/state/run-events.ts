@@ -1,11 +1,11 @@
-// Applies one RunnerEvent to a session's view: chat turns, tool call cards, approvals, model requests.
-// Pure: returns a new SessionView and never mutates its input. Turns and calls are records by id
-// (./records.ts): an event changes the one record it is about, and a delta never copies the conversation.
-import type { ChatMessage, RunnerEvent } from "../../server/protocol/index.ts";
-import { resolveSnapshot } from "./snapshot-view.ts";
+// Applies one Runner event (as the wire carries it) to a session's view: chat turns, tool call cards,
+// approvals, model requests. Pure: returns a new SessionView and never mutates its input. Turns and calls
+// are records by id (./records.ts): an event changes the one record it is about, and a delta never copies
+// the conversation.
+import type { ChatMessage, WireRunnerEvent } from "../../server/protocol/index.ts";
 import { applySkillResourceEvent } from "./skill-resources.ts";
 import * as records from "./records.ts";
-import type { ChatTurn, HistoryToolResult, SessionView, ToolCallView } from "./types.ts";
+import type { ChatTurn, HistoryToolResult, RequestView, SessionView, ToolCallView } from "./types.ts";
 
 type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
 
@@ -66,7 +66,7 @@ function withoutApproval(view: SessionView, callId: string): SessionView {
  * The newest sandbox the server reported for this session's processes: a run's start, or an exec call's
  * permission trace. Replayed events (seq before session_opened) are history; the snapshot is newer.
  */
-function observedSandbox(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+function observedSandbox(view: SessionView, event: WireRunnerEvent, seq: number): SessionView {
   if (seq <= view.openedSeq) return view;
   const sandbox =
     event.type === "run_started"
@@ -91,14 +91,14 @@ function assistantMessage(view: SessionView, runId: string, requestIndex: number
   }));
 }
 
-export function applyRunnerEvent(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+export function applyRunnerEvent(view: SessionView, event: WireRunnerEvent, seq: number): SessionView {
   return applySkillResourceEvent(
     observedSandbox(applyRunnerEventToView(view, event, seq), event, seq),
     event,
   );
 }
 
-function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: number): SessionView {
+function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: number): SessionView {
   switch (event.type) {
     case "run_started": {
       const userTurn: ChatTurn = {
@@ -128,18 +128,30 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       return { ...addTurn(base, userTurn), running: true, currentRunId: event.runId };
     }
     case "request": {
-      const snapshot = resolveSnapshot(event.snapshot, view.conversation);
-      const others = view.requests.filter((request) => request.requestIndex !== snapshot.requestIndex);
-      const existing = view.requests.find((request) => request.requestIndex === snapshot.requestIndex);
-      const requests = [
-        ...others,
-        { ...existing, requestIndex: snapshot.requestIndex, runId: event.runId, snapshot },
-      ];
-      requests.sort((left, right) => left.requestIndex - right.requestIndex);
+      // The request stays a reference: its blobs join the store, the panes resolve it when shown.
+      view.store.addBlobs(event.blobs);
+      const snapshot = event.snapshot;
+      const request: RequestView = {
+        requestIndex: snapshot.requestIndex,
+        runId: event.runId,
+        snapshot,
+        store: view.store,
+      };
+      const last = view.requests[view.requests.length - 1];
+      let requests: RequestView[];
+      if (!last || last.requestIndex < snapshot.requestIndex) requests = [...view.requests, request];
+      else {
+        const existing = view.requests.find((entry) => entry.requestIndex === snapshot.requestIndex);
+        requests = [
+          ...view.requests.filter((entry) => entry.requestIndex !== snapshot.requestIndex),
+          { ...existing, ...request },
+        ].sort((left, right) => left.requestIndex - right.requestIndex);
+      }
       return ensureAssistantTurn({ ...view, requests }, event.runId, snapshot.requestIndex);
     }
     case "provider_payload":
     case "usage": {
+      if (event.type === "provider_payload") view.store.addBlobs(event.blobs);
       const requests = view.requests.map((request) =>
         request.requestIndex !== event.requestIndex
           ? request
@@ -149,7 +161,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
                 usage: event.usage,
                 ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
               }
-            : { ...request, payload: event.payload, ...(event.routing ? { routing: event.routing } : {}) },
+            : { ...request, payload: event.hash, ...(event.routing ? { routing: event.routing } : {}) },
       );
       return { ...view, requests };
     }
@@ -274,17 +286,9 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
       return added.length ? { ...view, registeredTools: [...view.registeredTools, ...added] } : view;
     }
     case "history_appended": {
-      const known = seq <= view.conversationSeq;
-      const appended: SessionView = known
-        ? view
-        : {
-            ...view,
-            conversation: {
-              history: [...view.conversation.history, event.message],
-              figures: [...view.conversation.figures, event.figures],
-            },
-            conversationSeq: seq,
-          };
+      // A message the store has (the session_opened history, a replay after it) is not added twice.
+      view.store.append(seq, event.message, event.figures);
+      const appended = view;
       if (event.message.role !== "assistant") return appended;
       // An assistant message names its request: it is that turn's final text too (one event since format 2).
       if (event.requestIndex !== undefined)
@@ -336,7 +340,7 @@ function applyRunnerEventToView(view: SessionView, event: RunnerEvent, seq: numb
 }
 
 /** Chat turns for a session opened from its stored history (no live events yet). */
-export function turnsFromHistory(history: ChatMessage[]): {
+export function turnsFromHistory(history: readonly ChatMessage[]): {
   turns: records.Records<ChatTurn>;
   toolCalls: records.Records<ToolCallView>;
 } {

@@ -1,7 +1,7 @@
 // The lane's per-file states, from the events only: listed → read; a referenced file unread when a run
 // ends → never read.
 import { describe, expect, it } from "vitest";
-import type { RunnerEvent } from "../../server/protocol/index.ts";
+import type { WireRunnerEvent as RunnerEvent } from "../../server/protocol/index.ts";
 import { uiReducer, initialUiState } from "./reducer.ts";
 import { neverReadFiles, readTokens, skillFileRows } from "./skill-resources.ts";
 import { envelope, summary } from "./test-builders.ts";

@@ -2,7 +2,7 @@
 // used by a command / never read, and what each level cost in tokens. Derived from runner events only
 // (skill_activated with its manifest, skill_resource_read, skill_resource_used, stop); the components
 // read it and never compute it.
-import type { RunnerEvent, SkillResourceFile } from "../../server/protocol/index.ts";
+import type { SkillResourceFile, WireRunnerEvent } from "../../server/protocol/index.ts";
 import type { SessionView } from "./types.ts";
 
 /**
@@ -95,7 +95,7 @@ export function neverReadFiles(view: SkillResourceView): string[] {
     .map((file) => file.path);
 }
 
-export function applySkillResourceEvent(view: SessionView, event: RunnerEvent): SessionView {
+export function applySkillResourceEvent(view: SessionView, event: WireRunnerEvent): SessionView {
   const current = view.skillResources ?? {};
   switch (event.type) {
     case "skill_activated": {

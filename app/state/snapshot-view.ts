@@ -1,41 +1,34 @@
-// A request snapshot as the inspector shows it: messages that the server sent by reference
-// (`historyLength`) taken from the session's conversation, its segments completed with those messages'
-// figures, and the token figures read from the segments the server computed. Nothing is re-tokenized
-// or parsed back out of rendered text here. Pure functions.
-import type {
-  ChatMessage,
-  MessageFigures,
-  PromptSegment,
-  RequestSnapshot,
-} from "../../server/protocol/index.ts";
+// A request as the inspector shows it: the reference the server sent (RequestView.snapshot), resolved
+// against the session's store (./request-store.ts: blobs and conversation) only when a pane needs its
+// content, and the token figures read from the segments the server computed. Nothing is re-tokenized or
+// parsed back out of rendered text here.
+import type { RequestSnapshot, ResolvedRequest } from "../../server/protocol/index.ts";
+import { environmentSections, frameOf } from "../../server/protocol/request-model.ts";
+import type { RequestView } from "./types.ts";
 
-/** A snapshot with its messages in full, and its segments in full when the server sent any. */
-export type ResolvedSnapshot = RequestSnapshot & { messages: ChatMessage[] };
+/** A request with its messages, tools and system texts in full. */
+export type ResolvedSnapshot = ResolvedRequest;
 
-/** The conversation as the view knows it: messages in order, and the server's figures for each. */
-export interface ConversationView {
-  history: ChatMessage[];
-  figures: (MessageFigures | undefined)[];
+/** The selected request in full (resolved once per reference). */
+export function requestSnapshot(request: RequestView): ResolvedSnapshot {
+  return request.store.resolve(request.snapshot);
 }
 
-export function resolveSnapshot(snapshot: RequestSnapshot, conversation: ConversationView): ResolvedSnapshot {
-  if (snapshot.messages) return snapshot as ResolvedSnapshot;
-  const count = snapshot.historyLength ?? 0;
-  const messages = conversation.history.slice(0, count);
-  if (!snapshot.segments) return { ...snapshot, messages };
-  // A long message's figures come with the snapshot instead of its history_appended.
-  const sent = new Map(
-    snapshot.segments.flatMap((segment) => (segment.kind === "message" ? [[segment.name, segment]] : [])),
-  );
-  const messageSegments: PromptSegment[] = [];
-  for (let index = 0; index < messages.length; index++) {
-    const figures = conversation.figures[index] ?? sent.get(String(index));
-    // A message without figures (an older server's) leaves the figures incomplete: shown as unknown.
-    if (!figures) return { ...snapshot, messages, segments: undefined };
-    messageSegments.push({ kind: "message", name: String(index), ...figures });
-  }
-  const others = snapshot.segments.filter((segment) => segment.kind !== "message");
-  return { ...snapshot, messages, segments: [...others, ...messageSegments] };
+/** The provider payload of a request, as sent; undefined when the provider reported none. */
+export function requestPayload(request: RequestView): unknown {
+  return request.payload === undefined ? undefined : request.store.payload(request.payload);
+}
+
+/** The sha256 of a request's stable system, without resolving the request (its frame names it). */
+export function stableHashOf(request: RequestView): string {
+  return frameOf(request.snapshot, request.store.blobs).segments.find((s) => s.kind === "system")?.hash ?? "";
+}
+
+/** The names of the tools a request showed the model, without resolving the request. */
+export function toolNamesOf(request: RequestView): string[] {
+  return frameOf(request.snapshot, request.store.blobs)
+    .segments.filter((segment) => segment.kind === "tool")
+    .map((segment) => segment.name);
 }
 
 export interface TokenFigures {
@@ -78,6 +71,8 @@ export interface EnvironmentPart {
   name: string;
   /** The section's first line ("# Environment", "### review"). */
   heading: string;
+  /** The blank line a later skill's section opens with (before its heading). */
+  lead?: string;
   /** The rest of the section. */
   text: string;
   /** The server's hash of the section (absent without segments: the text itself is compared then). */
@@ -91,24 +86,24 @@ export interface EnvironmentPart {
  * environment is one part.
  */
 export function environmentParts(snapshot: RequestSnapshot): EnvironmentPart[] {
-  const environment = snapshot.system.environment;
-  const segments = snapshot.segments?.filter((segment) => segment.kind === "environment") ?? [];
-  const total = segments.reduce((sum, segment) => sum + (segment.chars ?? 0), 0);
-  const split = (text: string) => {
+  const split = (section: string) => {
+    // A later skill's section opens with the blank line that separates it from the one before.
+    const lead = section.startsWith("\n") ? "\n" : "";
+    const text = section.slice(lead.length);
     const newline = text.indexOf("\n");
-    return newline < 0
-      ? { heading: text, text: "" }
-      : { heading: text.slice(0, newline), text: text.slice(newline + 1) };
+    return {
+      ...(lead ? { lead } : {}),
+      ...(newline < 0
+        ? { heading: text, text: "" }
+        : { heading: text.slice(0, newline), text: text.slice(newline + 1) }),
+    };
   };
-  if (segments.length === 0 || total !== environment.length) {
-    return [{ name: "environment", ...split(environment) }];
-  }
-  const parts: EnvironmentPart[] = [];
-  let offset = 0;
-  for (const segment of segments) {
-    const text = environment.slice(offset, offset + (segment.chars ?? 0));
-    offset += segment.chars ?? 0;
-    parts.push({ name: segment.name, ...split(text), hash: segment.hash, tokens: segment.tokens });
-  }
-  return parts;
+  const sections = environmentSections(snapshot.system.environment, snapshot.segments ?? []);
+  if (!sections) return [{ name: "environment", ...split(snapshot.system.environment) }];
+  return sections.map(({ segment, text }) => ({
+    name: segment.name,
+    ...split(text),
+    hash: segment.hash,
+    tokens: segment.tokens,
+  }));
 }

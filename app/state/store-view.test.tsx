@@ -34,7 +34,7 @@ import {
   visibleErrors,
   waitingApprovals,
 } from "./selectors.ts";
-import { envelope, skill, snapshot, summary, tool } from "./test-builders.ts";
+import { envelope, requestEvent, skill, snapshot, summary, tool } from "./test-builders.ts";
 import type { UiAction, UiState } from "./types.ts";
 
 /** Events of session s1, numbered from 1, after its session_opened. */
@@ -107,7 +107,7 @@ describe("the store, events in and views out", () => {
     const streaming = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
+        requestEvent(snapshot()),
         ...["Let ", "me ", "look."].map((piece): SessionEvent => ({
           type: "text_delta",
           runId: "r1",
@@ -127,7 +127,7 @@ describe("the store, events in and views out", () => {
     const done = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
+        requestEvent(snapshot()),
         { type: "text_delta", runId: "r1", requestIndex: 1, text: "Done." },
         { type: "stop", runId: "r1", reason: "completed", iterations: 1 },
       ),
@@ -203,12 +203,8 @@ describe("the store, events in and views out", () => {
     const state = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
-        { type: "request", runId: "r1", snapshot: snapshot() },
-        {
-          type: "request",
-          runId: "r1",
-          snapshot: snapshot({ requestIndex: 2, tools: [tool("load_skill"), tool("lint", "skill")] }),
-        },
+        requestEvent(snapshot()),
+        requestEvent(snapshot({ requestIndex: 2, tools: [tool("load_skill"), tool("lint", "skill")] })),
       ),
     );
     expect(requestsOf(state).map((request) => request.requestIndex)).toEqual([1, 2]);
@@ -235,11 +231,7 @@ describe("the store, events in and views out", () => {
         catalog,
         { type: "skill_activated", runId: "r1", name: "review", source: "builtin", position: 1 },
         { type: "tools_registered", runId: "r1", skill: "review", tools: ["lint"] },
-        {
-          type: "request",
-          runId: "r1",
-          snapshot: snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] }),
-        },
+        requestEvent(snapshot({ requestIndex: 2, registeredNotVisible: ["lint"] })),
       ),
     );
     expect(stageOf(loaded, review)).toBe("tools_registered");
@@ -302,7 +294,7 @@ describe("the store, events in and views out", () => {
     for (let run = 1; run <= 100; run++)
       events.push(
         { type: "run_started", runId: `r${run}`, userMessage: `message ${run}` },
-        { type: "request", runId: `r${run}`, snapshot: snapshot({ requestIndex: run }) },
+        requestEvent(snapshot({ runId: `r${run}`, requestIndex: run })),
         {
           type: "tool_call",
           runId: `r${run}`,
@@ -315,7 +307,7 @@ describe("the store, events in and views out", () => {
       );
     events.push(
       { type: "run_started", runId: "live", userMessage: "stream" },
-      { type: "request", runId: "live", snapshot: snapshot({ requestIndex: 101 }) },
+      requestEvent(snapshot({ runId: "live", requestIndex: 101 })),
       { type: "text_delta", runId: "live", requestIndex: 101, text: "one " },
     );
     const before = reduce(session(catalog, ...events));
@@ -355,9 +347,9 @@ describe("the store, events in and views out", () => {
     const state = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "go" },
-        { type: "request", runId: "r1", snapshot: snapshot({ requestIndex: 1 }) },
+        requestEvent(snapshot({ runId: "r1", requestIndex: 1 })),
         call("c1", 1),
-        { type: "request", runId: "r1", snapshot: snapshot({ requestIndex: 2 }) },
+        requestEvent(snapshot({ runId: "r1", requestIndex: 2 })),
         call("c2", 2),
       ),
     );

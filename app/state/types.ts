@@ -33,7 +33,9 @@ import type {
 import type { InstallOutcome } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "./skill-resources.ts";
 import type { Records } from "./records.ts";
-import type { ConversationView, ResolvedSnapshot } from "./snapshot-view.ts";
+import type { RequestRef } from "../../server/protocol/index.ts";
+import type { RequestStore } from "./request-store.ts";
+import type { ResolvedSnapshot } from "./snapshot-view.ts";
 
 /** `no_token`: the page has none; `wrong_token`: the server says it is not this start's (it restarted). */
 export type ConnectionStatus = "idle" | "connecting" | "open" | "closed" | "no_token" | "wrong_token";
@@ -92,9 +94,12 @@ export type ChatTurn =
 export interface RequestView {
   requestIndex: number;
   runId: string;
-  /** Messages (and their segments) filled in from the conversation when the server sent a reference. */
-  snapshot: ResolvedSnapshot;
-  payload?: unknown;
+  /** The request as the server sent it: by reference (the selectors of ./snapshot-view.ts resolve it). */
+  snapshot: RequestRef;
+  /** The session's blobs and conversation, which the reference names (shared by the session's requests). */
+  store: RequestStore;
+  /** The hash of the provider's payload (./snapshot-view.ts requestPayload gives it as sent). */
+  payload?: string;
   /** The description router's decision for this request ("why this skill"); absent for models. */
   routing?: RoutingDecision;
   usage?: Usage;
@@ -137,10 +142,8 @@ export interface SessionView {
   activeSkills: string[];
   /** The conversation in order, by turn id (./records.ts: an event changes only the turn it is about). */
   turns: Records<ChatTurn>;
-  /** The conversation (history_appended messages and their figures): snapshots refer to it. */
-  conversation: ConversationView;
-  /** The seq the conversation is complete up to; replayed history_appended at or before it are known. */
-  conversationSeq: number;
+  /** The blobs and the conversation (history_appended messages and their figures) requests refer to. */
+  store: RequestStore;
   /** The session's tool calls, by call id (a turn names its calls by id). */
   toolCalls: Records<ToolCallView>;
   /** Call ids waiting for the user's answer, oldest first. */

@@ -7,12 +7,18 @@
 import type { CacheCheck, CacheStats, PredictedCacheDiagnostics } from "../protocol/cache-report.ts";
 import type { ChatMessage, ToolDefinition, Usage } from "../protocol/model.ts";
 import type { PromptSegment, SnapshotCache } from "../protocol/runner-events.ts";
+import type { ResolvedRequest } from "../protocol/request-model.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { messageSegments } from "../prompt/segments.ts";
 import { cacheStats, type Figures, type LedgerEntry } from "./cache-stats.ts";
 import { checkReport } from "./miss-causes.ts";
 import { predictDiagnostics, type ComparedRequest } from "./predicted-diagnostics.ts";
 import { midConversationSupport, type CacheRules, type MidConversationSupport } from "./rules.ts";
+
+/** A logged event the ledger folds when a session reopens: a request resolved in full. */
+export type LedgerEvent =
+  | Extract<SessionEvent, { type: "usage" | "cache_repredicted" }>
+  | { type: "request"; snapshot: ResolvedRequest };
 
 export interface LedgerRequest {
   requestIndex: number;
@@ -172,16 +178,16 @@ export class CacheLedger {
   }
 
   /**
-   * A logged event of a reopened session, in order. A logged request refers to the conversation
-   * (`historyLength`) instead of carrying its messages; their segments are made again from `history`.
+   * A logged event of a reopened session, in order; a request resolved in full (its messages from the
+   * conversation, server/protocol/request-model.ts), whose message segments are made again here.
    */
-  restore(event: SessionEvent, history: readonly ChatMessage[]): void {
+  restore(event: LedgerEvent): void {
     if (event.type === "cache_repredicted") {
       this.repredicted(event.requests);
     } else if (event.type === "request") {
       const { snapshot } = event;
       if (!snapshot.segments) return;
-      const messages = snapshot.messages ?? history.slice(0, snapshot.historyLength ?? 0);
+      const { messages } = snapshot;
       const parts = snapshot.segments.filter((segment) => segment.kind !== "message");
       // A snapshot's tools are all the model saw; those added mid-conversation were not in `tools`.
       const added = new Set(

@@ -118,8 +118,8 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
   // The prediction a session makes, under the same settings a `run` with these flags would have.
   const cache = new SessionCache("cli-prompt", home, (line) => options.warn(`warning: ${line}`), true);
   let snapshot: RequestSnapshot | undefined;
-  const runner = new Runner({
-    ...workspace.runnerDependencies({
+  const runner = new Runner(
+    workspace.runnerDependencies({
       provider,
       permission: permission.hook,
       onEvent: (event) => {
@@ -127,19 +127,19 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
       },
       disclosure: options.disclosure,
       ...(options.listingBudget ? { listingBudget: options.listingBudget } : {}),
+      ...cache.dependencies(
+        {
+          workdir,
+          provider: options.provider,
+          model: provider.model,
+          permissionMode: "default",
+          disclosure: options.disclosure,
+          ...options.cache,
+        },
+        provider,
+      ),
     }),
-    ...cache.dependencies(
-      {
-        workdir,
-        provider: options.provider,
-        model: provider.model,
-        permissionMode: "default",
-        disclosure: options.disclosure,
-        ...options.cache,
-      },
-      provider,
-    ),
-  });
+  );
   await runner.run(options.message ?? DEFAULT_PROMPT_MESSAGE);
   const request = provider.recorded!;
   return {

@@ -1,13 +1,14 @@
-// A saved session read for export: the log's header and events with every reference expanded (snapshots
-// carry their messages in full), and no configured key, key-shaped string or server token left in them.
-// The one place the CLI's `export` and the browser's export menu read a session log from.
+// A saved session read for export: the log's header and events as format 3 reads them (requests by
+// reference to their blobs: server/protocol/request-model.ts), with no configured key, key-shaped string
+// or server token left in them. The one place the CLI's `export` and the browser's export menu read a
+// session log from.
 import { readFile, readdir } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
-import { redactKnownSecrets } from "../providers/redact.ts";
-import { expandHistoryReferences } from "../session/log-compaction.ts";
+import { mayContainSecret, redactJsonLines, redactKnownSecrets } from "../providers/redact.ts";
+import { rewriteEvents } from "../session/request-writer.ts";
 import { parseSessionLog, type LogHeader } from "../session/session-log.ts";
 import { SessionSummaryFold } from "../session/session-summary.ts";
 import { isSessionId, sessionsDirectory } from "../session/session-hub.ts";
@@ -23,10 +24,14 @@ export interface ExportedSession {
   events: ExportedEvent[];
   /** Damaged parts of the log that were skipped (file, line, reason). */
   warnings: string[];
+  /** The skipped lines' text, redacted, each after the seq it followed (the JSONL export keeps them). */
+  skipped: { afterSeq: number; text: string }[];
 }
 
 /** `#token=<64 hex>` and `?token=<64 hex>`: the server's start token, should a log or a message quote it. */
 const SERVER_TOKEN = /([#?&]token=)[0-9a-f]{64}/g;
+
+const SERVER_TOKEN_ANYWHERE = new RegExp(SERVER_TOKEN.source);
 
 /** Every string in `value` with the server token shapes replaced. */
 export function redactServerTokens(text: string): string {
@@ -80,16 +85,15 @@ export async function readExportedSession(home: string, id: string): Promise<Exp
   return parseExportedLog(data, file);
 }
 
-/**
- * The events with every request snapshot's messages in full (a copy: the session's own events keep
- * referring to the conversation by `historyLength`, which is what keeps the HTML page linear in size).
- */
-export function withFullMessages(events: readonly ExportedEvent[]): ExportedEvent[] {
-  const copies = events.map((record) => ({ ...record, event: { ...record.event } as SessionEvent }));
-  expandHistoryReferences(copies);
-  return copies;
+/** Whether any event holds a key or the server token (most logs hold none: they are then kept as read). */
+function holdsSecret(events: readonly ExportedEvent[]): boolean {
+  return events.some((record) => {
+    const json = JSON.stringify(record.event);
+    return mayContainSecret(json) || SERVER_TOKEN_ANYWHERE.test(json);
+  });
 }
 
+/**
 /**
  * Every run with the user message it answers. A branch's first run continues the conversation copied from
  * its origin and adds no message of its own (`continues`, an empty `userMessage`); the message it answers
@@ -108,17 +112,17 @@ export function withContinuedMessages(events: ExportedEvent[]): ExportedEvent[] 
   });
 }
 
-/** Parses and redacts one session log's bytes (snapshots refer to the conversation by historyLength). */
+/**
+ * Parses and redacts one session log's bytes. A blob's hash names its bytes, so a log that holds a key is
+ * not edited in place: its events are written again, redacted (request-writer.ts rewriteEvents).
+ */
 export function parseExportedLog(data: Buffer, file: string): ExportedSession {
   const loaded = parseSessionLog(data, file);
   if (!loaded.header)
     throw new PlaygroundError("io_error", `${file} has no readable header record; it cannot be exported`);
+  const read = loaded.events.map((record) => ({ seq: record.seq, at: record.at, event: record.event }));
   const events = withContinuedMessages(
-    loaded.events.map((record) => ({
-      seq: record.seq,
-      at: record.at,
-      event: redactTokensDeep(redactKnownSecrets(record.event)),
-    })),
+    holdsSecret(read) ? rewriteEvents(read, (event) => redactTokensDeep(redactKnownSecrets(event))) : read,
   );
   // The title the session list shows: the first user message replaces the header's untitled one.
   const { id, createdAt, settings, title } = loaded.header;
@@ -128,5 +132,9 @@ export function parseExportedLog(data: Buffer, file: string): ExportedSession {
     header: redactTokensDeep(redactKnownSecrets({ ...loaded.header, title: fold.summary().title })),
     events,
     warnings: loaded.warnings,
+    skipped: loaded.skipped.map(({ afterSeq, text }) => ({
+      afterSeq,
+      text: redactServerTokens(redactJsonLines(text)),
+    })),
   };
 }

@@ -47,7 +47,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-type PageData = Pick<HtmlModel, "id" | "title" | "texts" | "toolSets" | "conversation" | "requests">;
+type PageData = Pick<HtmlModel, "id" | "title" | "blobs" | "conversation" | "requests">;
 
 function pageData(page: string): PageData {
   const match = /<script type="application\/json" id="session-data">([^<]*)<\/script>/.exec(page);
@@ -86,9 +86,9 @@ describe("HTML export", () => {
     expect(data.title).toBe("review the README");
     expect(data.requests.map((request) => request.index)).toEqual([1, 2, 3]);
     const [first, second, third] = data.requests;
-    expect(data.texts[first.stable]).toContain("load_skill");
-    expect(data.texts[second.environment]).toContain("## Active Skills");
-    // Stable unchanged across requests: one copy in the table, and no stable diff.
+    expect(data.blobs[first.stable]).toContain("load_skill");
+    expect(second.environment.map((hash) => data.blobs[hash]).join("")).toContain("## Active Skills");
+    // Stable unchanged across requests: one copy in the page, and no stable diff.
     expect(second.stable).toBe(first.stable);
     expect(second.diff?.stable).toBeUndefined();
     expect(
@@ -99,8 +99,8 @@ describe("HTML export", () => {
     expect(second.historyLength).toBe(3);
     expect(third.historyLength ?? third.messages?.length).toBe(5);
     expect(data.conversation[3]).toMatchObject({ role: "assistant" });
-    expect(data.toolSets[first.tools].map((tool) => tool.name)).toContain("read_file");
-    expect(first.payload).toMatchObject({ provider: "scripted" });
+    expect(first.tools.map((hash) => (data.blobs[hash] as { name: string }).name)).toContain("read_file");
+    expect(data.blobs[first.payload!]).toMatchObject({ value: { provider: "scripted" } });
     expect(first.segments?.length).toBeGreaterThan(0);
     expect(first.tokenizer).toBeTruthy();
     // The rest is rendered into the page as HTML, from the same model.

@@ -54,7 +54,7 @@ function chatEntry(entry: ChatEntry): Markup {
 export function requestTokens(model: HtmlModel, index: number): number | undefined {
   const request = model.requests[index];
   if (!request.segments) return undefined;
-  const parts = request.segments.reduce((sum, segment) => sum + segment.tokens, 0);
+  const parts = request.segments.reduce((sum, segment) => sum + (segment.tokens ?? 0), 0);
   // An isolated run's own messages have no figures in the log: only the prompt parts are counted then.
   if (request.messages) return parts;
   const messages = model.conversationTokens.slice(0, request.historyLength ?? 0);
@@ -156,8 +156,7 @@ export function paneData(model: HtmlModel) {
   return {
     id: model.id,
     title: model.title,
-    texts: model.texts,
-    toolSets: model.toolSets,
+    blobs: model.blobs,
     conversation: model.conversation,
     conversationTokens: model.conversationTokens,
     requests: model.requests.map(({ calls: _calls, answer: _answer, listedSkills: _listed, ...request }) => ({

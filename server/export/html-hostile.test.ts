@@ -140,12 +140,13 @@ describe("S23: a crafted session log exported to HTML", () => {
 
   it("the renderer escapes every value it inserts, numbers included: a session whose every value is markup renders as text", async () => {
     const session = await readExportedSession(home, path.basename(logFile, ".jsonl"));
-    // A log this version wrote (format 2) passes the schema whole.
+    // A log this version wrote (format 3) passes the schema whole.
     expect(session.warnings).toEqual([]);
     const hostile: ExportedSession = {
       header: poisoned(session.header) as ExportedSession["header"],
       events: session.events.map((record) => poisoned(record) as ExportedSession["events"][number]),
       warnings: [PAYLOAD],
+      skipped: [],
     };
     const page = sessionToHtml(hostile, PAYLOAD);
     expect(page.includes(`data-request="&quot;&gt;&lt;meta`), "the request index attribute is escaped").toBe(

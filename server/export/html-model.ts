@@ -1,15 +1,21 @@
 // The data an exported HTML page carries, folded from a saved session's events: every request with its
 // panes (stable, environment, messages, tools, raw, diffs, token and cache figures), the conversation, the
-// disclosure lane and the run settings. Repeated parts are stored once, so the file grows with the
-// session, not with its square: system texts and tool lists in tables, messages as a prefix of the one
-// conversation, provider payloads relative to the previous one (as the log stores them).
+// disclosure lane and the run settings. The page reads the log's own model (server/protocol/
+// request-model.ts): each text, tool definition, message and payload part once, as a blob by its hash,
+// and each request as references to them, so the file grows with the session, not with its square.
 import type { CacheCheck, CacheStats } from "../protocol/cache-report.ts";
 import { diffLines } from "diff";
-import type { ChatMessage, ToolCall, ToolDefinition, ToolResult, Usage } from "../protocol/model.ts";
+import type { ChatMessage, ToolCall, ToolResult, Usage } from "../protocol/model.ts";
 import type { PermissionTrace } from "../protocol/permission.ts";
-import type { PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
+import {
+  RequestReader,
+  frameOf,
+  type BlobStore,
+  type FrameSegment,
+  type ResolvedRequest,
+} from "../protocol/request-model.ts";
+import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import { compactPayload } from "../session/payload-compaction.ts";
 import type { ExportedSession } from "./exported-session.ts";
 
 /** One changed run of lines: `+` added, `-` removed, `=` unchanged (its line count only). */
@@ -34,19 +40,19 @@ export interface ExportedRequest {
   disclosure: string;
   at: string;
   stableHash: string;
-  /** Indexes into `texts`. */
-  stable: number;
-  environment: number;
-  /** The first `historyLength` messages of `conversation`, or the run's own messages (an isolated run). */
+  /** Blob hashes (`HtmlModel.blobs`): the stable system, the environment's sections, the tool definitions. */
+  stable: string;
+  environment: string[];
+  tools: string[];
+  /** The first `historyLength` messages of `conversation`, or the run's own messages by blob (an isolated run). */
   historyLength?: number;
-  messages?: ChatMessage[];
-  /** Index into `toolSets`. */
-  tools: number;
+  messages?: string[];
   registeredNotVisible: string[];
   listedSkills: string[];
   activeSkills: string[];
   tokenizer?: string;
-  segments?: PromptSegment[];
+  /** The prompt's segments apart from messages (absent in logs written before figures existed). */
+  segments?: FrameSegment[];
   eager?: RequestSnapshot["eager"];
   eagerStableLength?: number;
   /** Another part of the playground's cache figures (`snapshot.cache`), shown as they are when present. */
@@ -54,8 +60,8 @@ export interface ExportedRequest {
   usage: Usage[];
   /** The provider's cache diagnostics checked against the prediction (the usage event's). */
   cacheCheck?: CacheCheck;
-  /** The provider payload, or its compact form relative to the previous request's (`$previousPayload`). */
-  payload?: unknown;
+  /** The provider payload's blob hash (a StoredPayload: its top-level lists are blobs too). */
+  payload?: string;
   answer?: string;
   calls: ExportedCall[];
   diff?: { stable?: DiffPart[]; environment?: DiffPart[]; toolsAdded: string[]; toolsRemoved: string[] };
@@ -88,8 +94,8 @@ export interface HtmlModel {
   settingsChanges: { at: string; settings: SessionSettings }[];
   sandbox?: unknown;
   trust?: unknown;
-  texts: string[];
-  toolSets: ToolDefinition[][];
+  /** Every blob a request or payload refers to, by hash: a text, or a JSON value. */
+  blobs: Record<string, unknown>;
   conversation: ChatMessage[];
   /** Tokens of each conversation message (its history_appended figures; null when the log has none). */
   conversationTokens: (number | null)[];
@@ -101,17 +107,33 @@ export interface HtmlModel {
   cacheStats?: CacheStats;
 }
 
-class Interner<T> {
-  readonly values: T[] = [];
-  private readonly index = new Map<string, number>();
-  add(value: T, key = JSON.stringify(value)): number {
-    let found = this.index.get(key);
-    if (found === undefined) {
-      found = this.values.length;
-      this.values.push(value);
-      this.index.set(key, found);
+/** The blobs of the page: those a request or a payload refers to, copied from the log's store. */
+class PageBlobs {
+  readonly values: Record<string, unknown> = {};
+  constructor(private readonly store: BlobStore) {}
+  text(hash: string): string {
+    this.values[hash] ??= this.store.text(hash) ?? "";
+    return hash;
+  }
+  json(hash: string): string {
+    const value = this.store.json(hash);
+    if (value !== undefined) this.values[hash] ??= value;
+    return hash;
+  }
+  /** A payload and the lists it grows from (each list names the one it extends). */
+  payload(hash: string): string {
+    const stored = this.store.json(hash) as { lists?: Record<string, string> } | undefined;
+    this.json(hash);
+    for (const list of Object.values(stored?.lists ?? {})) {
+      for (let next: string | undefined = list; next !== undefined && !(next in this.values);) {
+        this.json(next);
+        const list: unknown = this.store.json(next);
+        const after: unknown =
+          typeof list === "object" && list !== null ? (list as { after?: unknown }).after : undefined;
+        next = typeof after === "string" ? after : undefined;
+      }
     }
-    return found;
+    return hash;
   }
 }
 
@@ -124,7 +146,7 @@ function lineDiff(before: string, after: string): DiffPart[] | undefined {
   });
 }
 
-function requestDiff(previous: RequestSnapshot | undefined, next: RequestSnapshot): ExportedRequest["diff"] {
+function requestDiff(previous: ResolvedRequest | undefined, next: ResolvedRequest): ExportedRequest["diff"] {
   if (!previous) return undefined;
   const before = previous.tools.map((tool) => tool.name);
   const after = next.tools.map((tool) => tool.name);
@@ -145,8 +167,8 @@ function firstLine(text: string): string {
 /** Folds the session's events into what the page shows. */
 export function buildHtmlModel(session: ExportedSession): HtmlModel {
   const { header } = session;
-  const texts = new Interner<string>();
-  const toolSets = new Interner<ToolDefinition[]>();
+  const reader = new RequestReader();
+  const blobs = new PageBlobs(reader.blobs);
   const conversation: ChatMessage[] = [];
   const requests = new Map<number, ExportedRequest>();
   const byRun = new Map<string, ExportedRequest>();
@@ -159,8 +181,7 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
     createdAt: header.createdAt,
     settings: header.settings,
     settingsChanges: [],
-    texts: texts.values,
-    toolSets: toolSets.values,
+    blobs: blobs.values,
     conversation,
     conversationTokens: [],
     requests: [],
@@ -176,10 +197,10 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
     }
     return row;
   };
-  let previousSnapshot: RequestSnapshot | undefined;
-  let previousPayload: { seq: number; payload: unknown } | undefined;
+  let previousSnapshot: ResolvedRequest | undefined;
   let lastRequest: ExportedRequest | undefined;
-  for (const { seq, at, event } of session.events) {
+  for (const { at, event } of session.events) {
+    reader.observe(event);
     switch (event.type) {
       case "run_started":
         if (event.sandbox) model.sandbox = event.sandbox;
@@ -193,8 +214,11 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         });
         break;
       case "request": {
-        const snapshot = event.snapshot;
-        const cache = (snapshot as RequestSnapshot & { cache?: unknown }).cache;
+        const ref = event.snapshot;
+        const snapshot = reader.resolve(ref);
+        const frame = frameOf(ref, reader.blobs);
+        const parts = (kind: FrameSegment["kind"]) =>
+          frame.segments.filter((segment) => segment.kind === kind).map((segment) => segment.hash);
         const request: ExportedRequest = {
           index: snapshot.requestIndex,
           runId: snapshot.runId,
@@ -204,24 +228,24 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
           disclosure: snapshot.disclosure,
           at: snapshot.at,
           stableHash: snapshot.stableHash,
-          stable: texts.add(snapshot.system.stable, snapshot.system.stable),
-          environment: texts.add(snapshot.system.environment, snapshot.system.environment),
-          ...(snapshot.historyLength !== undefined
-            ? { historyLength: Math.min(snapshot.historyLength, conversation.length) }
-            : { messages: snapshot.messages ?? [] }),
-          tools: toolSets.add(snapshot.tools),
+          stable: blobs.text(parts("system")[0] ?? ""),
+          environment: parts("environment").map((hash) => blobs.text(hash)),
+          tools: parts("tool").map((hash) => blobs.json(hash)),
+          ...(ref.historyLength !== undefined
+            ? { historyLength: Math.min(ref.historyLength, conversation.length) }
+            : { messages: (ref.messageSegments ?? []).map((segment) => blobs.json(segment.hash)) }),
           registeredNotVisible: snapshot.registeredNotVisible,
           listedSkills: snapshot.listedSkills,
           activeSkills: snapshot.activeSkills,
           ...(snapshot.tokenizer ? { tokenizer: snapshot.tokenizer } : {}),
-          ...(snapshot.segments
-            ? { segments: snapshot.segments.filter((segment) => segment.kind !== "message") }
+          ...(frame.segments.every((segment) => segment.tokens !== undefined)
+            ? { segments: frame.segments }
             : {}),
           ...(snapshot.eager ? { eager: snapshot.eager } : {}),
           ...(snapshot.eagerStableLength !== undefined
             ? { eagerStableLength: snapshot.eagerStableLength }
             : {}),
-          ...(cache !== undefined ? { cache } : {}),
+          ...(snapshot.cache !== undefined ? { cache: snapshot.cache } : {}),
           usage: [],
           calls: [],
           diff: requestDiff(previousSnapshot, snapshot),
@@ -248,9 +272,7 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
         break;
       case "provider_payload": {
         const request = requests.get(event.requestIndex);
-        if (!request) break;
-        request.payload = compactPayload(event.payload, previousPayload) ?? event.payload;
-        previousPayload = { seq, payload: event.payload };
+        if (request) request.payload = blobs.payload(event.hash);
         break;
       }
       case "usage": {

@@ -20,31 +20,38 @@ export const PAGE_SCRIPT = String.raw`(function () {
   function pre(text, cls) { return el("pre", cls ? { class: cls } : null, [text]); }
   function json(value) { return JSON.stringify(value, null, 2); }
 
-  // Provider payloads are stored relative to the previous request's, as in the session log.
+  // The log's model: each text and JSON value once, by its sha256 (server/protocol/request-model.ts).
+  function blob(hash) { return data.blobs[hash]; }
+
+  // A payload's top-level lists are stored as chains: each list names the one it extends ("after").
+  function listItems(hash) {
+    var chain = [];
+    for (var next = hash, guard = 0; next !== undefined && guard < 100000; guard++) {
+      var list = blob(next);
+      if (!list || !Array.isArray(list.items)) break;
+      chain.unshift(list.items);
+      next = typeof list.after === "string" ? list.after : undefined;
+    }
+    return [].concat.apply([], chain);
+  }
+
   function expandPayload(index) {
     if (payloads[index] !== undefined) return payloads[index];
-    var stored = data.requests[index].payload;
-    var result = stored;
-    if (stored && typeof stored === "object" && !Array.isArray(stored) && "$previousPayload" in stored) {
-      var before;
-      for (var back = index - 1; back >= 0 && before === undefined; back--)
-        if (data.requests[back].payload !== undefined) before = expandPayload(back);
-      result = {};
-      Object.keys(stored).forEach(function (key) {
-        if (key === "$previousPayload") return;
-        var value = stored[key];
-        if (value && typeof value === "object" && value.$same === true) result[key] = before ? before[key] : undefined;
-        else if (value && typeof value === "object" && typeof value.$prefix === "number" && Array.isArray(value.rest))
-          result[key] = ((before && before[key]) || []).slice(0, value.$prefix).concat(value.rest);
-        else result[key] = value;
-      });
+    var hash = data.requests[index].payload;
+    var stored = hash === undefined ? undefined : blob(hash);
+    var result = stored && stored.value;
+    if (stored && stored.lists && result && typeof result === "object" && !Array.isArray(result)) {
+      var copy = {};
+      Object.keys(result).forEach(function (key) { copy[key] = result[key]; });
+      Object.keys(stored.lists).forEach(function (key) { copy[key] = listItems(stored.lists[key]); });
+      result = copy;
     }
     payloads[index] = result;
     return result;
   }
 
   function messagesOf(request) {
-    return request.messages || data.conversation.slice(0, request.historyLength || 0);
+    return request.messages ? request.messages.map(blob) : data.conversation.slice(0, request.historyLength || 0);
   }
 
   function messageView(message, added) {
@@ -80,11 +87,11 @@ export const PAGE_SCRIPT = String.raw`(function () {
     var request = data.requests[index];
     var box = el("div", { "data-testid": "export-pane-" + pane, class: "pane-body" });
     if (pane === "stable") {
-      box.appendChild(el("p", { class: "note" }, ["sha256 " + request.stableHash + " · " + data.texts[request.stable].length + " chars"]));
-      box.appendChild(pre(data.texts[request.stable]));
+      box.appendChild(el("p", { class: "note" }, ["sha256 " + request.stableHash + " · " + (blob(request.stable) || "").length + " chars"]));
+      box.appendChild(pre(blob(request.stable) || ""));
     } else if (pane === "environment") {
       box.appendChild(el("p", { class: "note" }, ["active skills: " + (request.activeSkills.join(", ") || "none")]));
-      box.appendChild(pre(data.texts[request.environment]));
+      box.appendChild(pre(request.environment.map(blob).join("")));
     } else if (pane === "messages") {
       var messages = messagesOf(request);
       var previous = index > 0 ? messagesOf(data.requests[index - 1]).length : 0;
@@ -93,7 +100,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
       box.appendChild(el("p", { class: "note" }, [messages.length + " message(s)"]));
       box.appendChild(list);
     } else if (pane === "tools") {
-      var tools = data.toolSets[request.tools];
+      var tools = request.tools.map(blob).filter(Boolean);
       box.appendChild(el("p", { class: "note" }, [tools.length + " tool(s) visible to the model" +
         (request.registeredNotVisible.length ? "; registered, not visible yet: " + request.registeredNotVisible.join(", ") : "")]));
       tools.forEach(function (tool) {

@@ -1,12 +1,13 @@
-// Exporting a saved session: as its JSONL log (references expanded), one self-contained HTML page, a
+// Exporting a saved session: as its JSONL log (format 3, as read), one self-contained HTML page, a
 // scenario YAML the scripted model replays, or an OpenTelemetry trace (OTLP/JSON). Used by `cli export`
 // and the browser's session menu.
 import { PlaygroundError } from "../errors/index.ts";
 import { sessionToHtml } from "./html-export.ts";
 import { sessionToScenario } from "./scenario-export.ts";
 import { sessionToOtlp, type OtlpExportOptions } from "./otlp-trace.ts";
-import { redactServerTokens, withFullMessages, type ExportedSession } from "./exported-session.ts";
+import { redactServerTokens, type ExportedSession } from "./exported-session.ts";
 import { sessionFileStem } from "../session/session-summary.ts";
+import { LOG_FORMAT_VERSION } from "../session/session-log.ts";
 
 export { readExportedSession, parseExportedLog, type ExportedSession } from "./exported-session.ts";
 export { sessionToHtml } from "./html-export.ts";
@@ -27,12 +28,23 @@ export function isExportFormat(value: string): value is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
-/** The JSONL log as a reader without this program needs it: header, then every event in full. */
+/**
+ * The JSONL log in format 3, whatever format it was written in: the header, then every event as the wire
+ * carries it (each text and JSON value once, by its sha256: server/protocol/request-model.ts), and the
+ * lines that could not be read where they stood, as written (redacted): a download drops nothing.
+ */
 function sessionToJsonl(session: ExportedSession): string {
-  const lines = [
-    JSON.stringify(session.header),
-    ...withFullMessages(session.events).map((record) => JSON.stringify({ kind: "event", ...record })),
-  ];
+  const lines = [JSON.stringify({ ...session.header, version: LOG_FORMAT_VERSION })];
+  const skipped = [...session.skipped];
+  const skippedAfter = (seq: number) => {
+    while (skipped.length > 0 && skipped[0].afterSeq <= seq) lines.push(skipped.shift()!.text);
+  };
+  skippedAfter(0);
+  for (const record of session.events) {
+    lines.push(JSON.stringify({ kind: "event", ...record }));
+    skippedAfter(record.seq);
+  }
+  lines.push(...skipped.map((line) => line.text));
   return redactServerTokens(`${lines.join("\n")}\n`);
 }
 

@@ -10,9 +10,9 @@
 // model produced never leaves by default). Keys and the server token are already redacted by the reader
 // (exported-session.ts), which is the one reader of session logs every export uses.
 import type { ChatMessage, Usage } from "../protocol/model.ts";
-import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader, type ResolvedRequest } from "../protocol/request-model.ts";
 import { PLAYGROUND_VERSION } from "../session/workspace.ts";
-import { withFullMessages, type ExportedSession } from "./exported-session.ts";
+import type { ExportedSession } from "./exported-session.ts";
 import {
   attributes,
   SPAN_KIND,
@@ -42,7 +42,7 @@ interface OpenSpan {
 interface RunState {
   traceId: string;
   run: OpenSpan;
-  requests: Map<number, OpenSpan & { provider: string; snapshot: RequestSnapshot }>;
+  requests: Map<number, OpenSpan & { provider: string; snapshot: ResolvedRequest }>;
   tools: Map<string, OpenSpan>;
   /** The tool call in flight or just answered, whose effects (skill activated, file read) become its children. */
   currentTool?: OpenSpan;
@@ -59,7 +59,7 @@ function totalInput(provider: string, usage: Usage): number | undefined {
  * The cost of one request from the provider's own token report and the price row the cache model used
  * for it (prices.json, named in the snapshot): undefined for an estimate or when no price is known.
  */
-function reportedCost(state: { provider: string; snapshot: RequestSnapshot }, usage: Usage) {
+function reportedCost(state: { provider: string; snapshot: ResolvedRequest }, usage: Usage) {
   const price = state.snapshot.cache?.price;
   if (!price || usage.source === "estimate" || usage.inputTokens === undefined) return undefined;
   const read = usage.cacheReadInputTokens ?? 0;
@@ -161,7 +161,8 @@ function end(open: OpenSpan, at: string): void {
 export function sessionToOtlp(session: ExportedSession, options: OtlpExportOptions = {}): OtlpTraceRequest {
   const content = options.includeContent === true;
   const sessionId = session.header.id;
-  const events = withFullMessages(session.events);
+  // Requests are read in full from their references (server/protocol/request-model.ts), in log order.
+  const requests = new RequestReader();
   const runs = new Map<string, RunState>();
   const spans: OtlpSpan[] = [];
   const keep = <T extends OpenSpan>(open: T): T => {
@@ -170,9 +171,10 @@ export function sessionToOtlp(session: ExportedSession, options: OtlpExportOptio
   };
   let lastAt = session.header.createdAt;
 
-  for (const record of events) {
+  for (const record of session.events) {
     lastAt = record.at;
     const { event, at } = record;
+    requests.observe(event);
     // Calls made by hand from the tool console belong to no run and no model request.
     if ("console" in event && event.console) continue;
     if (event.type === "run_started") {
@@ -209,7 +211,7 @@ export function sessionToOtlp(session: ExportedSession, options: OtlpExportOptio
     if (!run) continue;
     switch (event.type) {
       case "request": {
-        const { snapshot } = event;
+        const snapshot = requests.resolve(event.snapshot);
         const request = keep({
           ended: false,
           provider: snapshot.provider,
@@ -491,8 +493,8 @@ function closeRun(run: RunState, at: string, interrupted: boolean): void {
   end(run.run, at);
 }
 
-function requestContent(snapshot: RequestSnapshot): Record<string, AttributeInput> {
-  const messages = snapshot.messages ?? [];
+function requestContent(snapshot: ResolvedRequest): Record<string, AttributeInput> {
+  const { messages } = snapshot;
   return {
     "gen_ai.system_instructions": JSON.stringify([
       { type: "text", content: snapshot.system.stable },

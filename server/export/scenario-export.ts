@@ -7,8 +7,9 @@ import { stringify } from "yaml";
 import { PlaygroundError } from "../errors/index.ts";
 import type { ChatMessage, ToolCall } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import { contentSha256, environmentWorkdir } from "../providers/scenario-divergence.ts";
-import { withFullMessages, type ExportedSession } from "./exported-session.ts";
+import type { ExportedSession } from "./exported-session.ts";
 
 interface YamlTurn {
   text?: string;
@@ -34,7 +35,7 @@ export function firstMessageMatch(message: string): string {
 }
 
 function recordedRequest(snapshot: RequestSnapshot): YamlTurn["request"] {
-  const messages: ChatMessage[] = snapshot.messages ?? [];
+  const messages: ChatMessage[] = snapshot.messages;
   const last = messages[messages.length - 1];
   const workdir = environmentWorkdir(snapshot.system.environment);
   return {
@@ -56,14 +57,16 @@ function yamlCalls(calls: readonly ToolCall[]): { name: string; input: unknown }
 /** The scenario YAML of a saved session; refuses a session in which the model never answered. */
 export function sessionToScenario(session: ExportedSession): string {
   const { header } = session;
-  const events = withFullMessages(session.events);
+  const requests = new RequestReader();
   const snapshots = new Map<number, RequestSnapshot>();
   const answers = new Map<number, { text: string; toolCalls: ToolCall[] }>();
   const userMessages: string[] = [];
-  for (const { event } of events) {
+  for (const { event } of session.events) {
+    requests.observe(event);
     if ("console" in event && event.console) continue;
     if (event.type === "run_started") userMessages.push(event.userMessage);
-    else if (event.type === "request") snapshots.set(event.snapshot.requestIndex, event.snapshot);
+    else if (event.type === "request")
+      snapshots.set(event.snapshot.requestIndex, requests.resolve(event.snapshot));
     else if (event.type === "assistant_message")
       answers.set(event.requestIndex, { text: event.message.content, toolCalls: event.message.toolCalls });
     else if (

@@ -1,6 +1,7 @@
 // S19 over HTTP: a Streamable HTTP MCP server (the SDK's server side, on a local port) whose tool answers
 // with more than 10 MiB, as an event stream and as one JSON body. The SDK reads either without a limit; the
 // connection's fetch counts the body as it arrives, fails the call with the limit, and stops that server.
+import { ExitHooks } from "../tools/exit-hooks.ts";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -68,6 +69,7 @@ describe("S19: an HTTP MCP server's answer over 10 MiB", () => {
         sandbox: { homes: [] },
         clientVersion: "test",
         onChange: () => undefined,
+        exitHooks: new ExitHooks(),
       });
       closers.push(() => connection.close());
       await connection.connect();

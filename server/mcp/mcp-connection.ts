@@ -2,6 +2,7 @@
 // or it is failed, its tool list read, its stderr kept, a crash reported (and a reconnect possible), and
 // ended on close. State changes are reported to `onChange`; nothing here throws at the caller.
 // The SDK is loaded on the first connect: a CLI command or session without MCP servers never pays for it.
+import type { ExitHooks } from "../tools/exit-hooks.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -108,6 +109,8 @@ export interface McpConnectionOptions {
   initializeTimeoutMs?: number;
   clientVersion: string;
   onChange: () => void;
+  /** Where a stdio server's last-resort kill on process exit is registered. */
+  exitHooks: ExitHooks;
 }
 
 export interface CallOptions {
@@ -349,6 +352,7 @@ export class McpConnection {
       env: launchEnvironment(config, policy.network),
       cwd,
       sandbox: policy,
+      exitHooks: this.options.exitHooks,
       onStderr: (text) => {
         this.stderrTail = (this.stderrTail + text).slice(-16 * 1024);
         this.changed();

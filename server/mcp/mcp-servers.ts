@@ -1,6 +1,7 @@
 // The MCP servers of one session (or one CLI run): started together, their tools kept in the main
 // Registry while they are connected (registered when a server comes up, removed when it fails or crashes),
 // reconnect by name, and all ended on close — no server process outlives its owner.
+import { ExitHooks } from "../tools/exit-hooks.ts";
 import type { McpServerView } from "../protocol/mcp.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
@@ -19,6 +20,8 @@ export interface McpServersOptions {
   clientVersion: string;
   initializeTimeoutMs?: number;
   callTimeoutMs?: number;
+  /** The composition root's exit hooks (stdio servers are killed on process exit); absent: these servers' own. */
+  exitHooks?: ExitHooks;
 }
 
 /** What a change was: a status or tool list (`state`), or only more stderr. */
@@ -39,8 +42,11 @@ export class McpServers {
   private closed = false;
   private sessionNetwork: boolean;
 
+  private readonly exitHooks: ExitHooks;
+
   constructor(private readonly options: McpServersOptions) {
     this.sessionNetwork = options.sessionNetwork === true;
+    this.exitHooks = options.exitHooks ?? new ExitHooks();
   }
 
   /**
@@ -84,6 +90,7 @@ export class McpServers {
           ? { initializeTimeoutMs: this.options.initializeTimeoutMs }
           : {}),
         onChange: () => this.changed(server.name),
+        exitHooks: this.exitHooks,
       });
       this.connections.set(server.name, connection);
       fresh.push(connection);

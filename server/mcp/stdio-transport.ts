@@ -12,6 +12,7 @@
 // `failure` saying so — the handlers run on stream events, where a throw would be uncaught and end the
 // whole playground, and a message nested a million deep parses but overflows the stack of whatever
 // walks it later (JSON.stringify, structuredClone, schema compilers).
+import type { ExitHooks } from "../tools/exit-hooks.ts";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -41,11 +42,9 @@ export interface StdioLaunch {
   /** Enabled: the command runs under bwrap with this policy; disabled: directly (sandbox off). */
   sandbox: SandboxPolicy;
   onStderr?: (text: string) => void;
+  /** Where the last-resort kill of this server's group is registered (the composition root's). */
+  exitHooks: ExitHooks;
 }
-
-/** Live server process groups of this process, killed by the exit hook if nobody closed them. */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
 
 export class SandboxedStdioTransport implements Transport {
   onclose?: () => void;
@@ -57,6 +56,7 @@ export class SandboxedStdioTransport implements Transport {
   private failureText: string | undefined;
   private exited: Promise<void> = Promise.resolve();
   private closing = false;
+  private removeExitHook: (() => void) | undefined;
 
   constructor(private readonly launch: StdioLaunch) {}
 
@@ -114,10 +114,10 @@ export class SandboxedStdioTransport implements Transport {
       });
       child.once("spawn", () => {
         spawned = true;
-        if (child.pid !== undefined) {
-          liveGroups.add(child.pid);
-          installExitHook();
-        }
+        // Killed on process exit if nobody closed it (a crash, a plain exit).
+        const pid = child.pid;
+        if (pid !== undefined)
+          this.removeExitHook = this.launch.exitHooks.add(() => signalGroup(pid, "SIGKILL"));
         if (sandbox?.seccomp) {
           // bwrap reads its seccomp program on descriptor 3, to its end. A bwrap that exits first makes
           // this write fail (EPIPE): reported, as the exit itself is.
@@ -135,7 +135,7 @@ export class SandboxedStdioTransport implements Transport {
       for (const stream of [child.stdin!, child.stdout!, child.stderr!])
         stream.on("error", (error: Error) => this.onerror?.(error));
       child.once("close", () => {
-        if (child.pid !== undefined) liveGroups.delete(child.pid);
+        this.removeExitHook?.();
         this.onclose?.();
       });
     });
@@ -234,15 +234,6 @@ function keepTail(tail: Buffer, chunk: Buffer, limit: number): Buffer {
   const keep = Math.min(tail.length, limit - chunk.length);
   return Buffer.concat([tail.subarray(tail.length - keep), chunk]);
 }
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const pid of liveGroups) signalGroup(pid, "SIGKILL");
-  });
-}
-
 /**
  * Why `command` cannot be started. A path to a file without the execute bit is not "not found": npm can
  * leave a package's bin script that way, and the fix is to run it with its interpreter.

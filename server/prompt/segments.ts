@@ -87,12 +87,32 @@ export function messageHash(message: ChatMessage): string {
   return hash;
 }
 
+/**
+ * Tokens of a message's text, remembered by that text: what the tokenizer counts leaves out the ids and
+ * flags the hash covers, so two messages that read the same (the same tool result to another call, a turn
+ * replayed) are counted once. Texts over TEXT_CACHE_MAX_CHARS are remembered by the message's hash instead.
+ */
+const tokensByMessageText = new Map<string, number>();
+
+function messageTokens(message: ChatMessage, hash: string): number {
+  const text = messageText(message);
+  if (text.length > TEXT_CACHE_MAX_CHARS) return cachedTokens(hash, text);
+  let tokens = tokensByMessageText.get(text);
+  if (tokens === undefined) {
+    tokens = countTokens(text);
+    charactersTokenized += text.length;
+    if (tokensByMessageText.size >= TOKEN_CACHE_LIMIT) tokensByMessageText.clear();
+    tokensByMessageText.set(text, tokens);
+  }
+  return tokens;
+}
+
 /** A message's hash and tokens (of `messageText`). */
 export function messageFigures(message: ChatMessage): MessageFigures {
   const known = figuresByMessage.get(message);
   if (known) return known;
   const hash = messageHash(message);
-  const figures = { hash, tokens: cachedTokens(hash, messageText(message)) };
+  const figures = { hash, tokens: messageTokens(message, hash) };
   figuresByMessage.set(message, figures);
   return figures;
 }
@@ -110,8 +130,17 @@ export function figuresOnAppend(message: ChatMessage): MessageFigures | undefine
   return message.content.length > FIGURES_ON_APPEND_MAX_CHARS ? undefined : messageFigures(message);
 }
 
+/**
+ * A tool's segment: tokens of what the model reads, and the hash of the definition as stored (its JSON,
+ * with the playground's own fields: the blob the request refers to, server/protocol/request-model.ts).
+ */
 export function toolSegments(tools: readonly ToolDefinition[]): PromptSegment[] {
-  return tools.map((tool) => ({ kind: "tool", name: tool.name, ...textFigures(toolText(tool)) }));
+  return tools.map((tool) => ({
+    kind: "tool",
+    name: tool.name,
+    hash: sha256Hex(JSON.stringify(tool)),
+    tokens: textFigures(toolText(tool)).tokens,
+  }));
 }
 
 export function stableSegment(stable: string, stableHash = sha256Hex(stable)): PromptSegment {

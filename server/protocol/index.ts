@@ -11,4 +11,5 @@ export type * from "./trigger-lab.ts";
 export type * from "./mcp.ts";
 export type { ErrorType } from "../errors/index.ts";
 export type * from "./branch.ts";
+export type * from "./request-model.ts";
 export type * from "./routing.ts";

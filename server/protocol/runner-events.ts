@@ -25,7 +25,7 @@ export interface PromptSegment {
   kind: PromptSegmentKind;
   /** A tool's name, "stable", "base" or an active skill's name (environment), or a message's 0-based index. */
   name: string;
-  /** sha256 hex of the segment's content (a tool's or message's JSON; the text of a system part). */
+  /** sha256 hex of the segment's content: a tool definition's or a message's JSON, a system part's text. */
   hash: string;
   /** Tokens of the text the segment stands for (see server/prompt/segments.ts). */
   tokens: number;
@@ -128,7 +128,10 @@ export type CacheBreakpoints = "stable" | "rolling";
  */
 export type SkillPlacement = "environment" | "message" | "system";
 
-/** Everything the model was given for one request, captured before the provider is called. */
+/**
+ * Everything the model was given for one request, captured before the provider is called: the Runner's
+ * form, in full. On the wire and in the log it is a RequestRef (./request-model.ts).
+ */
 export interface RequestSnapshot {
   runId: string;
   /** 1-based index of the request within the session (across runs). */
@@ -142,14 +145,10 @@ export interface RequestSnapshot {
   /** sha256 hex of system.stable. */
   stableHash: string;
   /**
-   * The conversation sent. Runner events (and the CLI) always carry it in full. On the WebSocket and in
-   * the session log it is left out when `historyLength` is set: the messages are then the first
-   * `historyLength` messages of the session's conversation (its `history_appended` events, in order).
-   * An isolated slash run, whose history is not the session's, keeps its messages here.
+   * The conversation sent. The Runner's event (and `cli run --json`) carries it in full; the WebSocket and
+   * the session log carry the request by reference (request-model.ts: the conversation's first n).
    */
-  messages?: ChatMessage[];
-  /** Set when `messages` are (or were, before being left out) the session conversation's first n messages. */
-  historyLength?: number;
+  messages: ChatMessage[];
   /** The run-level tool definitions snapshot: what the model can see. */
   tools: ToolDefinition[];
   /** Names of tools registered in the Registry but not in `tools` (registered, not visible yet). */
@@ -162,11 +161,7 @@ export interface RequestSnapshot {
   eagerStableLength?: number;
   /** The tokenizer of every token figure here, e.g. "o200k_base (gpt-tokenizer)" (absent in old logs). */
   tokenizer?: string;
-  /**
-   * The prompt in render order (absent in old logs). When the messages are referenced by
-   * `historyLength`, the message segments are left out too: they are the `figures` of those messages'
-   * `history_appended` events.
-   */
+  /** The prompt in render order: tools, stable system, environment sections, messages (absent in old logs). */
   segments?: PromptSegment[];
   /** The eager alternative of this request (absent in old logs). */
   eager?: EagerFigures;

@@ -17,19 +17,15 @@
 //   skip replayed `history_appended` events whose seq <= the snapshot's seq. The turns travel once: a
 //   replay from the start (no `lastSeq`) carries every `history_appended`, so `session_opened` then has no
 //   `history` (only `historyLength`); with `lastSeq` > 0 it carries the history as before.
-// - Request snapshots carry their messages by reference (`historyLength`: the first n messages of the
-//   conversation, i.e. of the `history_appended` events in seq order) unless the run's history is not the
-//   session's (an isolated slash run), which keeps `messages` in full.
+// - Requests and provider payloads travel by reference (./request-model.ts): each text or JSON value once,
+//   as a blob inside the first event that needs it, then by its sha256. A request's messages are the first
+//   `historyLength` messages of the conversation (the `history_appended` events in seq order) unless the
+//   run's history is not the session's (an isolated slash run): then each message is a blob of its own.
 import type { CatalogSnapshot, ReloadDiff, SkillFigures, SkillWarning } from "./catalog.ts";
 import type { McpServerView } from "./mcp.ts";
 import type { ChatMessage, ToolCall, ToolResult } from "./model.ts";
-import type {
-  CacheModelChoice,
-  MessageFigures,
-  RequestSnapshot,
-  RunnerEvent,
-  SnapshotCache,
-} from "./runner-events.ts";
+import type { CacheModelChoice, MessageFigures, SnapshotCache } from "./runner-events.ts";
+import type { ManualTurnEvent, WireRunnerEvent } from "./request-model.ts";
 import type { FolderTrust, SandboxState, SessionConfirmation } from "./sandbox.ts";
 import type { InstallOutcome } from "./install.ts";
 import type {
@@ -79,7 +75,7 @@ export type { ClientCommand } from "./schemas.ts";
 
 /** Events that belong to one session's ordered stream (each carries a sequence number). */
 export type SessionEvent =
-  | RunnerEvent
+  | WireRunnerEvent
   | {
       type: "session_opened";
       session: SessionSummary;
@@ -96,7 +92,7 @@ export type SessionEvent =
   | { type: "settings_changed"; settings: SessionSettings }
   /** The workdir's trust, sent when a session opens on a folder whose settings grant something, and on change. */
   | { type: "trust_state"; trust: FolderTrust }
-  | { type: "manual_turn_requested"; runId: string; requestIndex: number; snapshot: RequestSnapshot }
+  | ManualTurnEvent
   | {
       type: "tool_console_result";
       requestId: string;

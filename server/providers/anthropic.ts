@@ -50,17 +50,7 @@ function mergeUsage(usage: Usage, reported: Record<string, unknown> | null | und
   if (typeof oneHour === "number") usage.cacheWriteTtl = oneHour > 0 ? "1h" : "5m";
 }
 
-function brokenToolCallError(
-  call: { name: string; problem: string },
-  stopReason: string | null,
-  maxTokens: number,
-): StreamProtocolError {
-  if (stopReason === "max_tokens") {
-    return new StreamProtocolError(
-      "truncated",
-      `the answer hit max_tokens (${maxTokens}) in the middle of tool call "${call.name}"`,
-    );
-  }
+function malformedToolCallError(call: { name: string; problem: string }): StreamProtocolError {
   return new StreamProtocolError(
     "malformed",
     `the input of tool call "${call.name}" is not valid JSON after its last chunk (${call.problem})`,
@@ -171,7 +161,7 @@ export class AnthropicProvider implements Provider {
     const usage: Usage = {};
     let sawStart = false;
     let sawStop = false;
-    let brokenToolCall: { name: string; problem: string } | undefined;
+    let brokenToolCall: { id: string; name: string; problem: string } | undefined;
     for await (const event of events) {
       switch (event.type) {
         case "message_start":
@@ -214,14 +204,23 @@ export class AnthropicProvider implements Provider {
           if (block?.kind !== "tool_use" || brokenToolCall) break;
           const parsed = parseToolInput(block.json);
           // Invalid JSON is judged at message_delta: hitting max_tokens mid-call is not a format error.
-          if ("problem" in parsed) brokenToolCall = { name: block.name, problem: parsed.problem };
+          if ("problem" in parsed)
+            brokenToolCall = { id: block.id, name: block.name, problem: parsed.problem };
           else yield { type: "tool_call", call: { id: block.id, name: block.name, input: parsed.input } };
           break;
         }
         case "message_delta":
           mergeUsage(usage, event.usage as unknown as Record<string, unknown>);
-          if (brokenToolCall)
-            throw brokenToolCallError(brokenToolCall, event.delta.stop_reason, this.maxTokens);
+          if (brokenToolCall) {
+            // max_tokens cut the call's input: the model gets an error result and can retry smaller.
+            if (event.delta.stop_reason !== "max_tokens") throw malformedToolCallError(brokenToolCall);
+            yield {
+              type: "tool_call",
+              call: { id: brokenToolCall.id, name: brokenToolCall.name, input: {} },
+              cutOff: true,
+            };
+            brokenToolCall = undefined;
+          }
           break;
         case "message_stop":
           sawStop = true;
@@ -229,7 +228,7 @@ export class AnthropicProvider implements Provider {
       }
     }
     if (!sawStart) throw new StreamProtocolError("malformed", "the response held no message_start event");
-    if (brokenToolCall) throw brokenToolCallError(brokenToolCall, null, this.maxTokens);
+    if (brokenToolCall) throw malformedToolCallError(brokenToolCall);
     if (!sawStop) throw new StreamProtocolError("stream_cut", "the stream ended before message_stop");
     if (Object.keys(usage).length > 0) yield { type: "usage", usage };
   }

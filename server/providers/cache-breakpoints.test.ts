@@ -10,7 +10,7 @@ import type { ChatMessage, Usage } from "../protocol/model.ts";
 import type { PromptSegment } from "../protocol/runner-events.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { Runner } from "../runner/runner.ts";
-import { createHarness, type Harness } from "../runner/test-harness.ts";
+import { createHarness, type Harness } from "../runner/testing/harness.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { anthropicStream, startFakeAnthropic } from "./testing/fake-anthropic.ts";
@@ -45,7 +45,7 @@ describe("rolling breakpoints through the Runner and the local Anthropic server"
 
   it("the second iteration's body carries a breakpoint on the conversation's last block, besides the stable one", async () => {
     twoIterations();
-    await new Runner(harness.deps(provider(), { cacheBreakpoints: "rolling" })).run("review it");
+    await new Runner(harness.deps(provider(), {}, { breakpoints: "rolling" })).run("review it");
     const bodies = fake.requests.map((request) => request.body as any);
     expect(bodies).toHaveLength(2);
     for (const body of bodies) expect(body.system[0].cache_control).toEqual({ type: "ephemeral" });
@@ -63,7 +63,7 @@ describe("rolling breakpoints through the Runner and the local Anthropic server"
 
   it("stable only: no breakpoint on the conversation", async () => {
     twoIterations();
-    await new Runner(harness.deps(provider(), { cacheBreakpoints: "stable" })).run("review it");
+    await new Runner(harness.deps(provider(), {}, { breakpoints: "stable" })).run("review it");
     const body = fake.requests[1].body as any;
     expect(JSON.stringify(body.messages)).not.toContain("cache_control");
   });
@@ -72,10 +72,11 @@ describe("rolling breakpoints through the Runner and the local Anthropic server"
     twoIterations();
     const config = loadCacheConfig({ env: {} });
     await new Runner(
-      harness.deps(provider(), {
-        cacheBreakpoints: "rolling",
-        cache: new CacheModel(config.rules, config.prices),
-      }),
+      harness.deps(
+        provider(),
+        {},
+        { breakpoints: "rolling", predictor: new CacheModel(config.rules, config.prices) },
+      ),
     ).run("review it");
     const caches = harness.requests().map((snapshot) => snapshot.cache!);
     expect(caches.map((cache) => [cache.model, cache.rules, cache.breakpoints])).toEqual([

@@ -270,7 +270,7 @@ describe("openai provider: failures end in exactly one error event", () => {
     expect(messageOf(events)).toMatch(/cut mid-message.*finish_reason/);
   });
 
-  it("finish_reason length in the middle of a tool call: says the limit was hit", async () => {
+  it("finish_reason length in the middle of a tool call: the call comes out cut off, not as an error", async () => {
     const response = openAiStream({
       toolCalls: [{ name: "read_file", arguments: { path: "abc" }, chunks: 4 }],
       finishReason: "length",
@@ -282,9 +282,12 @@ describe("openai provider: failures end in exactly one error event", () => {
       response.events.splice(lastArguments, 1);
     }
     fake.enqueue(response);
-    expect(messageOf(await collectEvents(provider(), sampleRequest()))).toMatch(
-      /output token limit in the middle of tool call "read_file"/,
-    );
+    const events = await collectEvents(provider(), sampleRequest());
+    // The Runner answers it with an error result (server/providers/truncated-tool-call.test.ts).
+    expect(eventsOfType(events, "tool_call")).toMatchObject([
+      { call: { name: "read_file", input: {} }, cutOff: true },
+    ]);
+    expect(events.at(-1)?.type).toBe("done");
   });
 
   it("malformed SSE: not JSON where a chunk should be", async () => {

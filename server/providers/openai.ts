@@ -34,17 +34,17 @@ interface ToolCallState {
   arguments: string;
 }
 
-function parseArguments(text: string, toolName: string, finishReason: string): unknown {
-  if (text.trim() === "") return {};
+/** The parsed arguments; `cutOff` when the output-token limit cut them (the call is answered, not run). */
+function parseArguments(
+  text: string,
+  toolName: string,
+  finishReason: string,
+): { input: unknown; cutOff?: true } {
+  if (text.trim() === "") return { input: {} };
   try {
-    return JSON.parse(text);
+    return { input: JSON.parse(text) };
   } catch (error) {
-    if (finishReason === "length") {
-      throw new StreamProtocolError(
-        "truncated",
-        `the answer hit the output token limit in the middle of tool call "${toolName}"`,
-      );
-    }
+    if (finishReason === "length") return { input: {}, cutOff: true };
     throw new StreamProtocolError(
       "malformed",
       `the arguments of tool call "${toolName}" are not valid JSON after the last chunk (${(error as Error).message})`,
@@ -158,13 +158,11 @@ export class OpenAiProvider implements Provider {
       const state = calls.get(index)!;
       if (!state.name)
         throw new StreamProtocolError("malformed", `tool call #${index} arrived without a function name`);
+      const { input, cutOff } = parseArguments(state.arguments, state.name, finishReason);
       yield {
         type: "tool_call",
-        call: {
-          id: state.id || `call_${randomUUID()}`,
-          name: state.name,
-          input: parseArguments(state.arguments, state.name, finishReason),
-        },
+        call: { id: state.id || `call_${randomUUID()}`, name: state.name, input },
+        ...(cutOff ? { cutOff } : {}),
       };
     }
     if (usage)

@@ -32,7 +32,12 @@ export interface ModelRequest {
 
 export type ProviderEvent =
   | { type: "text_delta"; text: string }
-  | { type: "tool_call"; call: ToolCall }
+  /**
+   * A tool call, once its input is complete. `cutOff`: the output-token limit (Anthropic stop_reason
+   * "max_tokens", Chat Completions finish_reason "length") cut its JSON input short; `call.input` is {} and
+   * the Runner does not run it but answers it with an error result telling the model to retry smaller.
+   */
+  | { type: "tool_call"; call: ToolCall; cutOff?: true }
   | { type: "usage"; usage: Usage }
   /**
    * The exact payload sent to the API, keys redacted, for the inspector's Raw pane. The description

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCacheLedger, createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "./runner.ts";
-import { createHarness, ROWS_BODY, type Harness } from "./test-harness.ts";
+import { createHarness, ROWS_BODY, type Harness } from "./testing/harness.ts";
 
 let harness: Harness;
 beforeEach(async () => {
@@ -41,13 +41,16 @@ function recording(provider: Provider, sent: ModelRequest[]): Provider {
 
 function deps(cacheModel: string, sent: ModelRequest[]) {
   const config = loadCacheConfig({ env: {} });
-  return harness.deps(recording(harness.scripted(LOAD_ROWS_THEN_USE), sent), {
-    skillPlacement: "system",
-    cacheModel,
-    cacheBreakpoints: "rolling",
-    cache: createCacheModel(config),
-    cacheLedger: createCacheLedger(config),
-  });
+  return harness.deps(
+    recording(harness.scripted(LOAD_ROWS_THEN_USE), sent),
+    { skillPlacement: "system" },
+    {
+      cacheModel,
+      breakpoints: "rolling",
+      predictor: createCacheModel(config),
+      ledger: createCacheLedger(config),
+    },
+  );
 }
 
 describe("SOPs in a mid-conversation system message", () => {

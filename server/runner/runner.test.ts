@@ -8,7 +8,7 @@ import { WORKDIR_ENV_VAR } from "../skills/skill-tool.ts";
 import { okResult } from "../tools/types.ts";
 import { Runner } from "./runner.ts";
 import { TOOL_STOP_SETTLE_MS } from "./tool-call.ts";
-import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./test-harness.ts";
+import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./testing/harness.ts";
 
 let harness: Harness;
 beforeEach(async () => {
@@ -679,5 +679,57 @@ turns:
       "tool",
       "assistant",
     ]);
+  });
+});
+
+describe("Runner: hooks", () => {
+  /** Records every request the provider is sent (the loop's own work). */
+  function recorded(yaml: string) {
+    const provider = harness.scripted(yaml);
+    const sent: unknown[] = [];
+    return {
+      sent,
+      provider: {
+        name: provider.name,
+        model: provider.model,
+        stream: (request: Parameters<typeof provider.stream>[0], signal: AbortSignal) => {
+          sent.push(structuredClone(request));
+          return provider.stream(request, signal);
+        },
+      },
+    };
+  }
+
+  it("without hooks the loop sends the same requests, and its events carry none of the session's figures", async () => {
+    const bare = recorded(LOAD_REVIEW_THEN_ANSWER);
+    await new Runner(harness.deps(bare.provider, { hooks: undefined })).run("please review");
+    const bareEvents = harness.events.splice(0);
+    harness.history.splice(0);
+    harness.activeSkills.deactivate("review");
+    const hooked = recorded(LOAD_REVIEW_THEN_ANSWER);
+    await new Runner(harness.deps(hooked.provider)).run("please review");
+
+    // The model is sent the same thing either way (the scripted model's call ids aside): the hooks only
+    // describe it.
+    const sameIds = (sent: unknown[]) => JSON.stringify(sent).replace(/call_[0-9a-f]+_/g, "call_");
+    expect(sameIds(bare.sent)).toBe(sameIds(hooked.sent));
+    const snapshots = (events: typeof bareEvents) =>
+      events.flatMap((event) => (event.type === "request" ? [event.snapshot] : []));
+    const [bareSnapshot] = snapshots(bareEvents);
+    expect(bareSnapshot.registeredNotVisible).toEqual([]);
+    for (const field of ["segments", "tokenizer", "eager", "eagerStableLength", "indexLineTokens", "cache"])
+      expect(bareSnapshot).not.toHaveProperty(field);
+    expect(bareEvents.find((event) => event.type === "run_started")).not.toHaveProperty("sandbox");
+    expect(bareEvents.some((event) => event.type === "history_appended" && event.figures !== undefined)).toBe(
+      false,
+    );
+
+    const [hookedSnapshot] = snapshots(harness.events);
+    expect(hookedSnapshot.segments?.length).toBeGreaterThan(0);
+    expect(hookedSnapshot.eager?.stableTokens).toBeGreaterThan(0);
+    expect(hookedSnapshot.registeredNotVisible).toEqual(
+      harness.registry.names().filter((name) => !hookedSnapshot.tools.some((tool) => tool.name === name)),
+    );
+    expect(harness.events.find((event) => event.type === "run_started")).toHaveProperty("sandbox");
   });
 });

@@ -5,31 +5,22 @@ import { errorMessage } from "../errors/index.ts";
 import {
   LOAD_SKILL_TOOL_NAME,
   type ChatMessage,
+  type DisclosureMode,
   type StopReason,
   type ToolCall,
   type ToolDefinition,
 } from "../protocol/model.ts";
 import type { RequestSnapshot, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
-import { buildEnvironmentSections, type EnvironmentInput } from "../prompt/environment.ts";
 import { skillBlock } from "../prompt/skill-block.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import {
-  TOKENIZER_NAME,
-  environmentSegments,
-  figuresOnAppend,
-  messageSegments,
-  segmentTokens,
-  stableSegment,
-  textFigures,
-  toolSegments,
-} from "../prompt/segments.ts";
-import { buildStableSystem, indexLineTexts } from "../prompt/stable-system.ts";
+import { buildStableSystem, type ListingBudget, type SkillBody } from "../prompt/stable-system.ts";
+import type { PromptItem } from "../skills/types.ts";
 import { compareNames } from "../protocol/names.ts";
 import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
-import { sandboxState } from "../tools/sandbox.ts";
 import { failResult } from "../tools/types.ts";
 import { ABORTED, unlessAborted } from "./abortable.ts";
-import { overrideSections, overrideTools } from "./request-overrides.ts";
+import { gatherEnvironment, type GatheredEnvironment } from "./environment-gather.ts";
+import { overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
 import { effectivePlacement, placementNote, toolChangePlan, withPlacedSops } from "./mid-conversation.ts";
 import {
@@ -37,14 +28,21 @@ import {
   PERMISSION_EVALUATE_TIMEOUT_MS,
   RequestCounter,
   UNKNOWN_TOOL_LIMIT,
+  type RunFacts,
   type RunnerDependencies,
   type RunOptions,
   type RunOutcome,
 } from "./types.ts";
 
+/** What an error result says to a call the output-token limit cut (its input is incomplete). */
+export const CUT_OFF_CALL_MESSAGE =
+  "not run: this tool call was cut off by the output token limit before its input was complete; retry with a smaller input (for example, split the content over several calls)";
+
 interface ModelResponse {
   text: string;
   calls: ToolCall[];
+  /** Ids of calls the output-token limit cut (answered with an error result, never run). */
+  cutOff: Set<string>;
   /** Set when the provider ended with a terminal error event (or broke its contract). */
   error?: string;
   canceled: boolean;
@@ -56,6 +54,38 @@ class EventSinkError extends Error {
     super(`the runner's event sink failed: ${errorMessage(sinkError)}`);
     this.name = "EventSinkError";
   }
+}
+
+/**
+ * The stable systems built lately, by the index they were built from: the same catalog gives the same
+ * index array (PromptSources.promptItems), so a run builds and hashes its stable system only when the
+ * index or the settings changed. A pure memo — the text is a function of its keys — held weakly.
+ */
+const stableSystems = new WeakMap<readonly PromptItem[], Map<string, { text: string; hash: string }>>();
+
+function stableSystemFor(
+  items: readonly PromptItem[],
+  disclosure: DisclosureMode,
+  listingBudget: ListingBudget | undefined,
+  eagerBodies: () => readonly SkillBody[],
+): { text: string; hash: string } {
+  const build = () => {
+    const text = buildStableSystem({
+      skills: [...items],
+      disclosure,
+      eagerBodies: disclosure === "eager" ? [...eagerBodies()] : [],
+      ...(listingBudget ? { listingBudget } : {}),
+    });
+    return { text, hash: sha256Hex(text) };
+  };
+  // Eager mode's text also depends on every body: built each run (a teaching switch, not the default).
+  if (disclosure === "eager") return build();
+  const key = JSON.stringify(listingBudget ?? null);
+  let byKey = stableSystems.get(items);
+  if (!byKey) stableSystems.set(items, (byKey = new Map()));
+  let known = byKey.get(key);
+  if (!known) byKey.set(key, (known = build()));
+  return known;
 }
 
 export class Runner {
@@ -74,7 +104,7 @@ export class Runner {
   /** Appends to the history; an assistant message names the request that produced it. */
   private append(runId: string, message: ChatMessage, requestIndex?: number): void {
     this.deps.history.push(message);
-    const figures = figuresOnAppend(message);
+    const figures = this.deps.hooks?.messageAppended?.(message);
     this.emit({
       type: "history_appended",
       runId,
@@ -99,6 +129,7 @@ export class Runner {
 
   async run(userText: string, options: RunOptions = {}): Promise<RunOutcome> {
     const { prompt, provider, registry } = this.deps;
+    const hooks = this.deps.hooks ?? {};
     const runId = options.runId ?? `run_${randomUUID().slice(0, 8)}`;
     const signal = options.signal ?? new AbortController().signal;
     const disclosure = options.disclosure ?? this.deps.disclosure ?? "progressive";
@@ -106,10 +137,7 @@ export class Runner {
     const now = this.deps.now ?? (() => new Date());
     // Eager disclosure inlines every SOP in the stable system already: the placement experiment is moot.
     const placement = disclosure === "eager" ? "environment" : (this.deps.skillPlacement ?? "environment");
-    const breakpoints = this.deps.cacheBreakpoints ?? "stable";
-    const ledger = this.deps.cacheLedger;
-    const cacheModelOf = (model: string) => this.deps.cacheModel || model;
-    const supportFor = (model: string) => ledger?.supports(cacheModelOf(model));
+    const supportFor = (model: string) => hooks.midConversation?.(model);
 
     const continues = options.continueConversation === true;
     this.emit({
@@ -117,14 +145,15 @@ export class Runner {
       runId,
       userMessage: continues ? "" : userText,
       ...(options.skill ? { skill: options.skill } : {}),
-      sandbox: sandboxState(this.deps.sandbox?.network ?? false, this.deps.sandbox?.availability),
+      ...hooks.runStarted?.(runId),
       ...(continues ? { continues: true as const } : {}),
     });
     options.onStarted?.();
-    // The tools the model sees, snapshotted once per run. With SOPs in mid-conversation system messages on
-    // a model that takes tool changes, tools new to the conversation are added after the user message
-    // instead of changing `tools` (mid-conversation.ts). A branch's first run keeps the tools of the
-    // request it resends, in their order (`visibleTools`).
+    // The tools the model sees, snapshotted once per run (and copied once: requests and snapshots share
+    // the copy, which nobody changes). With SOPs in mid-conversation system messages on a model that takes
+    // tool changes, tools new to the conversation are added after the user message instead of changing
+    // `tools` (mid-conversation.ts). A branch's first run keeps the tools of the request it resends, in
+    // their order (`visibleTools`).
     let tools = this.definitions(options, options.visibleTools);
     let sentTools = tools;
     let addedTools: ToolDefinition[] = [];
@@ -136,7 +165,7 @@ export class Runner {
     ) {
       ({ sent: sentTools, added: addedTools } = toolChangePlan(
         tools,
-        ledger?.lastSentTools(),
+        hooks.lastSentTools?.(),
         this.deps.history,
       ));
     }
@@ -149,49 +178,56 @@ export class Runner {
 
     // Built once per run: the same bytes for every request of the run (and of later runs, same catalog).
     const items = prompt.promptItems();
-    const eagerBodies = prompt.eagerBodies();
     const listingBudget = this.deps.listingBudget;
     const overrides = prompt.overrides?.();
-    const stable =
-      overrides?.stable ??
-      buildStableSystem({
-        skills: items,
-        disclosure,
-        eagerBodies,
-        ...(listingBudget ? { listingBudget } : {}),
-      });
-    const stableHash = sha256Hex(stable);
-    const stablePart = stableSegment(stable, stableHash);
-    // The eager alternative comes from the same builder eager mode uses (its tokens cached by hash).
-    const eagerStable =
-      disclosure === "eager"
-        ? { chars: stable.length, tokens: stablePart.tokens }
-        : (() => {
-            const text = buildStableSystem({ skills: items, disclosure: "eager", eagerBodies });
-            return { chars: text.length, tokens: textFigures(text).tokens };
-          })();
-    const eagerStableLength = eagerStable.chars;
+    const built =
+      overrides?.stable === undefined
+        ? stableSystemFor(items, disclosure, listingBudget, () => prompt.eagerBodies())
+        : { text: overrides.stable, hash: sha256Hex(overrides.stable) };
+    const stable = built.text;
+    const run: RunFacts = {
+      runId,
+      disclosure,
+      items,
+      stable,
+      stableHash: built.hash,
+      stableOverridden: overrides?.stable !== undefined,
+      ...(listingBudget ? { listingBudget } : {}),
+    };
     const listedSkills = items.map((item) => item.name).sort(compareNames);
-    // Each index line's tokens, counted once here: the inspector's Context and the skill lane show these.
-    const indexLineTokens =
-      disclosure === "progressive" && !overrides?.stable
-        ? Object.fromEntries(
-            indexLineTexts(items, listingBudget).map(({ name, line }) => [name, textFigures(line).tokens]),
-          )
-        : undefined;
 
-    let toolParts = toolSegments(sentTools);
     let unknownInARow = 0;
     let iterations = 0;
     let finalText = "";
     const stop = (reason: StopReason, message?: string): RunOutcome => {
-      // At the end of each run, the session's cache figures so far (server/cache/cache-stats.ts); just
-      // before the stop, so `stop` stays the run's last event for everyone who reads up to it.
-      if (ledger) this.emit({ type: "cache_stats", runId, stats: ledger.stats(now().toISOString()) });
+      // Whatever the session adds at the end of a run (its cache figures so far) goes out just before
+      // `stop`, so `stop` stays the run's last event for everyone who reads up to it.
+      for (const event of hooks.beforeStop?.(runId) ?? []) this.emit(event);
       this.emit({ type: "stop", runId, reason, ...(message ? { message } : {}), iterations });
       return { runId, reason, ...(message ? { message } : {}), iterations, finalText };
     };
 
+    // What every tool call of the run shares (built once, not per call).
+    const callContext = {
+      runId,
+      registry,
+      permission: this.deps.permission,
+      workdir: this.deps.workdir,
+      signal,
+      ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
+      ...(this.deps.processes ? { processes: this.deps.processes } : {}),
+      ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
+      permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
+      readOnly: options.planMode === true,
+      ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
+      emit: (event: RunnerEvent) => this.emit(event),
+      promptItems: () => prompt.promptItems(),
+      ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
+    };
+    let toolsCopy = structuredClone(tools);
+    let sentCopy = sentTools === tools ? toolsCopy : structuredClone(sentTools);
+    let visibleNames = new Set(tools.map((tool) => tool.name));
+    let environment: GatheredEnvironment | undefined;
     for (let iteration = 1; ; iteration += 1) {
       if (signal.aborted) return stop("canceled", "stopped by the user");
       if (iteration > maxIterations) {
@@ -201,9 +237,10 @@ export class Runner {
       if (options.refreshToolsEachIteration && iteration > 1) {
         tools = this.definitions(options);
         sentTools = tools;
-        toolParts = toolSegments(tools);
+        toolsCopy = structuredClone(tools);
+        sentCopy = toolsCopy;
+        visibleNames = new Set(tools.map((tool) => tool.name));
       }
-      const visibleNames = new Set(tools.map((tool) => tool.name));
 
       const requestIndex = this.requestCounter.next();
       const model = options.model ?? provider.model;
@@ -211,41 +248,48 @@ export class Runner {
       const effective = effectivePlacement(placement, support);
       const activeSkills = prompt.activeSkills();
       const loadArguments = disclosure === "eager" ? (prompt.activeSkillArguments?.() ?? {}) : {};
-      const environmentInput: EnvironmentInput = {
-        ...prompt.environmentFacts(),
-        provider: provider.name,
-        model,
-        date: options.environmentDate ?? now(),
-        activeSkills: activeSkills.map((skill) =>
-          loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
-        ),
-        disclosure,
-        ...(effective !== "environment" ? { skillPlacement: effective } : {}),
-      };
-      const sections = overrideSections(buildEnvironmentSections(environmentInput), overrides);
-      const environment = sections.map((section) => section.text).join("");
-      const environmentParts = environmentSegments(sections);
-      // The snapshot shares the history's message objects (never changed once appended) instead of a copy.
+      // The date as the environment renders it (YYYY-MM-DD), so an unchanged environment compares equal.
+      environment = gatherEnvironment(
+        {
+          ...prompt.environmentFacts(),
+          provider: provider.name,
+          model,
+          date: options.environmentDate ?? now().toISOString().slice(0, 10),
+          activeSkills: activeSkills.map((skill) =>
+            loadArguments[skill.name] ? { ...skill, arguments: loadArguments[skill.name] } : skill,
+          ),
+          disclosure,
+          ...(effective !== "environment" ? { skillPlacement: effective } : {}),
+        },
+        overrides,
+        environment,
+      );
+      const { input: environmentInput, sections } = environment;
+      // Requests and snapshots share the history's message objects (never changed once appended).
       const messages = this.deps.history.slice();
-      const messageParts = messageSegments(messages);
-      const segments = [...toolParts, stablePart, ...environmentParts, ...messageParts];
-      const eagerEnvironmentTokens =
-        disclosure === "eager"
-          ? segmentTokens(environmentParts)
-          : segmentTokens(
-              environmentSegments(buildEnvironmentSections({ ...environmentInput, disclosure: "eager" })),
-            );
+      const at = now().toISOString();
+      const added = hooks.beforeRequest?.({
+        run,
+        requestIndex,
+        iteration,
+        model,
+        provider: provider.name,
+        at,
+        visibleTools: tools,
+        sentTools,
+        environmentInput,
+        sections,
+        messages,
+        placement,
+        support,
+      });
       const request: ModelRequest = {
-        system: { stable, environment },
-        environmentSections: sections.map(({ name, text }) => ({ name, text })),
-        messages: structuredClone(this.deps.history),
-        tools: structuredClone(sentTools),
+        system: { stable, environment: environment.text },
+        environmentSections: environment.requestSections,
+        messages,
+        tools: sentCopy,
         ...(options.model ? { model: options.model } : {}),
-        ...(breakpoints === "rolling" ? { cacheBreakpoints: breakpoints } : {}),
-        ...(this.deps.promptCacheKey ? { promptCacheKey: this.deps.promptCacheKey } : {}),
-        ...(ledger && this.deps.cacheDiagnostics !== false && ledger.asksDiagnostics()
-          ? { cacheDiagnostics: { previousResponseId: ledger.previousResponseId() } }
-          : {}),
+        ...added?.request,
         ...(support
           ? {
               midConversation: {
@@ -256,38 +300,7 @@ export class Runner {
             }
           : {}),
       };
-      const at = now().toISOString();
-      const registeredNotVisible = registry.names().filter((name) => !visibleNames.has(name));
-      const predicted = this.deps.cache?.predict({
-        requestIndex,
-        runId,
-        at,
-        segments,
-        model: cacheModelOf(model),
-        breakpoints,
-        registeredNotVisible,
-      });
-      const note =
-        disclosure === "progressive"
-          ? placementNote(placement, predicted?.model ?? cacheModelOf(model), support)
-          : undefined;
-      // The ledger compares the request with the one before it: what the provider's diagnostics should say.
-      const diagnostics = ledger?.expect({
-        requestIndex,
-        provider: provider.name,
-        at,
-        model: predicted?.model ?? cacheModelOf(model),
-        segments,
-        registeredNotVisible,
-        tools: sentTools,
-        ...(predicted ? { predicted: predicted.predicted } : {}),
-        ...(note ? { placementNote: note } : {}),
-      });
-      const cache = predicted && {
-        ...predicted,
-        ...(diagnostics ? { diagnostics } : {}),
-        ...(note ? { placementNote: note } : {}),
-      };
+      const figures = added?.snapshot ?? {};
       const snapshot: RequestSnapshot = {
         runId,
         requestIndex,
@@ -295,28 +308,20 @@ export class Runner {
         provider: provider.name,
         model,
         disclosure,
-        system: { stable, environment },
-        stableHash,
+        system: { stable, environment: environment.text },
+        stableHash: run.stableHash,
         messages,
-        tools: structuredClone(tools),
-        registeredNotVisible,
+        tools: toolsCopy,
+        // Without a hook the loop does not know (DESIGN "Registered is not visible" is the session's view).
+        registeredNotVisible: figures.registeredNotVisible ?? [],
         listedSkills,
-        ...(indexLineTokens ? { indexLineTokens } : {}),
+        ...(figures.indexLineTokens ? { indexLineTokens: figures.indexLineTokens } : {}),
         activeSkills: activeSkills.map((skill) => skill.name),
-        eagerStableLength,
-        tokenizer: TOKENIZER_NAME,
-        segments,
-        eager: {
-          stableChars: eagerStable.chars,
-          stableTokens: eagerStable.tokens,
-          environmentTokens: eagerEnvironmentTokens,
-          totalTokens:
-            segmentTokens(toolParts) +
-            eagerStable.tokens +
-            eagerEnvironmentTokens +
-            segmentTokens(messageParts),
-        },
-        ...(cache ? { cache } : {}),
+        ...(figures.eagerStableLength !== undefined ? { eagerStableLength: figures.eagerStableLength } : {}),
+        ...(figures.tokenizer ? { tokenizer: figures.tokenizer } : {}),
+        ...(figures.segments ? { segments: figures.segments } : {}),
+        ...(figures.eager ? { eager: figures.eager } : {}),
+        ...(figures.cache ? { cache: figures.cache } : {}),
         at,
       };
       // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
@@ -340,34 +345,26 @@ export class Runner {
       for (const call of response.calls) {
         if (stopping) {
           // Every tool call keeps a result, so the history stays valid for the next run.
-          this.skipCall(
-            runId,
-            requestIndex,
-            call,
-            visibleNames,
-            `not run: the run stopped (${stopping.reason})`,
-          );
+          this.skipCall(runId, requestIndex, call, visibleNames, {
+            errorType: "canceled",
+            reason: `not run: the run stopped (${stopping.reason})`,
+          });
           continue;
         }
-        const activeBefore = new Set(prompt.activeSkills().map((skill) => skill.name));
-        const outcome = await runToolCall(call, {
-          runId,
-          requestIndex,
-          registry,
-          permission: this.deps.permission,
-          workdir: this.deps.workdir,
-          signal,
-          ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
-          ...(this.deps.processes ? { processes: this.deps.processes } : {}),
-          ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
-          visibleNames,
-          permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
-          readOnly: options.planMode === true,
-          ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),
-          emit: (event) => this.emit(event),
-          promptItems: () => this.deps.prompt.promptItems(),
-          ...(this.deps.skillRoots ? { skillRoots: this.deps.skillRoots } : {}),
-        });
+        if (response.cutOff.has(call.id)) {
+          // Not a provider failure: the model said too much in one call and can say it in smaller ones.
+          this.skipCall(runId, requestIndex, call, visibleNames, {
+            errorType: "invalid_arguments",
+            reason: CUT_OFF_CALL_MESSAGE,
+          });
+          continue;
+        }
+        // The placement experiment appends the SOPs a load_skill call activated: the names before it.
+        const activeBefore =
+          effective !== "environment"
+            ? new Set(prompt.activeSkills().map((skill) => skill.name))
+            : new Set<string>();
+        const outcome = await runToolCall(call, { ...callContext, requestIndex, visibleNames });
         this.append(
           runId,
           effective !== "environment"
@@ -403,16 +400,18 @@ export class Runner {
     return withPlacedSops(message, sops, placement);
   }
 
+  /** A call answered without running it (the run stopped, or its input was cut off): an error result. */
   private skipCall(
     runId: string,
     requestIndex: number,
     call: ToolCall,
     visible: Set<string>,
-    reason: string,
+    why: { errorType: "canceled" | "invalid_arguments"; reason: string },
   ) {
+    const { reason } = why;
     const known = this.deps.registry.isKnown(call.name);
     this.emit({ type: "tool_call", runId, requestIndex, call, known, visible: visible.has(call.name) });
-    const result = failResult(call.name, "canceled", reason);
+    const result = failResult(call.name, why.errorType, reason);
     this.emit({ type: "tool_result", runId, callId: call.id, result, durationMs: 0 });
     this.append(runId, {
       role: "tool",
@@ -435,6 +434,7 @@ export class Runner {
   ): Promise<ModelResponse> {
     let text = "";
     const calls: ToolCall[] = [];
+    const cutOff = new Set<string>();
     const forward = (event: RunnerEvent): void => {
       try {
         this.emit(event);
@@ -447,11 +447,12 @@ export class Runner {
       iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
       for (;;) {
         const next = await unlessAborted(iterator.next(), signal);
-        if (next === ABORTED) return { text, calls, canceled: true };
+        if (next === ABORTED) return { text, calls, cutOff, canceled: true };
         if (next.done) {
           return {
             text,
             calls,
+            cutOff,
             canceled: false,
             error: "the provider stream ended without a done or error event",
           };
@@ -462,24 +463,25 @@ export class Runner {
             text += event.text;
             forward({ type: "text_delta", runId, requestIndex, text: event.text });
             break;
-          case "tool_call":
-            calls.push({ ...event.call, id: event.call.id || `call_${requestIndex}_${calls.length + 1}` });
+          case "tool_call": {
+            const id = event.call.id || `call_${requestIndex}_${calls.length + 1}`;
+            calls.push({ ...event.call, id });
+            if (event.cutOff) cutOff.add(id);
             break;
+          }
           case "usage": {
-            const at = (this.deps.now ?? (() => new Date()))().toISOString();
-            const cacheCheck = this.deps.cacheLedger?.report(requestIndex, event.usage, at);
             forward({
               type: "usage",
               runId,
               requestIndex,
               usage: event.usage,
-              ...(cacheCheck ? { cacheCheck } : {}),
+              ...this.deps.hooks?.afterUsage?.(requestIndex, event.usage),
             });
             break;
           }
           case "notice":
             // The server refused the diagnostics parameter: this ledger (session, CLI command) stops asking.
-            if (event.code === "cache_diagnostics_rejected") this.deps.cacheLedger?.refuseDiagnostics();
+            if (event.code === "cache_diagnostics_rejected") this.deps.hooks?.diagnosticsRefused?.();
             forward({
               type: "provider_notice",
               runId,
@@ -508,10 +510,10 @@ export class Runner {
             });
             break;
           case "done":
-            return { text, calls, canceled: signal.aborted };
+            return { text, calls, cutOff, canceled: signal.aborted };
           case "error":
-            if (signal.aborted) return { text, calls, canceled: true };
-            return { text, calls, canceled: false, error: event.message };
+            if (signal.aborted) return { text, calls, cutOff, canceled: true };
+            return { text, calls, cutOff, canceled: false, error: event.message };
         }
       }
     } catch (error) {
@@ -522,8 +524,14 @@ export class Runner {
         });
         throw error;
       }
-      if (signal.aborted) return { text, calls, canceled: true };
-      return { text, calls, canceled: false, error: `the provider failed: ${errorMessage(error)}` };
+      if (signal.aborted) return { text, calls, cutOff, canceled: true };
+      return {
+        text,
+        calls,
+        cutOff,
+        canceled: false,
+        error: `the provider failed: ${errorMessage(error)}`,
+      };
     }
   }
 }

@@ -12,7 +12,7 @@ import { REDACTED } from "../providers/redact.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { createWorkspace } from "../session/workspace.ts";
-import { TestPermission } from "./test-harness.ts";
+import { TestPermission } from "./testing/harness.ts";
 import { runUserMessage } from "./slash.ts";
 import { RequestCounter } from "./types.ts";
 

@@ -1,11 +1,18 @@
 import type { SecretScope } from "../providers/redact.ts";
-import type { CacheBreakpoints, RunnerEvent, SkillPlacement } from "../protocol/runner-events.ts";
-import type { CachePredictor } from "../cache/cache-model.ts";
-import type { CacheLedger } from "../cache/cache-ledger.ts";
-import type { ChatMessage, DisclosureMode, StopReason } from "../protocol/model.ts";
+import type {
+  MessageFigures,
+  RequestSnapshot,
+  RunnerEvent,
+  SkillPlacement,
+} from "../protocol/runner-events.ts";
+import type { CacheCheck } from "../protocol/cache-report.ts";
+import type { SandboxState } from "../protocol/sandbox.ts";
+import type { MidConversationSupport } from "../cache/rules.ts";
+import type { ChatMessage, DisclosureMode, StopReason, ToolDefinition, Usage } from "../protocol/model.ts";
 import type { PermissionHook } from "../permission/types.ts";
+import type { EnvironmentInput, EnvironmentSection } from "../prompt/environment.ts";
 import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
-import type { Provider } from "../providers/types.ts";
+import type { ModelRequest, Provider } from "../providers/types.ts";
 import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -27,14 +34,17 @@ export interface EnvironmentFacts {
 
 /** Where the Runner reads the prompt's inputs from; regathered before every request. */
 export interface PromptSources {
-  /** The skills index (name + description). */
-  promptItems(): PromptItem[];
+  /** The skills index (name + description); the same array while the catalog is unchanged (don't change it). */
+  promptItems(): readonly PromptItem[];
   /** Rendered bodies of the active skills, in activation order. */
   activeSkills(): SkillBody[];
   /** Arguments each active skill was loaded with; eager mode shows them, as its body is not repeated. */
   activeSkillArguments?(): Record<string, string>;
-  /** Rendered bodies of every catalog skill, for eager mode and the eager-length comparison. */
-  eagerBodies(): SkillBody[];
+  /**
+   * Rendered bodies of every catalog skill, for eager mode and the eager-length comparison; the same
+   * array while the catalog is unchanged (don't change it).
+   */
+  eagerBodies(): readonly SkillBody[];
   environmentFacts(): EnvironmentFacts;
   /** Parts of the request replaced by hand (a branch's edits, ./request-overrides.ts); absent: none. */
   overrides?(): PromptOverrides;
@@ -65,6 +75,12 @@ export class RequestCounter {
   }
 }
 
+/**
+ * What the loop itself uses: the seed's parts (provider, registry, permission hook, prompt sources,
+ * history) and what running tools needs. Everything the playground shows beside a request — token
+ * figures, the eager comparison, the cache prediction, "registered, not visible", the sandbox stamp — is
+ * computed by `hooks` the session installs (DESIGN §2: "request hooks injected").
+ */
 export interface RunnerDependencies {
   provider: Provider;
   registry: Registry;
@@ -90,26 +106,98 @@ export interface RunnerDependencies {
   secrets?: SecretScope;
   /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
   listingBudget?: ListingBudget;
-  /** Predicts each request's prompt-cache figures (`snapshot.cache`); absent: no prediction. */
-  cache?: CachePredictor;
-  /** The model whose caching rules the prediction applies ("cache as", --cache-model); default the request's. */
-  cacheModel?: string;
-  /** Anthropic breakpoints, for the provider and the prediction; default "stable". */
-  cacheBreakpoints?: CacheBreakpoints;
-  /** OpenAI's prompt_cache_key (one per session). */
-  promptCacheKey?: string;
   /** Experiment: where active SOPs go; default "environment" (the design). */
   skillPlacement?: SkillPlacement;
   /** The loaded skills' folders: a command that runs or names one of their files says so (skill_resource_used). */
   skillRoots?: () => readonly SkillRoot[];
+  /** What the session computes around the loop (see RunnerHooks); absent: the bare loop. */
+  hooks?: RunnerHooks;
+}
+
+/** What a run settled before its first request; the same object for every request of the run. */
+export interface RunFacts {
+  runId: string;
+  disclosure: DisclosureMode;
+  /** The skills index the stable system was built from. */
+  items: readonly PromptItem[];
+  /** The stable system (built, or replaced by a branch's edit) and its sha256. */
+  stable: string;
+  stableHash: string;
+  /** The stable system is a branch's edit, not built from `items`. */
+  stableOverridden: boolean;
+  listingBudget?: ListingBudget;
+}
+
+/** The request the loop is about to send, as `RunnerHooks.beforeRequest` sees it (read it, don't change it). */
+export interface OutgoingRequest {
+  run: RunFacts;
+  requestIndex: number;
+  iteration: number;
+  /** The request's model (a skill's `model:` or the provider's). */
+  model: string;
+  provider: string;
+  /** ISO time of the request (the snapshot's `at`). */
+  at: string;
+  /** The tools the model sees this request (the run's snapshot of the Registry). */
+  visibleTools: readonly ToolDefinition[];
+  /** What `tools` carries (the SOP-placement experiment may add some mid-conversation instead). */
+  sentTools: readonly ToolDefinition[];
+  environmentInput: EnvironmentInput;
+  /** The environment's sections as sent (a branch's edits applied). */
+  sections: readonly EnvironmentSection[];
+  messages: readonly ChatMessage[];
+  /** The SOP placement asked for, and the model's mid-conversation support (undefined: none known). */
+  placement: SkillPlacement;
+  support: MidConversationSupport | undefined;
+}
+
+/** Snapshot fields a hook computes (RequestSnapshot's documentation says what each means). */
+export type SnapshotAdditions = Partial<
+  Pick<
+    RequestSnapshot,
+    | "registeredNotVisible"
+    | "indexLineTokens"
+    | "eagerStableLength"
+    | "tokenizer"
+    | "segments"
+    | "eager"
+    | "cache"
+  >
+>;
+
+/** Provider-request fields a hook adds (prompt-cache settings; providers/types.ts documents them). */
+export type RequestAdditions = Partial<
+  Pick<ModelRequest, "cacheBreakpoints" | "promptCacheKey" | "cacheDiagnostics">
+>;
+
+/**
+ * What the session computes around the loop, called by the Runner at fixed points. Hooks add fields to
+ * events; they never change what the model is sent beyond the provider's cache settings
+ * (`RequestAdditions`), and a hook that is absent leaves its fields out (`registeredNotVisible`: []).
+ */
+export interface RunnerHooks {
+  /** A run starts: fields run_started carries besides the loop's own (the sandbox stamp). */
+  runStarted?(runId: string): { sandbox?: SandboxState };
   /**
-   * The session's cache ledger (server/cache/cache-ledger.ts): predicted diagnostics for each request, the
-   * provider's report beside them (usage events' `cacheCheck`), `cache_stats` after each run, and what the
-   * model accepts mid-conversation. Absent: none of these.
+   * The SOP-placement experiment's question: does `model` take mid-conversation system messages and tool
+   * changes (server/cache/cache-rules.json)? Absent or undefined: it does not.
    */
-  cacheLedger?: CacheLedger;
-  /** Ask the provider for its cache diagnostics (needs `cacheLedger`); default on. */
-  cacheDiagnostics?: boolean;
+  midConversation?(model: string): MidConversationSupport | undefined;
+  /** The tools the conversation's last request sent as `tools` (for the tool-change plan). */
+  lastSentTools?(): readonly ToolDefinition[] | undefined;
+  /** A message was appended to the history: its figures for `history_appended` (absent: none). */
+  messageAppended?(message: ChatMessage): MessageFigures | undefined;
+  /**
+   * The request is built and about to be snapshotted and sent: the snapshot's figures (segments, eager
+   * comparison, cache prediction, registered-not-visible) and the provider's cache settings.
+   */
+  beforeRequest?(request: OutgoingRequest): { snapshot?: SnapshotAdditions; request?: RequestAdditions };
+  /** The provider reported usage for request #`requestIndex`: what the usage event adds (`cacheCheck`). */
+  afterUsage?(requestIndex: number, usage: Usage): { cacheCheck?: CacheCheck } | undefined;
+  /** The provider refused its cache-diagnostics parameter: stop asking for it. */
+  diagnosticsRefused?(): void;
+  /** The run is about to stop: events that go out just before `stop` (the session's cache_stats). */
+  beforeStop?(runId: string): RunnerEvent[];
 }
 
 export interface RunOptions {

@@ -2,7 +2,7 @@
 // loaded by live reload; it waits until the user presses Reload. The watcher cannot tell who changed a
 // file, so a change seen while one of this session's tool calls runs, or just after one ended (the
 // watcher reports after its debounce), is attributed to the agent and held back.
-import type { SessionEvent } from "../protocol/wire.ts";
+import type { StreamInput } from "./request-writer.ts";
 import { WATCH_DEBOUNCE_MS } from "./skill-watcher.ts";
 
 export const HELD_RELOAD_MESSAGE =
@@ -17,7 +17,7 @@ export class AgentWriteGuard {
   /** A watch change was held back and the user has not reloaded since. */
   private held = false;
 
-  observe(event: SessionEvent): void {
+  observe(event: StreamInput): void {
     if (event.type === "tool_started") this.running.add(`${event.runId}/${event.callId}`);
     else if (event.type === "tool_result" && this.running.delete(`${event.runId}/${event.callId}`))
       this.lastToolEndedAt = Date.now();

@@ -1,11 +1,12 @@
-// Where a branch starts: request #N of its origin session, read back from the origin's log (snapshots
-// refer to the conversation, so the messages come from its history_appended events), the arguments its
-// active skills were loaded with and the settings it was sent under, with the message edits applied, and
-// the label the branch is known by. Pure functions over logged events.
+// Where a branch starts: request #N of its origin session, read back from the origin's log (resolved from
+// its references: server/protocol/request-model.ts), the arguments its active skills were loaded with and
+// the settings it was sent under, with the message edits applied, and the label the branch is known by.
+// Pure functions over logged events.
 import { PlaygroundError } from "../errors/index.ts";
 import type { BranchKind, RequestEdit } from "../protocol/branch.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader, type ResolvedRequest } from "../protocol/request-model.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 
 /** An active skill of the origin's request, with the arguments its SOP was rendered with. */
@@ -16,31 +17,30 @@ export interface OriginSkill {
 
 /** Everything request #N depended on besides the code and the files on disk, read back from the log. */
 export interface OriginRequest {
-  snapshot: RequestSnapshot & { messages: ChatMessage[] };
+  snapshot: ResolvedRequest;
   /** The skills active at the request, in activation order, each with its last load's arguments. */
   activeSkills: OriginSkill[];
   /** The session's settings when the request was sent: the header's, then each settings_changed before it. */
   settings: SessionSettings;
 }
 
-/** Request #requestIndex of the logged events, with its messages in full, its skills and settings. */
+/** Request #requestIndex of the logged events, in full, with its skills and settings. */
 export function originRequest(
   events: readonly { event: SessionEvent }[],
   requestIndex: number,
   headerSettings: SessionSettings,
 ): OriginRequest {
-  const history: ChatMessage[] = [];
+  const requests = new RequestReader();
   const argumentsOf = new Map<string, string>();
   let settings = headerSettings;
   for (const { event } of events) {
-    if (event.type === "history_appended") history.push(event.message);
+    requests.observe(event);
     // A log written before arguments were recorded rendered them unknown: "" (the check then says so).
     if (event.type === "skill_activated") argumentsOf.set(event.name, event.arguments ?? "");
     if (event.type === "settings_changed") settings = event.settings;
     if (event.type !== "request" || event.snapshot.requestIndex !== requestIndex) continue;
-    const messages = event.snapshot.messages ?? history.slice(0, event.snapshot.historyLength ?? 0);
     return {
-      snapshot: { ...event.snapshot, messages },
+      snapshot: requests.resolve(event.snapshot),
       activeSkills: event.snapshot.activeSkills.map((name) => ({
         name,
         arguments: argumentsOf.get(name) ?? "",

@@ -102,3 +102,33 @@ describe("EventStream redaction (S11)", () => {
     await oldWriter.close();
   });
 });
+
+describe("EventStream memory", () => {
+  it("lets go of its buffer when released: replay reads the log, memory-only events are kept, superseded deltas dropped", async () => {
+    const writer = new SessionLogWriter(path.join(dir, "s.jsonl"));
+    const stream = new EventStream(writer);
+    stream.emit(
+      { type: "session_error", code: "restore_failed", message: "only in memory" },
+      { keep: "memory" },
+    );
+    stream.emit({ type: "run_started", runId: "r", userMessage: "hi" });
+    stream.emit({ type: "text_delta", runId: "r", requestIndex: 1, text: "Hel" });
+    stream.emit({ type: "text_delta", runId: "r", requestIndex: 1, text: "lo" });
+    // The answer's message holds its text: its deltas leave the replay.
+    stream.emit({
+      type: "history_appended",
+      runId: "r",
+      requestIndex: 1,
+      message: { role: "assistant", content: "Hello", toolCalls: [] },
+    });
+    const types = (entries: { json: string }[]) =>
+      entries.map((entry) => (JSON.parse(entry.json) as SessionEvent).type);
+    expect(types(await stream.replay(0))).toEqual(["session_error", "run_started", "history_appended"]);
+    stream.releaseMemory();
+    expect(stream.after(0)).toEqual([]);
+    const replayed = await stream.replay(0);
+    expect(replayed.map((entry) => entry.seq)).toEqual([1, 2, 5]);
+    expect(types(replayed)).toEqual(["session_error", "run_started", "history_appended"]);
+    await writer.close();
+  });
+});

@@ -1,15 +1,15 @@
 // A session's ordered event stream: assigns each event its seq, keeps recent events in memory for
 // reconnect replay, appends durable ones to the JSONL log, and notifies subscribers. Each event is
 // serialized once: the same JSON text goes to the log, to the replay buffer and to every socket, and the
-// buffer is bounded in bytes so a long conversation does not grow the server without limit. Request
-// snapshots refer to the conversation instead of carrying its messages, everywhere
-// (conversation-references.ts); the log also stores repeated prompt parts by reference (log-compaction.ts).
+// buffer is bounded in bytes so a long conversation does not grow the server without limit. Requests and
+// provider payloads go out by reference, each blob once (request-writer.ts, log format 3); a streamed
+// answer's text deltas leave the replay buffer once its message is appended (that message holds the text).
 // No configured key ever leaves through here: an event whose JSON may hold one is redacted before it is
-// logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event).
+// logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event), and
+// before its blobs are hashed, so a hash always names the bytes stored.
 import type { SessionEvent } from "../protocol/wire.ts";
 import { mayContainSecret, redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
-import { ConversationReferences } from "./conversation-references.ts";
-import { SnapshotCompactor } from "./log-compaction.ts";
+import { RequestWriter, type Encoded, type StreamInput } from "./request-writer.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
 export interface SequencedEvent {
@@ -25,19 +25,37 @@ export interface SerializedEvent {
 
 export type EventListener = (seq: number, event: SessionEvent, json: string) => void;
 
-/**
- * The event and its JSON text, both free of configured keys and key-shaped strings: the provider keys,
- * and the session's own credentials when it has a SecretScope.
- */
+/** Whether `json` may hold a key: the session's own credentials when it has a SecretScope. */
+function mayHoldSecret(json: string, secrets?: SecretScope): boolean {
+  return secrets ? secrets.mayContain(json) : mayContainSecret(json);
+}
+
+function redact<T>(value: T, secrets?: SecretScope): T {
+  return secrets ? secrets.redact(value) : redactKnownSecrets(value);
+}
+
+/** The event and its JSON text, both free of configured keys and key-shaped strings. */
 function serializeRedacted(
   event: SessionEvent,
   secrets?: SecretScope,
-): { event: SessionEvent; json: string } {
+): { event: SessionEvent; json: string; commit?: undefined } {
   const json = JSON.stringify(event);
-  if (!(secrets ? secrets.mayContain(json) : mayContainSecret(json))) return { event, json };
-  const redacted = secrets ? secrets.redact(event) : redactKnownSecrets(event);
+  if (!mayHoldSecret(json, secrets)) return { event, json };
+  const redacted = redact(event, secrets);
   return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
 }
+
+/**
+ * A buffered event; a text delta names its request, so the appended answer can replace it, and an event
+ * kept in memory only (not in the log) says so, so it outlives the buffer.
+ */
+interface BufferedEvent extends SerializedEvent {
+  answer?: string;
+  memoryOnly?: true;
+}
+
+/** JSON characters of memory-only events kept once they left the buffer (problems found on reopen, …). */
+const KEPT_MEMORY_ONLY_CHARS = 64 * 1024;
 
 /** Streamed text is re-sent whole in the assistant's history_appended, so deltas are kept in memory only. */
 const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
@@ -46,12 +64,16 @@ const MEMORY_ONLY = new Set<SessionEvent["type"]>(["text_delta"]);
 export const MEMORY_REPLAY_CHARS = 1024 * 1024;
 
 export class EventStream {
-  private events: SerializedEvent[] = [];
+  private events: BufferedEvent[] = [];
   private bufferedChars = 0;
+  /** Memory-only events older than the buffer (the log does not have them), oldest first, bounded. */
+  private kept: BufferedEvent[] = [];
+  private keptChars = 0;
+  /** Text deltas in the buffer, by the request whose answer they stream. */
+  private readonly bufferedDeltas = new Map<string, number>();
   private readonly listeners = new Set<EventListener>();
   private seq: number;
-  private readonly compactor = new SnapshotCompactor();
-  private readonly conversation = new ConversationReferences();
+  private readonly requests = new RequestWriter();
 
   /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
@@ -60,10 +82,7 @@ export class EventStream {
     /** The session's secrets (absent: the provider keys only). */
     private readonly secrets?: SecretScope,
   ) {
-    for (const { event } of restored) {
-      this.compactor.observe(event);
-      this.conversation.observe(event);
-    }
+    for (const { event } of restored) this.requests.observe(event);
     this.rememberNewest(restored);
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
   }
@@ -93,34 +112,108 @@ export class EventStream {
     return this.events[0]?.seq ?? this.seq + 1;
   }
 
-  private remember(entry: SerializedEvent): void {
+  private remember(entry: BufferedEvent): void {
     this.events.push(entry);
     this.bufferedChars += entry.json.length;
+    if (entry.answer) this.bufferedDeltas.set(entry.answer, (this.bufferedDeltas.get(entry.answer) ?? 0) + 1);
     let evict = 0;
     while (this.bufferedChars > MEMORY_REPLAY_CHARS && evict < this.events.length - 1) {
-      this.bufferedChars -= this.events[evict].json.length;
+      this.forget(this.events[evict]);
       evict++;
     }
     if (evict > 0) this.events.splice(0, evict);
   }
 
+  /** A memory-only event leaves the buffer but not the replay (while the bound allows). */
+  private keep(entry: BufferedEvent): void {
+    this.kept.push(entry);
+    this.keptChars += entry.json.length;
+    while (this.keptChars > KEPT_MEMORY_ONLY_CHARS && this.kept.length > 1)
+      this.keptChars -= this.kept.shift()!.json.length;
+  }
+
   /**
-   * Emits one event. `keep`: "log" (default) stores it for replay and in the log; "memory" only for
-   * replay in this server process (e.g. problems found while reopening); "none" delivers it live only
-   * (e.g. a log-write failure).
+   * Lets go of the replay buffer (a session nobody watches and nothing runs in): a later replay reads
+   * the log, and the events only memory had are kept.
    */
-  emit(original: SessionEvent, options: { keep?: "log" | "memory" | "none" } = {}): number {
+  releaseMemory(): void {
+    for (const entry of this.events) if (entry.memoryOnly) this.keep(entry);
+    this.events = [];
+    this.bufferedChars = 0;
+    this.bufferedDeltas.clear();
+  }
+
+  private forget(entry: BufferedEvent): void {
+    this.bufferedChars -= entry.json.length;
+    if (entry.memoryOnly) this.keep(entry);
+    if (!entry.answer) return;
+    const left = (this.bufferedDeltas.get(entry.answer) ?? 1) - 1;
+    if (left > 0) this.bufferedDeltas.set(entry.answer, left);
+    else this.bufferedDeltas.delete(entry.answer);
+  }
+
+  /** The key of the answer a delta streams (the last one kept: a stream's deltas share it). */
+  private lastAnswer: { runId: string; requestIndex: number; key: string } | undefined;
+
+  private answerKey(runId: string, requestIndex: number): string {
+    const last = this.lastAnswer;
+    if (last?.runId === runId && last.requestIndex === requestIndex) return last.key;
+    this.lastAnswer = { runId, requestIndex, key: `${runId}#${requestIndex}` };
+    return this.lastAnswer.key;
+  }
+
+  /** An answer's message was appended: its deltas are no longer needed by a replay (nor in the log). */
+  private dropDeltas(answer: string): void {
+    if (!this.bufferedDeltas.has(answer)) return;
+    this.events = this.events.filter((entry) => {
+      if (entry.answer !== answer) return true;
+      this.forget(entry);
+      return false;
+    });
+  }
+
+  /** The event in wire form and its JSON text, redacted (before its blobs are made, when it must be). */
+  private encode(input: StreamInput): Encoded & { json: string } {
+    const encoded = this.requests.encode(input);
+    const json = JSON.stringify(encoded.event);
+    if (!mayHoldSecret(json, this.secrets)) return { ...encoded, json };
+    const redacted = redact(input, this.secrets);
+    if (redacted === input) return { ...encoded, json };
+    const again = this.requests.encode(redacted);
+    return { ...again, json: JSON.stringify(again.event) };
+  }
+
+  /**
+   * Emits one event (a Runner event in full is sent by reference). `keep`: "log" (default) stores it for
+   * replay and in the log; "memory" only for replay in this server process (e.g. problems found while
+   * reopening); "none" delivers it live only (e.g. a log-write failure).
+   */
+  emit(input: StreamInput, options: { keep?: "log" | "memory" | "none" } = {}): number {
     this.seq += 1;
-    const { event, json } = serializeRedacted(this.conversation.toWire(original), this.secrets);
+    // Most events (every text delta) are not the writer's: serialized and redacted as they are.
+    const { event, json, commit } = RequestWriter.encodes(input.type)
+      ? this.encode(input)
+      : serializeRedacted(input as SessionEvent, this.secrets);
     const keep = options.keep ?? "log";
+    const logged = keep === "log" && !MEMORY_ONLY.has(event.type);
+    // Only a logged event's blobs count as carried: a reader of the log must find them.
+    if (logged) commit?.();
     if (keep !== "none") {
-      this.remember({ seq: this.seq, json });
-      if (keep === "log" && !MEMORY_ONLY.has(event.type)) {
+      const answer =
+        event.type === "text_delta" ? this.answerKey(event.runId, event.requestIndex) : undefined;
+      this.remember(
+        answer
+          ? { seq: this.seq, json, answer }
+          : keep === "memory"
+            ? { seq: this.seq, json, memoryOnly: true }
+            : { seq: this.seq, json },
+      );
+      if (logged) {
         const at = new Date().toISOString();
-        const logged = this.compactor.compactJson(event, this.seq) ?? json;
-        this.compactor.observe(event);
-        this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${logged}}`);
+        this.writer.appendSerialized(`{"kind":"event","seq":${this.seq},"at":"${at}","event":${json}}`);
       }
+      if (event.type === "history_appended" && event.requestIndex !== undefined)
+        this.dropDeltas(this.answerKey(event.runId, event.requestIndex));
     }
     for (const listener of this.listeners) listener(this.seq, event, json);
     return this.seq;
@@ -143,16 +236,21 @@ export class EventStream {
 
   /**
    * Stored events with seq > afterSeq: from memory, and from the log for older ones the bounded buffer
-   * no longer holds (text deltas were never logged, so they are missing there).
+   * no longer holds (text deltas were never logged, so they are missing there; memory-only events that
+   * left the buffer come from where they were kept).
    */
   async replay(afterSeq: number): Promise<SerializedEvent[]> {
     const firstBuffered = this.firstBufferedSeq;
     if (afterSeq + 1 >= firstBuffered) return this.after(afterSeq);
     await this.writer.flush({ sync: false });
     const logged = await readSessionLog(this.writer.path);
-    const archived = logged.events
+    const archived: SerializedEvent[] = logged.events
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
       .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event, this.secrets).json }));
-    return [...archived, ...this.after(afterSeq)];
+    const kept = this.kept
+      .filter((entry) => entry.seq > afterSeq && entry.seq < firstBuffered)
+      .map(({ seq, json }) => ({ seq, json }));
+    const older = [...archived, ...kept].sort((left, right) => left.seq - right.seq);
+    return [...older, ...this.after(afterSeq)];
   }
 }

@@ -12,6 +12,8 @@ import { defaultSessionParts } from "./default-parts.ts";
 import { INTERRUPTED_MESSAGE, findInterruptedRuns } from "./interrupted-runs.ts";
 import { SessionHub, sessionsDirectory } from "./session-hub.ts";
 import { LOG_FORMAT_VERSION, SessionLogWriter, readSessionLog } from "./session-log.ts";
+import type { StreamInput } from "./request-writer.ts";
+import { loggedEvents } from "./testing/logged-events.ts";
 
 let root: string;
 let home: string;
@@ -66,7 +68,7 @@ function snapshot(runId: string, requestIndex: number): RequestSnapshot {
 }
 
 /** What a server writes up to the moment it is killed during a tool call. */
-async function writeCrashedLog(id: string, events: SessionEvent[]): Promise<string> {
+async function writeCrashedLog(id: string, events: StreamInput[]): Promise<string> {
   const file = path.join(sessionsDirectory(home), `${id}.jsonl`);
   const settings: SessionSettings = {
     workdir,
@@ -84,19 +86,19 @@ async function writeCrashedLog(id: string, events: SessionEvent[]): Promise<stri
     title: "t",
     settings,
   });
-  events.forEach((event, index) =>
+  loggedEvents(events).forEach((event, index) =>
     writer.append({ kind: "event", seq: index + 1, at: "2026-01-01T00:00:01.000Z", event }),
   );
   await writer.close();
   return file;
 }
 
-const completedRun: SessionEvent[] = [
+const completedRun: StreamInput[] = [
   { type: "run_started", runId: "run-1", userMessage: "hello" },
   { type: "request", runId: "run-1", snapshot: snapshot("run-1", 1) },
   { type: "stop", runId: "run-1", reason: "completed", iterations: 1 },
 ];
-const crashedRun: SessionEvent[] = [
+const crashedRun: StreamInput[] = [
   { type: "run_started", runId: "run-2", userMessage: "sleep" },
   { type: "request", runId: "run-2", snapshot: snapshot("run-2", 2) },
   {
@@ -112,7 +114,7 @@ const crashedRun: SessionEvent[] = [
 
 describe("findInterruptedRuns", () => {
   it("finds runs with no later stop and counts their requests", () => {
-    const records = [...completedRun, ...crashedRun].map((event, index) => ({
+    const records = loggedEvents([...completedRun, ...crashedRun]).map((event, index) => ({
       kind: "event" as const,
       seq: index + 1,
       at: "",

@@ -11,6 +11,7 @@ import { REDACTED } from "../providers/redact.ts";
 import { defaultSessionParts } from "./default-parts.ts";
 import { SessionHub, sessionsDirectory } from "./session-hub.ts";
 import { LOG_FORMAT_VERSION, SessionLogWriter } from "./session-log.ts";
+import { exportSession, readExportedSession } from "../export/index.ts";
 
 let root: string;
 let home: string;
@@ -138,7 +139,7 @@ describe("S11: keys in logs written before the fix", () => {
 
     const lines: string[] = [];
     const hub = startHub((line) => lines.push(line));
-    const exported = await hub.exportLog(id);
+    const exported = { jsonl: exportSession(await readExportedSession(home, id), "jsonl").text };
     expect(exported.jsonl).toContain(`ANTHROPIC_API_KEY=${REDACTED}`);
     expect(exported.jsonl).toContain(`garbled line with ${REDACTED}`);
     expect(exported.jsonl).not.toContain(key);

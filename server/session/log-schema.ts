@@ -4,10 +4,12 @@
 // fails is skipped with a warning naming the file, line and field — never trusted.
 //
 // The schemas are the fields readers use, with their types; other fields are allowed (newer versions add
-// fields: extend, don't rename). Records are checked as stored, so the log's references (`{"$sameAs": seq}`
-// for repeated snapshot parts, format 1's `{"$historyPrefix": n}`, compact provider payloads) are accepted
-// where they may stand. An event of a type this version does not know is kept with only its envelope
-// checked: no reader here interprets it, and a newer version's events must survive a round trip.
+// fields: extend, don't rename). Records are checked as stored, in the shape of the format that wrote them:
+// format 3's references (a request's `frame` and blobs, a payload's `hash`; server/protocol/
+// request-model.ts) and the older formats' (`{"$sameAs": seq}` for repeated snapshot parts, format 1's
+// `{"$historyPrefix": n}`, payloads in the event), which the one upgrade step reads (log-upgrade.ts). An
+// event of a type this version does not know is kept with only its envelope checked: no reader here
+// interprets it, and a newer version's events must survive a round trip.
 import { Type, type TSchema } from "typebox";
 import { mustCompile, type Validator } from "../protocol/validator.ts";
 
@@ -128,8 +130,18 @@ const settings = open({
   replayOf: Optional(text),
 });
 
-/** A request snapshot as stored: repeated parts may be `$sameAs` references, messages format 1's prefix. */
-const snapshot = open({
+/** A snapshot's cache prediction: the fields the ledger, the page and the HTML export read. */
+const cacheFigures = open({ diagnostics: Optional(predictedDiagnostics), placementNote: Optional(text) });
+
+const eagerFigures = open({
+  stableChars: number,
+  stableTokens: number,
+  environmentTokens: number,
+  totalTokens: number,
+});
+
+/** A request snapshot as formats 1 and 2 stored it: repeated parts may be `$sameAs`, messages format 1's prefix. */
+const oldSnapshot = open({
   runId: text,
   requestIndex: integer,
   iteration: integer,
@@ -147,12 +159,44 @@ const snapshot = open({
   eagerStableLength: Optional(number),
   tokenizer: Optional(text),
   segments: Optional(orSameAs(Type.Array(segment))),
-  eager: Optional(
-    open({ stableChars: number, stableTokens: number, environmentTokens: number, totalTokens: number }),
-  ),
-  cache: Optional(open({ diagnostics: Optional(predictedDiagnostics), placementNote: Optional(text) })),
+  eager: Optional(eagerFigures),
+  cache: Optional(cacheFigures),
   at: text,
 });
+
+/** A segment of format 3, whose tokens an upgraded old request may lack. */
+const frameSegment = open({
+  kind: text,
+  name: text,
+  hash: text,
+  tokens: Optional(number),
+  chars: Optional(number),
+});
+
+/** A request as format 3 stores it: its own fields, its content by reference (request-model.ts). */
+const requestRef = open({
+  runId: text,
+  requestIndex: integer,
+  iteration: integer,
+  provider: text,
+  model: text,
+  disclosure: text,
+  frame: text,
+  historyLength: Optional(integer),
+  messageSegments: Optional(Type.Array(frameSegment)),
+  registeredNotVisible: texts,
+  activeSkills: texts,
+  eager: Optional(eagerFigures),
+  cache: Optional(cacheFigures),
+  at: text,
+});
+
+const snapshot = Type.Union([requestRef, oldSnapshot]);
+
+/** Blobs an event is the first to carry: a text or a JSON value, by its sha256 (checked when read). */
+const blobs = Optional(
+  Type.Array(Type.Union([open({ hash: text, text }), open({ hash: text, json: Type.Unknown() })])),
+);
 
 const object = Type.Record(Type.String(), Type.Unknown());
 const run = { runId: text, console: Optional(Type.Literal(true)) };
@@ -183,9 +227,16 @@ const EVENT_FIELDS: Record<string, Record<string, TSchema>> = {
     sandbox: Optional(object),
     continues: Optional(Type.Literal(true)),
   },
-  request: { ...run, snapshot },
-  manual_turn_requested: { ...run, requestIndex: integer, snapshot },
-  provider_payload: { ...run, requestIndex: integer, payload: Type.Unknown(), routing: Optional(routing) },
+  request: { ...run, snapshot, blobs },
+  manual_turn_requested: { ...run, requestIndex: integer, snapshot, blobs },
+  // Format 3: the payload by hash; before it, the payload itself (`payload`).
+  provider_payload: {
+    ...run,
+    requestIndex: integer,
+    hash: Optional(text),
+    blobs,
+    routing: Optional(routing),
+  },
   provider_retry: { ...run, requestIndex: integer, attempt: integer, delayMs: number, reason: text },
   text_delta: { ...run, requestIndex: integer, text },
   usage: { ...run, requestIndex: integer, usage, cacheCheck: Optional(cacheCheck) },

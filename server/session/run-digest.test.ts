@@ -1,10 +1,26 @@
-// The compare view's figures come from logged events: tokens from the snapshot's segments and, for
-// messages sent by reference, from their history_appended figures; a cost only when a snapshot carries
-// one (another part of the project adds `cache.costUsd`); console calls are not runs.
+// The compare view's figures come from logged events (format 3, as the session's stream writes them):
+// tokens from the request's segments and, for messages sent by reference, from their history_appended
+// figures (a long message's from the request that first sent it); a cost only when a snapshot carries one
+// (another part of the project adds `cache.costUsd`); console calls are not runs.
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import type { SessionEvent } from "../protocol/wire.ts";
+import { messageHash } from "../prompt/segments.ts";
 import { runDigests } from "./run-digest.ts";
+import type { StreamInput } from "./request-writer.ts";
+import { loggedEvents } from "./testing/logged-events.ts";
+
+const conversation: ChatMessage[] = [
+  { role: "user", content: "profile it" },
+  {
+    role: "assistant",
+    content: "Loading.",
+    toolCalls: [{ id: "c1", name: "load_skill", input: { name: "x" } }],
+  },
+  // Long enough not to be counted as it is appended: its figures come with the request that sends it.
+  { role: "tool", toolCallId: "c1", toolName: "load_skill", content: "ok ".repeat(6_000), isError: false },
+];
+const hash = (index: number) => messageHash(conversation[index]);
 
 function snapshot(requestIndex: number, historyLength: number, extra: object = {}): RequestSnapshot {
   return {
@@ -15,9 +31,18 @@ function snapshot(requestIndex: number, historyLength: number, extra: object = {
     model: "m",
     disclosure: "progressive",
     system: { stable: "S", environment: "E" },
-    stableHash: "h",
-    historyLength,
-    tools: [],
+    stableHash: "s",
+    messages: conversation.slice(0, historyLength),
+    tools: [
+      {
+        name: "read_file",
+        description: "Reads.",
+        inputSchema: { type: "object" },
+        safety: "read_only",
+        category: "read",
+        origin: "system",
+      },
+    ],
     registeredNotVisible: [],
     listedSkills: [],
     activeSkills: [],
@@ -26,19 +51,25 @@ function snapshot(requestIndex: number, historyLength: number, extra: object = {
       { kind: "tool", name: "read_file", hash: "t", tokens: 30 },
       { kind: "system", name: "stable", hash: "s", tokens: 100, chars: 1 },
       { kind: "environment", name: "base", hash: "e", tokens: 20, chars: 1 },
+      ...[4, 12, 7].slice(0, historyLength).map((tokens, index) => ({
+        kind: "message" as const,
+        name: String(index),
+        hash: hash(index),
+        tokens,
+      })),
     ],
     at: "2026-12-02T00:00:00.000Z",
     ...extra,
   };
 }
 
-const events: SessionEvent[] = [
+const events: StreamInput[] = [
   { type: "run_started", runId: "run_a", userMessage: "profile it" },
   {
     type: "history_appended",
     runId: "run_a",
-    message: { role: "user", content: "profile it" },
-    figures: { hash: "m0", tokens: 4 },
+    message: conversation[0],
+    figures: { hash: hash(0), tokens: 4 },
   },
   { type: "request", runId: "run_a", snapshot: snapshot(1, 1, { cache: { costUsd: 0.0012 } }) },
   { type: "usage", runId: "run_a", requestIndex: 1, usage: { inputTokens: 160, outputTokens: 9 } },
@@ -46,12 +77,8 @@ const events: SessionEvent[] = [
     type: "history_appended",
     runId: "run_a",
     requestIndex: 1,
-    message: {
-      role: "assistant",
-      content: "Loading.",
-      toolCalls: [{ id: "c1", name: "load_skill", input: { name: "x" } }],
-    },
-    figures: { hash: "m1", tokens: 12 },
+    message: conversation[1],
+    figures: { hash: hash(1), tokens: 12 },
   },
   {
     type: "tool_call",
@@ -74,17 +101,10 @@ const events: SessionEvent[] = [
   {
     type: "history_appended",
     runId: "run_a",
-    message: { role: "tool", toolCallId: "c1", toolName: "load_skill", content: "ok", isError: false },
+    message: structuredClone(conversation[2]),
   },
-  // A long message's figures come with the snapshot instead of its history_appended.
-  {
-    type: "request",
-    runId: "run_a",
-    snapshot: {
-      ...snapshot(2, 3),
-      segments: [...snapshot(2, 3).segments!, { kind: "message", name: "2", hash: "m2", tokens: 7 }],
-    },
-  },
+  // A long message's figures come with the request instead of its history_appended.
+  { type: "request", runId: "run_a", snapshot: snapshot(2, 3) },
   {
     type: "history_appended",
     runId: "run_a",
@@ -98,7 +118,7 @@ describe("runDigests", () => {
   it("reports per request tokens, usage and cost, and per run skills, tools, stop and answer", () => {
     const [run, ...others] = runDigests(
       "s1",
-      events.map((event) => ({ event })),
+      loggedEvents(events).map((event) => ({ event })),
     );
     expect(others).toEqual([]);
     expect(run).toMatchObject({
@@ -128,12 +148,15 @@ describe("runDigests", () => {
     expect(run.requests[1].messages).toHaveLength(3);
   });
 
-  it("gives no token figures when a referenced message has none (an older log)", () => {
+  it("gives no token figures for a request logged before there were any", () => {
     const old = events.map((event) =>
-      event.type === "history_appended" && event.message.role === "user"
-        ? { event: { ...event, figures: undefined } }
-        : { event },
+      event.type === "request" ? { ...event, snapshot: { ...event.snapshot, segments: undefined } } : event,
     );
-    expect(runDigests("s1", old)[0].requests[0].tokens).toBeUndefined();
+    expect(
+      runDigests(
+        "s1",
+        loggedEvents(old as StreamInput[]).map((event) => ({ event })),
+      )[0].requests[0].tokens,
+    ).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@
 // reason and the final answer. A pure fold over logged events (text deltas are not logged: the final
 // answer is the run's last assistant message).
 import type { RequestDigest, RunDigest } from "../protocol/branch.ts";
-import type { ChatMessage } from "../protocol/model.ts";
-import type { MessageFigures, RequestSnapshot } from "../protocol/runner-events.ts";
+import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 
 /** The cost a cache/cost model may attach to a snapshot (an optional field another part of the project adds). */
@@ -14,27 +14,14 @@ function snapshotCost(snapshot: RequestSnapshot): number | undefined {
   return typeof cost === "number" && Number.isFinite(cost) ? cost : undefined;
 }
 
-function requestTokens(
-  snapshot: RequestSnapshot,
-  figures: readonly (MessageFigures | undefined)[],
-): RequestDigest["tokens"] {
+function requestTokens(snapshot: RequestSnapshot): RequestDigest["tokens"] {
   if (!snapshot.segments) return undefined;
   const tokens = { tools: 0, stable: 0, environment: 0, messages: 0, total: 0 };
-  const messageSegments = new Map<string, number>();
   for (const segment of snapshot.segments) {
-    if (segment.kind === "message") messageSegments.set(segment.name, segment.tokens);
+    if (segment.kind === "message") tokens.messages += segment.tokens;
     else if (segment.kind === "tool") tokens.tools += segment.tokens;
     else if (segment.kind === "system") tokens.stable += segment.tokens;
     else tokens.environment += segment.tokens;
-  }
-  if (snapshot.messages) {
-    for (const value of messageSegments.values()) tokens.messages += value;
-  } else {
-    for (let index = 0; index < (snapshot.historyLength ?? 0); index++) {
-      const value = figures[index]?.tokens ?? messageSegments.get(String(index));
-      if (value === undefined) return undefined;
-      tokens.messages += value;
-    }
   }
   tokens.total = tokens.tools + tokens.stable + tokens.environment + tokens.messages;
   return tokens;
@@ -43,10 +30,10 @@ function requestTokens(
 /** Every run of the logged events, in order (tool console calls are not runs and are left out). */
 export function runDigests(sessionId: string, events: readonly { event: SessionEvent }[]): RunDigest[] {
   const runs = new Map<string, RunDigest>();
-  const history: ChatMessage[] = [];
-  const figures: (MessageFigures | undefined)[] = [];
+  const requests = new RequestReader();
   const byRequest = new Map<number, RequestDigest>();
   for (const { event } of events) {
+    requests.observe(event);
     if ("console" in event && event.console) continue;
     switch (event.type) {
       case "run_started":
@@ -61,8 +48,6 @@ export function runDigests(sessionId: string, events: readonly { event: SessionE
         });
         break;
       case "history_appended": {
-        history.push(event.message);
-        figures.push(event.figures);
         const run = runs.get(event.runId);
         if (run && event.message.role === "assistant") run.finalAnswer = event.message.content;
         break;
@@ -70,7 +55,7 @@ export function runDigests(sessionId: string, events: readonly { event: SessionE
       case "request": {
         const run = runs.get(event.runId);
         if (!run) break;
-        const { snapshot } = event;
+        const snapshot = requests.resolve(event.snapshot);
         const cost = snapshotCost(snapshot);
         const digest: RequestDigest = {
           requestIndex: snapshot.requestIndex,
@@ -82,10 +67,10 @@ export function runDigests(sessionId: string, events: readonly { event: SessionE
           stableHash: snapshot.stableHash,
           system: snapshot.system,
           tools: snapshot.tools,
-          messages: snapshot.messages ?? history.slice(0, snapshot.historyLength ?? 0),
+          messages: snapshot.messages,
           activeSkills: snapshot.activeSkills,
         };
-        const tokens = requestTokens(snapshot, figures);
+        const tokens = requestTokens(snapshot);
         if (tokens) digest.tokens = tokens;
         run.requests.push(digest);
         byRequest.set(snapshot.requestIndex, digest);

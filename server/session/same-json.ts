@@ -1,4 +1,5 @@
-// Deep equality of JSON data, used to find what a log record repeats from an earlier one.
+// Deep equality of JSON data: whether a state the session would announce (a folder's trust, the catalog)
+// is the one it announced last, whatever order the keys were built in.
 
 /** Equality as JSON sees it (a property set to undefined is the same as a missing one). */
 export function sameJson(left: unknown, right: unknown): boolean {

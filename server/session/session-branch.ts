@@ -7,10 +7,10 @@
 import type { BranchOrigin, RequestEdit } from "../protocol/branch.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import type { SessionEvent } from "../protocol/wire.ts";
 import { effectEvents } from "../runner/effects.ts";
 import { runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { OriginSkill } from "./branch-source.ts";
+import type { StreamInput } from "./request-writer.ts";
 import type { SessionWorkspace } from "./session-types.ts";
 
 export interface BranchSeed {
@@ -35,7 +35,7 @@ export async function seedBranch(
   seed: BranchSeed,
   workspace: SessionWorkspace,
   history: ChatMessage[],
-  emit: (event: SessionEvent) => void,
+  emit: (event: StreamInput) => void,
 ): Promise<string[]> {
   const runId = `branch_${seed.branch.originSessionId.slice(-8)}_${seed.branch.requestIndex}`;
   for (const message of seed.messages) {

@@ -9,16 +9,16 @@
 import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
 import type { CacheModel, CachePredictor, CacheRequest } from "../cache/cache-model.ts";
 import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
-import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot, SnapshotCache } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import { messageSegments } from "../prompt/segments.ts";
-import type { RunnerDependencies } from "../runner/types.ts";
+import type { SkillPlacement } from "../protocol/runner-events.ts";
+import type { RequestCacheOptions } from "./request-hooks.ts";
 
-export type CacheDependencies = Pick<
-  RunnerDependencies,
-  "cache" | "cacheModel" | "cacheBreakpoints" | "skillPlacement" | "promptCacheKey"
->;
+/** The SOP placement (a Runner dependency) and the request hooks' cache part, for the current settings. */
+export interface CacheDependencies {
+  skillPlacement: SkillPlacement;
+  cache: RequestCacheOptions;
+}
 
 /** Requests kept for a new prediction; an older one is dropped (and its figures stay as predicted). */
 const SHOWN_LIMIT = 2_000;
@@ -62,29 +62,24 @@ export class SessionCache implements CachePredictor {
     this.current();
     this.modelName = this.modelFor(settings, provider.model);
     return {
-      cache: this,
-      cacheModel: this.modelName,
-      cacheBreakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
       skillPlacement: settings.skillPlacement ?? "environment",
-      promptCacheKey: `pseudoclaude-${this.sessionId}`,
+      cache: {
+        predictor: this,
+        cacheModel: this.modelName,
+        breakpoints: settings.cacheBreakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
+        promptCacheKey: `pseudoclaude-${this.sessionId}`,
+      },
     };
   }
 
-  /**
-   * A request the session showed (live, or read back from its log). A snapshot on the wire or in the log
-   * refers to the conversation (`historyLength`); its message segments are made again from `history`.
-   */
-  record(snapshot: RequestSnapshot, history: readonly ChatMessage[] = []): void {
+  /** A request the session showed, in full (live, or read back from its log and resolved). */
+  record(snapshot: RequestSnapshot): void {
     if (!snapshot.cache || !snapshot.segments) return;
-    const messages = snapshot.messages ?? history.slice(0, snapshot.historyLength ?? 0);
     this.shown.push({
       requestIndex: snapshot.requestIndex,
       runId: snapshot.runId,
       at: snapshot.at,
-      segments: [
-        ...snapshot.segments.filter((segment) => segment.kind !== "message"),
-        ...messageSegments(messages),
-      ],
+      segments: snapshot.segments,
       breakpoints: snapshot.cache.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
       registeredNotVisible: snapshot.registeredNotVisible,
     });

@@ -3,6 +3,7 @@
 // input", providers/types.ts). Built when the session starts and rebuilt when its settings change; the
 // session asks this object and never looks at which provider it has.
 import { PlaygroundError } from "../errors/index.ts";
+import type { StreamInput } from "./request-writer.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
@@ -20,7 +21,7 @@ export interface SessionEnginesOptions {
   home: string;
   /** Realpath of the session's working directory. */
   workdir: string;
-  emit(event: SessionEvent): void;
+  emit(event: StreamInput): void;
   /** The request the current run sent last: what a person who is the model is shown. */
   currentRequest(): RequestSnapshot | undefined;
   /** Allow rules from the loaded skills' allowed-tools (empty unless the session honours them). */

@@ -10,7 +10,7 @@ import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
-import { redactJsonLines, redactKnownSecrets } from "../providers/redact.ts";
+import { redactKnownSecrets } from "../providers/redact.ts";
 import { closeInterruptedRuns } from "./interrupted-runs.ts";
 import {
   confirmationsForCreate,
@@ -22,13 +22,12 @@ import {
   SessionLogWriter,
   nodeLogFileSystem,
   readSessionLog,
-  readSessionLogForExport,
   type LogFileSystem,
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
 import { checkImportedScenario, importScenario } from "./scenario-import.ts";
-import { SessionSummaryFold, UNTITLED_SESSION, sessionFileStem } from "./session-summary.ts";
+import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
@@ -463,23 +462,6 @@ export class SessionHub {
     if (live) await live.flushForExport();
     const loaded = await this.readLog(id);
     return redactKnownSecrets(runDigests(id, loaded.events));
-  }
-
-  async exportLog(id: string): Promise<{ fileName: string; jsonl: string }> {
-    await this.started;
-    const file = this.logPath(id);
-    const live = this.sessions.get(id);
-    if (live) await live.flushForExport();
-    try {
-      // Redacted again: the log may predate the key, or come from a version that did not redact.
-      const title = (live?.summary() ?? (await this.list()).find((item) => item.id === id))?.title;
-      return {
-        fileName: `${sessionFileStem(title ?? UNTITLED_SESSION, id)}.jsonl`,
-        jsonl: redactJsonLines(await readSessionLogForExport(file)),
-      };
-    } catch (error) {
-      throw new PlaygroundError("not_found", `no session "${id}" to export: ${errorMessage(error)}`);
-    }
   }
 
   get home(): string {

@@ -245,8 +245,16 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
 });
 
 describe("the log schema (S23)", () => {
-  it("format 1 logs (as written and as exported) open with every record and no warning", async () => {
-    for (const name of ["format-1-compact.jsonl", "format-1-full.jsonl"]) {
+  it("format 1 and 2 logs (as written and as exported) open with every record and no warning", async () => {
+    for (const name of [
+      "format-1-compact.jsonl",
+      "format-1-full.jsonl",
+      "format-2-logged.jsonl",
+      "format-2-exported.jsonl",
+      "format-2-two-skills.jsonl",
+      "format-2-late-logged.jsonl",
+      "format-2-late-exported.jsonl",
+    ]) {
       const file = join(import.meta.dirname, "fixtures", name);
       const lines = (await readFile(file, "utf8")).trimEnd().split("\n").length;
       const log = await readSessionLog(file);

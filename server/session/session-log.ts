@@ -6,17 +6,17 @@ import { chmod, mkdir, open, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
-import { expandHistoryReferences, expandSnapshotReferences, mentionsReference } from "./log-compaction.ts";
-import { upgradeLoggedEvent } from "./legacy-events.ts";
+import { upgradeLoggedEvents } from "./log-upgrade.ts";
 import { recordProblem } from "./log-schema.ts";
 import { jsonNestingDepth } from "../protocol/json-depth.ts";
 
 /**
- * 2: snapshots refer to the conversation by `historyLength` and carry segments; an assistant message is
- * one history_appended (with its requestIndex), no assistant_message. 1: `$historyPrefix` references.
- * Every older format is still read.
+ * 3: requests and payloads by reference to content-addressed blobs, every record as the wire carries it
+ * (server/protocol/request-model.ts). 2: snapshots refer to the conversation by `historyLength`, repeated
+ * parts by `$sameAs`; one history_appended per assistant message. 1: `$historyPrefix` references. Every
+ * older format is read through one upgrade step (log-upgrade.ts).
  */
-export const LOG_FORMAT_VERSION = 2;
+export const LOG_FORMAT_VERSION = 3;
 
 export interface LogHeader {
   kind: "header";
@@ -235,6 +235,11 @@ export interface LogReadResult {
   events: LogEventRecord[];
   /** One line per skipped part, naming the file, line number and reason. */
   warnings: string[];
+  /**
+   * The skipped lines' text, each after the seq of the last record read before it (0: before any), so an
+   * export can give them back where they stood: nothing a log holds is dropped from its download.
+   */
+  skipped: { afterSeq: number; text: string }[];
 }
 
 function stripNulBytes(line: Buffer): Buffer {
@@ -250,7 +255,7 @@ function stripNulBytes(line: Buffer): Buffer {
  * (log-schema.ts; a warning each), keeps every complete record.
  */
 export function parseSessionLog(data: Buffer, path: string): LogReadResult {
-  const result: LogReadResult = { header: undefined, events: [], warnings: [] };
+  const result: LogReadResult = { header: undefined, events: [], warnings: [], skipped: [] };
   let lineStart = 0;
   let lineNumber = 0;
   while (lineStart < data.length) {
@@ -268,7 +273,9 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     }
     let record: LogRecord;
     const lineText = line.toString("utf8");
+    const skip = () => result.skipped.push({ afterSeq: result.events.at(-1)?.seq ?? 0, text: lineText });
     if (jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING) {
+      skip();
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record nested deeper than ${MAX_RECORD_NESTING} levels; the limit is ${MAX_RECORD_NESTING}`,
       );
@@ -277,6 +284,7 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     try {
       record = JSON.parse(lineText) as LogRecord;
     } catch {
+      skip();
       const what = isLast ? "torn last record (the write was interrupted)" : "unreadable record";
       result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${raw.length} bytes`);
       continue;
@@ -284,51 +292,20 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
     const problem = recordProblem(record);
     if (problem) {
+      skip();
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record that does not match the log schema: ${problem.slice(0, 300)}`,
       );
       continue;
     }
     if (record.kind === "header") result.header = record;
-    else result.events.push({ ...record, event: upgradeLoggedEvent(record.event) });
+    else result.events.push(record);
   }
-  // Request snapshots stored with references (log-compaction.ts) get their full content back.
-  result.warnings.push(...expandSnapshotReferences(result.events, path));
+  // One shape for every reader: older formats are brought to format 3, blobs checked (log-upgrade.ts).
+  result.warnings.push(...upgradeLoggedEvents(result.events, path));
   return result;
 }
 
 export async function readSessionLog(path: string): Promise<LogReadResult> {
   return parseSessionLog(await readFile(path), path);
-}
-
-/** The seq of a complete event record line; undefined for a damaged line (even one that starts well). */
-function eventSeq(line: string): number | undefined {
-  try {
-    const record = JSON.parse(line) as Partial<LogEventRecord>;
-    return record.kind === "event" && typeof record.seq === "number" ? record.seq : undefined;
-  } catch {
-    return undefined; // a damaged line is exported exactly as written
-  }
-}
-
-/**
- * The log's text as a user downloads it: every request snapshot with its messages in full, as before
- * logs were compacted. Other lines (damaged ones included) are given exactly as written.
- */
-export async function readSessionLogForExport(path: string): Promise<string> {
-  const data = await readFile(path);
-  const text = data.toString("utf8");
-  if (!mentionsReference(text)) return text;
-  const events = parseSessionLog(data, path).events;
-  expandHistoryReferences(events);
-  const expanded = new Map(events.map((record) => [record.seq, record]));
-  return text
-    .split("\n")
-    .map((line) => {
-      if (!mentionsReference(line)) return line;
-      const seq = eventSeq(line);
-      const record = seq === undefined ? undefined : expanded.get(seq);
-      return record ? JSON.stringify(record) : line;
-    })
-    .join("\n");
 }

@@ -109,14 +109,17 @@ describe("a session's MCP servers", () => {
       where: (event) => event.snapshot.requestIndex === 2,
     });
     expect(second.event.snapshot.registeredNotVisible).toContain("mcp__everything__echo");
-    expect(second.event.snapshot.tools.map((tool) => tool.name)).not.toContain("mcp__everything__echo");
+    expect(
+      client.resolveRequest(sessionId, second.event.snapshot).tools.map((tool) => tool.name),
+    ).not.toContain("mcp__everything__echo");
     await client.waitForEvent("stop", { sessionId });
 
     // The next run's snapshot has them.
     const next = client.messages.length;
     client.send({ type: "send_message", sessionId, text: "hello" });
     const request = await client.waitForEvent("request", { sessionId, from: next });
-    expect(request.event.snapshot.tools.find((tool) => tool.name === "mcp__everything__echo")).toMatchObject({
+    const tools = client.resolveRequest(sessionId, request.event.snapshot).tools;
+    expect(tools.find((tool) => tool.name === "mcp__everything__echo")).toMatchObject({
       origin: "main",
       mcpServer: "everything",
     });

@@ -9,11 +9,12 @@ import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { runUserMessage } from "../runner/slash.ts";
-import { TestPermission } from "../runner/test-harness.ts";
+import { TestPermission } from "../runner/testing/harness.ts";
 import { RequestCounter } from "../runner/types.ts";
 import type { SequencedEvent } from "./event-stream.ts";
 import { loggedActivations, restoreActiveSkills } from "./session-restore.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
+import { loggedEvents } from "./testing/logged-events.ts";
 
 let root: string;
 let workdir: string;
@@ -61,7 +62,7 @@ async function loggedRun(
       requestCounter: new RequestCounter(),
     }),
   );
-  return events.map((event, index) => ({ seq: index + 1, event }));
+  return loggedEvents(events).map((event, index) => ({ seq: index + 1, event }));
 }
 
 describe("restoreActiveSkills", () => {

@@ -1,8 +1,9 @@
 // The one place a session's summary (the session list, session_opened) is computed: a fold over the
 // session's logged events, from its log header on. A live session folds each event it emits; the hub
 // folds the log of a closed one. Either way the same events give the same summary.
+import type { StreamInput } from "./request-writer.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
-import type { SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import type { SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { trustWorthShowing } from "../permission/trust.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import type { BranchOrigin } from "../protocol/branch.ts";
@@ -71,7 +72,7 @@ export class SessionSummaryFold {
   }
 
   /** One event of the session, in order; `at` (when it was emitted or logged) moves updatedAt. */
-  observe(event: SessionEvent, at?: string): void {
+  observe(event: StreamInput, at?: string): void {
     if (at !== undefined) this.updatedAt = at;
     switch (event.type) {
       case "history_appended":

@@ -8,9 +8,11 @@ import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { TrustAnswer } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import { messageFigures } from "../prompt/segments.ts";
+import { CatalogFigures, createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
 import { SecretScope } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
@@ -25,6 +27,7 @@ import {
   type SerializedEvent,
 } from "./event-stream.ts";
 import type { SessionLogWriter } from "./session-log.ts";
+import type { StreamInput } from "./request-writer.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
@@ -140,10 +143,15 @@ export class Session {
       init.parts.cacheAsForAnyProvider === true,
     );
     this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
+    const requests = new RequestReader();
     for (const { event } of restored) {
-      if (event.type === "request") this.cache.record(event.snapshot, this.history);
-      if (event.type === "request" || event.type === "usage" || event.type === "cache_repredicted")
-        this.ledger.restore(event, this.history);
+      requests.observe(event);
+      if (event.type === "request") {
+        const snapshot = requests.resolve(event.snapshot);
+        this.cache.record(snapshot);
+        this.ledger.restore({ type: "request", snapshot });
+      }
+      if (event.type === "usage" || event.type === "cache_repredicted") this.ledger.restore(event);
     }
   }
 
@@ -154,6 +162,7 @@ export class Session {
       workdir: init.settings.workdir,
       home: init.home,
       secrets: session.secrets,
+      ...(init.processes ? { exitHooks: init.processes.exitHooks } : {}),
     });
     if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
@@ -286,12 +295,22 @@ export class Session {
   }
 
   subscribe(listener: EventListener): () => void {
-    return this.stream.subscribe(listener);
+    const unsubscribe = this.stream.subscribe(listener);
+    return () => {
+      unsubscribe();
+      this.releaseIfIdle();
+    };
   }
 
-  private emit(event: SessionEvent): void {
+  /** A session nobody watches and nothing runs in keeps no replay buffer: its log has the events. */
+  private releaseIfIdle(): void {
+    if (!this.closed && this.isIdle) this.stream.releaseMemory();
+  }
+
+  private emit(event: StreamInput): void {
     if (this.closed) return;
-    this.summaryFold.observe(event, new Date().toISOString());
+    // A streamed answer's deltas do not move the summary's time: its message, appended next, does.
+    this.summaryFold.observe(event, event.type === "text_delta" ? undefined : new Date().toISOString());
     this.agentWrites.observe(event);
     this.stream.emit(event);
   }
@@ -347,6 +366,13 @@ export class Session {
   sendMessage(text: string, options: { planMode?: boolean } = {}): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
     this.turns.start((signal) => this.execute(text, signal, { planMode: options.planMode === true }));
+    this.releaseWhenIdle();
+  }
+
+  /** Once the turn has ended (its records written), a session nobody watches lets go of its buffer. */
+  private releaseWhenIdle(): void {
+    const release = () => this.releaseIfIdle();
+    void this.turns.idle().then(release, release);
   }
 
   /** Resolves when the current run (if any) has ended and its log records are written. */
@@ -383,7 +409,11 @@ export class Session {
       // A run that failed before its first request has nothing to check; later runs are not resends.
       this.pendingBranchCheck = undefined;
     });
+    this.releaseWhenIdle();
   }
+
+  /** The catalog's figures the request hooks keep across this session's runs (request-hooks.ts). */
+  private readonly catalogFigures = new CatalogFigures();
 
   private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
@@ -391,15 +421,18 @@ export class Session {
       const { workspace } = this;
       // A changed "allow network" setting takes effect here, from the next run on.
       this.engines.applySandbox(this.settings);
+      const prompt = this.init.branch
+        ? withRequestEdits(workspace.prompt, this.init.branch.edits)
+        : workspace.prompt;
+      const sandbox = this.sandboxSettings();
+      const { skillPlacement, cache } = this.cacheDependencies(provider);
       await runUserMessage(
         text,
         {
           provider,
           registry: workspace.registry,
           permission: this.engines.permissionHook(),
-          prompt: this.init.branch
-            ? withRequestEdits(workspace.prompt, this.init.branch.edits)
-            : workspace.prompt,
+          prompt,
           workdir: workspace.workdir,
           history: this.history,
           onEvent: (event) => this.onRunnerEvent(event),
@@ -408,12 +441,23 @@ export class Session {
           requestCounter: this.requestCounter,
           skills: workspace.catalog,
           skillRoots: () => workspace.activeSkills.resourceRoots(),
-          sandbox: this.sandboxSettings(),
+          sandbox,
           ...(this.init.processes ? { processes: this.init.processes } : {}),
           secrets: this.secrets,
-          ...this.cacheDependencies(provider),
-          cacheLedger: this.ledger,
-          cacheDiagnostics: this.settings.cacheDiagnostics !== false,
+          skillPlacement,
+          // What the session shows beside each request: figures, eager comparison, cache prediction and
+          // ledger, registered-not-visible, the sandbox stamp (request-hooks.ts).
+          hooks: createRequestHooks({
+            registry: workspace.registry,
+            eagerBodies: prompt.eagerBodies,
+            figures: this.catalogFigures,
+            sandbox,
+            cache: {
+              ...cache,
+              ledger: this.ledger,
+              diagnostics: this.settings.cacheDiagnostics !== false,
+            },
+          }),
         },
         {
           signal,

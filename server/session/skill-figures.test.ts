@@ -49,9 +49,7 @@ it("the skill detail's listing and loading costs are the figures the inspector s
 
   // csv-profile-next-run loads csv-report without arguments, as the figures assume.
   await client.sendMessage(sessionId, "load the csv skill to profile later");
-  const requests = client
-    .events(sessionId)
-    .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+  const requests = client.requests(sessionId);
   expect(requests.length).toBeGreaterThanOrEqual(2);
   // Asking loaded nothing: the first request has no active skill.
   expect(requests[0].activeSkills).toEqual([]);

@@ -2,6 +2,7 @@
 // arguments valid? → permission, with an approval card when it asks → execute), ending in a
 // tool_console_result event. The call's events are marked `console: true`; their runId is the call's id.
 import { errorMessage, type ErrorType } from "../errors/index.ts";
+import type { StreamInput } from "./request-writer.ts";
 import type { ToolResult } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
@@ -25,7 +26,7 @@ export interface ConsoleCall {
   sandbox?: SandboxSettings;
   processes?: ProcessRunner;
   secrets?: SecretScope;
-  emit: (event: SessionEvent) => void;
+  emit: (event: StreamInput) => void;
   emitError: (code: ErrorType, message: string) => void;
 }
 

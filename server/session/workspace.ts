@@ -14,7 +14,9 @@ import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import { SecretScope } from "../providers/redact.ts";
+import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
+import { CatalogFigures, createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
 import type { SlashDependencies } from "../runner/slash.ts";
 import { RequestCounter, type PromptSources } from "../runner/types.ts";
 import { loadMcpConfig } from "../mcp/config.ts";
@@ -25,6 +27,7 @@ import { McpSkillLoader } from "../skills/mcp-skill-loader.ts";
 import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
+import type { ExitHooks } from "../tools/exit-hooks.ts";
 import { registerSystemTools } from "../tools/system/index.ts";
 
 function readVersion(): string {
@@ -42,6 +45,8 @@ export interface WorkspaceOptions {
   builtinDir?: string;
   /** The session's secrets (its workdir's MCP credentials join them); default a scope of its own. */
   secrets?: SecretScope;
+  /** The composition root's exit hooks, for the MCP servers' last-resort kill; default their own. */
+  exitHooks?: ExitHooks;
 }
 
 export interface ConversationOptions {
@@ -57,6 +62,10 @@ export interface ConversationOptions {
   allowNetwork?: boolean;
   /** Optional listing budget of the skills index (default off). */
   listingBudget?: ListingBudget;
+  /** Experiment: where active SOPs go; default "environment" (the design). */
+  skillPlacement?: SkillPlacement;
+  /** The request hooks' prompt-cache part (prediction, ledger, breakpoints); absent: none. */
+  cache?: RequestCacheOptions;
 }
 
 export interface Workspace {
@@ -128,6 +137,7 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     workdir,
     sandbox: { homes: [home] },
     clientVersion: PLAYGROUND_VERSION,
+    ...(options.exitHooks ? { exitHooks: options.exitHooks } : {}),
   });
   // Skills MCP servers serve (SEP-2640): fetched from their own server when loaded, verified, cached.
   const mcpSkills = new McpSkillLoader({
@@ -156,6 +166,8 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     catalog.validateTools((name) => registry.isKnown(name));
   });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
+  // Kept across the runs of this workspace's Runners (runnerDependencies): see request-hooks.ts.
+  const catalogFigures = new CatalogFigures();
 
   return {
     workdir,
@@ -171,23 +183,34 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
     startMcp: async (trust) => {
       await mcp.start(await loadMcpConfig({ workdir, home, trusted: trust, secrets }));
     },
-    runnerDependencies: (conversation) => ({
-      provider: conversation.provider,
-      registry,
-      permission: conversation.permission,
-      prompt,
-      workdir,
-      history: conversation.history ?? [],
-      onEvent: conversation.onEvent,
-      skills: catalog,
-      ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
-      ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
-      ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
-      sandbox: { network: conversation.allowNetwork === true, homes: [home] },
-      secrets,
-      ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
-      skillRoots: () => activeSkills.resourceRoots(),
-    }),
+    runnerDependencies: (conversation) => {
+      const sandbox = { network: conversation.allowNetwork === true, homes: [home] };
+      return {
+        provider: conversation.provider,
+        registry,
+        permission: conversation.permission,
+        prompt,
+        workdir,
+        history: conversation.history ?? [],
+        onEvent: conversation.onEvent,
+        skills: catalog,
+        ...(conversation.disclosure ? { disclosure: conversation.disclosure } : {}),
+        ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
+        ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
+        sandbox,
+        secrets,
+        ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
+        ...(conversation.skillPlacement ? { skillPlacement: conversation.skillPlacement } : {}),
+        skillRoots: () => activeSkills.resourceRoots(),
+        hooks: createRequestHooks({
+          registry,
+          eagerBodies: prompt.eagerBodies,
+          figures: catalogFigures,
+          sandbox,
+          ...(conversation.cache ? { cache: conversation.cache } : {}),
+        }),
+      };
+    },
     loadSkill: async (name, args) => {
       return runLoadSkill(
         registry,

@@ -252,33 +252,55 @@ describe("cancel and shutdown (X7, X8)", () => {
   });
 
   it("X8: a server process getting SIGTERM leaves no child alive", async () => {
-    const fixture = fileURLToPath(new URL("./fixtures/shutdown-child.ts", import.meta.url));
-    // cwd at the repo root so `--import tsx` resolves; the fixture runs its command in workdir (argv).
-    const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-    const server = spawn(process.execPath, ["--import", "tsx", fixture, workdir], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    let errors = "";
-    server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
-    await pollUntil(
-      () => /pgid (\d+)/.test(output),
-      15_000,
-      () => `fixture never started: ${errors}`,
-    );
-    const pgid = Number(/pgid (\d+)/.exec(output)![1]);
-    track(pgid);
-    await pollUntil(() => livingGroupMembers(pgid).length >= 3, 5000);
-    server.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect(output).toContain("shutdown-complete");
+    const root = await startRootFixture("shutdown-child.ts");
+    root.process.kill("SIGTERM");
+    expect(await root.exited).toBe(0);
+    expect(root.output()).toContain("shutdown-complete");
     // The children ignore SIGTERM, so this also shows the SIGKILL escalation happened before exit.
-    expect(livingGroupMembers(pgid)).toEqual([]);
+    expect(livingGroupMembers(root.pgid)).toEqual([]);
   });
 });
+
+describe("exit hooks (server/tools/exit-hooks.ts)", () => {
+  it("a root that exits without a shutdown leaves no child alive: its ExitHooks end the runner's groups", async () => {
+    const root = await startRootFixture("exit-without-shutdown.ts");
+    root.process.stdin.write("exit\n");
+    expect(await root.exited).toBe(0);
+    // One hook: the runner's, registered in the root's ExitHooks.
+    expect(root.output()).toContain("hooks 1");
+    // The children ignore SIGTERM and nobody called killAll: the exit hook's SIGKILL ended them.
+    expect(await waitForGroupExit(root.pgid, 2000)).toBe(true);
+    expect(livingGroupMembers(root.pgid)).toEqual([]);
+  });
+});
+
+/**
+ * A stand-in composition root (./fixtures/<name>) that starts a tree of three processes and prints its
+ * group id: resolves once all three run.
+ */
+async function startRootFixture(name: string) {
+  const fixture = fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+  // cwd at the repo root so `--import tsx` resolves; the fixture runs its command in workdir (argv).
+  const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", fixture, workdir], {
+    cwd: repoRoot,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  let errors = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await pollUntil(
+    () => /pgid (\d+)/.test(output),
+    15_000,
+    () => `fixture never started: ${errors}`,
+  );
+  const pgid = Number(/pgid (\d+)/.exec(output)![1]);
+  track(pgid);
+  await pollUntil(() => livingGroupMembers(pgid).length >= 3, 5000);
+  return { process: child, exited, pgid, output: () => output };
+}
 
 describe("stdin (X9)", () => {
   it("X9: a reader of stdin gets the input and then EOF", async () => {

@@ -4,6 +4,7 @@
 // bubblewrap around the program (sandbox.ts): its PID namespace with --die-with-parent ends every
 // descendant with the call, on Stop, and with the server even on kill -9. bwrap runs with the launcher's
 // fixed environment; the program's own (with the caller's `env`) is set inside the sandbox.
+import { ExitHooks } from "./exit-hooks.ts";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import type { Readable } from "node:stream";
@@ -92,10 +93,6 @@ const DEFAULT_DRAIN_MS = 2000;
 
 type StopReason = "timeout" | "cancel" | "shutdown" | "leftover";
 
-/** Live calls of every runner in this process, for the last-resort exit hook. */
-const liveRuns = new Set<LiveRun>();
-let exitHookInstalled = false;
-
 interface LiveRun {
   pgid: number;
   /** Finds the call's processes that left its group; see RUN_MARKER_VARIABLE. */
@@ -110,8 +107,23 @@ interface LiveRun {
  */
 export class ProcessRunner {
   private readonly live = new Set<LiveRun>();
+  /** Where this runner's last-resort hook is registered (the MCP transports of its sessions use it too). */
+  readonly exitHooks: ExitHooks;
+  private removeExitHook: (() => void) | undefined;
+
+  /** `exitHooks`: the composition root's (one per process); absent: this runner's own. */
+  constructor(options: { exitHooks?: ExitHooks } = {}) {
+    this.exitHooks = options.exitHooks ?? new ExitHooks();
+  }
 
   run(options: ProcessOptions): Promise<ProcessOutcome> {
+    // Last resort on process exit (crash or plain exit without shutdown): SIGKILL every live group.
+    this.removeExitHook ??= this.exitHooks.add(() => {
+      for (const run of this.live) {
+        signalGroup(run.pgid, "SIGKILL");
+        signalProcesses(run.escaped(), "SIGKILL");
+      }
+    });
     return startProcess(options, this.live);
   }
 
@@ -256,9 +268,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   const live: LiveRun = { pgid: pid, escaped, stop, done: Promise.resolve() };
-  liveRuns.add(live);
   owned.add(live);
-  installExitHook();
   options.onStart?.(pid);
 
   const finish = (async (): Promise<ProcessOutcome> => {
@@ -320,7 +330,6 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   try {
     return await finish;
   } finally {
-    liveRuns.delete(live);
     owned.delete(live);
   }
 }
@@ -450,16 +459,4 @@ function describeSpawnFailure(
   if (code === "ENOENT") return `program not found: ${file}`;
   if (code === "EACCES") return `program is not executable: ${file}`;
   return result.shortMessage ?? result.message ?? `could not start ${file}`;
-}
-
-/** Last resort on process exit (crash or plain exit without shutdown): SIGKILL every live group. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const run of liveRuns) {
-      signalGroup(run.pgid, "SIGKILL");
-      signalProcesses(run.escaped(), "SIGKILL");
-    }
-  });
 }

@@ -9,7 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestEdit } from "../protocol/branch.ts";
-import type { PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
+import type { ResolvedRequest } from "../protocol/request-model.ts";
+import type { PromptSegment } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
 import { messageSegments } from "../prompt/segments.ts";
 import { EVERYTHING_SERVER } from "../mcp/testing/processes.ts";
@@ -55,16 +56,15 @@ afterEach(async () => {
   await server?.dispose();
 });
 
-function requests(sessionId: string): RequestSnapshot[] {
-  return client
-    .events(sessionId)
-    .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+/** The session's requests as the client received them, resolved in full (server/protocol/request-model.ts). */
+function requests(sessionId: string): ResolvedRequest[] {
+  return client.requests(sessionId);
 }
 
 /** Every segment of a request as the client received it: the snapshot's, its messages' from the history. */
-function segments(sessionId: string, snapshot: RequestSnapshot): Map<string, PromptSegment> {
+function segments(snapshot: ResolvedRequest): Map<string, PromptSegment> {
   const others = (snapshot.segments ?? []).filter((segment) => segment.kind !== "message");
-  const messages = messageSegments(client.snapshotMessages(sessionId, snapshot));
+  const messages = messageSegments(snapshot.messages);
   return new Map([...others, ...messages].map((segment) => [`${segment.kind}:${segment.name}`, segment]));
 }
 
@@ -117,8 +117,8 @@ describe("Rerun from here, unchanged", () => {
     expect(resent.requestIndex).toBe(4);
     expect(resent.system.environment).toContain("What to review: src/orders.js");
     expect(resent.tools.map((tool) => tool.name)).not.toContain("count_todos");
-    const before = segments(id, third);
-    const after = segments(branchId, resent);
+    const before = segments(third);
+    const after = segments(resent);
     expect([...after.keys()]).toEqual([...before.keys()]);
     expect(differing(before, after)).toEqual([]);
     expect(branchCheck(branchId)).toMatchObject({
@@ -139,7 +139,7 @@ describe("Rerun from here, unchanged", () => {
     // A fork of #2 sends #3 first; a later message in the branch goes on from there.
     const second = await fork({ sessionId: id, requestIndex: 2, kind: "rerun", edits: [] });
     expect(requests(second)[0]!.requestIndex).toBe(3);
-    expect(differing(segments(id, requests(id)[1]!), segments(second, requests(second)[0]!))).toEqual([]);
+    expect(differing(segments(requests(id)[1]!), segments(requests(second)[0]!))).toEqual([]);
     const last = requests(second).at(-1)!.requestIndex;
     await client.sendMessage(second, "hello");
     expect(requests(second).at(-1)!.requestIndex).toBe(last + 1);
@@ -172,7 +172,7 @@ describe("Rerun from here, unchanged", () => {
 
     const branchId = await fork({ sessionId: id, requestIndex: 3, kind: "rerun", edits: [] });
     const resent = requests(branchId)[0]!;
-    expect(differing(segments(id, third), segments(branchId, resent))).toEqual([]);
+    expect(differing(segments(third), segments(resent))).toEqual([]);
     expect(branchCheck(branchId).exact).toBe(true);
     const summary = (await server.hub.list()).find((item) => item.id === branchId)!;
     expect(summary.settings).toMatchObject(sentWith);
@@ -186,7 +186,7 @@ describe("Edit & resend", () => {
     await start();
     const id = await origin();
     const third = requests(id)[2]!;
-    const before = segments(id, third);
+    const before = segments(third);
     const cases: { edits: RequestEdit[]; changed: string[]; label: string }[] = [
       {
         edits: [{ kind: "skill_description", skill: "review", description: "Review only on Tuesdays." }],
@@ -214,7 +214,7 @@ describe("Edit & resend", () => {
     for (const { edits, changed, label } of cases) {
       const branchId = await fork({ sessionId: id, requestIndex: 3, kind: "edit", edits });
       const resent = requests(branchId)[0]!;
-      expect(differing(before, segments(branchId, resent)), label).toEqual(changed);
+      expect(differing(before, segments(resent)), label).toEqual(changed);
       expect(branchCheck(branchId), label).toMatchObject({ exact: true, edited: [label], differences: [] });
     }
   });
@@ -238,7 +238,7 @@ describe("Edit & resend to another provider", () => {
     const resent = requests(branchId)[0]!;
     expect(resent.provider).toBe("manual");
     expect(resent.system.environment).toContain("- Provider: manual\n");
-    expect(differing(segments(id, third), segments(branchId, resent))).toEqual(["environment:base"]);
+    expect(differing(segments(third), segments(resent))).toEqual(["environment:base"]);
     expect(checked.event.check).toMatchObject({
       exact: true,
       edited: [`provider and model (manual/${resent.model})`],
@@ -386,7 +386,7 @@ describe("a session with an MCP server", () => {
     const branchId = await fork({ sessionId: id, requestIndex: 3, kind: "rerun", edits: [] });
     const resent = requests(branchId)[0]!;
     expect(resent.tools.map((tool) => tool.name)).toEqual(third.tools.map((tool) => tool.name));
-    expect(differing(segments(id, third), segments(branchId, resent))).toEqual([]);
+    expect(differing(segments(third), segments(resent))).toEqual([]);
     expect(branchCheck(branchId).exact).toBe(true);
     const trust = client.events(branchId).findLast((message) => message.event.type === "trust_state");
     expect(trust?.event.type === "trust_state" && trust.event.trust).toMatchObject({

@@ -4,7 +4,7 @@
 // its edits still applied, and get_runs reports both sessions' runs for the compare view.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import { TestClient, startTestServer, type TestServer, type EventMessage } from "./testing/harness.ts";
+import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
 import { isEvent } from "./protocol-client.ts";
 import { readFile } from "node:fs/promises";
@@ -24,9 +24,7 @@ afterEach(async () => {
 });
 
 function requests(sessionId: string): RequestSnapshot[] {
-  return client
-    .events(sessionId)
-    .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+  return client.requests(sessionId);
 }
 
 async function originWithReview(): Promise<string> {
@@ -75,7 +73,7 @@ describe("branches", () => {
     const branchRequests = requests(branchId);
     const resent = branchRequests[0];
     expect(resent.requestIndex).toBe(2);
-    expect(client.snapshotMessages(branchId, resent)).toEqual(client.snapshotMessages(origin, first));
+    expect(resent.messages).toEqual(first.messages);
     expect(resent.system.stable).toContain(edited);
     expect(before).not.toContain(edited);
     const changedLines = resent.system.stable
@@ -109,12 +107,7 @@ describe("branches", () => {
       await again.waitForEvent("session_opened", { sessionId: branchId });
       const stopAgain = again.sendMessage(branchId, "hello once more");
       expect((await stopAgain).reason).toBe("completed");
-      const last = again
-        .events(branchId)
-        .flatMap((message: EventMessage) =>
-          message.event.type === "request" ? [message.event.snapshot] : [],
-        )
-        .at(-1)!;
+      const last = again.requests(branchId).at(-1)!;
       expect(last.system.stable).toContain(edited);
     } finally {
       await again.close();
@@ -147,7 +140,7 @@ describe("branches", () => {
     expect(resent.stableHash).toBe(second.stableHash);
     expect(resent.activeSkills).toEqual(["review"]);
     expect(resent.system.environment).toContain(`<skill name="review" source=`);
-    expect(client.snapshotMessages(branchId, resent)).toEqual(client.snapshotMessages(origin, second));
+    expect(resent.messages).toEqual(second.messages);
     const summary = (await server.hub.list()).find((item) => item.id === branchId)!;
     expect(summary.branch).toMatchObject({
       kind: "rerun",
@@ -172,7 +165,7 @@ describe("branches", () => {
     const resent = requests(branchId)[0];
     expect(resent.system.stable).toBe("You are a terse assistant.\n");
     expect(resent.system.environment).toBe("# Environment\n- nothing to see\n");
-    expect(client.snapshotMessages(branchId, resent)).toEqual([{ role: "user", content: "hello there" }]);
+    expect(resent.messages).toEqual([{ role: "user", content: "hello there" }]);
     expect(resent.tools.find((tool) => tool.name === "read_file")?.description).toBe(
       "Reads a file (edited).",
     );
@@ -216,7 +209,7 @@ describe("branches", () => {
     const branchId = await fork({ sessionId: oldId, requestIndex: 3, kind: "rerun", edits: [] });
     const resent = requests(branchId)[0];
     // Request #3 of that log was sent with the first 5 messages of its conversation.
-    const messages = client.snapshotMessages(branchId, resent);
+    const messages = resent.messages;
     expect(messages).toHaveLength(5);
     expect(messages[0].role).toBe("user");
     expect(resent.activeSkills).toEqual(["review"]);

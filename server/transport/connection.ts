@@ -121,10 +121,16 @@ export class ClientConnection {
   }
 
   /** Sends one stored event; its JSON was serialized once by the session. */
+  /** The start of every event frame of a session, made once per session (a stream sends thousands). */
+  private readonly eventPrefixes = new Map<string, string>();
+
   private sendEvent(sessionId: string, seq: number, eventJson: string): void {
-    this.sendText(
-      `{"type":"event","sessionId":${JSON.stringify(sessionId)},"seq":${seq},"event":${eventJson}}`,
-    );
+    let prefix = this.eventPrefixes.get(sessionId);
+    if (prefix === undefined) {
+      prefix = `{"type":"event","sessionId":${JSON.stringify(sessionId)},"seq":`;
+      this.eventPrefixes.set(sessionId, prefix);
+    }
+    this.sendText(`${prefix}${seq},"event":${eventJson}}`);
   }
 
   /**
@@ -199,15 +205,15 @@ export class ClientConnection {
         });
         return;
       case "export_session": {
+        await this.hub.flushLog(command.sessionId);
+        const session = await readExportedSession(this.hub.home, command.sessionId);
         if (command.format === "html" || command.format === "scenario" || command.format === "otlp") {
-          await this.hub.flushLog(command.sessionId);
-          const session = await readExportedSession(this.hub.home, command.sessionId);
           const file = exportSession(session, command.format);
           this.send({ type: "session_file", sessionId: command.sessionId, format: command.format, ...file });
           return;
         }
-        const exported = await this.hub.exportLog(command.sessionId);
-        this.send({ type: "session_export", sessionId: command.sessionId, ...exported });
+        const { fileName, text } = exportSession(session, "jsonl");
+        this.send({ type: "session_export", sessionId: command.sessionId, fileName, jsonl: text });
         return;
       }
       default:

@@ -114,7 +114,7 @@ describe("manual provider", () => {
     client.send({ type: "send_message", sessionId, text: "what is in the readme?" });
     const first = await client.waitForEvent("manual_turn_requested", { sessionId });
     expect(first.event.requestIndex).toBe(1);
-    expect(first.event.snapshot.system.stable.length).toBeGreaterThan(0);
+    expect(client.resolveRequest(sessionId, first.event.snapshot).system.stable.length).toBeGreaterThan(0);
 
     let from = client.messages.length;
     client.send({ type: "manual_response", sessionId, requestIndex: 7, text: "wrong turn", toolCalls: [] });

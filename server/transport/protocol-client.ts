@@ -7,13 +7,15 @@ import type {
   ApprovalAnswer,
   ChatMessage,
   ClientCommand,
-  RequestSnapshot,
+  RequestRef,
+  ResolvedRequest,
   RunDigest,
   ServerMessage,
   SessionConfirmation,
   SessionEvent,
   SessionSettings,
 } from "../protocol/index.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import type { Transport } from "./transport.ts";
 import { InMemoryTransport } from "./transport.ts";
 import { WebSocketTransport } from "./ws-transport.ts";
@@ -288,16 +290,51 @@ export class ProtocolClient {
   }
 
   /**
-   * The messages a request snapshot was sent with: its own, or (by reference) the first `historyLength`
-   * messages of the session's conversation as this client received it.
+   * A request this client received, in full: resolved from the blobs and the conversation the session's
+   * events carried up to it (server/protocol/request-model.ts).
    */
-  snapshotMessages(sessionId: string, snapshot: RequestSnapshot): ChatMessage[] {
-    if (snapshot.messages) return snapshot.messages;
-    const conversation = this.events(sessionId).flatMap((message) => {
-      if (message.event.type === "session_opened") return message.event.history ?? [];
-      return message.event.type === "history_appended" ? [message.event.message] : [];
-    });
-    return conversation.slice(0, snapshot.historyLength ?? 0);
+  resolveRequest(sessionId: string, ref: RequestRef): ResolvedRequest {
+    const reader = new RequestReader();
+    for (const message of this.events(sessionId)) {
+      const event = message.event;
+      if (event.type === "session_opened")
+        for (const [index, appended] of (event.history ?? []).entries()) {
+          const figures = event.historyFigures?.[index];
+          const restored: SessionEvent = {
+            type: "history_appended",
+            runId: "",
+            message: appended,
+            ...(figures ? { figures } : {}),
+          };
+          reader.observe(restored);
+        }
+      else reader.observe(event);
+      if (event.type === "request" && event.snapshot === ref) break;
+    }
+    return reader.resolve(ref);
+  }
+
+  /** The session's requests this client received, in full, in order. */
+  requests(sessionId: string): ResolvedRequest[] {
+    return this.events(sessionId).flatMap((message) =>
+      message.event.type === "request" ? [this.resolveRequest(sessionId, message.event.snapshot)] : [],
+    );
+  }
+
+  /** The messages a request was sent with (a shorthand for `resolveRequest(…).messages`). */
+  snapshotMessages(sessionId: string, ref: RequestRef): ChatMessage[] {
+    return this.resolveRequest(sessionId, ref).messages;
+  }
+
+  /** The provider payloads this client received, as sent, by request index. */
+  payloads(sessionId: string): Map<number, unknown> {
+    const reader = new RequestReader();
+    const payloads = new Map<number, unknown>();
+    for (const { event } of this.events(sessionId)) {
+      reader.observe(event);
+      if (event.type === "provider_payload") payloads.set(event.requestIndex, reader.payload(event.hash));
+    }
+    return payloads;
   }
 
   /**

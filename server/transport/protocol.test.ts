@@ -153,7 +153,10 @@ describe("protocol", () => {
       "the replay up to the last seq",
     );
     const replayed = third.events(sessionId).slice(1);
-    expect(replayed[0].seq).toBe(lastSeq + 1);
+    // From the first event after lastSeq; an answer's text deltas are left out once its message is in.
+    const firstStored = seen.find((message) => message.seq > lastSeq && message.event.type !== "text_delta");
+    expect(replayed[0].seq).toBe(firstStored!.seq);
+    expect(replayed.some((message) => message.event.type === "text_delta")).toBe(false);
     // The assistant's message: one history_appended naming its request (assistant_message before format 2).
     expect(
       replayed.some(
@@ -164,8 +167,9 @@ describe("protocol", () => {
       ),
     ).toBe(true);
     expect(replayed.filter((message) => message.event.type === "stop")).toHaveLength(2);
+    // In order, with a gap only where deltas were left out.
     for (let index = 1; index < replayed.length; index++)
-      expect(replayed[index].seq).toBe(replayed[index - 1].seq + 1);
+      expect(replayed[index].seq).toBeGreaterThan(replayed[index - 1].seq);
     third.close();
   });
 });

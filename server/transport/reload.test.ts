@@ -109,9 +109,7 @@ describe("live reload", () => {
       await writeFile(path.join(skillDir, "SKILL.md"), skillText("local-steps", "EDITED-BODY"));
       client.send({ type: "send_message", sessionId, text: "local steps please" });
       await client.waitForEvent("stop", { sessionId });
-      const requests = client
-        .events(sessionId)
-        .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+      const requests = client.requests(sessionId);
       expect(requests[1].system.environment).toContain("EDITED-BODY");
       expect(requests[1].system.environment).not.toContain("FIRST-BODY");
       expect(client.events(sessionId).some((message) => message.event.type === "catalog_diff")).toBe(false);

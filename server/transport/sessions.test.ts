@@ -331,7 +331,9 @@ describe("sessions over the WebSocket", () => {
       const request = await again.waitForEvent("request", { sessionId, from });
       expect(request.event.snapshot.requestIndex).toBe(4);
       expect(request.event.snapshot.activeSkills).toEqual(["review"]);
-      expect(request.event.snapshot.system.environment).toContain(`<skill name="review" source=`);
+      expect(again.resolveRequest(sessionId, request.event.snapshot).system.environment).toContain(
+        `<skill name="review" source=`,
+      );
       expect((await again.waitForEvent("stop", { sessionId, from })).event.reason).toBe("completed");
       again.close();
     } finally {

@@ -169,7 +169,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (pathname !== "/ws") return rejectUpgrade(socket, 404, "the WebSocket endpoint is /ws");
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       socket.off("error", onSocketError);
-      const connection = new ClientConnection(new WebSocketTransport(webSocket), hub, {
+      const connection = new ClientConnection(new WebSocketTransport(webSocket, socket), hub, {
         serverVersion,
         log,
       });

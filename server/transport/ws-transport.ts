@@ -1,11 +1,22 @@
 // A `ws` WebSocket behind the Transport seam: the server's end of an upgraded /ws connection, and the
 // protocol client's end of the same socket.
 import { once } from "node:events";
+import type { Socket } from "node:net";
 import { WebSocket } from "ws";
 import { NORMAL_CLOSE, type Transport, type TransportHandlers } from "./transport.ts";
 
 export class WebSocketTransport implements Transport {
-  constructor(readonly socket: WebSocket) {}
+  private corked = false;
+
+  /**
+   * `tcp`: the server's end of the upgraded connection. Frames sent in one turn of the event loop then
+   * leave in one write: a model streaming faster than the loop turns (or a replay of a long session)
+   * costs one system call per turn, not one per frame. Each message is still its own frame.
+   */
+  constructor(
+    readonly socket: WebSocket,
+    private readonly tcp?: Socket,
+  ) {}
 
   start(handlers: TransportHandlers): void {
     this.socket.on("message", (data, isBinary) => {
@@ -30,7 +41,16 @@ export class WebSocketTransport implements Transport {
   }
 
   send(text: string): void {
-    if (this.isOpen) this.socket.send(text);
+    if (!this.isOpen) return;
+    if (this.tcp && !this.corked) {
+      this.corked = true;
+      this.tcp.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.tcp?.uncork();
+      });
+    }
+    this.socket.send(text);
   }
 
   /** A frame as given, text or binary (tests of invalid and oversize frames). */

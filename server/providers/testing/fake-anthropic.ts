@@ -29,6 +29,8 @@ export interface AnthropicFakeToolUse {
   input: Record<string, unknown>;
   /** How many input_json_delta chunks the JSON is split into (default 1). */
   chunks?: number;
+  /** The JSON text sent instead of `input`'s: a cut one (e.g. `{"text": "ab`) is what max_tokens leaves. */
+  inputJson?: string;
 }
 
 export interface AnthropicFakeTurn extends FakeTurnBase {
@@ -101,7 +103,10 @@ export function anthropicTurnEvents(turn: AnthropicFakeTurn): SseEvent[] {
         },
       }),
     );
-    for (const partial of splitText(JSON.stringify(toolUse.input), toolUse.chunks ?? 1)) {
+    for (const partial of splitText(
+      toolUse.inputJson ?? JSON.stringify(toolUse.input),
+      toolUse.chunks ?? 1,
+    )) {
       events.push(
         sse("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: partial } }),
       );

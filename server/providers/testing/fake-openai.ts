@@ -26,6 +26,8 @@ export interface OpenAiFakeToolCall {
   arguments: Record<string, unknown>;
   /** How many chunks the arguments string is split into (default 1). */
   chunks?: number;
+  /** The arguments text sent instead of `arguments`' JSON: a cut one is what finish_reason "length" leaves. */
+  argumentsJson?: string;
 }
 
 export interface OpenAiFakeTurn extends FakeTurnBase {
@@ -82,7 +84,7 @@ export function openAiTurnEvents(turn: OpenAiFakeTurn): SseEvent[] {
         }),
       ]),
     );
-    for (const piece of splitText(JSON.stringify(call.arguments), call.chunks ?? 1)) {
+    for (const piece of splitText(call.argumentsJson ?? JSON.stringify(call.arguments), call.chunks ?? 1)) {
       events.push(chunk([choice({ tool_calls: [{ index, function: { arguments: piece } }] })]));
     }
   }

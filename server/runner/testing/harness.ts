@@ -9,19 +9,20 @@ import type {
   PermissionCheck,
   PermissionHook,
   PermissionTrace,
-} from "../permission/types.ts";
-import type { ChatMessage } from "../protocol/model.ts";
-import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
-import { parseScenario } from "../providers/scenario.ts";
-import { ScriptedProvider } from "../providers/scripted.ts";
-import type { Provider } from "../providers/types.ts";
-import { ActiveSkills } from "../skills/active-skills.ts";
-import { Catalog } from "../skills/catalog.ts";
-import { createLoadSkillTool } from "../skills/load-skill-tool.ts";
-import { Registry } from "../tools/registry.ts";
-import { failResult, okResult, type Tool } from "../tools/types.ts";
-import { createPromptSources } from "./prompt-sources.ts";
-import { RequestCounter, type RunnerDependencies } from "./types.ts";
+} from "../../permission/types.ts";
+import type { ChatMessage } from "../../protocol/model.ts";
+import type { RequestSnapshot, RunnerEvent } from "../../protocol/runner-events.ts";
+import { parseScenario } from "../../providers/scenario.ts";
+import { ScriptedProvider } from "../../providers/scripted.ts";
+import type { Provider } from "../../providers/types.ts";
+import { ActiveSkills } from "../../skills/active-skills.ts";
+import { Catalog } from "../../skills/catalog.ts";
+import { createLoadSkillTool } from "../../skills/load-skill-tool.ts";
+import { Registry } from "../../tools/registry.ts";
+import { failResult, okResult, type Tool } from "../../tools/types.ts";
+import { createRequestHooks, type RequestCacheOptions } from "../../session/request-hooks.ts";
+import { createPromptSources } from "../prompt-sources.ts";
+import { RequestCounter, type RunnerDependencies } from "../types.ts";
 
 export const REVIEW_BODY = "REVIEW-SOP: read every changed file, then list findings by severity.";
 export const ROWS_BODY = "ROWS-SOP: call count_rows on the CSV, then report the number.";
@@ -109,7 +110,15 @@ export interface Harness {
   events: RunnerEvent[];
   /** The Runner's snapshots: Runner events always carry their messages in full. */
   requests(): (RequestSnapshot & { messages: ChatMessage[] })[];
-  deps(provider: Provider, overrides?: Partial<RunnerDependencies>): RunnerDependencies;
+  /**
+   * A Runner's dependencies over this harness, with the session's hooks installed (figures, eager
+   * comparison, registered-not-visible, sandbox stamp; `cache` adds the prediction and its ledger).
+   */
+  deps(
+    provider: Provider,
+    overrides?: Partial<RunnerDependencies>,
+    cache?: RequestCacheOptions,
+  ): RunnerDependencies;
   scripted(yaml: string): ScriptedProvider;
   cleanup(): Promise<void>;
 }
@@ -202,7 +211,7 @@ export async function createHarness(): Promise<Harness> {
         if (!snapshot.messages) throw new Error(`request ${snapshot.requestIndex} has no messages`);
         return [{ ...snapshot, messages: snapshot.messages }];
       }),
-    deps: (provider, overrides = {}) => ({
+    deps: (provider, overrides = {}, cache) => ({
       provider,
       registry,
       permission,
@@ -212,6 +221,13 @@ export async function createHarness(): Promise<Harness> {
       onEvent: (event) => events.push(event),
       requestCounter,
       now: () => new Date("2026-12-02T10:00:00Z"),
+      hooks: createRequestHooks({
+        registry,
+        eagerBodies: prompt.eagerBodies,
+        ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
+        ...(cache ? { cache } : {}),
+        now: () => new Date("2026-12-02T10:00:00Z"),
+      }),
       ...overrides,
     }),
     scripted: (yaml) => new ScriptedProvider(parseScenario(yaml, "inline.yaml")),

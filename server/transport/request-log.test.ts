@@ -1,12 +1,15 @@
-// Request snapshots in the session log: stored as a reference to the logged conversation, restored to
-// exactly what the browsers saw live (isolated slash runs and canceled runs included), and the log of a
-// long conversation stays a fraction of the size it had when every snapshot was stored in full.
+// Requests in the session log (format 3): each blob once, by its sha256, requests by reference; reopened
+// from the log they resolve to exactly what the browsers saw live (isolated slash runs and canceled runs
+// included); the download is the same log; and a long conversation's log stays a fraction of the size it
+// would have with every request in full.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
+import { RequestReader } from "../protocol/request-model.ts";
+import type { SessionEvent } from "../protocol/wire.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
-import { readSessionLog, readSessionLogForExport } from "../session/session-log.ts";
+import { readSessionLog } from "../session/session-log.ts";
 import { startServer } from "./start-server.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
@@ -52,9 +55,16 @@ function logPath(sessionId: string): string {
 }
 
 function liveSnapshots(client: TestClient, sessionId: string): RequestSnapshot[] {
-  return client
-    .events(sessionId)
-    .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+  return client.requests(sessionId);
+}
+
+/** The requests of logged or exported events, resolved as every reader does. */
+function resolvedRequests(events: readonly SessionEvent[]): RequestSnapshot[] {
+  const reader = new RequestReader();
+  return events.flatMap((event) => {
+    reader.observe(event);
+    return event.type === "request" ? [reader.resolve(event.snapshot)] : [];
+  });
 }
 
 async function runToStop(client: TestClient, sessionId: string, text: string): Promise<string> {
@@ -134,30 +144,28 @@ describe("request snapshots in the session log", () => {
       .split("\n")
       .filter((line) => line.includes('"type":"request"'));
     expect(lines).toHaveLength(live.length);
-    const compact = lines.filter((line) => line.includes('"historyLength"'));
-    // Every snapshot but the isolated run's is a prefix of the conversation.
-    expect(compact.length).toBeGreaterThanOrEqual(live.length - 1);
-    for (const line of compact) expect(line).not.toContain(`"runId":"${isolatedRunId}"`);
-    // The download is the log as it was before compaction: every snapshot in full.
+    const referenced = lines.filter((line) => line.includes('"historyLength"'));
+    // Every request but the isolated run's refers to the conversation; none carries a message in full.
+    expect(referenced.length).toBeGreaterThanOrEqual(live.length - 1);
+    for (const line of referenced) expect(line).not.toContain(`"runId":"${isolatedRunId}"`);
+    for (const line of lines)
+      expect((JSON.parse(line) as { event: { snapshot: object } }).event.snapshot).not.toHaveProperty(
+        "messages",
+      );
+    // The download is the log in the same shape, and resolves to the same requests.
     if (exported.type !== "session_export") throw new Error("no export");
-    expect(exported.jsonl).not.toContain('"$historyPrefix"');
-    const exportedSnapshots = exported.jsonl
+    const exportedEvents = exported.jsonl
       .split("\n")
-      .filter((line) => line.includes('"type":"request"'))
-      .map((line) => (JSON.parse(line) as { event: { snapshot: RequestSnapshot } }).event.snapshot);
-    // Browsers get the messages by reference; the download has them in full.
-    for (const [index, snapshot] of exportedSnapshots.entries())
-      expect(snapshot.messages).toHaveLength(live[index].historyLength ?? live[index].messages!.length);
-    expect(exportedSnapshots.map((snapshot) => ({ ...snapshot, messages: undefined }))).toEqual(
-      live.map((snapshot) => ({ ...snapshot, messages: undefined })),
-    );
+      .filter(Boolean)
+      .slice(1)
+      .map((line) => (JSON.parse(line) as { event: SessionEvent }).event);
+    expect(JSON.parse(exported.jsonl.split("\n")[0])).toMatchObject({ kind: "header", version: 3 });
+    expect(resolvedRequests(exportedEvents)).toEqual(live);
 
     expect(await reopenedSnapshots(sessionId)).toEqual(live);
   }, 60_000);
 
-  // 5.3× before each request carried its cache prediction (snapshot.cache: about 0.9 KB per request that
-  // does not repeat, once its price row and source are logged by reference).
-  it("the log of a 30-request conversation is at least 4.5× smaller than with full snapshots", async () => {
+  it("carries each blob once in a 30-request conversation, and its log is a fraction of the requests in full", async () => {
     const client = await TestClient.connect(server);
     const sessionId = await client.createSession();
     // The review scenario makes three requests per message (load_skill, read_file, answer).
@@ -167,18 +175,35 @@ describe("request snapshots in the session log", () => {
     expect(live).toHaveLength(30);
     client.close();
 
-    const compactBytes = (await readFile(logPath(sessionId))).length;
-    // The same records with each snapshot in full (the export's form), one JSON line per record.
     const logged = await readSessionLog(logPath(sessionId));
     expect(logged.warnings).toEqual([]);
-    const fullBytes = Buffer.byteLength(await readSessionLogForExport(logPath(sessionId)));
-    expect(
-      logged.events.flatMap((record) => (record.event.type === "request" ? [record.event.snapshot] : [])),
-    ).toEqual(live);
-    console.log(
-      `30-request log: ${compactBytes} bytes compact (${Math.round(compactBytes / 30)} per request), ` +
-        `${fullBytes} bytes in full`,
+    const events = logged.events.map((record) => record.event);
+    expect(resolvedRequests(events)).toEqual(live);
+    const hashes = events.flatMap((event) =>
+      "blobs" in event && event.blobs ? event.blobs.map((blob) => blob.hash) : [],
     );
-    expect(fullBytes / compactBytes).toBeGreaterThanOrEqual(4.5);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    // What the log spends on the requests' content (their records and the blobs they carry) against the
+    // requests in full, as the Runner built them. The cache prediction (`snapshot.cache`: figures the
+    // cache model computed for this request, not prompt content) is left out on both sides; the bench
+    // (request-bytes) measures the whole records on the demo, against the issue's target.
+    const withoutCache = <T extends { cache?: unknown }>(snapshot: T) => {
+      const { cache: _cache, ...rest } = snapshot;
+      return rest;
+    };
+    const requestBytes = (await readFile(logPath(sessionId), "utf8"))
+      .split("\n")
+      .filter((line) => line.includes('"type":"request"'))
+      .map((line) => JSON.parse(line) as { event: { snapshot: { cache?: unknown } } })
+      .map((record) => ({
+        ...record,
+        event: { ...record.event, snapshot: withoutCache(record.event.snapshot) },
+      }))
+      .reduce((sum, record) => sum + Buffer.byteLength(JSON.stringify(record)), 0);
+    const fullBytes = live.reduce(
+      (sum, snapshot) => sum + Buffer.byteLength(JSON.stringify(withoutCache(snapshot))),
+      0,
+    );
+    expect(fullBytes / requestBytes).toBeGreaterThanOrEqual(15);
   }, 60_000);
 });
