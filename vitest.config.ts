@@ -37,7 +37,6 @@ const UNIT = [
   "server/permission/option-table.test.ts",
   "server/permission/scoped-allows.test.ts",
   "server/permission/shell-parse.test.ts",
-  "server/permission/trust.test.ts",
   "server/providers/config.test.ts",
   "server/providers/manual.test.ts",
   "server/providers/mapping.test.ts",
@@ -66,7 +65,6 @@ const UNIT = [
   "server/skills/tools-json.test.ts",
   "server/tools/confine.test.ts",
   "server/tools/output-cap.test.ts",
-  "server/tools/system/home-secrets.attack.test.ts",
 ];
 
 /**

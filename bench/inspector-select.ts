@@ -21,7 +21,9 @@ const SESSION_STORAGE_KEY = "pseudoclaude-playground-session";
 const MESSAGES = 50;
 const REQUESTS_PER_MESSAGE = 10;
 export const REQUESTS = MESSAGES * REQUESTS_PER_MESSAGE;
-const TARGET_MS = 100;
+const TARGET_MS = 30;
+/** Issue 24: a reopened 500-request session is on screen (its newest request in the timeline) within this. */
+const OPEN_TARGET_MS = 500;
 
 /** One scenario whose turns play in order across the session's messages: 9 tool calls, then an answer. */
 export function fiveHundredRequestScenario(): string {
@@ -112,6 +114,18 @@ export const inspectorSelectFigure: Figure = {
       const worst = Math.max(...samples);
       return [
         {
+          figure: "session-open",
+          workload: `open a ${REQUESTS}-request session from its log (Chromium, real pages, real server)`,
+          unit: "ms",
+          median: openMs,
+          baselineMedian: null,
+          ratio: null,
+          target: `≤ ${OPEN_TARGET_MS} ms`,
+          status: openMs <= OPEN_TARGET_MS ? "pass" : "miss",
+          note: `page.goto → the timeline shows request #${REQUESTS} (the server reads the log and replays it; the page applies the replay and renders); one open${buildNote ? `; ${buildNote}` : ""}`,
+          details: { openMs },
+        },
+        {
           figure: "inspector-select",
           workload: `select a request in a ${REQUESTS}-request session reopened from its log (Chromium, real pages)`,
           unit: "ms",
@@ -119,7 +133,8 @@ export const inspectorSelectFigure: Figure = {
           baselineMedian: null,
           ratio: null,
           target: `≤ ${TARGET_MS} ms`,
-          status: worst <= TARGET_MS ? "pass" : "miss",
+          // The issue states the selection as a median (25 ms then); the slowest is reported beside it.
+          status: typical <= TARGET_MS ? "pass" : "miss",
           note: `click → first frame after the inspector shows it; ${samples.length} selections, slowest ${worst.toFixed(0)} ms; the page opened the session (replay of the log) in ${openMs} ms${buildNote ? `; ${buildNote}` : ""}`,
           details: {
             samplesMs: samples.map((value) => round(value, 1)),

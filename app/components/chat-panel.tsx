@@ -4,11 +4,12 @@
 // For screen readers the conversation is a log (new turns are read; while a run streams it is busy, so its
 // text is read once it settles, not delta by delta), and a waiting approval is announced at once.
 "use client";
-import { useEffect, useMemo, useRef } from "react";
+import { useMemo, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
 import type { ChatTurn, ManualTurnRequest, QueuedMessage, ToolCallView } from "../state/types.ts";
 import { ApprovalCard } from "./approval-card.tsx";
-import { Turn } from "./chat-turn.tsx";
+import { get, type Records } from "../state/records.ts";
+import { ChatList } from "./chat-list.tsx";
 import { Composer } from "./composer.tsx";
 import { useFollowOutput } from "./follow-output.ts";
 import { ManualComposer } from "./manual-composer.tsx";
@@ -44,8 +45,10 @@ export function ChatPanel({
 }: {
   /** The open session: another one starts at its bottom, following. */
   sessionId?: string;
-  turns: ChatTurn[];
-  toolCalls: Record<string, ToolCallView>;
+  /** The conversation (records: the list renders a row per turn, virtual past a few hundred). */
+  turns: Records<ChatTurn>;
+  /** The session's calls by id; each turn's row selects its own, so a call's change re-renders one turn. */
+  toolCalls: Records<ToolCallView>;
   pendingApprovals: string[];
   manualTurn?: ManualTurnRequest;
   skills: SkillView[];
@@ -73,12 +76,8 @@ export function ChatPanel({
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const primaryApproval = useRef<HTMLDivElement>(null);
-  const follow = useFollowOutput(scroller, content, sessionId);
+  const follow = useFollowOutput(scroller, content, sessionId, turns);
   const skillNames = useMemo(() => skills.map((skill) => skill.name), [skills]);
-  useEffect(() => {
-    if (highlightRequest === undefined) return;
-    document.getElementById(`turn-request-${highlightRequest}`)?.scrollIntoView({ block: "nearest" });
-  }, [highlightRequest]);
   // Sending (or queueing) always brings the conversation back to its bottom.
   const send = (text: string) => {
     const accepted = onSend(text);
@@ -106,7 +105,7 @@ export function ChatPanel({
             aria-relevant="additions"
             aria-busy={running}
           >
-            {turns.length === 0 && !replay?.recorded.length && (
+            {turns.size === 0 && !replay?.recorded.length && (
               <div className="mt-8 text-center text-sm text-slate-500">
                 <p>
                   Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
@@ -130,25 +129,16 @@ export function ChatPanel({
                 </div>
               </div>
             )}
-            {turns.map((turn) => (
-              <Turn
-                key={turn.id}
-                turn={turn}
-                toolCalls={toolCalls}
-                skillNames={skillNames}
-                highlighted={
-                  turn.kind === "assistant" &&
-                  turn.requestIndex !== undefined &&
-                  turn.requestIndex === highlightRequest
-                }
-                awaitingManual={
-                  turn.kind === "assistant" &&
-                  turn.requestIndex !== undefined &&
-                  turn.requestIndex === manualTurn?.requestIndex
-                }
-                onSelectRequest={onSelectRequest}
-              />
-            ))}
+            <ChatList
+              turns={turns}
+              calls={toolCalls}
+              scroller={scroller}
+              following={follow.following}
+              skillNames={skillNames}
+              highlightRequest={highlightRequest}
+              manualRequest={manualTurn?.requestIndex}
+              onSelectRequest={onSelectRequest}
+            />
           </div>
         </div>
         {!follow.following && follow.unseen && (
@@ -172,7 +162,7 @@ export function ChatPanel({
           data-testid="chat-attention"
         >
           {pendingApprovals.map((callId, index) => {
-            const call = toolCalls[callId];
+            const call = get(toolCalls, callId);
             return call?.approval ? (
               <ApprovalCard
                 key={callId}
@@ -211,11 +201,8 @@ export function ChatPanel({
 }
 
 /** "Approval needed: run_command (2 waiting)", or nothing when no call waits. */
-export function approvalAnnouncement(
-  pendingApprovals: string[],
-  toolCalls: Record<string, ToolCallView>,
-): string {
-  const first = pendingApprovals.map((callId) => toolCalls[callId]?.approval).find(Boolean);
+export function approvalAnnouncement(pendingApprovals: string[], toolCalls: Records<ToolCallView>): string {
+  const first = pendingApprovals.map((callId) => get(toolCalls, callId)?.approval).find(Boolean);
   if (!first) return "";
   const more = pendingApprovals.length > 1 ? ` (${pendingApprovals.length} waiting)` : "";
   return `Approval needed: ${first.tool}${more}. Focus the card to answer.`;

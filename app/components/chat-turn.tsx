@@ -71,14 +71,15 @@ function UserTurn({ turn, skillNames }: { turn: Extract<ChatTurn, { kind: "user"
 // Memoized: while text streams, only the turn that grows re-renders, not the whole conversation.
 export const Turn = memo(function Turn({
   turn,
-  toolCalls,
+  calls,
   highlighted,
   awaitingManual,
   skillNames,
   onSelectRequest,
 }: {
   turn: ChatTurn;
-  toolCalls: Record<string, ToolCallView>;
+  /** This turn's calls, in its order (a selector keeps the array while none of them changed). */
+  calls: ToolCallView[];
   highlighted: boolean;
   /** The manual provider is waiting for the person to write this turn. */
   awaitingManual: boolean;
@@ -113,15 +114,11 @@ export const Turn = memo(function Turn({
               model request #{turn.requestIndex} → inspector
             </button>
           )}
-          {turn.text &&
-            (turn.streaming ? (
-              <p className="text-sm whitespace-pre-wrap" data-testid="assistant-text">
-                {turn.text}
-              </p>
-            ) : (
-              // Finished text is shown as sanitized Markdown (DOMPurify), never as raw HTML.
-              <SafeMarkdown markdown={turn.text} testId="assistant-text" />
-            ))}
+          {turn.text && (
+            // Streamed as plain text; once finished, shown as sanitized Markdown (DOMPurify), never as raw
+            // HTML. One element for both, so the paragraph streamed into stays until the Markdown replaces it.
+            <SafeMarkdown markdown={turn.text} streaming={turn.streaming} testId="assistant-text" />
+          )}
           {!turn.text && turn.toolCallIds.length === 0 && (
             <p className="text-sm text-slate-500">
               {awaitingManual
@@ -131,9 +128,9 @@ export const Turn = memo(function Turn({
                   : "(no response)"}
             </p>
           )}
-          {turn.toolCallIds.map((id) =>
-            toolCalls[id] ? <ToolCallCard key={id} call={toolCalls[id]} /> : null,
-          )}
+          {calls.map((call) => (
+            <ToolCallCard key={call.id} call={call} />
+          ))}
         </div>
       );
     case "tool_message":

@@ -9,8 +9,7 @@ import type {
   SessionSummary,
 } from "../../server/protocol/index.ts";
 import type { SessionView } from "../state/types.ts";
-import { CompareView } from "./compare-view.tsx";
-import { EditRequest } from "./edit-request.tsx";
+import { CompareView, EditRequest, Loading } from "./lazy.tsx";
 import { Button } from "./ui.tsx";
 import { requestSnapshot } from "../state/snapshot-view.ts";
 
@@ -128,36 +127,40 @@ export function ExperimentsLayer({
   return (
     <>
       {edited && session && (
-        <EditRequest
-          key={edited.requestIndex}
-          snapshot={requestSnapshot(edited)}
-          skillDescriptions={descriptions}
-          providers={providers}
-          provider={
-            // The request's own provider (the server then sends its model too), while it is configured.
-            providers.some((info) => info.name === edited.snapshot.provider && info.configured)
-              ? edited.snapshot.provider
-              : session.settings.provider
-          }
-          onSend={(edits, provider) => onResend(edited.requestIndex, edits, provider)}
-          onCancel={onCancelEdit}
-        />
+        <Loading>
+          <EditRequest
+            key={edited.requestIndex}
+            snapshot={requestSnapshot(edited)}
+            skillDescriptions={descriptions}
+            providers={providers}
+            provider={
+              // The request's own provider (the server then sends its model too), while it is configured.
+              providers.some((info) => info.name === edited.snapshot.provider && info.configured)
+                ? edited.snapshot.provider
+                : session.settings.provider
+            }
+            onSend={(edits, provider) => onResend(edited.requestIndex, edits, provider)}
+            onCancel={onCancelEdit}
+          />
+        </Loading>
       )}
       {comparing && (
-        <CompareView
-          key={`${comparing.left}-${comparing.right}`}
-          left={{
-            sessionId: comparing.left,
-            runs: runs?.[comparing.left],
-            ...(branch && branch.originSessionId === comparing.left
-              ? { preferredRequest: branch.requestIndex }
-              : {}),
-          }}
-          right={{ sessionId: comparing.right, runs: runs?.[comparing.right] }}
-          sessions={sessions}
-          onPickSession={onPickCompareSession}
-          onClose={onCloseCompare}
-        />
+        <Loading>
+          <CompareView
+            key={`${comparing.left}-${comparing.right}`}
+            left={{
+              sessionId: comparing.left,
+              runs: runs?.[comparing.left],
+              ...(branch && branch.originSessionId === comparing.left
+                ? { preferredRequest: branch.requestIndex }
+                : {}),
+            }}
+            right={{ sessionId: comparing.right, runs: runs?.[comparing.right] }}
+            sessions={sessions}
+            onPickSession={onPickCompareSession}
+            onClose={onCloseCompare}
+          />
+        </Loading>
       )}
     </>
   );

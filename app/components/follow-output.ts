@@ -1,7 +1,8 @@
 // The chat follows new output the way a terminal does: while the reader is at the bottom, anything that
 // grows (streamed text, a tool card, a Markdown render, the panel getting shorter because an approval
-// appeared) keeps the bottom in view. Scrolling up stops following, and new output below then raises a
-// "new output" flag instead of moving the view; scrolling back down, or `toBottom()` (sending a message,
+// appeared) keeps the bottom in view. Scrolling up stops following, and new output below (a change of
+// `output`: the conversation's turns) then raises a "new output" flag instead of moving the view — not any
+// growth, since a virtual list's rows change height as they are measured while the reader scrolls; scrolling back down, or `toBottom()` (sending a message,
 // the pill), follows again. Growth is observed with a ResizeObserver, so it does not matter which
 // component grew or when it rendered. (The chat turns off the browser's scroll anchoring, whose own
 // adjustments would otherwise move the view.)
@@ -19,6 +20,7 @@ export function useFollowOutput(
   scroller: RefObject<HTMLElement | null>,
   content: RefObject<HTMLElement | null>,
   resetKey: unknown,
+  output: unknown,
 ): { following: boolean; unseen: boolean; toBottom: () => void } {
   const following = useRef(true);
   const [state, setState] = useState({ following: true, unseen: false });
@@ -59,7 +61,7 @@ export function useFollowOutput(
         if (element.scrollHeight - element.scrollTop - element.clientHeight >= 1)
           element.scrollTop = element.scrollHeight;
         lastTop = element.scrollTop;
-      } else setState((old) => (old.unseen ? old : { ...old, unseen: true }));
+      }
     };
     const observer = new ResizeObserver(onGrow);
     observer.observe(inner);
@@ -70,6 +72,14 @@ export function useFollowOutput(
       element.removeEventListener("scroll", onScroll);
     };
   }, [scroller, content]);
+
+  // New output while the reader is up in the conversation: the flag (the session's own reset aside).
+  const lastOutput = useRef(output);
+  useEffect(() => {
+    if (lastOutput.current === output) return;
+    lastOutput.current = output;
+    if (!following.current) setState((old) => (old.unseen ? old : { ...old, unseen: true }));
+  }, [output]);
 
   return { ...state, toBottom };
 }

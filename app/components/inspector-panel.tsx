@@ -14,7 +14,7 @@ import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
 import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
-import { LineDiffView } from "./line-diff.tsx";
+import { LineDiffView, Loading } from "./lazy.tsx";
 import { RequestPane, paneHelp, paneLabels, paneText, type PaneName } from "./request-panes.tsx";
 import { RoutingView } from "./routing-view.tsx";
 import { SkillResourcesLane } from "./skill-resources-lane.tsx";
@@ -426,13 +426,15 @@ export function InspectorPanel({
           </label>
         )}
         {lineDiffOn && previous && pane !== "raw" ? (
-          <LineDiffView
-            testId="pane-line-diff"
-            before={paneText(requestSnapshot(previous), pane, requestPayload(previous))}
-            after={paneText(snapshot, pane, payload)}
-            beforeLabel={`#${previous.requestIndex}`}
-            afterLabel={`#${selected.requestIndex}`}
-          />
+          <Loading inline>
+            <LineDiffView
+              testId="pane-line-diff"
+              before={paneText(requestSnapshot(previous), pane, requestPayload(previous))}
+              after={paneText(snapshot, pane, payload)}
+              beforeLabel={`#${previous.requestIndex}`}
+              afterLabel={`#${selected.requestIndex}`}
+            />
+          </Loading>
         ) : (
           <RequestPane pane={pane} snapshot={snapshot} payload={payload} diff={diff} />
         )}

@@ -1,9 +1,9 @@
 // The five panes of one model request (Stable system, Environment, Messages, Tools, Raw), each with its
 // token count, a copy button and what changed since the request before it.
 "use client";
-import type { ChatMessage } from "../../server/protocol/index.ts";
 import type { RequestDiff } from "../state/derive.ts";
 import { environmentParts, type ResolvedSnapshot } from "../state/snapshot-view.ts";
+import { MessageList } from "./message-list.tsx";
 import { Badge, CopyButton, Pre, formatJson } from "./ui.tsx";
 
 export type PaneName = "stable" | "environment" | "messages" | "tools" | "raw";
@@ -25,37 +25,6 @@ export const paneHelp: Record<PaneName, string> = {
     "Tools: the tool definitions the model can call in this request (built-ins, load_skill, and the tools of skills loaded in an earlier run).",
   raw: "Raw: the exact payload sent to the provider, API keys redacted.",
 };
-
-function MessageView({ message, added }: { message: ChatMessage; added: boolean }) {
-  const tone = message.role === "user" ? "blue" : message.role === "assistant" ? "slate" : "violet";
-  return (
-    <li
-      className={`rounded border p-1 ${added ? "border-emerald-400 bg-emerald-50" : "border-slate-200"}`}
-      data-testid="pane-message"
-      data-added={added}
-    >
-      <div className="flex items-center gap-1">
-        <Badge tone={tone}>
-          {message.role === "tool" ? `tool result · ${message.toolName}` : message.role}
-        </Badge>
-        {added && <Badge tone="green">new in this request</Badge>}
-        {message.role === "tool" && message.isError && <Badge tone="red">error</Badge>}
-      </div>
-      {message.content && (
-        <pre className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words">{message.content}</pre>
-      )}
-      {message.role === "assistant" &&
-        message.toolCalls.map((call) => (
-          <pre
-            key={call.id}
-            className="mt-0.5 font-mono text-xs whitespace-pre-wrap break-words text-violet-900"
-          >
-            → {call.name}({JSON.stringify(call.input)})
-          </pre>
-        ))}
-    </li>
-  );
-}
 
 export function paneText(snapshot: ResolvedSnapshot, pane: PaneName, payload: unknown): string {
   switch (pane) {
@@ -133,20 +102,11 @@ export function RequestPane({
         </div>
       )}
       {pane === "messages" && (
-        <ol className="space-y-1" data-testid="pane-messages-list">
-          {diff?.historyRewritten && (
-            <li className="text-xs text-amber-900">
-              The history is not a continuation of the previous request (new run or rewritten).
-            </li>
-          )}
-          {snapshot.messages.map((message, index) => {
-            const added =
-              !!diff &&
-              !diff.historyRewritten &&
-              index >= snapshot.messages.length - diff.addedMessages.length;
-            return <MessageView key={index} message={message} added={added} />;
-          })}
-        </ol>
+        <MessageList
+          messages={snapshot.messages}
+          added={diff && !diff.historyRewritten ? diff.addedMessages.length : 0}
+          rewritten={diff?.historyRewritten === true}
+        />
       )}
       {pane === "tools" && (
         <div className="space-y-1" data-testid="pane-tools-list">

@@ -1,7 +1,9 @@
-// The container: owns the reducer and the socket, decides which session to open, and lays out the three
-// columns. Everything below it is presentational (props in, callbacks out).
+// The container: owns the reducer and the socket and lays out the three columns. Its behaviours live in
+// hooks (./workspace-effects.ts: the first session, the queue at a run's end, downloads, Escape) and each
+// column that reads much of the store has a container of its own (./catalog-column.tsx,
+// ./chat-column.tsx); everything below those is presentational (props in, callbacks out).
 "use client";
-import { memo, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { memo, useCallback, useReducer, useRef, useState } from "react";
 import type {
   ApprovalAnswer,
   ClientCommand,
@@ -12,39 +14,36 @@ import type {
 import { sessionKey, usePlaygroundSocket } from "../lib/connection.ts";
 import { sandboxBadge } from "../lib/sandbox-text.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
-import { queuedFor } from "../state/outbox.ts";
-import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import { newSessionWorkdir } from "../../server/shared/demo-copy.ts";
 import {
-  chatTurns,
-  isRunning,
-  manualTurn,
-  pendingApprovalIds,
-  queuedMessages,
+  catalogColumn,
   requestsOf,
-  stageOf,
-  toolCallsById,
+  skillResourcesOf,
   trustToAsk,
   visibleErrors as errorsToShow,
 } from "../state/selectors.ts";
-import { replayState } from "../state/replay.ts";
-import { AddSkillContainer } from "./add-skill-container.tsx";
-import { CatalogPanel } from "./catalog-panel.tsx";
-import { ChatPanel } from "./chat-panel.tsx";
+import { CatalogColumn } from "./catalog-column.tsx";
+import { ChatColumn, useChatHandlers } from "./chat-column.tsx";
 import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
 import { SessionMenu } from "./session-menu.tsx";
 import { InspectorPanel } from "./inspector-panel.tsx";
-import { McpPanel } from "./mcp-panel.tsx";
-import { NewSessionDialog } from "./new-session-dialog.tsx";
-import { SkillDetail } from "./skill-detail.tsx";
+import { AddSkillContainer, Loading, NewSessionDialog, TriggerLabContainer } from "./lazy.tsx";
 import { TrustPrompt } from "./trust-prompt.tsx";
-import { TriggerLabContainer } from "./trigger-lab-container.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { ErrorList, WrongTokenBanner } from "./error-list.tsx";
 import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
+import {
+  useDownloads,
+  useEscapeStops,
+  useFirstSession,
+  usePresenterType,
+  useQueueSurvivesReload,
+  useRunEnd,
+} from "./workspace-effects.ts";
 
-const MemoChatPanel = memo(ChatPanel);
+// Memoised with stable props: a streamed delta leaves the requests (and so the inspector) as they were.
+const MemoInspectorPanel = memo(InspectorPanel);
 
 /** The workdir a refused command is about: the one it names, else the open session's. */
 function confirmationWorkdir(
@@ -55,7 +54,6 @@ function confirmationWorkdir(
   if (command?.type === "create_session") return command.settings?.workdir ?? serverDefault;
   return current;
 }
-const noSkills: never[] = [];
 
 export function Workspace() {
   const [state, dispatch] = useReducer(uiReducer, initialUiState);
@@ -90,78 +88,17 @@ export function Workspace() {
   const consoleCounter = useRef(0);
   const session = state.session;
 
-  // First session of this connection: the one this tab showed before a reload, else the newest, else a new one.
-  useEffect(() => {
-    if (state.connection !== "open" || !state.sessionListLoaded || session || openRequested.current) return;
-    openRequested.current = true;
-    const stored = window.sessionStorage.getItem(sessionKey);
-    const known = state.sessions.find((item) => item.id === stored);
-    const newest = [...state.sessions].sort((left, right) =>
-      right.updatedAt.localeCompare(left.updatedAt),
-    )[0];
-    const target = known ?? newest;
-    send(target ? { type: "open_session", sessionId: target.id } : { type: "create_session" });
-  }, [state.connection, state.sessionListLoaded, state.sessions, session, send]);
-
-  useEffect(() => {
-    if (state.connection !== "open") openRequested.current = !!stateRef.current.session;
-  }, [state.connection]);
-
-  useEffect(() => {
-    if (session?.id) window.sessionStorage.setItem(sessionKey, session.id);
-  }, [session?.id]);
-
-  // Messages queued during a run survive a reload of the tab (lib/typed-storage.ts): restored once, then
-  // kept in step with the queue; each still goes out when its session's run ends.
-  const queueRestored = useRef(false);
-  useEffect(() => {
-    if (!queueRestored.current) {
-      queueRestored.current = true;
-      for (const item of readQueued())
-        dispatch({ type: "queue_message", sessionId: item.sessionId, text: item.text });
-      return;
-    }
-    writeQueued(state.queue);
-  }, [state.queue]);
-
-  // Session titles and message counts change with each run: refresh the list when a run ends.
+  useFirstSession(state, stateRef, openRequested, send);
+  useQueueSurvivesReload(state.queue, dispatch);
   const running = session?.running ?? false;
-  useEffect(() => {
-    if (!running && stateRef.current.connection === "open" && stateRef.current.session)
-      send({ type: "list_sessions" });
-  }, [running, send]);
-
-  // When this session's run ends, the first message queued for it goes out (the next waits for the run
-  // that one starts). A refusal puts it back at the head of the queue (state/outbox.ts).
-  const lastRun = useRef<{ sessionId?: string; running: boolean }>({ running: false });
-  useEffect(() => {
-    const previous = lastRun.current;
-    lastRun.current = { sessionId: session?.id, running };
-    if (!session?.id || previous.sessionId !== session.id || !previous.running || running) return;
-    const next = queuedFor(stateRef.current.queue, session.id)[0];
-    if (!next) return;
-    setSelectedRequest(undefined);
-    if (socketSend({ type: "send_message", sessionId: session.id, text: next.text }))
-      dispatch({ type: "message_sent", sessionId: session.id, text: next.text, queuedId: next.id });
-  }, [running, session?.id, socketSend]);
-
-  useEffect(() => {
-    document.documentElement.style.fontSize = presenter ? "20px" : "";
-  }, [presenter]);
-
-  // Escape stops the running turn from anywhere, so a presenter never needs the mouse for it. Menus and
-  // dialogs that close on Escape call preventDefault first, and window listeners run after theirs.
-  useEffect(() => {
-    if (!running || dialogOpen || addSkillOpen || state.confirmation) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented) return;
-      event.preventDefault();
-      const id = stateRef.current.session?.id;
-      if (id) send({ type: "cancel", sessionId: id });
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [running, dialogOpen, addSkillOpen, state.confirmation, send]);
+  const clearSelection = useCallback(() => setSelectedRequest(undefined), []);
+  useRunEnd(stateRef, session?.id, running, dispatch, send, socketSend, clearSelection);
+  usePresenterType(presenter);
+  useDownloads(state.pendingExport, dispatch);
+  useEscapeStops(running && !dialogOpen && !addSkillOpen && !state.confirmation, () => {
+    const id = stateRef.current.session?.id;
+    if (id) send({ type: "cancel", sessionId: id });
+  });
 
   const sessionCommand = useCallback(
     (build: (sessionId: string) => ClientCommand) => {
@@ -184,12 +121,16 @@ export function Workspace() {
     [sessionCommand],
   );
   /** The tool console (a skill's tools, an MCP server's tools): one call by hand. */
-  const runTool = (tool: string, input: unknown) => {
-    consoleCounter.current += 1;
-    const requestId = `console-${Date.now()}-${consoleCounter.current}`;
-    dispatch({ type: "console_started", requestId, tool, input });
-    sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
-  };
+  const runTool = useCallback(
+    (tool: string, input: unknown) => {
+      consoleCounter.current += 1;
+      const requestId = `console-${Date.now()}-${consoleCounter.current}`;
+      dispatch({ type: "console_started", requestId, tool, input });
+      sessionCommand((sessionId) => ({ type: "run_tool", sessionId, requestId, tool, input }));
+    },
+    [sessionCommand],
+  );
+  const openAddSkill = useCallback(() => setAddSkillOpen(true), []);
 
   const selectRequestFromChat = useCallback((index: number) => {
     setPanels((old) => ({ ...old, inspector: true }));
@@ -228,59 +169,8 @@ export function Workspace() {
     [sessionCommand],
   );
 
-  // Stable callbacks, so selecting a request in the inspector does not re-render a long chat (memo).
-  const chatHandlers = useMemo(
-    () => ({
-      /** Sends, or queues while the session's run is going; false (the text stays in the box) if neither. */
-      onSend: (text: string): boolean => {
-        const current = stateRef.current.session;
-        if (!current) {
-          dispatch({
-            type: "local_error",
-            code: "no_session",
-            message: "No session is open yet; create one from the session picker.",
-          });
-          return false;
-        }
-        if (current.running) {
-          dispatch({ type: "queue_message", sessionId: current.id, text });
-          return true;
-        }
-        // A new message: the inspector follows the newest request again.
-        setSelectedRequest(undefined);
-        if (!socketSend({ type: "send_message", sessionId: current.id, text })) return false;
-        dispatch({ type: "message_sent", sessionId: current.id, text });
-        return true;
-      },
-      onRemoveQueued: (id: string) => dispatch({ type: "unqueue_message", id }),
-      onStop: () => sessionCommand((sessionId) => ({ type: "cancel", sessionId })),
-      onAnswer: (callId: string, answer: ApprovalAnswer) =>
-        sessionCommand((sessionId) => ({ type: "approval_answer", sessionId, callId, answer })),
-      onManualResponse: (requestIndex: number, text: string, toolCalls: { name: string; input: unknown }[]) =>
-        sessionCommand((sessionId) => ({
-          type: "manual_response",
-          sessionId,
-          requestIndex,
-          text,
-          toolCalls,
-        })),
-    }),
-    [sessionCommand, socketSend],
-  );
-
-  // The server answers export_session with the JSONL log; hand it to the browser as a download.
-  useEffect(() => {
-    const exported = state.pendingExport;
-    if (!exported) return;
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(
-      new Blob([exported.jsonl], { type: exported.mimeType ?? "application/x-ndjson" }),
-    );
-    link.download = exported.fileName;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    dispatch({ type: "export_done" });
-  }, [state.pendingExport]);
+  const rerunRequest = useCallback((index: number) => forkRequest(index, "rerun", []), [forkRequest]);
+  const chatHandlers = useChatHandlers(stateRef, dispatch, socketSend, sessionCommand, clearSelection);
 
   // The user confirmed what the server asked about: the same command again, with `confirm`.
   const confirmPending = useCallback(() => {
@@ -301,19 +191,6 @@ export function Workspace() {
   }, [send]);
 
   const visibleErrors = errorsToShow(state);
-  // Memoized so the memoized chat re-renders only when its own parts change.
-  // The queue and the open session are all it reads.
-  const queued = useMemo(() => queuedMessages(state), [state.queue, session?.id]);
-  const replaySettings = session?.settings;
-  const replayTurns = session?.turns;
-  const replayRequests = session?.requests;
-  const replay = useMemo(
-    () =>
-      replaySettings && replayTurns && replayRequests
-        ? replayState({ settings: replaySettings, turns: replayTurns, requests: replayRequests })
-        : undefined,
-    [replaySettings, replayTurns, replayRequests],
-  );
 
   if (state.connection === "no_token") {
     return (
@@ -440,78 +317,24 @@ export function Workspace() {
         {panels.catalog && (
           <aside className="min-h-0 border-r border-slate-200 [contain:strict]" aria-label="Skill catalog">
             <PanelBoundary name="catalog">
-              {skillDetail && session ? (
-                <SkillDetail
-                  skill={skillDetail}
-                  figures={session.skillFigures?.[skillDetail.name]}
-                  onNeedFigures={needSkillFigures}
-                  consoleResults={Object.values(session.consoleResults)}
-                  registeredTools={session.registeredTools}
-                  lint={catalog?.lint.filter((note) => note.path === skillDetail.entryPath) ?? []}
-                  honourAllowedTools={session.settings.honourAllowedTools === true}
-                  mcpSkillGrants={session.settings.mcpSkillGrants ?? noSkills}
-                  onGrantAllowedTools={(key, granted) => {
-                    const grants = (session.settings.mcpSkillGrants ?? []).filter((entry) => entry !== key);
-                    const settings = { mcpSkillGrants: granted ? [...grants, key] : grants };
-                    sessionCommand((sessionId) => ({ type: "update_session", sessionId, settings }));
-                  }}
-                  onClose={() => setSelectedSkill(undefined)}
-                  onRunTool={runTool}
-                />
-              ) : (
-                <div className="flex h-full min-h-0 flex-col">
-                  {/* Clipped: the catalog's list scrolls inside its own box, never over the MCP panel. */}
-                  <div className="min-h-0 flex-1 overflow-hidden">
-                    <CatalogPanel
-                      catalog={catalog}
-                      workdir={session?.settings.workdir}
-                      stageOf={(skill) => stageOf(state, skill)}
-                      reloadFeed={session?.reloadFeed ?? []}
-                      selectedSkill={selectedSkill}
-                      onSelectSkill={setSelectedSkill}
-                      skillResources={Object.values(session?.skillResources ?? {})}
-                      onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
-                      onAddSkill={session ? () => setAddSkillOpen(true) : undefined}
-                    />
-                  </div>
-                  {session && (
-                    <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
-                      <McpPanel
-                        servers={session.mcp?.servers ?? []}
-                        warnings={session.mcp?.warnings ?? []}
-                        consoleResults={Object.values(session.consoleResults)}
-                        onReconnect={(server) =>
-                          sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
-                        }
-                        onRunTool={runTool}
-                      />
-                    </div>
-                  )}
-                </div>
-              )}
+              <CatalogColumn
+                view={catalogColumn(state)}
+                selectedSkill={selectedSkill}
+                onSelectSkill={setSelectedSkill}
+                onAddSkill={openAddSkill}
+                sessionCommand={sessionCommand}
+                onNeedFigures={needSkillFigures}
+                onRunTool={runTool}
+              />
             </PanelBoundary>
           </aside>
         )}
         <main className="min-h-0 [contain:strict]" aria-label="Chat">
           <PanelBoundary name="chat">
-            <MemoChatPanel
-              sessionId={session?.id}
-              queued={queued}
-              replay={replay}
-              onRemoveQueued={chatHandlers.onRemoveQueued}
-              onStopAndSend={chatHandlers.onStop}
-              turns={chatTurns(state)}
-              toolCalls={toolCallsById(state)}
-              pendingApprovals={pendingApprovalIds(state)}
-              manualTurn={manualTurn(state)}
-              skills={catalog?.skills ?? noSkills}
-              running={isRunning(state)}
-              connected={state.connection === "open" && !!session}
+            <ChatColumn
+              state={state}
+              handlers={chatHandlers}
               highlightRequest={highlightRequest}
-              onSend={chatHandlers.onSend}
-              onStop={chatHandlers.onStop}
-              onAnswer={chatHandlers.onAnswer}
-              onManualResponse={chatHandlers.onManualResponse}
               onSelectRequest={selectRequestFromChat}
             />
           </PanelBoundary>
@@ -519,14 +342,14 @@ export function Workspace() {
         {panels.inspector && (
           <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
-              <InspectorPanel
+              <MemoInspectorPanel
                 requests={requestsOf(state)}
                 selectedIndex={selectedRequest}
                 onSelect={setSelectedRequest}
                 onShowTurn={setHighlightRequest}
-                skillResources={Object.values(session?.skillResources ?? {})}
+                skillResources={skillResourcesOf(state)}
                 onEditResend={setEditingRequest}
-                onRerun={(index) => forkRequest(index, "rerun", [])}
+                onRerun={rerunRequest}
                 onCompare={openCompare}
                 {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
               />
@@ -535,34 +358,40 @@ export function Workspace() {
         )}
       </div>
       {dialogOpen && (
-        <NewSessionDialog
-          providers={state.providers}
-          defaults={{
-            ...session?.settings,
-            workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
-          }}
-          onCancel={() => setDialogOpen(false)}
-          onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
-            setDialogOpen(false);
-            setSelectedRequest(undefined);
-            send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
-          }}
-        />
+        <Loading>
+          <NewSessionDialog
+            providers={state.providers}
+            defaults={{
+              ...session?.settings,
+              workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
+            }}
+            onCancel={() => setDialogOpen(false)}
+            onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {
+              setDialogOpen(false);
+              setSelectedRequest(undefined);
+              send({ type: "create_session", settings, ...(confirm.length ? { confirm } : {}) });
+            }}
+          />
+        </Loading>
       )}
       {addSkillOpen && session && (
-        <AddSkillContainer
-          sessionId={session.id}
-          workdir={session.settings.workdir}
-          answer={state.skillInstall}
-          send={send}
-          onClose={() => {
-            setAddSkillOpen(false);
-            dispatch({ type: "skill_install_clear" });
-          }}
-        />
+        <Loading>
+          <AddSkillContainer
+            sessionId={session.id}
+            workdir={session.settings.workdir}
+            answer={state.skillInstall}
+            send={send}
+            onClose={() => {
+              setAddSkillOpen(false);
+              dispatch({ type: "skill_install_clear" });
+            }}
+          />
+        </Loading>
       )}
       {labOpen && session && (
-        <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
+        <Loading>
+          <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
+        </Loading>
       )}
       <ExperimentsLayer
         session={session}

@@ -3,7 +3,7 @@
 // reopened session is applied at once), and reconnects with backoff, reopening the current session
 // from the last sequence number it saw.
 "use client";
-import { useCallback, useEffect, useRef } from "react";
+import { startTransition, useCallback, useEffect, useRef } from "react";
 import type { ClientCommand, ServerMessage } from "../../server/protocol/index.ts";
 import type { UiAction } from "../state/types.ts";
 
@@ -83,7 +83,10 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       flushTimer = undefined;
       const messages = queue;
       queue = [];
-      if (messages.length) dispatch({ type: "server_batch", messages });
+      // A transition: React renders what the batch changed in slices it can interrupt, so a long render
+      // (a reopened session's replay, a long answer) never holds the main thread in one task, and batches
+      // that arrive while it renders are taken together into the next render instead of one render each.
+      if (messages.length) startTransition(() => dispatch({ type: "server_batch", messages }));
     };
     /** Follows a session_opened's replay; true for the message that ends one. */
     const followReplay = (message: ServerMessage): boolean => {

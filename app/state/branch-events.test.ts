@@ -9,6 +9,7 @@ import type {
 } from "../../server/protocol/index.ts";
 import { initialUiState, uiReducer } from "./reducer.ts";
 import type { UiState } from "./types.ts";
+import { turnsOf } from "./selectors.ts";
 
 const branch: BranchOrigin = {
   originSessionId: "origin-1",
@@ -55,8 +56,8 @@ describe("branch events", () => {
     ]);
     const session = state.session!;
     expect(session.summary.branch?.label).toBe(branch.label);
-    expect(session.turns.map((turn) => turn.kind)).toEqual(["user"]);
-    expect(session.turns[0]).toMatchObject({ kind: "user", text: "hello there" });
+    expect(turnsOf(session).map((turn) => turn.kind)).toEqual(["user"]);
+    expect(turnsOf(session)[0]).toMatchObject({ kind: "user", text: "hello there" });
     expect(session.running).toBe(true);
   });
 

@@ -1,7 +1,8 @@
 // The branch and compare parts of the UI state: a branch's copied conversation becomes its first chat
 // turns when branch_started arrives, and each session_runs answer is kept for the compare view. Pure.
 import type { RunDigest, SessionEvent } from "../../server/protocol/index.ts";
-import { turnsFromHistory } from "./run-events.ts";
+import { callKey, turnKey, turnsFromHistory } from "./run-events.ts";
+import { recordsOf, toArray } from "./records.ts";
 import type { SessionView } from "./types.ts";
 
 /** The copied conversation (its history_appended events came just before) shown as chat turns. */
@@ -10,8 +11,16 @@ export function applyBranchStarted(
   _event: Extract<SessionEvent, { type: "branch_started" }>,
 ): SessionView {
   const copied = turnsFromHistory(view.store.conversation.history);
-  const turns = copied.turns.map((turn) => ({ ...turn, id: `branch-${turn.id}` }));
-  return { ...view, turns: [...turns, ...view.turns], toolCalls: { ...copied.toolCalls, ...view.toolCalls } };
+  // Once per branch: the copied turns go first, so the lists are made anew.
+  const turns = toArray(copied.turns).map((turn) => ({ ...turn, id: `branch-${turn.id}` }));
+  const ownCalls = toArray(view.toolCalls);
+  const own = new Set(ownCalls.map(callKey));
+  const calls = [...toArray(copied.toolCalls).filter((call) => !own.has(call.id)), ...ownCalls];
+  return {
+    ...view,
+    turns: recordsOf(turnKey, [...turns, ...toArray(view.turns)]),
+    toolCalls: recordsOf(callKey, calls),
+  };
 }
 
 /** Runs per session id, as the server last reported them. */

@@ -20,11 +20,14 @@ export const skillStageLabels: Record<SkillStage, string> = {
   tools_visible: "tools visible to the model",
 };
 
-export function latestRequest(session: SessionView | undefined): RequestView | undefined {
+/** The parts of a session a skill's stage is read from. */
+export type StageParts = Pick<SessionView, "activeSkills" | "registeredTools" | "requests" | "visibleTools">;
+
+export function latestRequest(session: Pick<SessionView, "requests"> | undefined): RequestView | undefined {
   return session?.requests[session.requests.length - 1];
 }
 
-export function skillStage(skill: SkillView, session: SessionView): SkillStage {
+export function skillStage(skill: SkillView, session: StageParts): SkillStage {
   const active = session.activeSkills.includes(skill.name);
   if (!active) return "listed";
   if (skill.toolNames.length === 0) return "loaded";

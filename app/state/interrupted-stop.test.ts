@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ServerMessage } from "../../server/protocol/index.ts";
 import { initialUiState, uiReducer } from "./reducer.ts";
 import { envelope, summary } from "./test-builders.ts";
+import { turnsOf, callsOf } from "./selectors.ts";
 
 const INTERRUPTED = "the server stopped during this run (found at the next start)";
 
@@ -26,8 +27,8 @@ describe("an interrupted run", () => {
     ];
     const state = uiReducer(initialUiState, { type: "server_batch", messages });
     expect(state.session!.running).toBe(false);
-    expect(state.session!.toolCalls.c1.state).toBe("error");
-    expect(state.session!.turns.at(-1)).toMatchObject({
+    expect(callsOf(state.session!).c1.state).toBe("error");
+    expect(turnsOf(state.session!).at(-1)).toMatchObject({
       kind: "stop",
       reason: "interrupted",
       message: INTERRUPTED,

@@ -5,6 +5,7 @@ import type { ServerMessage } from "../../server/protocol/index.ts";
 import { truncationNotes } from "../components/tool-console.tsx";
 import { initialUiState, uiReducer } from "./reducer.ts";
 import { envelope, summary } from "./test-builders.ts";
+import { callsOf } from "./selectors.ts";
 
 /** Lines as an older server wrote them to the log, parsed as the page receives them on replay. */
 const loggedLines = [
@@ -118,11 +119,11 @@ describe("results logged by older servers", () => {
     const session = state.session!;
     expect(session.activeSkills).toEqual(["rows"]);
     expect(session.registeredTools).toEqual(["count_rows"]);
-    expect(session.toolCalls.c1).toMatchObject({ state: "done", result: { ok: true } });
-    expect(session.toolCalls.c2).toMatchObject({ state: "error", result: { errorType: "command_failed" } });
-    expect(session.toolCalls.c3).toMatchObject({ state: "done", result: { content: "text" } });
+    expect(callsOf(session).c1).toMatchObject({ state: "done", result: { ok: true } });
+    expect(callsOf(session).c2).toMatchObject({ state: "error", result: { errorType: "command_failed" } });
+    expect(callsOf(session).c3).toMatchObject({ state: "done", result: { content: "text" } });
     // The skill tools' old metadata already spoke the one vocabulary: its notes still show.
-    expect(truncationNotes(session.toolCalls.c2.result?.metadata)).toEqual([
+    expect(truncationNotes(callsOf(session).c2.result?.metadata)).toEqual([
       "model's copy capped (12 chars omitted)",
     ]);
   });

@@ -14,6 +14,7 @@ import {
 import { requestPayload } from "./snapshot-view.ts";
 import type { UiState } from "./types.ts";
 import { skillStage } from "./derive.ts";
+import { turnsOf, callsOf } from "./selectors.ts";
 
 function run(messages: ServerMessage[], start: UiState = initialUiState): UiState {
   return uiReducer(start, { type: "server_batch", messages });
@@ -50,7 +51,7 @@ describe("uiReducer", () => {
       envelope(4, { type: "text_delta", runId: "r1", requestIndex: 1, text: "Let me " }),
       envelope(5, { type: "text_delta", runId: "r1", requestIndex: 1, text: "look." }),
     ]);
-    const turns = state.session!.turns;
+    const turns = turnsOf(state.session!);
     expect(turns.map((turn) => turn.kind)).toEqual(["user", "assistant"]);
     const assistant = turns[1];
     expect(assistant.kind === "assistant" && assistant.text).toBe("Let me look.");
@@ -72,7 +73,7 @@ describe("uiReducer", () => {
         visible: true,
       }),
     ]);
-    expect(base.session!.toolCalls.c1.state).toBe("pending");
+    expect(callsOf(base.session!).c1.state).toBe("pending");
     const asking = run(
       [
         envelope(4, {
@@ -92,9 +93,9 @@ describe("uiReducer", () => {
       ],
       base,
     );
-    expect(asking.session!.toolCalls.c1.state).toBe("awaiting_approval");
+    expect(callsOf(asking.session!).c1.state).toBe("awaiting_approval");
     expect(asking.session!.pendingApprovals).toEqual(["c1"]);
-    expect(asking.session!.toolCalls.c1.approval?.stdin).toBe('{"path":"a.ts"}');
+    expect(callsOf(asking.session!).c1.approval?.stdin).toBe('{"path":"a.ts"}');
     const done = run(
       [
         envelope(5, {
@@ -109,7 +110,7 @@ describe("uiReducer", () => {
       asking,
     );
     expect(done.session!.pendingApprovals).toEqual([]);
-    expect(done.session!.toolCalls.c1.state).toBe("running");
+    expect(callsOf(done.session!).c1.state).toBe("running");
     const finished = run(
       [
         envelope(7, {
@@ -122,7 +123,7 @@ describe("uiReducer", () => {
       ],
       done,
     );
-    expect(finished.session!.toolCalls.c1).toMatchObject({ state: "done", durationMs: 42 });
+    expect(callsOf(finished.session!).c1).toMatchObject({ state: "done", durationMs: 42 });
   });
 
   it("marks a denied call with the user's reason", () => {
@@ -158,7 +159,7 @@ describe("uiReducer", () => {
         durationMs: 0,
       }),
     ]);
-    expect(state.session!.toolCalls.c1).toMatchObject({ state: "denied", denialReason: "not on my machine" });
+    expect(callsOf(state.session!).c1).toMatchObject({ state: "denied", denialReason: "not on my machine" });
   });
 
   it("ignores duplicate events after a reconnect and keeps turns when the same session reopens", () => {
@@ -175,7 +176,7 @@ describe("uiReducer", () => {
       ],
       first,
     );
-    const assistant = again.session!.turns.find((turn) => turn.kind === "assistant");
+    const assistant = turnsOf(again.session!).find((turn) => turn.kind === "assistant");
     expect(assistant?.kind === "assistant" && assistant.text).toBe("Hi!");
     expect(again.session!.lastSeq).toBe(4);
   });
@@ -197,13 +198,18 @@ describe("uiReducer", () => {
       activeSkills: ["review"],
     });
     const state = run([history]);
-    expect(state.session!.turns.map((turn) => turn.kind)).toEqual(["user", "assistant", "assistant"]);
-    expect(state.session!.toolCalls.c9).toMatchObject({ state: "done", result: { content: "text" } });
+    expect(turnsOf(state.session!).map((turn) => turn.kind)).toEqual(["user", "assistant", "assistant"]);
+    expect(callsOf(state.session!).c9).toMatchObject({ state: "done", result: { content: "text" } });
     expect(state.session!.activeSkills).toEqual(["review"]);
     const replayed = run([envelope(2, { type: "run_started", runId: "r1", userMessage: "hello" })], state);
-    expect(replayed.session!.turns.map((turn) => turn.kind)).toEqual(["user"]);
+    expect(turnsOf(replayed.session!).map((turn) => turn.kind)).toEqual(["user"]);
     const live = run([envelope(21, { type: "run_started", runId: "r2", userMessage: "more" })], state);
-    expect(live.session!.turns.map((turn) => turn.kind)).toEqual(["user", "assistant", "assistant", "user"]);
+    expect(turnsOf(live.session!).map((turn) => turn.kind)).toEqual([
+      "user",
+      "assistant",
+      "assistant",
+      "user",
+    ]);
   });
 
   it("tracks a skill from listed to tools visible", () => {
@@ -257,8 +263,8 @@ describe("uiReducer", () => {
       envelope(5, { type: "stop", runId: "r1", reason: "canceled", iterations: 1 }),
     ]);
     expect(state.session!.running).toBe(false);
-    expect(state.session!.toolCalls.c1.state).toBe("error");
-    expect(state.session!.turns.at(-1)).toMatchObject({ kind: "stop", reason: "canceled" });
+    expect(callsOf(state.session!).c1.state).toBe("error");
+    expect(turnsOf(state.session!).at(-1)).toMatchObject({ kind: "stop", reason: "canceled" });
   });
 
   it("keeps a request's cache check, the session's newest cache_stats, and a provider notice as a chat line", () => {
@@ -311,7 +317,7 @@ describe("uiReducer", () => {
     const session = state.session!;
     expect(session.requests[0].cacheCheck?.verdict).toBe("disagree");
     expect(session.cacheStats).toEqual(stats);
-    expect(session.turns.at(-1)).toMatchObject({ kind: "error", code: "cache_diagnostics_rejected" });
+    expect(turnsOf(session).at(-1)).toMatchObject({ kind: "error", code: "cache_diagnostics_rejected" });
   });
 
   it("records manual turns, console results, reload diffs, usage, payloads and errors", () => {
@@ -360,7 +366,7 @@ describe("uiReducer", () => {
     expect(session.manualTurn?.snapshot).toEqual(snapshot());
     expect(session.reloadFeed[0].diff.added).toEqual(["new"]);
     expect(session.consoleResults.q1.result?.content).toBe("ok");
-    expect(session.turns.at(-1)).toMatchObject({ kind: "error", message: "bad key" });
+    expect(turnsOf(session).at(-1)).toMatchObject({ kind: "error", message: "bad key" });
     expect(state.errors[0].message).toContain("unknown type");
     const answered = run(
       [
@@ -387,7 +393,7 @@ describe("uiReducer", () => {
     const started = performance.now();
     const state = run(messages);
     const elapsed = performance.now() - started;
-    const assistant = state.session!.turns[1];
+    const assistant = turnsOf(state.session!)[1];
     expect(assistant.kind === "assistant" && assistant.text.length).toBe(50_000);
     console.log(`10,000 deltas reduced in ${elapsed.toFixed(0)} ms`);
     expect(elapsed).toBeLessThan(2_000);
@@ -410,7 +416,7 @@ describe("uiReducer", () => {
       }),
     ]);
     expect(state.session!.pendingApprovals).toEqual(["console_q1"]);
-    expect(state.session!.toolCalls.console_q1.state).toBe("awaiting_approval");
+    expect(callsOf(state.session!).console_q1.state).toBe("awaiting_approval");
     const withCall = run(
       [
         envelope(3, {
@@ -425,7 +431,7 @@ describe("uiReducer", () => {
       ],
       state,
     );
-    const turn = withCall.session!.turns.at(-1);
+    const turn = turnsOf(withCall.session!).at(-1);
     expect(turn).toMatchObject({
       kind: "assistant",
       byHand: true,
@@ -469,7 +475,7 @@ describe("uiReducer", () => {
     ]);
     expect(state.session!.settings.disclosure).toBe("eager");
     expect(state.sessions[0].settings.disclosure).toBe("eager");
-    expect(state.session!.turns.at(-1)).toMatchObject({
+    expect(turnsOf(state.session!).at(-1)).toMatchObject({
       kind: "retry",
       attempt: 1,
       reason: "429 rate limited",
@@ -487,7 +493,7 @@ describe("uiReducer", () => {
       opened,
       envelope(2, { type: "run_started", runId: "r9", userMessage: "elsewhere" }, "other"),
     ]);
-    expect(state.session!.turns).toEqual([]);
+    expect(turnsOf(state.session!)).toEqual([]);
     const unknown = { type: "from_the_future" } as unknown as ServerMessage;
     expect(run([unknown], state)).toBe(state);
   });

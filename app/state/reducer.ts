@@ -1,6 +1,7 @@
 // The one reducer: turns ServerMessages (and a few local actions) into UI state.
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
-import { applyRunnerEvent, turnsFromHistory } from "./run-events.ts";
+import { applyRunnerEvent, callKey, turnKey, turnsFromHistory } from "./run-events.ts";
+import { append, emptyRecords } from "./records.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
 import { RequestStore } from "./request-store.ts";
 import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
@@ -28,9 +29,9 @@ function emptySession(summary: SessionSummary, openedSeq: number): SessionView {
     visibleTools: [],
     registeredTools: [],
     activeSkills: [],
-    turns: [],
+    turns: emptyRecords(turnKey),
     store: new RequestStore(),
-    toolCalls: {},
+    toolCalls: emptyRecords(callKey),
     pendingApprovals: [],
     requests: [],
     reloadFeed: [],
@@ -76,7 +77,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
       turns: fromHistory.turns,
       toolCalls: fromHistory.toolCalls,
       activeSkills: event.activeSkills,
-      turnsFromHistory: fromHistory.turns.length > 0,
+      turnsFromHistory: fromHistory.turns.size > 0,
     };
     return { ...state, sessions, session };
   }
@@ -168,7 +169,7 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
         code: event.code,
         message: event.message,
       };
-      return { ...state, session: { ...view, turns: [...view.turns, turn] } };
+      return { ...state, session: { ...view, turns: append(view.turns, turn) } };
     }
     case "branch_started":
       return { ...state, session: applyBranchStarted(view, event) };

@@ -1,7 +1,7 @@
 // A replay session as the chat shows it: the recorded user messages (from the imported scenario), how
 // many of them were sent already, in order, and the first request where the replay left the recording
 // (the scripted model's payload names each difference: providers/scenario-divergence.ts).
-import type { SessionView } from "./types.ts";
+import type { ChatTurn, SessionView } from "./types.ts";
 import { requestPayload } from "./snapshot-view.ts";
 
 export interface ReplayState {
@@ -22,7 +22,7 @@ function differencesOf(payload: unknown): string[] {
 }
 
 export function replayState(
-  session: Pick<SessionView, "settings" | "turns" | "requests">,
+  session: Pick<SessionView, "settings" | "requests"> & { turns: readonly ChatTurn[] },
 ): ReplayState | undefined {
   const of = session.settings.replayOf;
   if (of === undefined) return undefined;

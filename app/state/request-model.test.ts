@@ -7,6 +7,7 @@ import type { ChatMessage, PromptSegment, ServerMessage } from "../../server/pro
 import { initialUiState, uiReducer } from "./reducer.ts";
 import { environmentParts, requestSnapshot, tokenFigures } from "./snapshot-view.ts";
 import { envelope, requestEvent, snapshot, summary, tool } from "./test-builders.ts";
+import { turnsOf } from "./selectors.ts";
 
 function run(messages: ServerMessage[]) {
   return uiReducer(initialUiState, { type: "server_batch", messages });
@@ -97,7 +98,7 @@ describe("request model in the page", () => {
       "message:2",
     ]);
     // The assistant's text comes from its one history_appended, and the turn is done.
-    const turn = session.turns.find((entry) => entry.kind === "assistant");
+    const turn = turnsOf(session).find((entry) => entry.kind === "assistant");
     expect(turn).toMatchObject({ requestIndex: 1, text: "Findings: none.", streaming: false });
 
     // The server's numbers, summed per pane; the eager alternative is the server's too.
@@ -151,7 +152,7 @@ describe("request model in the page", () => {
         message: { role: "assistant", content: "The notes are summarized.", toolCalls: [] },
       }),
     ]);
-    const turn = state.session!.turns.find((entry) => entry.kind === "assistant");
+    const turn = turnsOf(state.session!).find((entry) => entry.kind === "assistant");
     expect(turn).toMatchObject({ runId: "r9", requestIndex: 1, text: "The notes are summarized." });
     expect(requestSnapshot(state.session!.requests[0]).messages).toEqual([
       { role: "user", content: "/notes\n\nSummarize." },

@@ -1,7 +1,10 @@
-// Applies one Runner event (as the wire carries it) to a session's view: chat turns, tool call cards, approvals, model requests.
-// Pure: returns a new SessionView and never mutates its input.
+// Applies one Runner event (as the wire carries it) to a session's view: chat turns, tool call cards,
+// approvals, model requests. Pure: returns a new SessionView and never mutates its input. Turns and calls
+// are records by id (./records.ts): an event changes the one record it is about, and a delta never copies
+// the conversation.
 import type { ChatMessage, WireRunnerEvent } from "../../server/protocol/index.ts";
 import { applySkillResourceEvent } from "./skill-resources.ts";
+import * as records from "./records.ts";
 import type { ChatTurn, HistoryToolResult, RequestView, SessionView, ToolCallView } from "./types.ts";
 
 type Assistant = Extract<ChatTurn, { kind: "assistant" }>;
@@ -10,14 +13,16 @@ function assistantTurnId(runId: string, requestIndex: number): string {
   return `assistant-${runId}-${requestIndex}`;
 }
 
+export const turnKey = (turn: ChatTurn): string => turn.id;
+export const callKey = (call: ToolCallView): string => call.id;
+
 function updateTurn(view: SessionView, id: string, change: (turn: Assistant) => Assistant): SessionView {
-  const index = view.turns.findIndex((turn) => turn.id === id);
-  if (index < 0) return view;
-  const turn = view.turns[index];
-  if (turn.kind !== "assistant") return view;
-  const turns = view.turns.slice();
-  turns[index] = change(turn);
-  return { ...view, turns };
+  const turns = records.update(view.turns, id, (turn) => (turn.kind === "assistant" ? change(turn) : turn));
+  return turns === view.turns ? view : { ...view, turns };
+}
+
+function addTurn(view: SessionView, turn: ChatTurn): SessionView {
+  return { ...view, turns: records.append(view.turns, turn) };
 }
 
 /** Finds the assistant turn for a request, creating it when the first sign of it arrives. */
@@ -28,7 +33,7 @@ function ensureAssistantTurn(
   byHand = false,
 ): SessionView {
   const id = assistantTurnId(runId, requestIndex);
-  if (view.turns.some((turn) => turn.id === id)) return view;
+  if (records.has(view.turns, id)) return view;
   // `byHand`: the event's console marker, a call made by hand from the tool console (no model request).
   const turn: Assistant = {
     kind: "assistant",
@@ -40,7 +45,7 @@ function ensureAssistantTurn(
     streaming: !byHand,
     toolCallIds: [],
   };
-  return { ...view, turns: [...view.turns, turn] };
+  return addTurn(view, turn);
 }
 
 function updateCall(
@@ -48,9 +53,8 @@ function updateCall(
   callId: string,
   change: (call: ToolCallView) => ToolCallView,
 ): SessionView {
-  const call = view.toolCalls[callId];
-  if (!call) return view;
-  return { ...view, toolCalls: { ...view.toolCalls, [callId]: change(call) } };
+  const toolCalls = records.update(view.toolCalls, callId, change);
+  return toolCalls === view.toolCalls ? view : { ...view, toolCalls };
 }
 
 function withoutApproval(view: SessionView, callId: string): SessionView {
@@ -110,13 +114,18 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
       if (view.turnsFromHistory) {
         const replay = seq <= view.openedSeq;
         base = replay
-          ? { ...view, turns: [], toolCalls: {}, turnsFromHistory: false }
+          ? {
+              ...view,
+              turns: records.emptyRecords(turnKey),
+              toolCalls: records.emptyRecords(callKey),
+              turnsFromHistory: false,
+            }
           : { ...view, turnsFromHistory: false };
       }
       // A branch's first run continues the copied conversation: no user message of its own.
-      if (event.continues || base.turns.some((turn) => turn.id === userTurn.id))
+      if (event.continues || records.has(base.turns, userTurn.id))
         return { ...base, running: true, currentRunId: event.runId };
-      return { ...base, turns: [...base.turns, userTurn], running: true, currentRunId: event.runId };
+      return { ...addTurn(base, userTurn), running: true, currentRunId: event.runId };
     }
     case "request": {
       // The request stays a reference: its blobs join the store, the panes resolve it when shown.
@@ -165,9 +174,7 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         code: event.code,
         message: event.message,
       };
-      return view.turns.some((existing) => existing.id === turn.id)
-        ? view
-        : { ...view, turns: [...view.turns, turn] };
+      return records.has(view.turns, turn.id) ? view : addTurn(view, turn);
     }
     case "provider_retry": {
       const turn: ChatTurn = {
@@ -178,7 +185,7 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         delayMs: event.delayMs,
         reason: event.reason,
       };
-      return { ...view, turns: [...view.turns, turn] };
+      return addTurn(view, turn);
     }
     case "text_delta": {
       const ensured = ensureAssistantTurn(view, event.runId, event.requestIndex);
@@ -203,31 +210,28 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         visible: event.visible,
         ...(event.console ? { byHand: true } : {}),
       };
-      const withCall = { ...ensured, toolCalls: { ...ensured.toolCalls, [call.id]: call } };
+      const withCall = { ...ensured, toolCalls: records.append(ensured.toolCalls, call) };
       return updateTurn(withCall, assistantTurnId(event.runId, event.requestIndex), (turn) =>
         turn.toolCallIds.includes(call.id) ? turn : { ...turn, toolCallIds: [...turn.toolCallIds, call.id] },
       );
     }
     case "permission_request": {
       const callId = event.request.callId;
-      const known = view.toolCalls[callId];
+      const known = records.has(view.toolCalls, callId);
       // Approvals from the tool console have no tool_call event: give them a card of their own.
       const toolCalls = known
         ? view.toolCalls
-        : {
-            ...view.toolCalls,
-            [callId]: {
-              id: callId,
-              name: event.request.tool,
-              input: event.request.input,
-              runId: event.runId,
-              requestIndex: 0,
-              state: "pending" as const,
-              known: true,
-              visible: true,
-              ...(event.console ? { byHand: true } : {}),
-            },
-          };
+        : records.append(view.toolCalls, {
+            id: callId,
+            name: event.request.tool,
+            input: event.request.input,
+            runId: event.runId,
+            requestIndex: 0,
+            state: "pending" as const,
+            known: true,
+            visible: true,
+            ...(event.console ? { byHand: true } : {}),
+          });
       const withCall = { ...view, toolCalls };
       const updated = updateCall(withCall, callId, (call) => ({
         ...call,
@@ -291,12 +295,15 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         return assistantMessage(appended, event.runId, event.requestIndex, event.message.content);
       // An isolated slash run's answer joins the conversation without a request (its own messages stay
       // private): it is the text of the run's last turn when nothing else gave that turn its text.
-      const last = appended.turns.findLast((turn) => turn.kind === "assistant" && turn.runId === event.runId);
+      const last = records.findLast(
+        appended.turns,
+        (turn) => turn.kind === "assistant" && turn.runId === event.runId,
+      );
       if (last?.kind !== "assistant" || last.text !== "" || last.requestIndex === undefined) return appended;
       return assistantMessage(appended, event.runId, last.requestIndex, event.message.content);
     }
     case "stop": {
-      const turns = view.turns.map((turn) =>
+      const turns = records.updateWhere(view.turns, (turn) =>
         turn.kind === "assistant" && turn.runId === event.runId && turn.streaming
           ? { ...turn, streaming: false }
           : turn,
@@ -310,19 +317,18 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
         iterations: event.iterations,
       };
       // A run that stops leaves no call awaiting an answer; calls still open were cut short.
-      const toolCalls: Record<string, ToolCallView> = {};
-      for (const [id, call] of Object.entries(view.toolCalls)) {
-        const open =
-          call.runId === event.runId && ["pending", "awaiting_approval", "running"].includes(call.state);
-        toolCalls[id] = open ? { ...call, state: "error", denialReason: undefined } : call;
-      }
-      const pendingApprovals = view.pendingApprovals.filter(
-        (id) => view.toolCalls[id]?.runId !== event.runId,
+      const toolCalls = records.updateWhere(view.toolCalls, (call) =>
+        call.runId === event.runId && ["pending", "awaiting_approval", "running"].includes(call.state)
+          ? { ...call, state: "error" as const, denialReason: undefined }
+          : call,
       );
-      const already = turns.some((turn) => turn.id === stopTurn.id);
+      const pendingApprovals = view.pendingApprovals.filter(
+        (id) => records.get(view.toolCalls, id)?.runId !== event.runId,
+      );
+      const already = records.has(turns, stopTurn.id);
       return {
         ...view,
-        turns: already ? turns : [...turns, stopTurn],
+        turns: already ? turns : records.append(turns, stopTurn),
         toolCalls,
         pendingApprovals,
         running: false,
@@ -335,17 +341,17 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
 
 /** Chat turns for a session opened from its stored history (no live events yet). */
 export function turnsFromHistory(history: readonly ChatMessage[]): {
-  turns: ChatTurn[];
-  toolCalls: Record<string, ToolCallView>;
+  turns: records.Records<ChatTurn>;
+  toolCalls: records.Records<ToolCallView>;
 } {
   const turns: ChatTurn[] = [];
-  const toolCalls: Record<string, ToolCallView> = {};
+  const toolCalls = new Map<string, ToolCallView>();
   history.forEach((message, index) => {
     const id = `history-${index}`;
     if (message.role === "user") turns.push({ kind: "user", id, text: message.content });
     else if (message.role === "assistant") {
       for (const call of message.toolCalls) {
-        toolCalls[call.id] = {
+        toolCalls.set(call.id, {
           id: call.id,
           name: call.name,
           input: call.input,
@@ -354,7 +360,7 @@ export function turnsFromHistory(history: readonly ChatMessage[]): {
           state: "done",
           known: true,
           visible: true,
-        };
+        });
       }
       turns.push({
         kind: "assistant",
@@ -364,14 +370,14 @@ export function turnsFromHistory(history: readonly ChatMessage[]): {
         toolCallIds: message.toolCalls.map((call) => call.id),
       });
     } else {
-      const call = toolCalls[message.toolCallId];
+      const call = toolCalls.get(message.toolCallId);
       if (call) {
         const result: HistoryToolResult = {
           ok: !message.isError,
           tool: message.toolName,
           content: message.content,
         };
-        toolCalls[message.toolCallId] = { ...call, state: message.isError ? "error" : "done", result };
+        toolCalls.set(message.toolCallId, { ...call, state: message.isError ? "error" : "done", result });
       } else
         turns.push({
           kind: "tool_message",
@@ -382,5 +388,8 @@ export function turnsFromHistory(history: readonly ChatMessage[]): {
         });
     }
   });
-  return { turns, toolCalls };
+  return {
+    turns: records.recordsOf(turnKey, turns),
+    toolCalls: records.recordsOf(callKey, [...toolCalls.values()]),
+  };
 }

@@ -11,7 +11,16 @@ import { ChatPanel } from "../components/chat-panel.tsx";
 import { ErrorList } from "../components/error-list.tsx";
 import { InspectorPanel } from "../components/inspector-panel.tsx";
 import { initialUiState, uiReducer } from "./reducer.ts";
+import { VIRTUAL_AFTER } from "../components/chat-list.tsx";
+import { VIRTUAL_AFTER as MESSAGES_VIRTUAL_AFTER } from "../components/message-list.tsx";
+import { RequestPane, paneText } from "../components/request-panes.tsx";
+import { at } from "./records.ts";
 import {
+  callRecords,
+  catalogColumn,
+  skillResourcesOf,
+  callsOfTurn,
+  turnRecords,
   catalogOf,
   chatTurns,
   isRunning,
@@ -47,8 +56,8 @@ function chat(state: UiState): string {
   return render(
     <ChatPanel
       sessionId="s1"
-      turns={chatTurns(state)}
-      toolCalls={toolCallsById(state)}
+      turns={turnRecords(state)}
+      toolCalls={callRecords(state)}
       pendingApprovals={pendingApprovalIds(state)}
       manualTurn={manualTurn(state)}
       skills={catalogOf(state)?.skills ?? []}
@@ -278,5 +287,131 @@ describe("the store, events in and views out", () => {
     expect(requestsOf(initialUiState)).toBe(requestsOf(initialUiState));
     expect(isRunning(initialUiState)).toBe(false);
     expect(stageOf(initialUiState, review)).toBe("listed");
+  });
+
+  it("a text delta changes only the turn it streams into: every other turn and every call keeps its identity", () => {
+    const events: SessionEvent[] = [];
+    for (let run = 1; run <= 100; run++)
+      events.push(
+        { type: "run_started", runId: `r${run}`, userMessage: `message ${run}` },
+        requestEvent(snapshot({ runId: `r${run}`, requestIndex: run })),
+        {
+          type: "tool_call",
+          runId: `r${run}`,
+          requestIndex: run,
+          call: { id: `c${run}`, name: "read_file", input: { path: "a" } },
+          known: true,
+          visible: true,
+        },
+        { type: "stop", runId: `r${run}`, reason: "completed", iterations: 1 },
+      );
+    events.push(
+      { type: "run_started", runId: "live", userMessage: "stream" },
+      requestEvent(snapshot({ runId: "live", requestIndex: 101 })),
+      { type: "text_delta", runId: "live", requestIndex: 101, text: "one " },
+    );
+    const before = reduce(session(catalog, ...events));
+    const after = uiReducer(before, {
+      type: "server",
+      message: envelope(events.length + 3, {
+        type: "text_delta",
+        runId: "live",
+        requestIndex: 101,
+        text: "two",
+      }),
+    });
+    const oldTurns = turnRecords(before);
+    const newTurns = turnRecords(after);
+    expect(newTurns.size).toBe(oldTurns.size);
+    expect(at(newTurns, newTurns.size - 1)).toMatchObject({ kind: "assistant", text: "one two" });
+    // Every turn but the streaming one is the same object, and only the last chunk was copied.
+    for (let index = 0; index < newTurns.size - 1; index++)
+      expect(at(newTurns, index)).toBe(at(oldTurns, index));
+    expect(newTurns.chunks.slice(0, -1).every((chunk, index) => chunk === oldTurns.chunks[index])).toBe(true);
+    expect(callRecords(after)).toBe(callRecords(before));
+    expect(requestsOf(after)).toBe(requestsOf(before));
+    // The other columns' views are the objects they were: their memoised containers do not re-render.
+    expect(catalogColumn(after)).toBe(catalogColumn(before));
+    expect(skillResourcesOf(after)).toBe(skillResourcesOf(before));
+  });
+
+  it("a turn's calls are the same array while none of its calls changed, whatever happens to another turn's", () => {
+    const call = (id: string, requestIndex: number): SessionEvent => ({
+      type: "tool_call",
+      runId: "r1",
+      requestIndex,
+      call: { id, name: "read_file", input: {} },
+      known: true,
+      visible: true,
+    });
+    const state = reduce(
+      session(
+        { type: "run_started", runId: "r1", userMessage: "go" },
+        requestEvent(snapshot({ runId: "r1", requestIndex: 1 })),
+        call("c1", 1),
+        requestEvent(snapshot({ runId: "r1", requestIndex: 2 })),
+        call("c2", 2),
+      ),
+    );
+    const first = chatTurns(state)[1];
+    const second = chatTurns(state)[2];
+    const firstCalls = callsOfTurn(callRecords(state), first);
+    const secondCalls = callsOfTurn(callRecords(state), second);
+    expect(firstCalls.map((item) => item.id)).toEqual(["c1"]);
+    const started = uiReducer(state, {
+      type: "server",
+      message: envelope(7, { type: "tool_started", runId: "r1", callId: "c2", tool: "read_file" }),
+    });
+    // The second turn's call changed: its array is new; the first turn's is the one it had.
+    expect(callRecords(started)).not.toBe(callRecords(state));
+    expect(callsOfTurn(callRecords(started), chatTurns(started)[1])).toBe(firstCalls);
+    const secondNow = callsOfTurn(callRecords(started), chatTurns(started)[2]);
+    expect(secondNow).not.toBe(secondCalls);
+    expect(secondNow[0].state).toBe("running");
+  });
+
+  it("a long conversation is a virtual list: the log holds a window of rows, not every turn", () => {
+    const events: SessionEvent[] = [];
+    const runs = VIRTUAL_AFTER;
+    for (let run = 1; run <= runs; run++)
+      events.push(
+        { type: "run_started", runId: `r${run}`, userMessage: `message ${run}` },
+        { type: "stop", runId: `r${run}`, reason: "completed", iterations: 0 },
+      );
+    const state = reduce(session(...events));
+    expect(chatTurns(state)).toHaveLength(2 * runs);
+    const html = chat(state);
+    expect(html).toContain(`data-virtual-rows="${2 * runs}"`);
+    expect(count(html, 'data-testid="turn-user"')).toBeLessThan(runs / 2);
+    // A short one is whole in the page (find-in-page sees every turn).
+    const short = reduce(session(...events.slice(0, 20)));
+    const whole = chat(short);
+    expect(whole).not.toContain("data-virtual-rows");
+    expect(count(whole, 'data-testid="turn-user"')).toBe(10);
+  });
+
+  it("a request's Messages pane is a virtual list past its threshold, and its Copy still has every message", () => {
+    const messages = Array.from({ length: MESSAGES_VIRTUAL_AFTER + 50 }, (_unused, index) => ({
+      role: "user" as const,
+      content: `message ${index}`,
+    }));
+    const long = render(
+      <RequestPane pane="messages" snapshot={snapshot({ messages })} payload={undefined} />,
+    );
+    expect(long).toContain(`data-virtual-rows="${messages.length}"`);
+    expect(count(long, 'data-testid="pane-message"')).toBeLessThan(messages.length);
+    // Copy copies the pane's text, not the rows rendered.
+    expect(paneText(snapshot({ messages }), "messages", undefined)).toContain(
+      `message ${messages.length - 1}`,
+    );
+    const short = render(
+      <RequestPane
+        pane="messages"
+        snapshot={snapshot({ messages: messages.slice(0, 10) })}
+        payload={undefined}
+      />,
+    );
+    expect(short).not.toContain("data-virtual-rows");
+    expect(count(short, 'data-testid="pane-message"')).toBe(10);
   });
 });

@@ -32,6 +32,7 @@ import type {
 } from "../../server/protocol/index.ts";
 import type { InstallOutcome } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "./skill-resources.ts";
+import type { Records } from "./records.ts";
 import type { RequestRef } from "../../server/protocol/index.ts";
 import type { RequestStore } from "./request-store.ts";
 import type { ResolvedSnapshot } from "./snapshot-view.ts";
@@ -139,10 +140,12 @@ export interface SessionView {
   visibleTools: string[];
   registeredTools: string[];
   activeSkills: string[];
-  turns: ChatTurn[];
+  /** The conversation in order, by turn id (./records.ts: an event changes only the turn it is about). */
+  turns: Records<ChatTurn>;
   /** The blobs and the conversation (history_appended messages and their figures) requests refer to. */
   store: RequestStore;
-  toolCalls: Record<string, ToolCallView>;
+  /** The session's tool calls, by call id (a turn names its calls by id). */
+  toolCalls: Records<ToolCallView>;
   /** Call ids waiting for the user's answer, oldest first. */
   pendingApprovals: string[];
   requests: RequestView[];

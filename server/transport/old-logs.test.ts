@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { initialUiState, uiReducer } from "../../app/state/reducer.ts";
+import { callsOf, turnsOf } from "../../app/state/selectors.ts";
 import { requestPayload, requestSnapshot } from "../../app/state/snapshot-view.ts";
 import type { UiState } from "../../app/state/types.ts";
 import type { ChatMessage } from "../protocol/model.ts";
@@ -90,14 +91,14 @@ function timeline(state: UiState) {
       messages: requestSnapshot(request).messages,
       activeSkills: request.snapshot.activeSkills,
     })),
-    turns: session.turns.map((turn) =>
+    turns: turnsOf(session).map((turn) =>
       turn.kind === "assistant"
         ? { kind: turn.kind, requestIndex: turn.requestIndex, text: turn.text, streaming: turn.streaming }
         : turn.kind === "user"
           ? { kind: turn.kind, text: turn.text }
           : { kind: turn.kind },
     ),
-    calls: Object.values(session.toolCalls).map((call) => [call.name, call.state]),
+    calls: Object.values(callsOf(session)).map((call) => [call.name, call.state]),
   };
 }
 
