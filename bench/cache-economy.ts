@@ -82,6 +82,8 @@ async function snapshots(file: string, disclosure: DisclosureMode, placement: Sk
       path.join(SCENARIOS, file),
       ...(MESSAGES[file] ?? []).flatMap((message) => ["--message", message]),
       "--yes",
+      // The demo copy is trusted, as the page trusts its own copy: mcp-tickets needs the project's server.
+      "--trust",
       "--json",
       ...(disclosure === "eager" ? ["--eager"] : []),
       "--cache-model",

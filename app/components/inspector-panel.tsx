@@ -3,11 +3,11 @@
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
 import { memo, useRef, useState } from "react";
-import { requestCost, runCost, totalCost } from "../lib/cache-cost.ts";
+import { requestCost, runCost, totalCost, type CostInput } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
 import { compareStable, diffRequests } from "../state/derive.ts";
-import { requestPayload, requestSnapshot, tokenFigures } from "../state/snapshot-view.ts";
+import { requestCache, requestPayload, requestSnapshot, tokenFigures } from "../state/snapshot-view.ts";
 import type { RequestView } from "../state/types.ts";
 import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
@@ -41,6 +41,16 @@ const barColors = {
   tools: "bg-violet-500",
 } as const;
 type Part = keyof typeof barColors;
+
+/** What the cost figures read of a request: its provider, usage and cache prediction (read from its blob). */
+function costInput(request: RequestView): CostInput {
+  const cache = requestCache(request);
+  return {
+    runId: request.runId,
+    snapshot: { provider: request.snapshot.provider, ...(cache ? { cache } : {}) },
+    ...(request.usage ? { usage: request.usage } : {}),
+  };
+}
 
 function clip(text: string, length = 90): string {
   return text.length > length ? `${text.slice(0, length)}…` : text;
@@ -334,9 +344,9 @@ export function InspectorPanel({
           usage={usage}
           {...(selected.cacheCheck ? { check: selected.cacheCheck } : {})}
           provider={snapshot.provider}
-          cost={requestCost(selected)}
-          run={runCost(requests, selected.runId)}
-          session={totalCost(requests)}
+          cost={requestCost(costInput(selected))}
+          run={runCost(requests.map(costInput), selected.runId)}
+          session={totalCost(requests.map(costInput))}
           {...(snapshot.disclosure === "progressive" && snapshot.eager
             ? { eagerTokens: snapshot.eager.totalTokens }
             : {})}

@@ -2,8 +2,8 @@
 // against the session's store (./request-store.ts: blobs and conversation) only when a pane needs its
 // content, and the token figures read from the segments the server computed. Nothing is re-tokenized or
 // parsed back out of rendered text here.
-import type { RequestSnapshot, ResolvedRequest } from "../../server/protocol/index.ts";
-import { environmentSections, frameOf } from "../../server/protocol/request-model.ts";
+import type { RequestSnapshot, ResolvedRequest, SnapshotCache } from "../../server/protocol/index.ts";
+import { cacheOf, environmentSections, frameOf } from "../../server/protocol/request-model.ts";
 import type { RequestView } from "./types.ts";
 
 /** A request with its messages, tools and system texts in full. */
@@ -22,6 +22,14 @@ export function requestPayload(request: RequestView): unknown {
 /** The sha256 of a request's stable system, without resolving the request (its frame names it). */
 export function stableHashOf(request: RequestView): string {
   return frameOf(request.snapshot, request.store.blobs).segments.find((s) => s.kind === "system")?.hash ?? "";
+}
+
+/**
+ * A request's cache prediction, without resolving the request: the ref carries it, or names its fixed part
+ * (server/protocol/stored-cache.ts). What the cost figures of every request read.
+ */
+export function requestCache(request: RequestView): SnapshotCache | undefined {
+  return cacheOf(request.snapshot, request.store.blobs);
 }
 
 /** The names of the tools a request showed the model, without resolving the request. */

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SecretRedactor } from "../providers/redact.ts";
 import { parseCliArguments } from "../cli/args.ts";
+import { RequestReader } from "../protocol/request-model.ts";
 import { runCli } from "../cli/testing/run-cli.ts";
 import { anthropicStream, startFakeAnthropic } from "../providers/testing/fake-anthropic.ts";
 import type { FakeServer } from "../providers/testing/fake-http.ts";
@@ -181,9 +182,11 @@ describe("export --format otlp", () => {
     expect(attribute(first!, "gen_ai.response.finish_reasons")).toEqual(["tool_calls"]);
     expect(attribute(third!, "gen_ai.response.finish_reasons")).toEqual(["stop"]);
     // Cost from the provider's report and the price row the request was predicted with (prices.json).
-    const price = session.events.flatMap(({ event }) =>
-      event.type === "request" ? [event.snapshot.cache?.price] : [],
-    )[0]!;
+    const reader = new RequestReader();
+    const price = session.events.flatMap(({ event }) => {
+      reader.observe(event);
+      return event.type === "request" ? [reader.resolve(event.snapshot).cache?.price] : [];
+    })[0]!;
     const expected = (120 * price.input + 1651 * price.cacheWrite5m + 20 * price.output) / 1e6;
     expect(attribute(first!, "gen_ai.usage.cost")).toBeCloseTo(expected, 12);
     expect(attribute(first!, "llm.cost.total")).toBeCloseTo(expected, 12);

@@ -28,6 +28,9 @@
 //       messageSegments  segments of messages the conversation does not carry: a long message's (counted
 //                        when a request first sends it), or — without historyLength — every message of an
 //                        isolated run, whose private history is not the session's (message JSON blobs).
+//       cacheRef         the cache prediction, in place of `cache` (./stored-cache.ts): the fields a
+//                        session's requests share as one JSON blob by hash, the request's own figures
+//                        inline. A ref with `cache` (a format-3 log written before cacheRef) reads as it is.
 //   manual_turn_requested {…, snapshot: RequestRef, blobs?}: the same ref as its request.
 //   provider_payload     {type, runId, requestIndex, hash, blobs?, routing?}: hash of a StoredPayload.
 //     StoredPayload      {value, lists?: {key: hash}}: the payload with each top-level array moved to a
@@ -60,6 +63,11 @@ import type {
   RequestSnapshot,
   RunnerEvent,
 } from "./runner-events.ts";
+import { cacheOf, storeCache, type StoredCache } from "./stored-cache.ts";
+
+// The pages read a request's cache prediction without resolving it (their cost figures): from here, the
+// one protocol module they import as a value.
+export { cacheOf };
 
 /** A text or a JSON value, named by the sha256 hex of its text (of a JSON value: its JSON.stringify). */
 export type Blob = { hash: string; text: string } | { hash: string; json: unknown };
@@ -125,6 +133,8 @@ export type RequestRef = Omit<RequestSnapshot, ContentField> & {
   historyLength?: number;
   /** Segments of messages the conversation does not carry (see the design note). */
   messageSegments?: FrameSegment[];
+  /** The cache prediction by reference (./stored-cache.ts); `cache` when the ref carries it as it is. */
+  cacheRef?: StoredCache;
 };
 
 /** A provider payload as stored: its top-level arrays in `lists` (key → StoredList hash), the rest in `value`. */
@@ -263,6 +273,24 @@ export function ownFields<S extends object>(snapshot: S): Omit<S, ContentField |
   return own as Omit<S, ContentField | "historyLength">;
 }
 
+/**
+ * A snapshot's own fields as a ref carries them: its cache prediction, if any, becomes `cacheRef` in the
+ * same place, and `blobs` is what that names (the prediction's fixed part).
+ */
+export function refFields<S extends Pick<RequestSnapshot, "cache">>(
+  snapshot: S,
+  name: BlobNamer,
+): { own: Omit<S, ContentField | "historyLength" | "cache"> & { cacheRef?: StoredCache }; blobs: Blob[] } {
+  const own = ownFields(snapshot) as Record<string, unknown>;
+  if (snapshot.cache === undefined) return { own: own as never, blobs: [] };
+  const { stored, blob } = storeCache(snapshot.cache, name);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(own))
+    if (key === "cache") fields.cacheRef = stored;
+    else fields[key] = value;
+  return { own: fields as never, blobs: [blob] };
+}
+
 /** The content of a request, apart from its messages, as the Runner built it. */
 export type FrameInput = Pick<
   RequestSnapshot,
@@ -379,6 +407,7 @@ export function blobsOf(ref: RequestRef, blobs: BlobStore): string[] {
   if (ref.historyLength === undefined)
     for (const segment of ref.messageSegments ?? []) hashes.push(segment.hash);
   hashes.push(stored.prefix, ref.frame);
+  if (ref.cache === undefined && ref.cacheRef) hashes.push(ref.cacheRef.fixed);
   return hashes;
 }
 
@@ -392,7 +421,17 @@ export function resolveRequest(
   blobs: BlobStore,
   conversation: ConversationView,
 ): ResolvedRequest {
-  const { frame: frameHash, historyLength, messageSegments, ...own } = ref;
+  const { frame: frameHash, historyLength, messageSegments, ...rest } = ref;
+  // The prediction goes back in the place its reference had (`cache` as it is when the ref carries it).
+  let own: Record<string, unknown> = rest;
+  if (rest.cacheRef !== undefined) {
+    own = {};
+    const cache = cacheOf(ref, blobs);
+    for (const [key, value] of Object.entries(rest))
+      if (key === "cacheRef") {
+        if (cache !== undefined) own.cache = cache;
+      } else if (key !== "cache") own[key] = value;
+  }
   const frame = frameOf(ref, blobs);
   let stable = "";
   let stableHash = "";

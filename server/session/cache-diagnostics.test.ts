@@ -133,9 +133,7 @@ describe("cache diagnostics through a session", () => {
       { previous_message_id: "msg_A" },
       { previous_message_id: "msg_B" },
     ]);
-    const requests = client
-      .events(sessionId)
-      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+    const requests = client.requests(sessionId);
     expect(requests.map((snapshot) => snapshot.cache?.diagnostics?.type)).toEqual([
       null,
       "system_changed",

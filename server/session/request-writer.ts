@@ -16,7 +16,7 @@ import type {
 } from "../protocol/request-model.ts";
 import type { PromptSegment, RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
-import { RequestReader, buildFrame, ownFields } from "../protocol/request-model.ts";
+import { RequestReader, buildFrame, refFields } from "../protocol/request-model.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { TokenCounter } from "../prompt/segments.ts";
 
@@ -161,14 +161,17 @@ export class RequestWriter {
 
   private encodeRequest(input: (RunnerEvent & { type: "request" }) | FullManualTurnEvent): Encoded {
     const snapshot: SnapshotInput = input.snapshot;
-    const { frame: frameBlob, blobs: candidates } = buildFrame(snapshot, {
-      text: (known, text) => this.textBlob(known, text),
-      json: (known, json) => this.contentBlob(known, json),
-    });
+    const namer = {
+      text: (known: string | undefined, text: string) => this.textBlob(known, text),
+      json: (known: string | undefined, json: unknown) => this.contentBlob(known, json),
+    };
+    const { frame: frameBlob, blobs: candidates } = buildFrame(snapshot, namer);
     const { messages, historyLength, segments } = snapshot;
     const messagePart = this.messagePart(messages, historyLength, segments, candidates);
     candidates.push(frameBlob);
-    const ref: RequestRef = { ...ownFields(snapshot), frame: frameBlob.hash, ...messagePart };
+    const { own, blobs: cacheBlobs } = refFields(snapshot, namer);
+    candidates.push(...cacheBlobs);
+    const ref: RequestRef = { ...own, frame: frameBlob.hash, ...messagePart };
     const blobs = this.fresh(candidates);
     const event = {
       ...input,

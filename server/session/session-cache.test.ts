@@ -60,8 +60,8 @@ describe("session cache settings", () => {
       cacheBreakpoints: "stable",
     });
     client.send({ type: "send_message", sessionId, text: "hello" });
-    const first = await client.waitForEvent("request", { sessionId });
-    expect(first.event.snapshot.cache).toMatchObject({
+    await client.waitForEvent("request", { sessionId });
+    expect(client.requests(sessionId)[0].cache).toMatchObject({
       model: "claude-sonnet-4-5",
       rules: "anthropic",
       breakpoints: "stable",
@@ -72,8 +72,11 @@ describe("session cache settings", () => {
     client.send({ type: "update_session", sessionId, settings: { cacheAs: "gpt-5.4-mini" } });
     await client.waitForEvent("settings_changed", { sessionId, from });
     client.send({ type: "send_message", sessionId, text: "hello" });
-    const second = await client.waitForEvent("request", { sessionId, from });
-    expect(second.event.snapshot.cache).toMatchObject({ model: "gpt-5.4-mini", rules: "openai" });
+    await client.waitForEvent("request", { sessionId, from });
+    expect(client.requests(sessionId).at(-1)?.cache).toMatchObject({
+      model: "gpt-5.4-mini",
+      rules: "openai",
+    });
   });
 
   it("without 'cache as', a scripted session predicts as the demo's cache model: the next request reads", async () => {
@@ -85,9 +88,7 @@ describe("session cache settings", () => {
       client.send({ type: "send_message", sessionId, text: "hello" });
       await client.waitForEvent("stop", { sessionId, from });
     }
-    const requests = client
-      .events(sessionId)
-      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []));
+    const requests = client.requests(sessionId);
     expect(requests.map((snapshot) => snapshot.cache?.model)).toEqual([DEMO_CACHE_MODEL, DEMO_CACHE_MODEL]);
     expect(requests[0].cache).toMatchObject({ breakpoints: "rolling" });
     expect(requests[0].cache!.segments[0].status).toBe("written");
@@ -115,10 +116,7 @@ describe("session cache settings", () => {
       expect(cache.segments[0].reason).toContain("4,096-token minimum of claude-haiku-4-5");
     }
     await client.sendMessage(sessionId, "hello");
-    const third = client
-      .events(sessionId)
-      .flatMap((message) => (message.event.type === "request" ? [message.event.snapshot] : []))
-      .at(-1)!;
+    const third = client.requests(sessionId).at(-1)!;
     expect(third).toMatchObject({ requestIndex: 3, cache: { model: "claude-haiku-4-5" } });
 
     from = client.messages.length;
