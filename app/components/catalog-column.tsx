@@ -6,9 +6,7 @@
 import { memo } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import type { CatalogColumnView } from "../state/selectors.ts";
-import { CatalogPanel } from "./catalog-panel.tsx";
-import { Loading, SkillDetail } from "./lazy.tsx";
-import { McpPanel } from "./mcp-panel.tsx";
+import { CatalogPanel, Loading, McpPanel, SkillDetail } from "./lazy.tsx";
 
 const noNames: string[] = [];
 const noServers: never[] = [];
@@ -61,29 +59,33 @@ export const CatalogColumn = memo(function CatalogColumn({
     <div className="flex h-full min-h-0 flex-col">
       {/* Clipped: the catalog's list scrolls inside its own box, never over the MCP panel. */}
       <div className="min-h-0 flex-1 overflow-hidden">
-        <CatalogPanel
-          catalog={catalog}
-          workdir={settings?.workdir}
-          stageOf={view.stageOf}
-          reloadFeed={view.reloadFeed}
-          selectedSkill={selectedSkill}
-          onSelectSkill={onSelectSkill}
-          skillResources={view.skillResources}
-          onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
-          onAddSkill={view.open ? onAddSkill : undefined}
-        />
+        <Loading inline>
+          <CatalogPanel
+            catalog={catalog}
+            workdir={settings?.workdir}
+            stageOf={view.stageOf}
+            reloadFeed={view.reloadFeed}
+            selectedSkill={selectedSkill}
+            onSelectSkill={onSelectSkill}
+            skillResources={view.skillResources}
+            onReload={() => sessionCommand((sessionId) => ({ type: "reload_catalog", sessionId }))}
+            onAddSkill={view.open ? onAddSkill : undefined}
+          />
+        </Loading>
       </div>
       {view.open && (
         <div className="max-h-[50%] shrink-0 overflow-auto border-t border-slate-200">
-          <McpPanel
-            servers={view.mcp?.servers ?? noServers}
-            warnings={view.mcp?.warnings ?? noNames}
-            consoleResults={view.consoleResults}
-            onReconnect={(server) =>
-              sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
-            }
-            onRunTool={onRunTool}
-          />
+          <Loading inline>
+            <McpPanel
+              servers={view.mcp?.servers ?? noServers}
+              warnings={view.mcp?.warnings ?? noNames}
+              consoleResults={view.consoleResults}
+              onReconnect={(server) =>
+                sessionCommand((sessionId) => ({ type: "mcp_reconnect", sessionId, server }))
+              }
+              onRunTool={onRunTool}
+            />
+          </Loading>
         </div>
       )}
     </div>

@@ -7,13 +7,12 @@
 import { useMemo, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
 import type { ChatTurn, ManualTurnRequest, QueuedMessage, ToolCallView } from "../state/types.ts";
-import { ApprovalCard } from "./approval-card.tsx";
 import { get, type Records } from "../state/records.ts";
 import { ChatList } from "./chat-list.tsx";
 import { Composer } from "./composer.tsx";
 import { useFollowOutput } from "./follow-output.ts";
-import { ManualComposer } from "./manual-composer.tsx";
-import { ReplayBanner, type ReplayState } from "./replay-banner.tsx";
+import { ApprovalCard, Loading, ManualComposer, ReplayBanner } from "./lazy.tsx";
+import type { ReplayState } from "./replay-banner.tsx";
 
 /** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
 const DEMO_PROMPTS = [
@@ -88,7 +87,9 @@ export function ChatPanel({
   return (
     <div className="flex h-full flex-col" data-testid="chat-panel">
       {replay && (
-        <ReplayBanner replay={replay} running={running} onSend={send} onShowRequest={onSelectRequest} />
+        <Loading inline>
+          <ReplayBanner replay={replay} running={running} onSend={send} onShowRequest={onSelectRequest} />
+        </Loading>
       )}
       <div className="relative min-h-0 flex-1">
         {/* No scroll anchoring: the browser's own adjustments would look like the reader scrolling. */}
@@ -164,23 +165,26 @@ export function ChatPanel({
           {pendingApprovals.map((callId, index) => {
             const call = get(toolCalls, callId);
             return call?.approval ? (
-              <ApprovalCard
-                key={callId}
-                request={call.approval}
-                byHand={call.byHand === true}
-                primary={index === 0}
-                focusTarget={index === 0 ? primaryApproval : undefined}
-                onAnswer={(answer) => onAnswer(callId, answer)}
-              />
+              <Loading inline key={callId}>
+                <ApprovalCard
+                  request={call.approval}
+                  byHand={call.byHand === true}
+                  primary={index === 0}
+                  focusTarget={index === 0 ? primaryApproval : undefined}
+                  onAnswer={(answer) => onAnswer(callId, answer)}
+                />
+              </Loading>
             ) : null;
           })}
           {manualTurn && (
-            <ManualComposer
-              key={manualTurn.requestIndex}
-              turn={manualTurn}
-              onInspect={() => onSelectRequest(manualTurn.requestIndex)}
-              onRespond={(text, calls) => onManualResponse(manualTurn.requestIndex, text, calls)}
-            />
+            <Loading inline>
+              <ManualComposer
+                key={manualTurn.requestIndex}
+                turn={manualTurn}
+                onInspect={() => onSelectRequest(manualTurn.requestIndex)}
+                onRespond={(text, calls) => onManualResponse(manualTurn.requestIndex, text, calls)}
+              />
+            </Loading>
           )}
         </div>
       )}

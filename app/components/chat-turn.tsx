@@ -7,7 +7,7 @@ import { SafeMarkdown } from "../lib/markdown.tsx";
 import { plural } from "../../server/shared/figures.ts";
 import { lineCount, slashTurn } from "../lib/slash-turn.ts";
 import type { ChatTurn, ToolCallView } from "../state/types.ts";
-import { ToolCallCard } from "./tool-call-card.tsx";
+import { Loading, ToolCallCard } from "./lazy.tsx";
 import { ErrorCard } from "./ui.tsx";
 
 const stopText: Record<string, string> = {
@@ -128,9 +128,13 @@ export const Turn = memo(function Turn({
                   : "(no response)"}
             </p>
           )}
-          {calls.map((call) => (
-            <ToolCallCard key={call.id} call={call} />
-          ))}
+          {calls.length > 0 && (
+            <Loading inline>
+              {calls.map((call) => (
+                <ToolCallCard key={call.id} call={call} />
+              ))}
+            </Loading>
+          )}
         </div>
       );
     case "tool_message":

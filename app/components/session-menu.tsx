@@ -2,8 +2,8 @@
 // (opens from file://, no server), "Save as scenario" a YAML the scripted model replays offline,
 // "OpenTelemetry trace" an OTLP/JSON file for Phoenix or Langfuse (no prompt text), and "Import scenario" makes this session's scripted model play a scenario file (e.g. a recorded session).
 "use client";
-import { useRef } from "react";
 import { usePopover } from "./popover.ts";
+import { Loading, SessionMenuList } from "./lazy.tsx";
 import { Button } from "./ui.tsx";
 
 export type SessionFileFormat = "html" | "scenario" | "otlp";
@@ -17,11 +17,6 @@ export function SessionMenu({
   onImportScenario: (fileName: string, yaml: string) => void;
 }) {
   const { open, setOpen, container } = usePopover();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const choose = (format: SessionFileFormat) => {
-    setOpen(false);
-    onExport(format);
-  };
   return (
     <div className="relative" ref={container}>
       <Button
@@ -34,57 +29,13 @@ export function SessionMenu({
         Share ▾
       </Button>
       {open && (
-        <div
-          className="absolute top-full left-0 z-20 mt-1 flex w-64 flex-col gap-1 rounded border border-slate-300 bg-white p-1 shadow-lg"
-          data-testid="session-menu-list"
-        >
-          <Button
-            small
-            testId="session-export-html"
-            onClick={() => choose("html")}
-            title="One HTML file with the chat, the inspector and every pane; opens without the playground"
-          >
-            Export HTML
-          </Button>
-          <Button
-            small
-            testId="session-export-scenario"
-            onClick={() => choose("scenario")}
-            title="The model turns as a scenario YAML: replay this session offline with the scripted model"
-          >
-            Save as scenario
-          </Button>
-          <Button
-            small
-            testId="session-export-otlp"
-            onClick={() => choose("otlp")}
-            title="The runs, model requests and tool calls as an OTLP/JSON trace (GenAI and OpenInference attributes) for Phoenix or Langfuse; no prompt or completion text"
-          >
-            OpenTelemetry trace
-          </Button>
-          <Button
-            small
-            testId="session-import-scenario"
-            onClick={() => fileInput.current?.click()}
-            title="Replay a scenario file (e.g. a recorded session) in a new session on this workdir, with the scripted model"
-          >
-            Import scenario as a new session…
-          </Button>
-          <input
-            ref={fileInput}
-            type="file"
-            accept=".yaml,.yml"
-            className="hidden"
-            data-testid="session-import-scenario-file"
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = "";
-              if (!file) return;
-              setOpen(false);
-              void file.text().then((text) => onImportScenario(file.name, text));
-            }}
+        <Loading inline>
+          <SessionMenuList
+            close={() => setOpen(false)}
+            onExport={onExport}
+            onImportScenario={onImportScenario}
           />
-        </div>
+        </Loading>
       )}
     </div>
   );

@@ -6,8 +6,8 @@ import type { ToolCallState, ToolCallView } from "../state/types.ts";
 import { hiddenCharactersIn, hiddenWarning } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre } from "./escaped-text.tsx";
-import { truncationNotes } from "./tool-console.tsx";
-import { McpResultView } from "./mcp-result-view.tsx";
+import { truncationNotes } from "../lib/truncation-notes.ts";
+import { Loading, McpResultView } from "./lazy.tsx";
 import { Badge, Pre, formatJson, type Tone } from "./ui.tsx";
 
 const stateTones: Record<ToolCallState, Tone> = {
@@ -145,7 +145,12 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
               {truncationNotes(metadata).map((note) => ` · ${note}`)}
             </p>
           ) : null}
-          <McpResultView metadata={metadata} />
+          {/* Only an MCP server's result carries metadata.mcp: the view loads for the first such result. */}
+          {metadata?.mcp !== undefined && (
+            <Loading inline>
+              <McpResultView metadata={metadata} />
+            </Loading>
+          )}
           {content.length > longResult ? (
             <details>
               <summary className="cursor-pointer">

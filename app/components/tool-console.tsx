@@ -1,25 +1,14 @@
 // Runs one tool by hand (same permission path as the model's calls) and shows what happened:
 // stdin, stdout, stderr, exit code, time and truncation, read from the result's metadata.
 "use client";
-import type { JsonSchema, ToolResultMetadata } from "../../server/protocol/index.ts";
+import type { JsonSchema } from "../../server/protocol/index.ts";
 import type { ConsoleResult } from "../state/types.ts";
 import { McpResultView } from "./mcp-result-view.tsx";
 import { SchemaForm } from "./schema-form.tsx";
 import { Badge, Pre } from "./ui.tsx";
+import { truncationNotes } from "../lib/truncation-notes.ts";
 
-/** The truncation flags the process runner and output cap put in a result's metadata, as readable notes. */
-export function truncationNotes(metadata: ToolResultMetadata | undefined): string[] {
-  if (!metadata) return [];
-  const notes: string[] = [];
-  if (metadata.stdoutTruncated)
-    notes.push(`stdout truncated (${String(metadata.stdoutBytes ?? "?")} bytes produced)`);
-  if (metadata.stderrTruncated)
-    notes.push(`stderr truncated (${String(metadata.stderrBytes ?? "?")} bytes produced)`);
-  if (metadata.modelTruncated)
-    notes.push(`model's copy capped (${String(metadata.omittedChars ?? "?")} chars omitted)`);
-  if (metadata.truncated) notes.push("output truncated");
-  return notes;
-}
+export { truncationNotes };
 
 export function ConsoleResultView({ result }: { result: ConsoleResult }) {
   if (!result.result) {

@@ -3,7 +3,7 @@
 // column that reads much of the store has a container of its own (./catalog-column.tsx,
 // ./chat-column.tsx); everything below those is presentational (props in, callbacks out).
 "use client";
-import { memo, useCallback, useReducer, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type {
   ApprovalAnswer,
   ClientCommand,
@@ -24,15 +24,22 @@ import {
 } from "../state/selectors.ts";
 import { CatalogColumn } from "./catalog-column.tsx";
 import { ChatColumn, useChatHandlers } from "./chat-column.tsx";
-import { ConfirmationDialog } from "./confirmation-dialog.tsx";
 import { Header } from "./header.tsx";
 import { SessionMenu } from "./session-menu.tsx";
-import { InspectorPanel } from "./inspector-panel.tsx";
-import { AddSkillContainer, Loading, NewSessionDialog, TriggerLabContainer } from "./lazy.tsx";
-import { TrustPrompt } from "./trust-prompt.tsx";
+import {
+  AddSkillContainer,
+  BranchBanner,
+  ConfirmationDialog,
+  InspectorPanel,
+  Loading,
+  NewSessionDialog,
+  TrustPrompt,
+  TriggerLabContainer,
+  preloadColumns,
+} from "./lazy.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { ErrorList, WrongTokenBanner } from "./error-list.tsx";
-import { BranchBanner, ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
+import { ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
 import {
   useDownloads,
   useEscapeStops,
@@ -64,6 +71,7 @@ export function Workspace() {
     [],
   );
   const socketSend = usePlaygroundSocket(dispatch, resume);
+  useEffect(preloadColumns, []);
   const send = useCallback(
     (command: ClientCommand) => {
       if (command.type === "create_session" || command.type === "update_session")
@@ -288,25 +296,29 @@ export function Workspace() {
         onTogglePanel={(panel) => setPanels({ ...panels, [panel]: !panels[panel] })}
       />
       {trustToAsk(state) && (
-        <TrustPrompt
-          trust={trustToAsk(state)!}
-          onTrust={(answer) =>
-            sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, ...answer }))
-          }
-          onKeepUntrusted={() => dispatch({ type: "trust_prompt", dismissed: true })}
-        />
+        <Loading>
+          <TrustPrompt
+            trust={trustToAsk(state)!}
+            onTrust={(answer) =>
+              sessionCommand((sessionId) => ({ type: "trust_folder", sessionId, ...answer }))
+            }
+            onKeepUntrusted={() => dispatch({ type: "trust_prompt", dismissed: true })}
+          />
+        </Loading>
       )}
       {state.connection === "wrong_token" && <WrongTokenBanner />}
       <ErrorList errors={visibleErrors} onDismiss={(id) => dispatch({ type: "dismiss_error", id })} />
-      {session && (
-        <BranchBanner
-          session={session}
-          onOpenOrigin={(id) => {
-            setSelectedRequest(undefined);
-            send({ type: "open_session", sessionId: id });
-          }}
-          onCompare={openCompare}
-        />
+      {session?.summary.branch && (
+        <Loading>
+          <BranchBanner
+            session={session}
+            onOpenOrigin={(id) => {
+              setSelectedRequest(undefined);
+              send({ type: "open_session", sessionId: id });
+            }}
+            onCompare={openCompare}
+          />
+        </Loading>
       )}
       {/* One definite row, and each column contained: what changes in one column (the inspector's panes)
           never makes the browser lay out the others (a long chat) again. */}
@@ -342,17 +354,19 @@ export function Workspace() {
         {panels.inspector && (
           <aside className="min-h-0 border-l border-slate-200 [contain:strict]" aria-label="Prompt inspector">
             <PanelBoundary name="inspector">
-              <MemoInspectorPanel
-                requests={requestsOf(state)}
-                selectedIndex={selectedRequest}
-                onSelect={setSelectedRequest}
-                onShowTurn={setHighlightRequest}
-                skillResources={skillResourcesOf(state)}
-                onEditResend={setEditingRequest}
-                onRerun={rerunRequest}
-                onCompare={openCompare}
-                {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
-              />
+              <Loading inline>
+                <MemoInspectorPanel
+                  requests={requestsOf(state)}
+                  selectedIndex={selectedRequest}
+                  onSelect={setSelectedRequest}
+                  onShowTurn={setHighlightRequest}
+                  skillResources={skillResourcesOf(state)}
+                  onEditResend={setEditingRequest}
+                  onRerun={rerunRequest}
+                  onCompare={openCompare}
+                  {...(session?.cacheStats ? { cacheStats: session.cacheStats } : {})}
+                />
+              </Loading>
             </PanelBoundary>
           </aside>
         )}
@@ -406,16 +420,18 @@ export function Workspace() {
         onCloseCompare={() => setComparing(undefined)}
       />
       {state.confirmation && (
-        <ConfirmationDialog
-          confirmation={state.confirmation}
-          workdir={confirmationWorkdir(
-            confirmable.current[state.confirmation.command],
-            session?.settings.workdir,
-            state.defaultWorkdir,
-          )}
-          onConfirm={confirmPending}
-          onCancel={() => dispatch({ type: "confirmation_done" })}
-        />
+        <Loading>
+          <ConfirmationDialog
+            confirmation={state.confirmation}
+            workdir={confirmationWorkdir(
+              confirmable.current[state.confirmation.command],
+              session?.settings.workdir,
+              state.defaultWorkdir,
+            )}
+            onConfirm={confirmPending}
+            onCancel={() => dispatch({ type: "confirmation_done" })}
+          />
+        </Loading>
       )}
     </div>
   );

@@ -60,6 +60,22 @@ export interface Resume {
 
 const backoffMs = [250, 500, 1000, 2000, 4000];
 
+/** The page always asks for a replay in bulk (`events` frames): a long session is a few frames, not thousands. */
+function withBatchReplay(command: ClientCommand): ClientCommand {
+  return command.type === "open_session" ? { ...command, batchReplay: true } : command;
+}
+
+/** A message as the reducer takes them: an `events` frame (a batched replay) is its events, one by one. */
+function eventsOf(message: ServerMessage): ServerMessage[] {
+  if (message.type !== "events") return [message];
+  return message.events.map(({ seq, event }) => ({
+    type: "event",
+    sessionId: message.sessionId,
+    seq,
+    event,
+  }));
+}
+
 export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume: () => Resume) {
   const socketRef = useRef<WebSocket | null>(null);
   const resumeRef = useRef(resume);
@@ -134,6 +150,7 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
             type: "open_session",
             sessionId,
             ...(lastSeq > 0 ? { lastSeq } : {}),
+            batchReplay: true,
           };
           socket.send(JSON.stringify(command));
         }
@@ -142,8 +159,10 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         let replayEnded = false;
         try {
           const message = JSON.parse(String(frame.data)) as ServerMessage;
-          queue.push(message);
-          replayEnded = followReplay(message);
+          for (const one of eventsOf(message)) {
+            queue.push(one);
+            replayEnded = followReplay(one);
+          }
         } catch (error) {
           dispatch({
             type: "local_error",
@@ -223,7 +242,7 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         });
         return false;
       }
-      socket.send(JSON.stringify(command));
+      socket.send(JSON.stringify(withBatchReplay(command)));
       return true;
     },
     [dispatch],

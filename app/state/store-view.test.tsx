@@ -3,6 +3,7 @@
 // markup, with React's own server renderer, so no browser is needed. Nothing here reads the state's own
 // fields: a new store that keeps the reducer's actions and the selectors' signatures passes unchanged.
 import { renderToStaticMarkup } from "react-dom/server";
+import { prerender } from "react-dom/static";
 import type { ReactElement } from "react";
 import { describe, expect, it } from "vitest";
 import type { FolderTrust, ServerMessage, SessionEvent } from "../../server/protocol/index.ts";
@@ -52,8 +53,9 @@ function reduce(messages: ServerMessage[], ...actions: UiAction[]): UiState {
 
 const noop = () => {};
 
-function chat(state: UiState): string {
-  return render(
+/** The chat as the page shows it once its lazily loaded parts (cards, the virtual list) are in. */
+function chat(state: UiState): Promise<string> {
+  return renderLoaded(
     <ChatPanel
       sessionId="s1"
       turns={turnRecords(state)}
@@ -75,6 +77,12 @@ function chat(state: UiState): string {
 
 function render(element: ReactElement): string {
   return renderToStaticMarkup(element);
+}
+
+/** Like render, after every lazily loaded view in it has loaded (React's prerender waits for them). */
+async function renderLoaded(element: ReactElement): Promise<string> {
+  const { prelude } = await prerender(element);
+  return await new Response(prelude).text();
 }
 
 /** The text a reader sees (tags dropped, entities of the renderer decoded). */
@@ -103,7 +111,7 @@ const catalog: SessionEvent = {
 };
 
 describe("the store, events in and views out", () => {
-  it("a streamed answer is one assistant turn in the conversation log, busy while the run goes", () => {
+  it("a streamed answer is one assistant turn in the conversation log, busy while the run goes", async () => {
     const streaming = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "review it" },
@@ -118,7 +126,7 @@ describe("the store, events in and views out", () => {
     );
     expect(chatTurns(streaming).map((turn) => turn.kind)).toEqual(["user", "assistant"]);
     expect(isRunning(streaming)).toBe(true);
-    const html = chat(streaming);
+    const html = await chat(streaming);
     expect(html).toMatch(/role="log"[^>]*aria-busy="true"/);
     expect(text(html)).toContain("review it");
     expect(text(html)).toContain("Let me look.");
@@ -133,12 +141,12 @@ describe("the store, events in and views out", () => {
       ),
     );
     expect(isRunning(done)).toBe(false);
-    const finished = chat(done);
+    const finished = await chat(done);
     expect(finished).toMatch(/role="log"[^>]*aria-busy="false"/);
     expect(count(finished, 'data-testid="turn-stop"')).toBe(1);
   });
 
-  it("a permission request is a waiting approval: a card and an announcement, gone once answered", () => {
+  it("a permission request is a waiting approval: a card and an announcement, gone once answered", async () => {
     const asking = reduce(
       session(
         { type: "run_started", runId: "r1", userMessage: "clean up" },
@@ -166,7 +174,7 @@ describe("the store, events in and views out", () => {
       ),
     );
     expect(waitingApprovals(asking).map((request) => request.command)).toEqual(["rm -rf logs"]);
-    const html = chat(asking);
+    const html = await chat(asking);
     expect(count(html, 'data-testid="approval-card"')).toBe(1);
     expect(html).toMatch(/role="group" aria-label="Approve run_command\?"/);
     expect(html).toMatch(/aria-live="assertive"[^>]*>Approval needed: run_command\./);
@@ -182,19 +190,19 @@ describe("the store, events in and views out", () => {
       }),
     });
     expect(waitingApprovals(answered)).toEqual([]);
-    const after = chat(answered);
+    const after = await chat(answered);
     expect(count(after, 'data-testid="approval-card"')).toBe(0);
     expect(after).toMatch(/aria-live="assertive"[^>]*><\/p>/);
   });
 
-  it("a message typed during a run is queued for that session and shown above the box", () => {
+  it("a message typed during a run is queued for that session and shown above the box", async () => {
     const state = reduce(
       session({ type: "run_started", runId: "r1", userMessage: "slow" }),
       { type: "queue_message", sessionId: "s1", text: "and then this" },
       { type: "queue_message", sessionId: "other", text: "not for this session" },
     );
     expect(queuedMessages(state).map((item) => item.text)).toEqual(["and then this"]);
-    const html = chat(state);
+    const html = await chat(state);
     expect(text(html)).toContain("Sent when the run ends: and then this");
     expect(text(html)).not.toContain("not for this session");
   });
@@ -370,7 +378,7 @@ describe("the store, events in and views out", () => {
     expect(secondNow[0].state).toBe("running");
   });
 
-  it("a long conversation is a virtual list: the log holds a window of rows, not every turn", () => {
+  it("a long conversation is a virtual list: the log holds a window of rows, not every turn", async () => {
     const events: SessionEvent[] = [];
     const runs = VIRTUAL_AFTER;
     for (let run = 1; run <= runs; run++)
@@ -380,12 +388,12 @@ describe("the store, events in and views out", () => {
       );
     const state = reduce(session(...events));
     expect(chatTurns(state)).toHaveLength(2 * runs);
-    const html = chat(state);
+    const html = await chat(state);
     expect(html).toContain(`data-virtual-rows="${2 * runs}"`);
     expect(count(html, 'data-testid="turn-user"')).toBeLessThan(runs / 2);
     // A short one is whole in the page (find-in-page sees every turn).
     const short = reduce(session(...events.slice(0, 20)));
-    const whole = chat(short);
+    const whole = await chat(short);
     expect(whole).not.toContain("data-virtual-rows");
     expect(count(whole, 'data-testid="turn-user"')).toBe(10);
   });

@@ -142,7 +142,12 @@ export const commandSchemas = {
     /** What the user confirmed (a broad workdir, bypassPermissions); refused with `confirmation_required` otherwise. */
     confirm: Type.Optional(confirm),
   }),
-  open_session: command("open_session", { sessionId, lastSeq: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  /** `batchReplay`: the stored events after `lastSeq` come as `events` frames (a few) instead of one `event` each. */
+  open_session: command("open_session", {
+    sessionId,
+    lastSeq: Type.Optional(Type.Integer({ minimum: 0 })),
+    batchReplay: Type.Optional(Type.Boolean()),
+  }),
   delete_session: command("delete_session", { sessionId }),
   /**
    * Answered with `session_export` carrying the session's JSONL log; with `format` html, scenario or

@@ -13,7 +13,8 @@
 //   `session_opened` event whose `seq` is the last seq it covers (it is a snapshot, not stored in the log;
 //   its `history` and `activeSkills` are the state at that seq), then replays every stored event with
 //   seq > `lastSeq` (all of them when `lastSeq` is absent, so the inspector can rebuild its timeline), then
-//   streams live events. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
+//   streams live events. With `batchReplay: true` on `open_session` the replay comes as a few `events`
+//   messages (each a list of `{seq, event}`) instead of one `event` message per stored event. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
 //   skip replayed `history_appended` events whose seq <= the snapshot's seq. The turns travel once: a
 //   replay from the start (no `lastSeq`) carries every `history_appended`, so `session_opened` then has no
 //   `history` (only `historyLength`); with `lastSeq` > 0 it carries the history as before.
@@ -172,6 +173,12 @@ export type ServerMessage =
   | { type: "session_list"; sessions: SessionSummary[] }
   | { type: "providers"; providers: ProviderInfo[] }
   | { type: "event"; sessionId: string; seq: number; event: SessionEvent }
+  /**
+   * A replay in bulk, for a client that asked with `open_session`'s `batchReplay`: the stored events
+   * after its `lastSeq`, in seq order, each exactly as its own `event` message would carry it. A long
+   * replay is split over a few of these (about 4 MB of JSON each); live events still come one by one.
+   */
+  | { type: "events"; sessionId: string; events: { seq: number; event: SessionEvent }[] }
   | { type: "session_deleted"; sessionId: string }
   /** Answer to get_runs: the session's runs as the compare view shows them. */
   | { type: "session_runs"; sessionId: string; runs: RunDigest[] }

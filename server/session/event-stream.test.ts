@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -132,5 +132,32 @@ describe("EventStream memory", () => {
     expect(replayed.map((entry) => entry.seq)).toEqual([1, 2, 5]);
     expect(types(replayed)).toEqual(["session_error", "run_started", "history_appended"]);
     await writer.close();
+  });
+});
+
+describe("EventStream reopened from its log", () => {
+  it("serves the first replay from the events the reopen read (no second read of the log); later replays read it", async () => {
+    const file = path.join(dir, "s.jsonl");
+    const writer = new SessionLogWriter(file);
+    const stream = new EventStream(writer);
+    const big = "y".repeat(100_000);
+    const count = Math.ceil((MEMORY_REPLAY_CHARS * 2) / big.length);
+    for (let index = 0; index < count; index++)
+      stream.emit({ type: "session_error", code: "filler", message: `${index} ${big}` });
+    await writer.close();
+
+    const restored = (await readSessionLog(file)).events;
+    const reopenedWriter = new SessionLogWriter(file);
+    const reopened = new EventStream(reopenedWriter, restored);
+    expect(reopened.firstBufferedSeq).toBeGreaterThan(1);
+    // With the log out of the way, only the restored events can answer the first replay.
+    await rename(file, `${file}.away`);
+    const first = await reopened.replay(0);
+    await rename(`${file}.away`, file);
+    expect(first.map((entry) => entry.seq)).toEqual(restored.map((entry) => entry.seq));
+    // The restored events are let go: the next replay reads the log and says the same.
+    const second = await reopened.replay(0);
+    expect(second).toEqual(first);
+    await reopenedWriter.close();
   });
 });

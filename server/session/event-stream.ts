@@ -88,7 +88,22 @@ export class EventStream {
     this.requests = new RequestWriter(tokens ? { tokens } : {});
     for (const { event } of restored) this.requests.observe(event);
     this.rememberNewest(restored);
+    if (restored.length > 0 && restored[0].seq < this.firstBufferedSeqAfter(restored))
+      this.restored = restored;
     this.seq = restored.length > 0 ? restored[restored.length - 1].seq : 0;
+  }
+
+  /**
+   * The events read back from the log when the session was reopened, held for the first replay only
+   * (the reopen that read them is nearly always followed by a replay of all of them to the tab that asked):
+   * that replay is served from here instead of reading, checking and upgrading the whole log a second
+   * time. Dropped by that replay and by releaseMemory, so a session keeps them only while it is opened.
+   */
+  private restored: SequencedEvent[] | undefined;
+
+  /** The oldest restored seq the buffer holds after rememberNewest (lastSeq + 1 when none). */
+  private firstBufferedSeqAfter(restored: SequencedEvent[]): number {
+    return this.events[0]?.seq ?? restored[restored.length - 1].seq + 1;
   }
 
   /**
@@ -145,6 +160,7 @@ export class EventStream {
     this.events = [];
     this.bufferedChars = 0;
     this.bufferedDeltas.clear();
+    this.restored = undefined;
   }
 
   private forget(entry: BufferedEvent): void {
@@ -243,18 +259,26 @@ export class EventStream {
    * no longer holds (text deltas were never logged, so they are missing there; memory-only events that
    * left the buffer come from where they were kept).
    */
+  private async readLogged(): Promise<SequencedEvent[]> {
+    await this.writer.flush({ sync: false });
+    return (await readSessionLog(this.writer.path)).events;
+  }
+
   async replay(afterSeq: number): Promise<SerializedEvent[]> {
+    const restored = this.restored;
+    this.restored = undefined;
     const firstBuffered = this.firstBufferedSeq;
     if (afterSeq + 1 >= firstBuffered) return this.after(afterSeq);
-    await this.writer.flush({ sync: false });
-    const logged = await readSessionLog(this.writer.path);
-    const archived: SerializedEvent[] = logged.events
+    // The restored events serve when they reach the buffer (no event left it since the reopen unread).
+    const newestRestored = restored?.[restored.length - 1].seq ?? -1;
+    const older = restored && newestRestored + 1 >= firstBuffered ? restored : await this.readLogged();
+    const archived: SerializedEvent[] = older
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
       .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event, this.secrets).json }));
     const kept = this.kept
       .filter((entry) => entry.seq > afterSeq && entry.seq < firstBuffered)
       .map(({ seq, json }) => ({ seq, json }));
-    const older = [...archived, ...kept].sort((left, right) => left.seq - right.seq);
-    return [...older, ...this.after(afterSeq)];
+    const merged = [...archived, ...kept].sort((left, right) => left.seq - right.seq);
+    return [...merged, ...this.after(afterSeq)];
   }
 }

@@ -11,6 +11,7 @@ import type { ClientCommand, ServerMessage } from "../protocol/wire.ts";
 import type { SessionHub } from "../session/session-hub.ts";
 import { exportSession, readExportedSession } from "../export/index.ts";
 import type { Session } from "../session/session.ts";
+import type { SerializedEvent } from "../session/event-stream.ts";
 import { jsonNestingDepth } from "../protocol/json-depth.ts";
 import type { IncomingFrame, Transport } from "./transport.ts";
 import { SkillUploads } from "./skill-uploads.ts";
@@ -19,6 +20,8 @@ import { SkillUploads } from "./skill-uploads.ts";
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 /** No command needs more; deeper frames would overflow recursive consumers (see jsonNestingDepth). */
 export const MAX_FRAME_NESTING = 64;
+/** JSON characters per `events` frame of a batched replay (a few frames for the longest session). */
+const REPLAY_FRAME_CHARS = 4 * 1024 * 1024;
 
 export interface ConnectionOptions {
   serverVersion: string;
@@ -134,10 +137,33 @@ export class ClientConnection {
   }
 
   /**
+   * A replay as `events` frames of about REPLAY_FRAME_CHARS each, built from the stored JSON texts (no
+   * event is parsed or serialized again): a 500-request session is one or two frames, not thousands, so
+   * neither side pays a per-frame cost thousands of times.
+   */
+  private sendEventBatches(sessionId: string, replay: SerializedEvent[]): void {
+    const prefix = `{"type":"events","sessionId":${JSON.stringify(sessionId)},"events":[`;
+    let parts: string[] = [];
+    let chars = 0;
+    const flush = () => {
+      if (parts.length > 0) this.sendText(`${prefix}${parts.join(",")}]}`);
+      parts = [];
+      chars = 0;
+    };
+    for (const entry of replay) {
+      const part = `{"seq":${entry.seq},"event":${entry.json}}`;
+      if (chars > 0 && chars + part.length > REPLAY_FRAME_CHARS) flush();
+      parts.push(part);
+      chars += part.length;
+    }
+    flush();
+  }
+
+  /**
    * Subscribes this connection to a session: the snapshot, then the stored events after `lastSeq`, then
    * live events. Live events that arrive while the replay is read are held back and sent after it, once.
    */
-  private async attach(session: Session, lastSeq: number | undefined): Promise<void> {
+  private async attach(session: Session, lastSeq: number | undefined, batch = false): Promise<void> {
     this.subscriptions.get(session.id)?.();
     const heldBack: { seq: number; json: string }[] = [];
     let replaying = true;
@@ -150,10 +176,10 @@ export class ClientConnection {
     const opened = session.openedSnapshot(lastSeq ?? 0);
     this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
     try {
-      for (const entry of await session.eventsAfter(lastSeq ?? 0)) {
-        this.sendEvent(session.id, entry.seq, entry.json);
-        sentUpTo = entry.seq;
-      }
+      const replay = await session.eventsAfter(lastSeq ?? 0);
+      if (batch) this.sendEventBatches(session.id, replay);
+      else for (const entry of replay) this.sendEvent(session.id, entry.seq, entry.json);
+      sentUpTo = replay.at(-1)?.seq ?? 0;
     } finally {
       replaying = false;
       for (const entry of heldBack)
@@ -176,7 +202,7 @@ export class ClientConnection {
       }
       case "open_session": {
         const session = await this.hub.open(command.sessionId);
-        await this.attach(session, command.lastSeq);
+        await this.attach(session, command.lastSeq, command.batchReplay === true);
         return;
       }
       case "delete_session":

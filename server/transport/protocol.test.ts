@@ -172,4 +172,39 @@ describe("protocol", () => {
       expect(replayed[index].seq).toBeGreaterThan(replayed[index - 1].seq);
     third.close();
   });
+
+  it("with batchReplay, replays the same stored events in one events frame, then streams live events", async () => {
+    const first = await TestClient.connect(server);
+    const sessionId = await first.createSession();
+    first.send({ type: "send_message", sessionId, text: "hello" });
+    await first.waitForEvent("stop", { sessionId });
+    first.close();
+    const finalSeq = (await server.hub.open(sessionId)).lastSeq;
+
+    const plain = await TestClient.connect(server);
+    plain.send({ type: "open_session", sessionId });
+    await plain.waitFor(
+      () =>
+        plain
+          .events(sessionId)
+          .some((message) => message.seq === finalSeq && message.event.type !== "session_opened"),
+      "the per-event replay",
+    );
+    const perEvent = plain.events(sessionId).slice(1);
+    plain.close();
+
+    const batched = await TestClient.connect(server);
+    const from = batched.messages.length;
+    batched.send({ type: "open_session", sessionId, batchReplay: true });
+    const frame = await batched.waitFor((message) => message.type === "events", "an events frame", { from });
+    if (frame.type !== "events") throw new Error("not an events frame");
+    expect(frame.sessionId).toBe(sessionId);
+    expect(frame.events).toEqual(perEvent.map(({ seq, event }) => ({ seq, event })));
+    // The replay is not sent twice: no per-event copy of it follows.
+    expect(batched.events(sessionId).map((message) => message.event.type)).toEqual(["session_opened"]);
+    batched.send({ type: "send_message", sessionId, text: "hello again" });
+    const stop = await batched.waitForEvent("stop", { sessionId });
+    expect(stop.seq).toBeGreaterThan(finalSeq);
+    batched.close();
+  });
 });
