@@ -1,6 +1,7 @@
 // Exported HTML for a 200-request session: a scripted conversation of 40 runs × 5 requests (4 tool calls
 // and an answer each) saved with `run --save` (in-process), then exported. Reports the file's size (and
 // per request), the JSONL log's size for comparison, and the export time.
+import { SecretRedactor } from "../server/providers/redact.ts";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -45,7 +46,7 @@ export const exportHtmlFigure: Figure = {
       let requests = 0;
       for (let round = 0; round < (quick ? 2 : 5); round++) {
         const started = performance.now();
-        const session = await readExportedSession(home, sessionId);
+        const session = await readExportedSession(home, sessionId, new SecretRedactor());
         html = exportSession(session, "html").text;
         times.push(performance.now() - started);
         requests = session.events.filter((record) => record.event.type === "request").length;

@@ -14,7 +14,7 @@ import type { McpServerConfig } from "../server/mcp/config.ts";
 import { McpServers, type McpServersOptions } from "../server/mcp/mcp-servers.ts";
 import { startHttpMcpServer } from "../server/mcp/testing/http-mcp-server.ts";
 import { PermissionEngine } from "../server/permission/engine.ts";
-import { redactKnownSecrets } from "../server/providers/redact.ts";
+import { SecretRedactor } from "../server/providers/redact.ts";
 import { capForModel } from "../server/tools/output-cap.ts";
 import { Registry } from "../server/tools/registry.ts";
 import { sandboxState } from "../server/tools/sandbox.ts";
@@ -35,6 +35,8 @@ async function playgroundSide(
 ): Promise<Side & { close(): Promise<void>; sandboxed: boolean }> {
   const registry = new Registry();
   const servers = new McpServers({ registry, workdir, sandbox, clientVersion: "bench" });
+  // The bench's own provider keys (the environment's): what a session redacts a tool result of.
+  const secrets = new SecretRedactor();
   await servers.start({ servers: [config], withheld: [], warnings: [] });
   const view = servers.views()[0]!;
   if (view.status !== "connected") throw new Error(`MCP server ${view.name} did not connect: ${view.error}`);
@@ -53,7 +55,7 @@ async function playgroundSide(
         callId: "bench",
         signal: new AbortController().signal,
       });
-      const result = redactKnownSecrets(execution.result);
+      const result = secrets.redact(execution.result);
       capForModel(result.content);
       if (result.content !== `Echo: ${message}`) throw new Error(`unexpected echo result: ${result.content}`);
     },

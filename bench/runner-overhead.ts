@@ -11,6 +11,7 @@ import { ScriptedProvider } from "../server/providers/scripted.ts";
 import type { Scenario } from "../server/providers/scenario.ts";
 import type { ModelRequest, ProviderEvent } from "../server/providers/types.ts";
 import { createWorkspace } from "../server/session/workspace.ts";
+import { ProcessRunner } from "../server/tools/process-runner.ts";
 import { okResult, type Tool } from "../server/tools/types.ts";
 import type { RunnerEvent } from "../server/protocol/index.ts";
 import { generateCatalog, type GeneratedCatalog } from "./generate-catalog.ts";
@@ -74,6 +75,8 @@ async function runnerFixture(generated: GeneratedCatalog, iterations: number): P
     throw new Error(`${workspace.activeSkills.size} skills active; expected ${ACTIVE}`);
   const scenario = overheadScenario(iterations);
   const permission = permissionHook();
+  // The bench's own runner: the scripted tools here start no process.
+  const processes = new ProcessRunner();
 
   return {
     async runOnce() {
@@ -81,6 +84,7 @@ async function runnerFixture(generated: GeneratedCatalog, iterations: number): P
       const runner = new Runner(
         workspace.runnerDependencies({
           provider: new ScriptedProvider(scenario),
+          processes,
           permission,
           onEvent: (_event: RunnerEvent) => void events++,
           maxIterations: iterations,

@@ -1,5 +1,5 @@
 // Overhead of one trivial skill tool call through the real seams — Registry.validate, PermissionEngine
-// .evaluate, runProcess (execa, process group, bounded capture, group-exit check) — against a bare
+// .evaluate, ProcessRunner.run (execa, process group, bounded capture, group-exit check) — against a bare
 // child_process.spawn of the same command. A third side runs the same call under the OS sandbox
 // (bubblewrap, network off, the workdir writable, the tool folder read-only). All run interleaved, so they
 // share the machine's noise.
@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
 import { childEnvironment } from "../server/tools/child-environment.ts";
-import { runProcess } from "../server/tools/process-runner.ts";
+import { ProcessRunner } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
 import {
   BASE_MOUNTS,
@@ -22,6 +22,9 @@ import {
 } from "../server/tools/sandbox.ts";
 import { processExecution } from "../server/tools/system/process-result.ts";
 import { defineTool, type Tool } from "../server/tools/types.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 export interface SkillToolCallResult {
   medianMs: number;
@@ -63,7 +66,7 @@ function trivialSkillTool(cwd: string, sandboxed = false): Tool<{ value?: string
     },
     describe: (input) => ({ cwd, command: [PROGRAM, ...ARGS].join(" "), stdin: JSON.stringify(input) }),
     async execute(input, context) {
-      const outcome = await runProcess({
+      const outcome = await processes.run({
         file: PROGRAM,
         args: ARGS,
         cwd,
@@ -142,7 +145,7 @@ function bareSpawn(cwd: string, bwrap?: string): Promise<void> {
     // The same allowlisted environment the process runner gives a tool (no NODE_OPTIONS loader from tsx).
     const env = childEnvironment(undefined, false) as NodeJS.ProcessEnv;
     const child = spawn(file, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-    // `node -e ""` never reads stdin; EPIPE on this write is expected, as in runProcess.
+    // `node -e ""` never reads stdin; EPIPE on this write is expected, as in ProcessRunner.run.
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") reject(error);
     });

@@ -65,6 +65,7 @@ export const triggerLabFigure: Figure = {
         facts: workspace.prompt.environmentFacts(),
         workdir: workspace.workdir,
         home: workspace.home,
+        tokens: workspace.tokens,
       };
       const rates: number[] = [];
       const probeMs: number[] = [];

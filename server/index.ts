@@ -6,6 +6,8 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { errorMessage } from "./errors/index.ts";
+import { TokenCounter } from "./prompt/segments.ts";
+import { SecretRedactor } from "./providers/redact.ts";
 import { defaultSessionParts } from "./session/default-parts.ts";
 import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ExitHooks } from "./tools/exit-hooks.ts";
@@ -97,6 +99,8 @@ async function demoWorkdir(): Promise<string> {
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
+  // The provider keys this server redacts everywhere: the configured ones join at start (the hub).
+  const secrets = new SecretRedactor();
   const workdir = flags.workdir ?? (await demoWorkdir());
   const server = await startServer({
     host: flags.host,
@@ -110,12 +114,16 @@ async function main(): Promise<void> {
       scenariosDir: flags.scenarios,
       home: flags.home,
       demoFolders: flags.workdir ? [] : [workdir],
+      secrets,
     }),
     staticDir: path.join(REPO_ROOT, "out"),
     log: (line) => console.error(line),
     // Every tool process of this server starts here; server.close() ends what is still running (X8). The
     // process's one set of exit hooks: the last-resort kill of tool processes and MCP servers on a crash.
     processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
+    // The one token counter of this server: every session's figures, its caches shared by them all.
+    tokens: new TokenCounter(),
+    secrets,
   });
   // performance.now() counts from process start, so module loading (tsx) is included.
   const elapsed = Math.round(performance.now());

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { compareStable, diffRequests } from "./derive.ts";
 import { requestView, snapshot, tool } from "./test-builders.ts";
 import { buildEnvironmentSections, type EnvironmentInput } from "../../server/prompt/environment.ts";
-import { environmentSegments } from "../../server/prompt/segments.ts";
+import { TokenCounter } from "../../server/prompt/segments.ts";
 import type { RequestView } from "./types.ts";
+
+/** This file's own token counter (the composition root a test is). */
+const tokens = new TokenCounter();
 
 function view(requestIndex: number, overrides: Parameters<typeof snapshot>[0] = {}): RequestView {
   return requestView(snapshot({ requestIndex, ...overrides }));
@@ -67,7 +70,7 @@ function builtSnapshot(requestIndex: number, activeSkills: EnvironmentInput["act
   return snapshot({
     requestIndex,
     system: { stable: "s", environment: sections.map((section) => section.text).join("") },
-    segments: environmentSegments(sections),
+    segments: tokens.environmentSegments(sections),
     activeSkills: activeSkills.map((skill) => skill.name),
   });
 }

@@ -6,11 +6,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { buildFirstRequest } from "../cli/prompt-command.ts";
 import { createWorkspace } from "../session/workspace.ts";
 import { DEMO_CACHE_MODEL, cacheAsOffer, cacheModelFor } from "./cache-as.ts";
 import { loadCacheConfig } from "./rules-file.ts";
 import { minCacheableTokens } from "./rules.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 const demo = fileURLToPath(new URL("../../examples/demo-workdir/", import.meta.url));
 let root: string;
@@ -18,6 +22,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "cache-as-"));
 });
 afterAll(async () => {
+  await processes.killAll();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -48,6 +53,7 @@ describe("cache as", () => {
     await cp(demo, workdir, { recursive: true });
     const workspace = await createWorkspace({ workdir, home: path.join(root, "home") });
     const report = await buildFirstRequest(workspace, {
+      processes,
       loads: [],
       disclosure: "progressive",
       provider: "scripted",

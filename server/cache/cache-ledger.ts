@@ -9,7 +9,7 @@ import type { ChatMessage, ToolDefinition, Usage } from "../protocol/model.ts";
 import type { PromptSegment, SnapshotCache } from "../protocol/runner-events.ts";
 import type { ResolvedRequest } from "../protocol/request-model.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
-import { messageSegments } from "../prompt/segments.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { cacheStats, type Figures, type LedgerEntry } from "./cache-stats.ts";
 import { checkReport } from "./miss-causes.ts";
 import { predictDiagnostics, type ComparedRequest } from "./predicted-diagnostics.ts";
@@ -179,9 +179,10 @@ export class CacheLedger {
 
   /**
    * A logged event of a reopened session, in order; a request resolved in full (its messages from the
-   * conversation, server/protocol/request-model.ts), whose message segments are made again here.
+   * conversation, server/protocol/request-model.ts), whose message segments are made again here (by
+   * `tokens`, the session's counter).
    */
-  restore(event: LedgerEvent): void {
+  restore(event: LedgerEvent, tokens: TokenCounter): void {
     if (event.type === "cache_repredicted") {
       this.repredicted(event.requests);
     } else if (event.type === "request") {
@@ -201,7 +202,7 @@ export class CacheLedger {
         provider: snapshot.provider,
         at: snapshot.at,
         model: snapshot.cache?.model ?? snapshot.model,
-        segments: [...parts, ...messageSegments(messages)],
+        segments: [...parts, ...tokens.messageSegments(messages)],
         registeredNotVisible: snapshot.registeredNotVisible,
         ...(snapshot.cache ? { predicted: snapshot.cache.predicted } : {}),
         ...(snapshot.cache?.placementNote ? { placementNote: snapshot.cache.placementNote } : {}),

@@ -4,6 +4,7 @@
 import { realpath } from "node:fs/promises";
 import type { PermissionHook } from "../permission/types.ts";
 import type { FolderTrust } from "../protocol/sandbox.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import type { Provider } from "../providers/types.ts";
 import { defaultSessionParts } from "../session/default-parts.ts";
 import type { SessionParts } from "../session/session-types.ts";
@@ -18,6 +19,8 @@ export interface CliPartsOptions {
   trust: boolean;
   /** The provider every run of the command uses (built from --provider, --model, --base-url, --scenario). */
   provider?: Provider;
+  /** The command's provider keys. */
+  secrets: SecretRedactor;
 }
 
 export async function cliSessionParts(options: CliPartsOptions): Promise<SessionParts> {
@@ -26,6 +29,7 @@ export async function cliSessionParts(options: CliPartsOptions): Promise<Session
     scenariosDir: options.workdir,
     home: options.home,
     commandFolders: options.trust ? [await realpath(options.workdir)] : [],
+    secrets: options.secrets,
   });
   const provider = options.provider;
   return {

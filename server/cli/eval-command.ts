@@ -32,6 +32,7 @@ import {
   ScriptedProvider,
 } from "../providers/index.ts";
 import type { Provider } from "../providers/types.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import type { Workspace } from "../session/workspace.ts";
 import type { CliArguments } from "./args.ts";
 
@@ -53,6 +54,8 @@ export interface EvalTriggersOptions {
   listingBudget?: ListingBudget;
   /** The environment a real provider's key and endpoint are read from (the CLI's `io.env`). */
   providerEnv?: Readonly<Record<string, string | undefined>>;
+  /** The command's provider keys (the configured keys join them; a real provider redacts with them). */
+  secrets?: SecretRedactor;
   json: boolean;
   write: (text: string) => void;
   writeProgress: (text: string) => void;
@@ -121,6 +124,7 @@ export async function probeFactory(
     baseUrl?: string;
     scenario?: string;
     providerEnv?: EvalIo["env"];
+    secrets?: SecretRedactor;
   },
   evals: TriggerEvalFile,
 ): Promise<() => Provider | Promise<Provider>> {
@@ -151,7 +155,11 @@ export async function probeFactory(
     name: options.provider,
     ...(options.model ? { model: options.model } : {}),
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    config: loadProvidersConfig(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
+    config: loadProvidersConfig({
+      ...(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    }),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   return () => provider;
 }
@@ -333,6 +341,7 @@ export async function evalCommand(workspace: Workspace, args: CliArguments, io: 
     concurrency: args.concurrency,
     ...(Object.keys(caps).length > 0 ? { caps } : {}),
     providerEnv: env,
+    secrets: workspace.secrets.redactor,
     json: args.json,
     ...printing,
   };

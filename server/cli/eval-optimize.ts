@@ -13,6 +13,7 @@ import { OFFLINE_PROVIDERS, pricingFor } from "../eval/spend.ts";
 import { DEFAULT_EVAL_PATH, loadTriggersFile } from "../eval/triggers-file.ts";
 import type { OptimizeResult, SpendCaps } from "../protocol/trigger-lab.ts";
 import { createProvider, loadProvidersConfig } from "../providers/index.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import type { Workspace } from "../session/workspace.ts";
 import { formatComparison, formatEstimate, labWorkspace, probeFactory } from "./eval-command.ts";
 
@@ -34,6 +35,8 @@ export interface EvalOptimizeOptions {
   caps?: SpendCaps;
   /** The environment a real provider's key and endpoint are read from (the CLI's `io.env`). */
   providerEnv?: Readonly<Record<string, string | undefined>>;
+  /** The command's provider keys (the configured keys join them; the improver redacts with them). */
+  secrets?: SecretRedactor;
   json: boolean;
   write: (text: string) => void;
   writeProgress: (text: string) => void;
@@ -56,7 +59,11 @@ async function improverFor(
     name,
     ...(model ? { model } : {}),
     ...(baseUrl ? { baseUrl } : {}),
-    config: loadProvidersConfig(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
+    config: loadProvidersConfig({
+      ...(options.providerEnv ? { env: { ...options.providerEnv } } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    }),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   return { improver: providerImprover(provider), name: provider.name, model: provider.model };
 }

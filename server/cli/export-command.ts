@@ -12,13 +12,13 @@ import {
   sessionToOtlp,
 } from "../export/index.ts";
 import type { CliArguments } from "./args.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, CliRoot } from "./io.ts";
 
-export async function exportCommand(args: CliArguments, io: CliIo): Promise<number> {
+export async function exportCommand(args: CliArguments, io: CliIo, root: CliRoot): Promise<number> {
   const format = args.format ?? "";
   if (!isExportFormat(format)) throw new PlaygroundError("invalid_arguments", `unknown format "${format}"`);
   const home = args.home ?? homedir();
-  const session = await readExportedSession(home, args.sessionId!);
+  const session = await readExportedSession(home, args.sessionId!, root.secrets);
   for (const warning of session.warnings) io.stderr(`warning: ${warning}\n`);
   const options = { includeContent: args.includeContent === true };
   if (args.endpoint) {

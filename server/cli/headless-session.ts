@@ -18,6 +18,8 @@ import { SessionHub, sessionsDirectory } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
 import { PLAYGROUND_VERSION } from "../session/workspace.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import { ClientConnection } from "../transport/connection.ts";
 import { ProtocolClient } from "../transport/protocol-client.ts";
@@ -47,6 +49,10 @@ export interface HeadlessSessionOptions {
   /** Keep the session log where the server keeps them (`run --save`). */
   save: boolean;
   processes: ProcessRunner;
+  /** The command's token counter. */
+  tokens: TokenCounter;
+  /** The command's provider keys. */
+  secrets: SecretRedactor;
   /** Every event of the session, in order, as a tab receives it. */
   onEvent(event: SessionEvent): void;
   /** A command the session refused outside a turn (e.g. a late approval answer). */
@@ -84,6 +90,8 @@ export class HeadlessSession {
       watch: false,
       ...(options.save ? {} : { logFileSystem: NO_LOG }),
       processes: options.processes,
+      tokens: options.tokens,
+      secrets: options.secrets,
       recoverInterruptedRuns: false,
     });
     const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();

@@ -1,6 +1,9 @@
 // What a CLI command may touch of the process it runs in, passed in by the caller: server/cli.ts gives the
 // real process's streams, environment, folder and Ctrl-C; tests give strings, a folder and a button. No
 // command reads process.stdout, process.env, process.cwd() or installs a signal handler itself.
+import type { TokenCounter } from "../prompt/segments.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 
 export interface CliIo {
   /** Standard output: the command's result (text, or JSON with --json). */
@@ -19,4 +22,18 @@ export interface CliIo {
    * lifetime Ctrl-C ends the process as usual.
    */
   onInterrupt(listener: () => void): () => void;
+}
+
+/**
+ * What one command line owns for its life, made by `main` (the CLI's composition root) and ended when the
+ * command returns: no module of the command keeps state of its own, so commands run in one process (tests)
+ * never share it.
+ */
+export interface CliRoot {
+  /** Starts the processes of the command's tools; its exit hooks are the MCP servers' last-resort kill too. */
+  processes: ProcessRunner;
+  /** The token counter of every figure the command shows. */
+  tokens: TokenCounter;
+  /** The provider keys the command redacts (the environment's, from `io.env`, and the configured ones). */
+  secrets: SecretRedactor;
 }

@@ -6,30 +6,39 @@ import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import { loadFolderPermission } from "../permission/trust.ts";
 import { catalogBudget } from "../prompt/catalog-budget.ts";
 import { sha256Hex } from "../prompt/hash.ts";
+import { TokenCounter } from "../prompt/segments.ts";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { createWorkspace, type Workspace } from "../session/workspace.ts";
+import { ExitHooks } from "../tools/exit-hooks.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { USAGE, parseCliArguments, type CliArguments } from "./args.ts";
 import { cacheSettings } from "./cache-options.ts";
 import { catalogReport, formatCatalog, startMcp } from "./catalog-command.ts";
 import { evalCommand, formatBudget } from "./eval-command.ts";
 import { runInstallCommand } from "./install-command.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, CliRoot } from "./io.ts";
 import { buildFirstRequest, formatPrompt } from "./prompt-command.ts";
 import { runCommand } from "./run-command.ts";
 
 export type { CliIo } from "./io.ts";
 
-type Command = (args: CliArguments, io: CliIo) => Promise<number>;
+type Command = (args: CliArguments, io: CliIo, root: CliRoot) => Promise<number>;
 
 /** A command that reads the workdir's catalog: the workspace is built first, its MCP servers end with it. */
-function withWorkspace(command: (args: CliArguments, io: CliIo, workspace: Workspace) => Promise<number>) {
-  return async (args: CliArguments, io: CliIo): Promise<number> => {
+function withWorkspace(
+  command: (args: CliArguments, io: CliIo, workspace: Workspace, root: CliRoot) => Promise<number>,
+) {
+  return async (args: CliArguments, io: CliIo, root: CliRoot): Promise<number> => {
     const workspace = await createWorkspace({
       workdir: args.workdir!,
       ...(args.home ? { home: args.home } : {}),
+      exitHooks: root.processes.exitHooks,
+      tokens: root.tokens,
+      secrets: new SecretScope(root.secrets),
     });
     if (args.lintProfile) workspace.catalog.setProfile(args.lintProfile);
     try {
-      return await command(args, io, workspace);
+      return await command(args, io, workspace, root);
     } finally {
       // No MCP server outlives the command.
       await workspace.mcp.close();
@@ -56,7 +65,7 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
   },
   install: runInstallCommand,
   // Loaded only for export, so the other commands start no slower.
-  export: async (args, io) => (await import("./export-command.ts")).exportCommand(args, io),
+  export: async (args, io, root) => (await import("./export-command.ts")).exportCommand(args, io, root),
   run: runCommand,
   catalog: withWorkspace(async (args, io, workspace) => {
     const { trust, problems } = await loadFolderPermission({
@@ -78,8 +87,9 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
     );
     return 0;
   }),
-  prompt: withWorkspace(async (args, io, workspace) => {
+  prompt: withWorkspace(async (args, io, workspace, root) => {
     const report = await buildFirstRequest(workspace, {
+      processes: root.processes,
       loads: args.load,
       disclosure: args.eager ? "eager" : "progressive",
       provider: args.provider,
@@ -97,7 +107,7 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
     );
     return 0;
   }),
-  eval: async (args, io) => {
+  eval: async (args, io, root) => {
     // compare reads two saved summaries and needs no workspace; loaded only for it.
     if (args.evalMore?.subcommand === "compare") {
       await (
@@ -110,7 +120,7 @@ const COMMANDS: Record<CliArguments["command"], Command> = {
       });
       return 0;
     }
-    return evalWithWorkspace(args, io);
+    return evalWithWorkspace(args, io, root);
   },
 };
 
@@ -135,12 +145,21 @@ function resolvePaths(args: CliArguments, cwd: string): CliArguments {
 
 /** Runs one command line; returns its exit code. Errors are printed on `io.stderr`, never thrown. */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  // The command's own instances (io.ts CliRoot): nothing outlives it, nothing is shared with another main().
+  const root: CliRoot = {
+    processes: new ProcessRunner({ exitHooks: new ExitHooks() }),
+    tokens: new TokenCounter(),
+    secrets: new SecretRedactor(() => io.env),
+  };
   try {
     const args = resolvePaths(parseCliArguments(argv), io.cwd);
-    return await COMMANDS[args.command](args, io);
+    return await COMMANDS[args.command](args, io, root);
   } catch (error) {
     const prefix = error instanceof PlaygroundError ? `error (${error.code})` : "error";
     io.stderr(`${prefix}: ${errorMessage(error)}\n`);
     return 2;
+  } finally {
+    await root.processes.killAll();
+    root.processes.exitHooks.dispose();
   }
 }

@@ -14,6 +14,7 @@ import type { ListingBudget } from "../prompt/stable-system.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "../runner/runner.ts";
 import type { Workspace } from "../session/workspace.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 import { SessionCache } from "../session/session-cache.ts";
 import type { CliCacheSettings } from "./cache-options.ts";
 import { cliPermission, cliSessionParts } from "./cli-parts.ts";
@@ -56,6 +57,8 @@ class RecordingProvider implements Provider {
 }
 
 export interface PromptOptions {
+  /** The command's process runner (main's CliRoot). */
+  processes: ProcessRunner;
   loads: string[];
   disclosure: DisclosureMode;
   message?: string;
@@ -113,13 +116,19 @@ export async function buildFirstRequest(workspace: Workspace, options: PromptOpt
   }
   const provider = new RecordingProvider(options.provider, options.model ?? options.provider);
   const { home, workdir } = workspace;
-  const parts = await cliSessionParts({ home, workdir, trust: options.trust === true });
+  const parts = await cliSessionParts({
+    home,
+    workdir,
+    trust: options.trust === true,
+    secrets: workspace.secrets.redactor,
+  });
   const permission = await cliPermission(parts, { workdir, home });
   // The prediction a session makes, under the same settings a `run` with these flags would have.
   const cache = new SessionCache("cli-prompt", home, (line) => options.warn(`warning: ${line}`), true);
   let snapshot: RequestSnapshot | undefined;
   const runner = new Runner(
     workspace.runnerDependencies({
+      processes: options.processes,
       provider,
       permission: permission.hook,
       onEvent: (event) => {

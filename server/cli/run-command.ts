@@ -13,13 +13,13 @@ import { loadProvidersConfig } from "../providers/config.ts";
 import type { Provider } from "../providers/types.ts";
 import { confirmationsForCreate } from "../session/session-confirmations.ts";
 import { sandboxState } from "../tools/sandbox.ts";
-import { ProcessRunner } from "../tools/process-runner.ts";
+
 import type { CliArguments } from "./args.ts";
 import { cacheSettings } from "./cache-options.ts";
 import { mcpServerNotes } from "./catalog-command.ts";
 import { CLI_DENIAL, cliSessionParts } from "./cli-parts.ts";
 import { HeadlessSession } from "./headless-session.ts";
-import type { CliIo } from "./io.ts";
+import type { CliIo, CliRoot } from "./io.ts";
 import { isRunnerEvent, RunPrinter } from "./run-output.ts";
 import { describeTrust } from "./trust-text.ts";
 
@@ -92,7 +92,7 @@ function runSettings(args: CliArguments, workdir: string, provider: Provider): S
 }
 
 /** Runs the conversation; exit code 0 when every run completed, 1 otherwise. */
-export async function runCommand(args: CliArguments, io: CliIo): Promise<number> {
+export async function runCommand(args: CliArguments, io: CliIo, root: CliRoot): Promise<number> {
   const home = args.home ?? os.homedir();
   const workdir = await checkedWorkdir(args.workdir!);
   const confirm = await runConfirmations(args, workdir);
@@ -103,7 +103,8 @@ export async function runCommand(args: CliArguments, io: CliIo): Promise<number>
     ...(args.model ? { model: args.model } : {}),
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
     ...(args.scenario ? { scenario: args.scenario } : {}),
-    config: loadProvidersConfig({ home, env: io.env }),
+    config: loadProvidersConfig({ home, env: io.env, secrets: root.secrets }),
+    secrets: root.secrets,
   });
   const recording = provider instanceof ScriptedProvider ? provider.currentScenario?.recorded : undefined;
   if (recording && !args.json)
@@ -116,7 +117,7 @@ export async function runCommand(args: CliArguments, io: CliIo): Promise<number>
     home,
     settings: runSettings(args, workdir, provider),
     confirm,
-    parts: await cliSessionParts({ home, workdir, trust: args.trust, provider }),
+    parts: await cliSessionParts({ home, workdir, trust: args.trust, provider, secrets: root.secrets }),
     provider: {
       name: args.provider,
       configured: true,
@@ -124,7 +125,9 @@ export async function runCommand(args: CliArguments, io: CliIo): Promise<number>
       offline: provider instanceof ScriptedProvider,
     },
     save: args.save,
-    processes: new ProcessRunner(),
+    processes: root.processes,
+    tokens: root.tokens,
+    secrets: root.secrets,
     onEvent: (event) => {
       if (isRunnerEvent(event)) {
         printer.print(event);

@@ -19,7 +19,7 @@ import type {
   TriggerLabSummary,
 } from "../protocol/trigger-lab.ts";
 import { buildEnvironment } from "../prompt/environment.ts";
-import { textFigures, toolSegments, segmentTokens } from "../prompt/segments.ts";
+import { segmentTokens, type TokenCounter } from "../prompt/segments.ts";
 import { buildStableSystem, type ListingBudget } from "../prompt/stable-system.ts";
 import type { Provider } from "../providers/types.ts";
 import type { EnvironmentFacts } from "../runner/types.ts";
@@ -51,6 +51,8 @@ export interface LabWorkspace {
   facts: EnvironmentFacts;
   workdir: string;
   home: string;
+  /** The token counter the figures come from (the composition root's). */
+  tokens: TokenCounter;
 }
 
 /** A lab's view of a workspace (the CLI's or a session's): its catalog, tool definitions and facts. */
@@ -60,6 +62,7 @@ export function labWorkspaceOf(workspace: {
   prompt: { environmentFacts(): EnvironmentFacts };
   workdir: string;
   home: string;
+  tokens: TokenCounter;
 }): LabWorkspace {
   return {
     catalog: workspace.catalog,
@@ -67,6 +70,7 @@ export function labWorkspaceOf(workspace: {
     facts: workspace.prompt.environmentFacts(),
     workdir: workspace.workdir,
     home: workspace.home,
+    tokens: workspace.tokens,
   };
 }
 
@@ -145,11 +149,6 @@ async function pooled<T>(count: number, limit: number, task: (index: number) => 
   return results;
 }
 
-/** Tokens of a user message as the request carries it (o200k_base). */
-function messageTokens(text: string): number {
-  return textFigures(text).tokens;
-}
-
 export async function runTriggerLab(options: TriggerLabOptions): Promise<TriggerLabResult> {
   const { evals, workspace } = options;
   const runs = checkCount(options.runs, "--runs", MAX_RUNS);
@@ -188,7 +187,7 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
     date: now(),
     activeSkills: [],
   });
-  const toolTokens = segmentTokens(toolSegments(workspace.tools));
+  const toolTokens = segmentTokens(workspace.tokens.toolSegments(workspace.tools));
   const sideFor = (name: LabSide, items: PromptItem[]): Side => {
     const stable = buildStableSystem({
       skills: items,
@@ -205,7 +204,10 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
         workdir: workspace.workdir,
         home: workspace.home,
       },
-      baseTokens: toolTokens + textFigures(stable).tokens + textFigures(environment).tokens,
+      baseTokens:
+        toolTokens +
+        workspace.tokens.textFigures(stable).tokens +
+        workspace.tokens.textFigures(environment).tokens,
     };
   };
   const items = workspace.catalog.promptItems();
@@ -219,7 +221,7 @@ export async function runTriggerLab(options: TriggerLabOptions): Promise<Trigger
   const guard = options.guard ?? new SpendGuard(options.caps);
   if (options.estimateOnly) guard.stop(ESTIMATE_ONLY);
   const tokensOf = (side: Side, queryIndex: number) =>
-    side.baseTokens + messageTokens(evals.queries[queryIndex].query);
+    side.baseTokens + workspace.tokens.textFigures(evals.queries[queryIndex].query).tokens;
   const meanInput = Math.round(
     sides.reduce(
       (sum, side) => sum + evals.queries.reduce((inner, _query, index) => inner + tokensOf(side, index), 0),

@@ -17,7 +17,6 @@ import type {
   TriggerLabSummary,
 } from "../protocol/trigger-lab.ts";
 import type { Provider } from "../providers/types.ts";
-import { textFigures } from "../prompt/segments.ts";
 import { checkRange, runTriggerLab, type LabWorkspace } from "./lab.ts";
 import {
   DESCRIPTION_LIMIT,
@@ -106,7 +105,7 @@ export async function optimizeDescription(options: OptimizeOptions): Promise<Opt
   // once (twice when it must shorten; the estimate counts one).
   const probeCalls = iterations * queries.length * options.runs;
   const improverCalls = iterations - 1;
-  const stableTokens = textFigures(options.skillMarkdown).tokens + 600;
+  const stableTokens = options.workspace.tokens.textFigures(options.skillMarkdown).tokens + 600;
   const planned = await runTriggerLab({
     evals: { file: options.evals.file, queries },
     workspace: options.workspace,

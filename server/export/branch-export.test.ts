@@ -2,6 +2,7 @@
 // message of its own, so every export names the message that run answers — the copy's last one — instead
 // of an empty bubble (HTML) or a scenario that matches only an empty message.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SecretRedactor } from "../providers/redact.ts";
 import { TestClient, startTestServer, type TestServer } from "../transport/testing/harness.ts";
 import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
 import { exportSession, readExportedSession } from "./index.ts";
@@ -30,7 +31,7 @@ describe("exporting a branch", () => {
     });
     await client.waitForEvent("stop", { sessionId: branchId, from });
 
-    const session = await readExportedSession(server.home, branchId);
+    const session = await readExportedSession(server.home, branchId, new SecretRedactor());
     const html = exportSession(session, "html").text;
     expect(html).not.toContain("<pre></pre>");
     expect(html).toMatch(

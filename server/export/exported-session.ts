@@ -7,7 +7,7 @@ import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
-import { mayContainSecret, redactJsonLines, redactKnownSecrets } from "../providers/redact.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import { rewriteEvents } from "../session/request-writer.ts";
 import { parseSessionLog, type LogHeader } from "../session/session-log.ts";
 import { SessionSummaryFold } from "../session/session-summary.ts";
@@ -67,7 +67,15 @@ async function fullSessionId(home: string, id: string): Promise<string> {
 }
 
 /** The log of session `id` under `<home>/.PseudoClaude/playground/sessions/`, as `parseExportedLog` reads it. */
-export async function readExportedSession(home: string, id: string): Promise<ExportedSession> {
+/**
+ * `secrets`: the composition root's provider keys; the keys configured under `home` join them first, so
+ * they are redacted even when no provider was built in this process.
+ */
+export async function readExportedSession(
+  home: string,
+  id: string,
+  secrets: SecretRedactor,
+): Promise<ExportedSession> {
   if (!isSessionId(id))
     throw new PlaygroundError("invalid_arguments", `"${id.slice(0, 80)}" is not a session id`);
   const file = path.join(sessionsDirectory(home), `${await fullSessionId(home, id)}.jsonl`);
@@ -81,19 +89,18 @@ export async function readExportedSession(home: string, id: string): Promise<Exp
     );
   }
   // Keys in providers.json are redacted even when no provider was built in this process.
-  registerConfiguredSecrets({ home });
-  return parseExportedLog(data, file);
+  registerConfiguredSecrets({ home, secrets });
+  return parseExportedLog(data, file, secrets);
 }
 
 /** Whether any event holds a key or the server token (most logs hold none: they are then kept as read). */
-function holdsSecret(events: readonly ExportedEvent[]): boolean {
+function holdsSecret(events: readonly ExportedEvent[], secrets: SecretRedactor): boolean {
   return events.some((record) => {
     const json = JSON.stringify(record.event);
-    return mayContainSecret(json) || SERVER_TOKEN_ANYWHERE.test(json);
+    return secrets.mayContain(json) || SERVER_TOKEN_ANYWHERE.test(json);
   });
 }
 
-/**
 /**
  * Every run with the user message it answers. A branch's first run continues the conversation copied from
  * its origin and adds no message of its own (`continues`, an empty `userMessage`); the message it answers
@@ -116,25 +123,27 @@ export function withContinuedMessages(events: ExportedEvent[]): ExportedEvent[] 
  * Parses and redacts one session log's bytes. A blob's hash names its bytes, so a log that holds a key is
  * not edited in place: its events are written again, redacted (request-writer.ts rewriteEvents).
  */
-export function parseExportedLog(data: Buffer, file: string): ExportedSession {
+export function parseExportedLog(data: Buffer, file: string, secrets: SecretRedactor): ExportedSession {
   const loaded = parseSessionLog(data, file);
   if (!loaded.header)
     throw new PlaygroundError("io_error", `${file} has no readable header record; it cannot be exported`);
   const read = loaded.events.map((record) => ({ seq: record.seq, at: record.at, event: record.event }));
   const events = withContinuedMessages(
-    holdsSecret(read) ? rewriteEvents(read, (event) => redactTokensDeep(redactKnownSecrets(event))) : read,
+    holdsSecret(read, secrets)
+      ? rewriteEvents(read, (event) => redactTokensDeep(secrets.redact(event)))
+      : read,
   );
   // The title the session list shows: the first user message replaces the header's untitled one.
   const { id, createdAt, settings, title } = loaded.header;
   const fold = new SessionSummaryFold({ id, createdAt, settings, title });
   for (const record of loaded.events) fold.observe(record.event);
   return {
-    header: redactTokensDeep(redactKnownSecrets({ ...loaded.header, title: fold.summary().title })),
+    header: redactTokensDeep(secrets.redact({ ...loaded.header, title: fold.summary().title })),
     events,
     warnings: loaded.warnings,
     skipped: loaded.skipped.map(({ afterSeq, text }) => ({
       afterSeq,
-      text: redactServerTokens(redactJsonLines(text)),
+      text: redactServerTokens(secrets.redactJsonLines(text)),
     })),
   };
 }

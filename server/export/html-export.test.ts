@@ -5,6 +5,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SecretRedactor } from "../providers/redact.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
 import { saveScriptedRun } from "./testing/saved-run.ts";
 import { exportSession, readExportedSession } from "./index.ts";
@@ -39,7 +40,7 @@ beforeAll(async () => {
   sessionId = saved.sessionId;
   // Saved exactly where the server keeps its logs.
   expect(await readdir(sessionsDirectory(saved.home))).toEqual([`${sessionId}.jsonl`]);
-  session = await readExportedSession(saved.home, sessionId);
+  session = await readExportedSession(saved.home, sessionId, new SecretRedactor());
   html = exportSession(session, "html").text;
 });
 
@@ -144,8 +145,10 @@ describe("HTML export", () => {
   it("reads a session by the short id the session picker shows", async () => {
     const short = sessionId.split("-").at(-1)!;
     expect(short).toMatch(/^[0-9a-f]{8}$/);
-    expect((await readExportedSession(saved.home, short)).header.id).toBe(sessionId);
-    await expect(readExportedSession(saved.home, "0000beef")).rejects.toThrow(/no session "0000beef"/);
+    expect((await readExportedSession(saved.home, short, new SecretRedactor())).header.id).toBe(sessionId);
+    await expect(readExportedSession(saved.home, "0000beef", new SecretRedactor())).rejects.toThrow(
+      /no session "0000beef"/,
+    );
   });
 
   it("numbers each request's iteration as the inspector does, with nothing glued to it", () => {

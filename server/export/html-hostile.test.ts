@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SecretRedactor } from "../providers/redact.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
 import { saveScriptedRun } from "./testing/saved-run.ts";
 import { readExportedSession, sessionToHtml, type ExportedSession } from "./index.ts";
@@ -118,7 +119,7 @@ describe("S23: a crafted session log exported to HTML", () => {
     const deep = `{"kind":"event","seq":999,"at":"x","event":{"type":"session_error","code":"x","message":"x","deep":${"[".repeat(100_000)}${"]".repeat(100_000)}}}`;
     await writeFile(path.join(sessionsDirectory(home), `${id}.jsonl`), `${[...crafted, deep].join("\n")}\n`);
 
-    const session = await readExportedSession(home, id);
+    const session = await readExportedSession(home, id, new SecretRedactor());
     const skipped = session.warnings.filter((warning) => warning.includes("does not match the log schema"));
     for (const field of ["requestIndex", "iteration", "inputTokens", "durationMs", "position", "iterations"])
       expect(
@@ -139,7 +140,7 @@ describe("S23: a crafted session log exported to HTML", () => {
   }, 60_000);
 
   it("the renderer escapes every value it inserts, numbers included: a session whose every value is markup renders as text", async () => {
-    const session = await readExportedSession(home, path.basename(logFile, ".jsonl"));
+    const session = await readExportedSession(home, path.basename(logFile, ".jsonl"), new SecretRedactor());
     // A log this version wrote (format 3) passes the schema whole.
     expect(session.warnings).toEqual([]);
     const hostile: ExportedSession = {

@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SecretRedactor } from "../providers/redact.ts";
 import { parseCliArguments } from "../cli/args.ts";
 import { RequestReader } from "../protocol/request-model.ts";
 import { runCli } from "../cli/testing/run-cli.ts";
@@ -127,7 +128,7 @@ beforeAll(async () => {
   expect(saved.outcomes.map((outcome) => outcome.reason)).toEqual(["completed"]);
   home = saved.home;
   sessionId = saved.sessionId;
-  session = await readExportedSession(home, sessionId);
+  session = await readExportedSession(home, sessionId, new SecretRedactor());
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { FolderTrust, McpServerGrant } from "../protocol/sandbox.ts";
-import { looksLikeSecret, registerSecret, type SecretScope } from "../providers/redact.ts";
+import { looksLikeSecret, type SecretScope } from "../providers/redact.ts";
 import { environmentProblem } from "../tools/child-environment.ts";
 import { networkNeed } from "./server-launch.ts";
 
@@ -68,7 +68,8 @@ function registerCredentials(server: McpServerConfig, secrets: SecretScope | und
     if (!CREDENTIAL_NAME.test(name)) continue;
     const origin = { name, source: `${field} of MCP server "${server.name}" in ${server.configFile}` };
     if (server.scope === "workdir") secrets?.add(value, origin);
-    else if (looksLikeSecret(value)) for (const text of [value, value.trim()]) registerSecret(text, origin);
+    else if (looksLikeSecret(value))
+      for (const text of [value, value.trim()]) secrets?.redactor.register(text, origin);
   }
 }
 

@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runProcess } from "../tools/process-runner.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { Registry } from "../tools/registry.ts";
 import { detectSandbox, sandboxPolicy } from "../tools/sandbox.ts";
 import type { McpServerConfig, StdioServerConfig } from "./config.ts";
@@ -15,6 +15,9 @@ import { McpServers } from "./mcp-servers.ts";
 import { isLoopbackHost, networkNeed, packageRunnerOf } from "./server-launch.ts";
 import { startHttpMcpServer, type TestHttpMcpServer } from "./testing/http-mcp-server.ts";
 import { EVERYTHING_SERVER } from "./testing/processes.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let workdir: string;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -92,7 +95,7 @@ describe("paths the sandbox hides", () => {
       settings: { network: false, homes: [] },
     });
     expect(policy.readOnly).toContain(clone);
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand:
         "cat ../../server.mjs && echo ok > mine.txt && (echo no > ../../planted.txt) 2>&1; echo done",
       cwd: inner,

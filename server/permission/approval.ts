@@ -1,5 +1,5 @@
 import type { ApprovalRequest, PermissionTrace } from "../protocol/permission.ts";
-import { markSecrets, type SecretScope } from "../providers/redact.ts";
+import type { SecretScope } from "../providers/redact.ts";
 import type { PermissionCheck } from "./types.ts";
 
 /**
@@ -11,9 +11,9 @@ import type { PermissionCheck } from "./types.ts";
 export function buildApprovalRequest(
   check: PermissionCheck,
   trace: PermissionTrace,
-  secrets?: SecretScope,
+  secrets: SecretScope,
 ): ApprovalRequest {
-  const marked = markSecrets(shownRequest(check, trace), secrets);
+  const marked = secrets.mark(shownRequest(check, trace));
   return { ...marked.value, ...(marked.secrets.length > 0 ? { secrets: marked.secrets } : {}) };
 }
 

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import type { PermissionMode, ToolDefinition } from "../protocol/model.ts";
 import type { PermissionTrace } from "../protocol/permission.ts";
 import type { SandboxState } from "../protocol/sandbox.ts";
@@ -332,7 +333,7 @@ describe("S6: skill tool calls", () => {
       category: "exec",
       target: "python3 scripts/weather.py --json",
     });
-    expect(buildApprovalRequest(check, trace)).toEqual({
+    expect(buildApprovalRequest(check, trace, new SecretScope(new SecretRedactor()))).toEqual({
       callId: "call-7",
       tool: "fetch_weather",
       category: "exec",
@@ -363,7 +364,11 @@ describe("S6: skill tool calls", () => {
 
   it("a file tool's approval request carries the path and cwd", () => {
     const check = fileCheck("write_file", "src/new.ts");
-    const request = buildApprovalRequest(check, new PermissionEngine({ sandbox }).evaluate(check));
+    const request = buildApprovalRequest(
+      check,
+      new PermissionEngine({ sandbox }).evaluate(check),
+      new SecretScope(new SecretRedactor()),
+    );
     expect(request).toMatchObject({
       tool: "write_file",
       path: "src/new.ts",
@@ -419,7 +424,11 @@ describe("S5: a failing or slow hook fails closed", () => {
       1000,
     );
     expect(await hook.evaluate(check)).toMatchObject({ decision: "allow", source: "mode" });
-    const request = buildApprovalRequest(check, engine.evaluate(check));
+    const request = buildApprovalRequest(
+      check,
+      engine.evaluate(check),
+      new SecretScope(new SecretRedactor()),
+    );
     expect(await hook.ask(request, new AbortController().signal)).toEqual({
       kind: "deny",
       reason: "approval failed: socket closed",

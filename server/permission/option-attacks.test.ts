@@ -15,6 +15,10 @@ import { createSystemTools } from "../tools/system/index.ts";
 import { PermissionEngine } from "./engine.ts";
 import { parseRule } from "./rules.ts";
 import type { PermissionCheck } from "./types.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 const sandbox: SandboxState = { enabled: true, mechanism: "bubblewrap", network: false };
 const runCommand = createSystemTools().find((tool) => tool.definition.name === "run_command")!.definition;
@@ -48,7 +52,13 @@ afterEach(async () => {
 async function runSandboxed(command: string): Promise<void> {
   const execution = await createRunCommandTool().execute(
     { command },
-    { workdir, callId: "c1", signal: new AbortController().signal, sandbox: { network: false, homes: [] } },
+    {
+      workdir,
+      processes,
+      callId: "c1",
+      signal: new AbortController().signal,
+      sandbox: { network: false, homes: [] },
+    },
   );
   expect(execution.result.metadata?.sandbox).toMatchObject({ enabled: true });
 }

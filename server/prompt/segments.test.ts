@@ -2,8 +2,11 @@
 // content hash: the stable system of a 1,000-skill catalog is tokenized once, not on every request.
 import { describe, expect, it } from "vitest";
 import { buildEnvironment, buildEnvironmentSections } from "./environment.ts";
-import { environmentSegments, stableSegment, tokenizedCharacters } from "./segments.ts";
+import { TokenCounter } from "./segments.ts";
 import { buildStableSystem } from "./stable-system.ts";
+
+/** This file's own token counter (the composition root a test is). */
+const tokens = new TokenCounter();
 
 const facts = {
   version: "0.1.0",
@@ -30,7 +33,7 @@ describe("environment sections", () => {
           ...bodies.slice(0, count).map((b) => b.name),
         ]);
         for (const section of sections) expect(section.text.startsWith(section.heading)).toBe(true);
-        const segments = environmentSegments(sections);
+        const segments = tokens.environmentSegments(sections);
         expect(segments.reduce((sum, segment) => sum + segment.chars!, 0)).toBe(
           buildEnvironment(input).length,
         );
@@ -47,10 +50,10 @@ describe("environment sections", () => {
 
   it("keep an active skill's bytes and hash when another skill loads after it (issue 22 item 5)", () => {
     for (const disclosure of ["progressive", "eager"] as const) {
-      const one = environmentSegments(
+      const one = tokens.environmentSegments(
         buildEnvironmentSections({ ...facts, activeSkills: bodies.slice(0, 1), disclosure }),
       );
-      const two = environmentSegments(
+      const two = tokens.environmentSegments(
         buildEnvironmentSections({ ...facts, activeSkills: bodies, disclosure }),
       );
       const review = (segments: typeof one) => segments.find((segment) => segment.name === "review");
@@ -66,14 +69,14 @@ describe("token counts", () => {
       description: `Does task number ${index} of the generated catalog, with a description of ordinary length.`,
     }));
     const stable = buildStableSystem({ skills, disclosure: "progressive" });
-    const before = tokenizedCharacters();
-    const first = stableSegment(stable);
-    expect(tokenizedCharacters() - before).toBe(stable.length);
+    const before = tokens.tokenizedCharacters;
+    const first = tokens.stableSegment(stable);
+    expect(tokens.tokenizedCharacters - before).toBe(stable.length);
     expect(first.tokens).toBeGreaterThan(20_000);
-    const again = stableSegment(
+    const again = tokens.stableSegment(
       buildStableSystem({ skills: [...skills].reverse(), disclosure: "progressive" }),
     );
     expect(again).toEqual(first);
-    expect(tokenizedCharacters() - before).toBe(stable.length);
+    expect(tokens.tokenizedCharacters - before).toBe(stable.length);
   });
 });

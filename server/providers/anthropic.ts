@@ -7,7 +7,7 @@ import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 import { readAnthropicDiagnostics } from "./anthropic-diagnostics.ts";
 import { hasToolAdditions, toAnthropicBody, type AnthropicRequestBody } from "./anthropic-mapping.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
-import { registerSecret } from "./redact.ts";
+import { SecretRedactor } from "./redact.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 import { SDK_CLIENT_DEFAULTS, streamRequest } from "./stream-driver.ts";
 
@@ -21,6 +21,11 @@ export interface AnthropicProviderOptions {
   baseUrl?: string;
   maxTokens?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The composition root's provider keys: this provider's key joins them, and its payloads and error
+   * messages are redacted of them. Absent: a redactor of its own (its key and the environment's).
+   */
+  secrets?: SecretRedactor;
 }
 
 type ContentBlockState =
@@ -64,13 +69,15 @@ export class AnthropicProvider implements Provider {
   private readonly client: Anthropic;
   private readonly maxTokens: number;
   private readonly retryPolicy: RetryPolicy;
+  private readonly secrets: SecretRedactor;
 
   constructor(options: AnthropicProviderOptions) {
     this.model = options.model || ANTHROPIC_DEFAULT_MODEL;
     this.baseUrl = (options.baseUrl || ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, "");
     this.maxTokens = options.maxTokens ?? 4096;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    registerSecret(options.apiKey, { name: "the Anthropic API key", source: "the provider settings" });
+    this.secrets = options.secrets ?? new SecretRedactor();
+    this.secrets.register(options.apiKey, { name: "the Anthropic API key", source: "the provider settings" });
     // Key and URL are passed explicitly so the SDK's own credential chain (profiles, env) never decides.
     this.client = new Anthropic({
       apiKey: options.apiKey,
@@ -84,6 +91,7 @@ export class AnthropicProvider implements Provider {
       service: "Anthropic",
       baseUrl: this.baseUrl,
       model,
+      secrets: this.secrets,
       keyVariable: "ANTHROPIC_API_KEY (or anthropic.apiKey in ~/.PseudoClaude/providers.json)",
       baseUrlSetting: "ANTHROPIC_BASE_URL or --base-url",
     };

@@ -9,7 +9,7 @@ import { OpenAiProvider } from "./openai.ts";
 import { ManualProvider } from "./manual.ts";
 import { ScriptedProvider } from "./scripted.ts";
 import { createProvider } from "./index.ts";
-import { REDACTED, redactSecrets, registerSecret } from "./redact.ts";
+import { REDACTED, SecretRedactor } from "./redact.ts";
 
 let home: string;
 beforeEach(async () => {
@@ -93,7 +93,8 @@ describe("provider configuration", () => {
         openai: { baseUrl: "http://localhost:8080/v1", model: "llama-file" },
       }),
     );
-    const fromFile = loadProvidersConfig({ env: {}, home });
+    const secrets = new SecretRedactor();
+    const fromFile = loadProvidersConfig({ env: {}, home, secrets });
     expect(fromFile.anthropic).toMatchObject({
       apiKey: "sk-ant-file-key-0123456789",
       model: "claude-file",
@@ -102,8 +103,8 @@ describe("provider configuration", () => {
     expect(fromFile.openai).toMatchObject({ baseUrl: "http://localhost:8080/v1", model: "llama-file" });
     const envWins = loadProvidersConfig({ env: { PSEUDOCLAUDE_ANTHROPIC_MODEL: "claude-env" }, home });
     expect(envWins.anthropic.model).toBe("claude-env");
-    // Keys from the file are redacted from then on, like env keys.
-    expect(redactSecrets("it was sk-ant-file-key-0123456789")).toBe(`it was ${REDACTED}`);
+    // Keys from the file are redacted from then on (by the redactor the configuration was loaded with).
+    expect(secrets.redactSecrets("it was sk-ant-file-key-0123456789")).toBe(`it was ${REDACTED}`);
   });
 
   it("a broken settings file is reported in the hint with its path, not a crash", async () => {
@@ -128,11 +129,12 @@ describe("provider configuration", () => {
 
 describe("redactSecrets", () => {
   it("replaces registered and env keys, sk-like strings, bearer tokens and secret-named fields, deeply", () => {
-    registerSecret("custom-secret-value-123");
+    const secrets = new SecretRedactor();
+    secrets.register("custom-secret-value-123");
     const previous = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = "plain-env-key-abcdefgh";
     try {
-      const redacted = redactSecrets({
+      const redacted = secrets.redactSecrets({
         message: "key custom-secret-value-123 and plain-env-key-abcdefgh",
         list: ["sk-ant-api03-AbCdEf0123456789xyz", "Authorization: Bearer abc.def-ghi_jkl"],
         headers: { "x-api-key": "anything", authorization: "whatever", accept: "json" },
@@ -154,8 +156,9 @@ describe("redactSecrets", () => {
 
   it("leaves ordinary text alone and does not modify its input", () => {
     const input = { text: "skills are loaded on demand", nested: ["task-list"] };
-    expect(redactSecrets(input)).toEqual(input);
-    expect(redactSecrets(input)).not.toBe(input);
+    const secrets = new SecretRedactor();
+    expect(secrets.redactSecrets(input)).toEqual(input);
+    expect(secrets.redactSecrets(input)).not.toBe(input);
   });
 });
 

@@ -7,9 +7,7 @@ import path from "node:path";
 import type { ProviderInfo } from "../protocol/wire.ts";
 import { ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MODEL } from "./anthropic.ts";
 import { OPENAI_DEFAULT_BASE_URL, OPENAI_DEFAULT_MODEL } from "./openai.ts";
-import { isSecretFieldName, refreshKnownSecrets, registerSecret } from "./redact.ts";
-
-export { redactSecrets, registerSecret } from "./redact.ts";
+import { isSecretFieldName, type SecretOrigin, type SecretRedactor } from "./redact.ts";
 
 /** Environment variables that hold keys (redact.ts also reads them from process.env itself). */
 const KEY_ENV_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const;
@@ -34,6 +32,11 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** Home directory holding .PseudoClaude/ (defaults to os.homedir()). */
   home?: string;
+  /**
+   * The composition root's redactor: every configured key joins it (loading the configuration is how keys
+   * become secrets everywhere). Absent: the configuration is only read.
+   */
+  secrets?: SecretRedactor;
 }
 
 interface FileEndpoint {
@@ -63,7 +66,12 @@ function readEndpoint(section: unknown, name: string, file: string): FileEndpoin
   return endpoint;
 }
 
-function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: FileEndpoint; error?: string } {
+type Register = (secret: string | undefined, origin: SecretOrigin) => void;
+
+function readSettingsFile(
+  file: string,
+  register: Register,
+): { anthropic: FileEndpoint; openai: FileEndpoint; error?: string } {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -73,7 +81,7 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    registerSecretFields(parsed, file);
+    registerSecretFields(parsed, file, register);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw new Error(`${file}: must be a JSON object with "anthropic" and/or "openai" sections`);
     }
@@ -95,15 +103,15 @@ function readSettingsFile(file: string): { anthropic: FileEndpoint; openai: File
  * Every secret-named string in the settings file (apiKey, authToken, …, in any section, used or not,
  * valid file or not) is a key value to redact: a tool that prints the file must not show it.
  */
-function registerSecretFields(value: unknown, file: string, at = "", depth = 0): void {
+function registerSecretFields(value: unknown, file: string, register: Register, at = "", depth = 0): void {
   if (value === null || typeof value !== "object" || depth > 8) return;
   for (const [key, field] of Object.entries(value)) {
     const name = at ? `${at}.${key}` : key;
     if (typeof field === "string" && isSecretFieldName(key)) {
       const origin = { name, source: file };
-      registerSecret(field, origin);
-      registerSecret(field.trim(), origin);
-    } else registerSecretFields(field, file, name, depth + 1);
+      register(field, origin);
+      register(field.trim(), origin);
+    } else registerSecretFields(field, file, register, name, depth + 1);
   }
 }
 
@@ -123,7 +131,8 @@ function firstSet(...values: (string | undefined)[]): string | undefined {
 export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersConfig {
   const env = options.env ?? process.env;
   const settingsPath = settingsFilePath(options.home ?? env.HOME ?? os.homedir());
-  const file = readSettingsFile(settingsPath);
+  const register: Register = (secret, origin) => options.secrets?.register(secret, origin);
+  const file = readSettingsFile(settingsPath, register);
   const anthropicBaseUrl = firstSet(env.ANTHROPIC_BASE_URL, file.anthropic.baseUrl);
   const openaiBaseUrl = firstSet(env.OPENAI_BASE_URL, file.openai.baseUrl);
   const config: ProvidersConfig = {
@@ -145,12 +154,12 @@ export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersC
   // Every configured key, not only the one in use: the environment wins over the file, but a tool that
   // prints the file would still show the file's key.
   for (const variable of KEY_ENV_VARIABLES)
-    registerSecret(env[variable]?.trim(), { name: variable, source: "the environment" });
-  registerSecret(file.anthropic.apiKey, { name: "anthropic.apiKey", source: settingsPath });
-  registerSecret(file.openai.apiKey, { name: "openai.apiKey", source: settingsPath });
-  registerSecret(config.anthropic.apiKey, { name: "the Anthropic API key", source: "the configuration" });
-  registerSecret(config.openai.apiKey, { name: "the OpenAI API key", source: "the configuration" });
-  refreshKnownSecrets();
+    register(env[variable]?.trim(), { name: variable, source: "the environment" });
+  register(file.anthropic.apiKey, { name: "anthropic.apiKey", source: settingsPath });
+  register(file.openai.apiKey, { name: "openai.apiKey", source: settingsPath });
+  register(config.anthropic.apiKey, { name: "the Anthropic API key", source: "the configuration" });
+  register(config.openai.apiKey, { name: "the OpenAI API key", source: "the configuration" });
+  options.secrets?.refresh();
   return config;
 }
 
@@ -158,7 +167,7 @@ export function loadProvidersConfig(options: LoadConfigOptions = {}): ProvidersC
  * Registers every configured key value (environment and providers.json) for redaction without building
  * a provider: for entry points that may never create one (the scripted CLI, a server that only replays).
  */
-export function registerConfiguredSecrets(options: LoadConfigOptions = {}): void {
+export function registerConfiguredSecrets(options: LoadConfigOptions & { secrets: SecretRedactor }): void {
   loadProvidersConfig(options);
 }
 

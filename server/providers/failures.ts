@@ -2,7 +2,7 @@
 // there was no answer) and what to do about it. Both official SDKs throw APIError subclasses with
 // `status`, `headers` and the parsed error body; connection problems carry the socket error as `cause`.
 import { errorMessage } from "../errors/index.ts";
-import { redactSecrets } from "./redact.ts";
+import type { SecretRedactor } from "./redact.ts";
 
 export type FailureKind =
   | "auth"
@@ -29,6 +29,8 @@ export interface ClassifiedFailure {
 
 /** Where the request went, to name it in messages. */
 export interface FailureContext {
+  /** The provider keys its messages are redacted of (the provider's). */
+  secrets: SecretRedactor;
   /** "Anthropic" or "OpenAI-compatible". */
   service: string;
   baseUrl: string;
@@ -197,5 +199,5 @@ export function failureMessage(failure: ClassifiedFailure, context: FailureConte
     default:
       message = `${where}: the request failed (${failure.detail})`;
   }
-  return redactSecrets(message);
+  return context.secrets.redactSecrets(message);
 }

@@ -1,5 +1,6 @@
 // The one place that turns a provider name (from the UI's session settings or the CLI's --provider) into
 // a Provider. Explicit options win over the configuration (env vars, then ~/.PseudoClaude/providers.json).
+import type { SecretRedactor } from "./redact.ts";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
@@ -30,7 +31,7 @@ export { ScriptedProvider } from "./scripted.ts";
 export { RouterProvider, ROUTER_MODEL } from "./router.ts";
 export { loadScenario, loadScenarioDirectory } from "./scenario.ts";
 export { listProviders, loadProvidersConfig, isLoopbackUrl, type ProvidersConfig } from "./config.ts";
-export { redactSecrets, registerSecret } from "./redact.ts";
+export { SecretRedactor, SecretScope } from "./redact.ts";
 
 export const PROVIDER_NAMES = ["scripted", "router", "manual", "anthropic", "openai"] as const;
 
@@ -49,6 +50,8 @@ export interface CreateProviderOptions {
   scripted?: ScriptedProviderOptions;
   /** manual: told when a request waits for the person in the browser (with the hook for their reply). */
   onAwaitingInput?: AwaitingInputListener;
+  /** The composition root's provider keys (the provider's key joins them; its payloads are redacted). */
+  secrets?: SecretRedactor;
 }
 
 /** A scenario file, or every scenario of a folder (relative paths resolve against scenarioRoot). */
@@ -109,9 +112,14 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...(options.scripted?.chunkDelayMs ? { chunkDelayMs: options.scripted.chunkDelayMs } : {}),
       });
     case "manual":
-      return new ManualProvider({ onAwaitingInput: options.onAwaitingInput });
+      return new ManualProvider({
+        onAwaitingInput: options.onAwaitingInput,
+        ...(options.secrets ? { secrets: options.secrets } : {}),
+      });
     case "anthropic": {
-      const endpoint = (options.config ?? loadProvidersConfig()).anthropic;
+      const endpoint = (
+        options.config ?? loadProvidersConfig(options.secrets ? { secrets: options.secrets } : {})
+      ).anthropic;
       const apiKey = options.apiKey || endpoint.apiKey;
       if (!apiKey) {
         throw new PlaygroundError(
@@ -125,16 +133,20 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         baseUrl: options.baseUrl || endpoint.baseUrl,
         maxTokens: options.maxTokens,
         retry: options.retry,
+        ...(options.secrets ? { secrets: options.secrets } : {}),
       });
     }
     case "openai": {
-      const endpoint = (options.config ?? loadProvidersConfig()).openai;
+      const endpoint = (
+        options.config ?? loadProvidersConfig(options.secrets ? { secrets: options.secrets } : {})
+      ).openai;
       return new OpenAiProvider({
         apiKey: options.apiKey || endpoint.apiKey,
         model: options.model || endpoint.model,
         baseUrl: options.baseUrl || endpoint.baseUrl,
         maxTokens: options.maxTokens,
         retry: options.retry,
+        ...(options.secrets ? { secrets: options.secrets } : {}),
       });
     }
     default:

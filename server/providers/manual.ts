@@ -10,12 +10,14 @@ import type {
   Provider,
   ProviderEvent,
 } from "./types.ts";
-import { redactSecrets } from "./redact.ts";
+import { SecretRedactor } from "./redact.ts";
 
 export type ManualResponse = InputReply;
 export type ManualRespondResult = InputReplyResult;
 
 export interface ManualProviderOptions {
+  /** The composition root's provider keys, kept out of the payload shown; absent: the environment's. */
+  secrets?: SecretRedactor;
   /** Called when a request starts waiting for the person (the session notifies the browser). */
   onAwaitingInput?: AwaitingInputListener;
 }
@@ -42,8 +44,11 @@ export class ManualProvider implements Provider {
   private waiting: Waiting | undefined;
   private turn = 0;
 
+  private readonly secrets: SecretRedactor;
+
   constructor(options: ManualProviderOptions = {}) {
     this.onAwaitingInput = options.onAwaitingInput;
+    this.secrets = options.secrets ?? new SecretRedactor();
   }
 
   /** The request waiting for the person's answer, if any. */
@@ -70,7 +75,7 @@ export class ManualProvider implements Provider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
     // The Raw pane shows what the person was given: exactly the provider-neutral request.
-    yield { type: "payload", payload: redactSecrets({ provider: "manual", ...request }) };
+    yield { type: "payload", payload: this.secrets.redactSecrets({ provider: "manual", ...request }) };
     if (signal.aborted) {
       yield { type: "done" };
       return;

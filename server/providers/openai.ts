@@ -9,7 +9,7 @@ import type { ModelRequest, Provider, ProviderEvent } from "./types.ts";
 import { toOpenAiBody, type OpenAiRequestBody } from "./openai-mapping.ts";
 import { readOpenAiDiagnostics } from "./openai-diagnostics.ts";
 import { StreamProtocolError, type FailureContext } from "./failures.ts";
-import { registerSecret } from "./redact.ts";
+import { SecretRedactor } from "./redact.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 import { SDK_CLIENT_DEFAULTS, streamRequest } from "./stream-driver.ts";
 
@@ -26,6 +26,11 @@ export interface OpenAiProviderOptions {
   baseUrl?: string;
   maxTokens?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * The composition root's provider keys: this provider's key joins them, and its payloads and error
+   * messages are redacted of them. Absent: a redactor of its own (its key and the environment's).
+   */
+  secrets?: SecretRedactor;
 }
 
 interface ToolCallState {
@@ -66,6 +71,7 @@ export class OpenAiProvider implements Provider {
   private readonly client: OpenAI;
   private readonly maxTokens?: number;
   private readonly retryPolicy: RetryPolicy;
+  private readonly secrets: SecretRedactor;
   private readonly hasKey: boolean;
 
   constructor(options: OpenAiProviderOptions = {}) {
@@ -74,7 +80,8 @@ export class OpenAiProvider implements Provider {
     this.maxTokens = options.maxTokens;
     this.retryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.hasKey = Boolean(options.apiKey);
-    registerSecret(options.apiKey, { name: "the OpenAI API key", source: "the provider settings" });
+    this.secrets = options.secrets ?? new SecretRedactor();
+    this.secrets.register(options.apiKey, { name: "the OpenAI API key", source: "the provider settings" });
     this.client = new OpenAI({
       apiKey: options.apiKey || OPENAI_PLACEHOLDER_KEY,
       baseURL: this.baseUrl,
@@ -87,6 +94,7 @@ export class OpenAiProvider implements Provider {
       service: "OpenAI-compatible",
       baseUrl: this.baseUrl,
       model,
+      secrets: this.secrets,
       keyVariable: this.hasKey
         ? "OPENAI_API_KEY (or openai.apiKey in ~/.PseudoClaude/providers.json)"
         : "OPENAI_API_KEY: none is set, and this server wants one",

@@ -1,24 +1,18 @@
-// redactKnownSecrets / redactJsonLines: what the second wall replaces, what it leaves alone, and that it
-// copies nothing when there is nothing to replace (it runs for every session event).
+// SecretRedactor.redact / redactJsonLines: what the second wall replaces, what it leaves alone, and that it
+// copies nothing when there is nothing to replace (it runs for every session event). Each test is its own
+// composition root: it makes its own redactor, so no key one test registers leaks into another.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listProviders, loadProvidersConfig, registerConfiguredSecrets, settingsFilePath } from "./config.ts";
-import {
-  REDACTED,
-  SecretScope,
-  looksLikeSecret,
-  markSecrets,
-  mayContainSecret,
-  redactJsonLines,
-  redactKnownSecrets,
-  registerSecret,
-} from "./redact.ts";
+import { REDACTED, SecretRedactor, SecretScope, looksLikeSecret } from "./redact.ts";
 
 let home: string;
+let redactor: SecretRedactor;
 beforeEach(async () => {
   home = await mkdtemp(path.join(os.tmpdir(), "redact-test-"));
+  redactor = new SecretRedactor();
 });
 afterEach(async () => {
   await rm(home, { recursive: true, force: true });
@@ -32,11 +26,15 @@ async function writeSettings(settings: unknown): Promise<void> {
 describe("registering configured keys", () => {
   it("registers the file's key even when the environment's key wins", async () => {
     await writeSettings({ anthropic: { apiKey: "file-anthropic-key-0af3c9" } });
-    const config = loadProvidersConfig({ env: { ANTHROPIC_API_KEY: "env-anthropic-key-77b1d2" }, home });
+    const config = loadProvidersConfig({
+      env: { ANTHROPIC_API_KEY: "env-anthropic-key-77b1d2" },
+      home,
+      secrets: redactor,
+    });
     expect(config.anthropic.apiKey).toBe("env-anthropic-key-77b1d2");
-    expect(redactKnownSecrets("cat: file-anthropic-key-0af3c9")).toBe(`cat: ${REDACTED}`);
+    expect(redactor.redact("cat: file-anthropic-key-0af3c9")).toBe(`cat: ${REDACTED}`);
     // The environment given to the loader counts too (not only process.env).
-    expect(redactKnownSecrets("env: env-anthropic-key-77b1d2")).toBe(`env: ${REDACTED}`);
+    expect(redactor.redact("env: env-anthropic-key-77b1d2")).toBe(`env: ${REDACTED}`);
   });
 
   it("registers secret-named values of a file the loader rejects, in any section", async () => {
@@ -45,10 +43,8 @@ describe("registering configured keys", () => {
       openai: { apiKey: 42 },
       proxy: { authToken: "proxy-token-value-91c4" },
     });
-    registerConfiguredSecrets({ env: {}, home });
-    expect(redactKnownSecrets("half-valid-key-5d2e8a proxy-token-value-91c4")).toBe(
-      `${REDACTED} ${REDACTED}`,
-    );
+    registerConfiguredSecrets({ env: {}, home, secrets: redactor });
+    expect(redactor.redact("half-valid-key-5d2e8a proxy-token-value-91c4")).toBe(`${REDACTED} ${REDACTED}`);
   });
 
   it("a broken settings file's error names the file but quotes none of it (an unquoted key)", async () => {
@@ -61,19 +57,19 @@ describe("registering configured keys", () => {
   });
 });
 
-describe("redactKnownSecrets", () => {
+describe("SecretRedactor.redact", () => {
   it("returns the very same object when nothing needs redacting", () => {
     const event = {
       type: "tool_result",
       result: { ok: true, content: "sk-learn and task-list; Bearer of bad news", metadata: { exitCode: 0 } },
       list: ["a", { b: "c" }],
     };
-    expect(redactKnownSecrets(event)).toBe(event);
-    expect(mayContainSecret(JSON.stringify({ text: "ordinary words" }))).toBe(false);
+    expect(redactor.redact(event)).toBe(event);
+    expect(redactor.mayContain(JSON.stringify({ text: "ordinary words" }))).toBe(false);
   });
 
   it("copies only the branches that change and keeps secret-named fields of ordinary data", () => {
-    registerSecret("registered-key-value-4411");
+    redactor.register("registered-key-value-4411");
     const untouched = { type: "object", properties: { password: { type: "string" } } };
     const event = {
       schema: untouched,
@@ -82,7 +78,7 @@ describe("redactKnownSecrets", () => {
         tail: ["Bearer abcdefgh.ijkl", "sk-ant-api03-0123456789abcdefghij"],
       },
     };
-    const redacted = redactKnownSecrets(event);
+    const redacted = redactor.redact(event);
     expect(redacted).not.toBe(event);
     expect(redacted.schema).toBe(untouched); // a "password" property of a schema is not a secret
     expect(redacted.result).toEqual({
@@ -93,21 +89,39 @@ describe("redactKnownSecrets", () => {
   });
 
   it("finds a key in JSON text after an escaped newline and in its JSON-escaped form", () => {
-    expect(mayContainSecret(JSON.stringify({ text: "line\nsk-ant-api03-0123456789abcdefghij" }))).toBe(true);
-    registerSecret('quote"and\\slash-key');
+    expect(redactor.mayContain(JSON.stringify({ text: "line\nsk-ant-api03-0123456789abcdefghij" }))).toBe(
+      true,
+    );
+    redactor.register('quote"and\\slash-key');
     const printed = JSON.stringify({ apiKey: 'quote"and\\slash-key' }); // what `cat providers.json` shows
-    expect(redactKnownSecrets(printed)).toBe(`{"apiKey":"${REDACTED}"}`);
+    expect(redactor.redact(printed)).toBe(`{"apiKey":"${REDACTED}"}`);
   });
 });
 
-describe("redactJsonLines", () => {
+describe("one redactor per composition root", () => {
+  it("a key one redactor registers (one server, one CLI command, one test) is not another's", () => {
+    const other = new SecretRedactor();
+    redactor.register("first-root-key-value-5e3a", { name: "openai.apiKey", source: "providers.json" });
+    expect(redactor.redact("k=first-root-key-value-5e3a")).toBe(`k=${REDACTED}`);
+    expect(other.redact("k=first-root-key-value-5e3a")).toBe("k=first-root-key-value-5e3a");
+    expect(new SecretScope(other).redact("k=first-root-key-value-5e3a")).toBe("k=first-root-key-value-5e3a");
+  });
+
+  it("the environment's key variables are read from the environment it was given", () => {
+    const withKey = new SecretRedactor(() => ({ OPENAI_API_KEY: "given-env-key-value-2c7d" }));
+    expect(withKey.redact("k=given-env-key-value-2c7d")).toBe(`k=${REDACTED}`);
+    expect(redactor.redact("k=given-env-key-value-2c7d")).toBe("k=given-env-key-value-2c7d");
+  });
+});
+
+describe("SecretRedactor.redactJsonLines", () => {
   it("redacts records and damaged lines, and leaves clean lines byte for byte", () => {
-    registerSecret("export-key-value-8c1f");
+    redactor.register("export-key-value-8c1f");
     const clean = '{"kind":"event","seq":1,"event":{"text":"fine\\u2028"}}';
     const leaking = JSON.stringify({ kind: "event", seq: 2, event: { text: "k=export-key-value-8c1f" } });
     const torn = '{"kind":"event","seq":3,"event":{"text":"export-key-value-8c1f';
     const text = [clean, leaking, torn].join("\n");
-    const redacted = redactJsonLines(text).split("\n");
+    const redacted = redactor.redactJsonLines(text).split("\n");
     expect(redacted[0]).toBe(clean);
     expect(JSON.parse(redacted[1])).toEqual({ kind: "event", seq: 2, event: { text: `k=${REDACTED}` } });
     expect(redacted[2]).toBe(`{"kind":"event","seq":3,"event":{"text":"${REDACTED}`);
@@ -142,40 +156,40 @@ describe("secrets from configuration", () => {
 
   it("a scope's secret is redacted by that scope only, never process-wide", () => {
     const token = "tok-Q7m2Zx9Lr4Kp8Wv3Bn6H";
-    const mine = new SecretScope();
-    const other = new SecretScope();
+    const mine = new SecretScope(redactor);
+    const other = new SecretScope(redactor);
     expect(mine.add(token, { name: "API_TOKEN", source: "env of MCP server x" })).toBe(true);
     expect(mine.redact(`used ${token}`)).toBe(`used ${REDACTED}`);
     expect(mine.mayContain(JSON.stringify({ text: token }))).toBe(true);
     expect(other.redact(`used ${token}`)).toBe(`used ${token}`);
-    expect(redactKnownSecrets(`used ${token}`)).toBe(`used ${token}`);
+    expect(redactor.redact(`used ${token}`)).toBe(`used ${token}`);
   });
 
   it("text that does not look like a secret is not added", () => {
-    const scope = new SecretScope();
+    const scope = new SecretScope(redactor);
     expect(scope.add("node payload.js", { name: "API_TOKEN", source: "x" })).toBe(false);
     expect(scope.redact("ls && node payload.js")).toBe("ls && node payload.js");
   });
 
   it("a scope still redacts every provider key", () => {
-    registerSecret("provider-key-for-scope-0b7e", { name: "anthropic.apiKey", source: "providers.json" });
-    expect(new SecretScope().redact("k=provider-key-for-scope-0b7e")).toBe(`k=${REDACTED}`);
+    redactor.register("provider-key-for-scope-0b7e", { name: "anthropic.apiKey", source: "providers.json" });
+    expect(new SecretScope(redactor).redact("k=provider-key-for-scope-0b7e")).toBe(`k=${REDACTED}`);
   });
 
-  it("markSecrets names each secret in place and lists it; the rest stays as written", () => {
+  it("a scope's mark names each secret in place and lists it; the rest stays as written", () => {
     const token = "tok-Z3x8Kq1Wm6Rv9Lp2Hn5B";
-    const scope = new SecretScope();
+    const scope = new SecretScope(redactor);
     scope.add(token, { name: "SERVICE_TOKEN", source: 'env of MCP server "x" in /w/.mcp.json' });
-    const marked = markSecrets(
-      { command: `curl -H 'X: ${token}' -H 'Authorization: Bearer abcdefgh12345678' x && ls`, n: 1 },
-      scope,
-    );
+    const marked = scope.mark({
+      command: `curl -H 'X: ${token}' -H 'Authorization: Bearer abcdefgh12345678' x && ls`,
+      n: 1,
+    });
     expect(marked.value).toEqual({
       command:
         "curl -H 'X: [secret: SERVICE_TOKEN]' -H 'Authorization: Bearer [secret: a bearer token]' x && ls",
       n: 1,
     });
     expect(marked.secrets.map((secret) => secret.name)).toEqual(["SERVICE_TOKEN", "a bearer token"]);
-    expect(markSecrets({ command: "ls -la" }, scope)).toEqual({ value: { command: "ls -la" }, secrets: [] });
+    expect(scope.mark({ command: "ls -la" })).toEqual({ value: { command: "ls -la" }, secrets: [] });
   });
 });

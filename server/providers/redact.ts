@@ -1,17 +1,18 @@
 // Keys never reach the browser, the logs or the Raw pane. Everything a provider shows (payloads, error
-// messages) goes through redactSecrets first; it replaces every known key value and anything shaped like
-// an API key, even one we were never told about. Tool output, session events, exports and the CLI go
-// through redactKnownSecrets: the same values and key shapes, but no field-name rule (a tool schema may
-// well have a "password" property) and no copy at all when there is nothing to redact.
+// messages) goes through SecretRedactor.redactSecrets first; it replaces every known key value and anything
+// shaped like an API key, even one we were never told about. Tool output, session events, exports and the
+// CLI go through `redact` (of a SecretRedactor or a session's SecretScope): the same values and key shapes,
+// but no field-name rule (a tool schema may well have a "password" property) and no copy at all when there
+// is nothing to redact.
 //
 // Who decides what is a secret (SECURITY S21): provider keys (providers.json, the key variables, a CLI
-// flag) are secrets everywhere, for every session. A credential from a workdir's configuration (an MCP
-// server's `env` or `headers` entry named like a key) is a secret only in that workdir's session (a
-// SecretScope), and only when its value looks like one (looksLikeSecret): otherwise a trusted folder could
-// make ordinary text — a command, a file name — vanish from other sessions' logs. An approval card never
-// hides part of what it asks about: `markSecrets` names each secret in place, `[secret: NAME]`, and lists
-// where it came from, so the card can warn.
-
+// flag) are secrets everywhere, for every session of one composition root (its SecretRedactor: the
+// server's, a CLI command's, a test's — never a module registry shared by all of them). A credential from a
+// workdir's configuration (an MCP server's `env` or `headers` entry named like a key) is a secret only in
+// that workdir's session (a SecretScope), and only when its value looks like one (looksLikeSecret):
+// otherwise a trusted folder could make ordinary text — a command, a file name — vanish from other
+// sessions' logs. An approval card never hides part of what it asks about: `mark` names each secret in
+// place, `[secret: NAME]`, and lists where it came from, so the card can warn.
 export const REDACTED = "[redacted]";
 
 /** Environment variables whose values are secrets, wherever they show up. */
@@ -44,22 +45,9 @@ const UNNAMED: SecretOrigin = { name: "a configured key", source: "the playgroun
 const KEY_SHAPED_ORIGIN: SecretOrigin = { name: "an API key", source: "text shaped like an API key (sk-…)" };
 const BEARER_ORIGIN: SecretOrigin = { name: "a bearer token", source: "text shaped like a bearer token" };
 
-const registeredSecrets = new Map<string, SecretOrigin>();
-let registeredVersion = 0;
-
 /** True for a field name whose value is a secret (apiKey, authorization, x-api-key, …). */
 export function isSecretFieldName(name: string): boolean {
   return SECRET_FIELD.test(name);
-}
-
-/**
- * Remember a key, for every session, that came from somewhere other than the environment (providers.json,
- * a CLI flag). Only for the user's own keys: configuration a workdir supplies goes to its SecretScope.
- */
-export function registerSecret(secret: string | undefined, origin: SecretOrigin = UNNAMED): void {
-  if (!secret || secret.length < MIN_SECRET_LENGTH || registeredSecrets.has(secret)) return;
-  registeredSecrets.set(secret, origin);
-  registeredVersion++;
 }
 
 /** Letters and digits a value needs before it can look like a secret. */
@@ -99,33 +87,8 @@ interface KnownSecrets {
   detector: RegExp;
 }
 
-let cached: KnownSecrets | undefined;
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function environmentSignature(): string {
-  return SECRET_ENV_VARIABLES.map((variable) => process.env[variable] ?? "").join("\0");
-}
-
-/**
- * Every key value to replace, longest first (so a key that contains another is replaced whole), each
- * also in its JSON-escaped form (how `cat providers.json` or a JSON log line shows a key with `"` or `\`).
- * Cached, because it runs for every session event: the environment is read again when a secret is
- * registered, on refreshKnownSecrets(), and by the provider path (`fresh`), which is rare.
- */
-function currentSecrets(fresh = false): KnownSecrets {
-  if (cached && cached.version === registeredVersion && !fresh) return cached;
-  const environment = environmentSignature();
-  if (cached && cached.version === registeredVersion && cached.environment === environment) return cached;
-  const entries = new Map(registeredSecrets);
-  for (const variable of SECRET_ENV_VARIABLES) {
-    const value = process.env[variable];
-    if (value && !entries.has(value)) entries.set(value, { name: variable, source: "the environment" });
-  }
-  cached = buildKnown(entries, registeredVersion, environment);
-  return cached;
 }
 
 function buildKnown(entries: Map<string, SecretOrigin>, version: number, environment: string): KnownSecrets {
@@ -138,15 +101,6 @@ function buildKnown(entries: Map<string, SecretOrigin>, version: number, environ
   const sorted = [...origins.keys()].sort((a, b) => b.length - a.length);
   const detector = new RegExp([...sorted.map(escapeRegExp), MAYBE_KEY_SHAPED_SOURCE].join("|"));
   return { version, environment, secrets: sorted, origins, entries, detector };
-}
-
-function knownSecrets(fresh = false): string[] {
-  return currentSecrets(fresh).secrets;
-}
-
-/** Reads the key variables of the environment again (loading the providers configuration does this). */
-export function refreshKnownSecrets(): void {
-  knownSecrets(true);
 }
 
 function mayBeKeyShaped(text: string): boolean {
@@ -180,14 +134,6 @@ function redactValue(value: unknown, secrets: string[], seen: WeakSet<object>): 
   return copy;
 }
 
-/**
- * A deep copy of `value` with every known key value, every `sk-…`-like string, every bearer token and
- * every secret-named field (apiKey, authorization, x-api-key, …) replaced by "[redacted]".
- */
-export function redactSecrets<T>(value: T): T {
-  return redactValue(value, knownSecrets(true), new WeakSet()) as T;
-}
-
 /** Copy-on-write: returns `value` itself when nothing inside it changes. */
 function redactKnownValue(value: unknown, known: KnownSecrets): unknown {
   if (typeof value === "string") {
@@ -214,26 +160,8 @@ function redactKnownValue(value: unknown, known: KnownSecrets): unknown {
   return copy ?? value;
 }
 
-/** Whether `text` (plain or JSON) may hold a configured key value or a key-shaped string. Cheap. */
-export function mayContainSecret(text: string): boolean {
-  return currentSecrets().detector.test(text);
-}
-
-/**
- * `value` with every configured key value (environment and registered), every `sk-…`-like string and
- * every bearer token replaced by "[redacted]". The very same object when there is nothing to replace;
- * otherwise a copy that shares every untouched branch. For tool results, session events and CLI output.
- */
-export function redactKnownSecrets<T>(value: T): T {
-  return redactKnownValue(value, currentSecrets()) as T;
-}
-
-/**
- * JSONL text (a session log as exported) with every key redacted: a line that holds one is parsed,
- * redacted and written again; a line that is not valid JSON is redacted as text.
- */
-export function redactJsonLines(text: string): string {
-  const known = currentSecrets();
+/** JSONL text with every secret `known` holds redacted (SecretRedactor.redactJsonLines). */
+function redactJsonLinesWith(text: string, known: KnownSecrets): string {
   if (!known.detector.test(text)) return text;
   return text
     .split("\n")
@@ -280,20 +208,111 @@ function markValue(value: unknown, known: KnownSecrets, found: Map<string, Secre
   );
 }
 
-/** What markSecrets returns: the value with each secret named in place, and the secrets it named. */
+/** What `mark` returns: the value with each secret named in place, and the secrets it named. */
 export interface MarkedSecrets<T> {
   value: T;
   secrets: SecretOrigin[];
 }
 
 /**
- * For an approval card, which must never hide part of what it asks about: a copy of `value` where each
- * known secret (provider keys, and the scope's own) reads `[secret: NAME]` and a key-shaped string
- * `[secret: an API key]`, with the list of secrets named, so the card can say which and warn.
+ * The provider keys every session redacts: those of the environment's key variables, and those registered
+ * from elsewhere (providers.json, a CLI flag, a provider's options). One instance per composition root
+ * (server/index.ts, a CLI command, a test), passed down to the providers, the sessions (each SecretScope
+ * starts from it), the exports and the logs — not a module registry, so keys one command or test registers
+ * are never redacted by another one in the same process.
  */
-export function markSecrets<T>(value: T, scope?: SecretScope): MarkedSecrets<T> {
+export class SecretRedactor {
+  private readonly registered = new Map<string, SecretOrigin>();
+  private version = 0;
+  private cached: KnownSecrets | undefined;
+
+  /** `env`: where the key variables are read (default the process's environment). */
+  constructor(private readonly env: () => Readonly<Record<string, string | undefined>> = () => process.env) {}
+
+  /**
+   * Remember a key, for every session, that came from somewhere other than the environment (providers.json,
+   * a CLI flag). Only for the user's own keys: configuration a workdir supplies goes to its SecretScope.
+   */
+  register(secret: string | undefined, origin: SecretOrigin = UNNAMED): void {
+    if (!secret || secret.length < MIN_SECRET_LENGTH || this.registered.has(secret)) return;
+    this.registered.set(secret, origin);
+    this.version++;
+  }
+
+  private environmentSignature(): string {
+    const env = this.env();
+    return SECRET_ENV_VARIABLES.map((variable) => env[variable] ?? "").join("\0");
+  }
+
+  /**
+   * @internal Every key value to replace, longest first (so a key that contains another is replaced
+   * whole), each also in its JSON-escaped form (how `cat providers.json` or a JSON log line shows a key with
+   * `"` or `\`). Cached, because it runs for every session event: the environment is read again when a
+   * secret is registered, on refresh(), and by the provider path (`fresh`), which is rare.
+   */
+  known(fresh = false): KnownSecrets {
+    const cached = this.cached;
+    if (cached && cached.version === this.version && !fresh) return cached;
+    const environment = this.environmentSignature();
+    if (cached && cached.version === this.version && cached.environment === environment) return cached;
+    const entries = new Map(this.registered);
+    const env = this.env();
+    for (const variable of SECRET_ENV_VARIABLES) {
+      const value = env[variable];
+      if (value && !entries.has(value)) entries.set(value, { name: variable, source: "the environment" });
+    }
+    this.cached = buildKnown(entries, this.version, environment);
+    return this.cached;
+  }
+
+  /** Reads the key variables of the environment again (loading the providers configuration does this). */
+  refresh(): void {
+    this.known(true);
+  }
+
+  /**
+   * A deep copy of `value` with every known key value, every `sk-…`-like string, every bearer token and
+   * every secret-named field (apiKey, authorization, x-api-key, …) replaced by "[redacted]".
+   */
+  redactSecrets<T>(value: T): T {
+    return redactValue(value, this.known(true).secrets, new WeakSet()) as T;
+  }
+
+  /** Whether `text` (plain or JSON) may hold a configured key value or a key-shaped string. Cheap. */
+  mayContain(text: string): boolean {
+    return this.known().detector.test(text);
+  }
+
+  /**
+   * `value` with every configured key value (environment and registered), every `sk-…`-like string and
+   * every bearer token replaced by "[redacted]". The very same object when there is nothing to replace;
+   * otherwise a copy that shares every untouched branch. For tool results, session events and CLI output.
+   */
+  redact<T>(value: T): T {
+    return redactKnownValue(value, this.known()) as T;
+  }
+
+  /**
+   * JSONL text (a session log as exported) with every key redacted: a line that holds one is parsed,
+   * redacted and written again; a line that is not valid JSON is redacted as text.
+   */
+  redactJsonLines(text: string): string {
+    return redactJsonLinesWith(text, this.known());
+  }
+
+  /**
+   * For an approval card, which must never hide part of what it asks about: a copy of `value` where each
+   * known secret (provider keys, and the scope's own) reads `[secret: NAME]` and a key-shaped string
+   * `[secret: an API key]`, with the list of secrets named, so the card can say which and warn.
+   */
+  mark<T>(value: T): MarkedSecrets<T> {
+    return markWith(value, this.known());
+  }
+}
+
+function markWith<T>(value: T, known: KnownSecrets): MarkedSecrets<T> {
   const found = new Map<string, SecretOrigin>();
-  const marked = markValue(value, scope ? scope.known() : currentSecrets(), found) as T;
+  const marked = markValue(value, known, found) as T;
   return { value: marked, secrets: [...found.values()] };
 }
 
@@ -303,6 +322,9 @@ export function markSecrets<T>(value: T, scope?: SecretScope): MarkedSecrets<T> 
  */
 export class SecretScope {
   private readonly own = new Map<string, SecretOrigin>();
+
+  /** `redactor`: the composition root's provider keys, which every session redacts. */
+  constructor(readonly redactor: SecretRedactor) {}
   private ownVersion = 0;
   private cachedKnown: { global: KnownSecrets; version: number; known: KnownSecrets } | undefined;
 
@@ -323,7 +345,7 @@ export class SecretScope {
 
   /** @internal The provider keys and this scope's own, ready to scan. */
   known(): KnownSecrets {
-    const global = currentSecrets();
+    const global = this.redactor.known();
     if (this.own.size === 0) return global;
     const cached = this.cachedKnown;
     if (cached && cached.global === global && cached.version === this.ownVersion) return cached.known;
@@ -339,8 +361,13 @@ export class SecretScope {
     return this.known().detector.test(text);
   }
 
-  /** redactKnownSecrets with this session's secrets too. */
+  /** SecretRedactor.redact with this session's secrets too. */
   redact<T>(value: T): T {
     return redactKnownValue(value, this.known()) as T;
+  }
+
+  /** SecretRedactor.mark with this session's secrets too. */
+  mark<T>(value: T): MarkedSecrets<T> {
+    return markWith(value, this.known());
   }
 }

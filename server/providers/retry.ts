@@ -1,7 +1,6 @@
 // The bounded retry loop shared by the real providers. The SDKs' own retries are off (maxRetries: 0) so
 // every retry is ours and shows up as a `retry` event in the UI.
 import type { ProviderEvent } from "./types.ts";
-import { redactSecrets } from "./redact.ts";
 import {
   classifyFailure,
   failureMessage,
@@ -82,7 +81,7 @@ export async function* retryingStream(options: RetryingStreamOptions): AsyncGene
           type: "retry",
           attempt: retries + 1,
           delayMs,
-          reason: redactSecrets(
+          reason: context.secrets.redactSecrets(
             `${status}${failure.kind === "overloaded" ? "overloaded" : "rate limited"}: ${failure.detail}`,
           ),
         };

@@ -1,7 +1,6 @@
 // What the real providers share around their wire-specific `attempt`: building the request body (a
 // mapping failure is data, one `error` event), showing it redacted as `payload`, then the retry loop.
 import type { ProviderEvent } from "./types.ts";
-import { redactSecrets } from "./redact.ts";
 import { retryingStream, type RetryingStreamOptions } from "./retry.ts";
 
 /** SDK client settings both providers use: the SDK never retries on its own, so every retry is ours. */
@@ -28,7 +27,7 @@ export async function* streamRequest<Body>(
     };
     return;
   }
-  yield { type: "payload", payload: redactSecrets(body) };
+  yield { type: "payload", payload: options.context.secrets.redactSecrets(body) };
   yield* retryingStream({
     signal: options.signal,
     policy: options.policy,

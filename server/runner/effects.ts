@@ -2,12 +2,14 @@
 // for the user's slash commands (slash.ts). Effects are typed data on the result, never read from metadata.
 import type { ToolEffect } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
-import { textFigures } from "../prompt/segments.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { indexLine } from "../prompt/stable-system.ts";
 import type { PromptItem } from "../skills/types.ts";
 
 /** What the figures of the events need besides the effects themselves. */
 export interface EffectFigures {
+  /** The token counter of the run (the composition root's). */
+  tokens: TokenCounter;
   /** The result text the model received (a skill file read: its tokens are level 3's cost). */
   content?: string;
   /** The skills index, for the tokens of an activated skill's index line (level 1's cost). */
@@ -16,13 +18,13 @@ export interface EffectFigures {
 
 function indexTokens(skill: string, figures: EffectFigures): number | undefined {
   const item = figures.promptItems?.().find((candidate) => candidate.name === skill);
-  return item ? textFigures(indexLine(item)).tokens : undefined;
+  return item ? figures.tokens.textFigures(indexLine(item)).tokens : undefined;
 }
 
 export function effectEvents(
   runId: string,
   effects: readonly ToolEffect[] | undefined,
-  figures: EffectFigures = {},
+  figures: EffectFigures,
 ): RunnerEvent[] {
   return (effects ?? []).map((effect): RunnerEvent => {
     switch (effect.type) {
@@ -48,7 +50,7 @@ export function effectEvents(
           skill: effect.skill,
           path: effect.path,
           bytes: effect.bytes,
-          tokens: figures.content === undefined ? 0 : textFigures(figures.content).tokens,
+          tokens: figures.content === undefined ? 0 : figures.tokens.textFigures(figures.content).tokens,
         };
     }
   });

@@ -1,5 +1,6 @@
 // The ReAct loop of DESIGN.md §1: add the user message → build the stable system once → per iteration
 // regather the environment, snapshot the request, stream the model, run its tool calls, repeat.
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../errors/index.ts";
 import {
@@ -215,8 +216,9 @@ export class Runner {
       workdir: this.deps.workdir,
       signal,
       ...(this.deps.sandbox ? { sandbox: this.deps.sandbox } : {}),
-      ...(this.deps.processes ? { processes: this.deps.processes } : {}),
-      ...(this.deps.secrets ? { secrets: this.deps.secrets } : {}),
+      processes: this.deps.processes,
+      tokens: this.deps.tokens,
+      secrets: this.deps.secrets ?? new SecretScope(new SecretRedactor()),
       permissionTimeoutMs: this.deps.permissionTimeoutMs ?? PERMISSION_EVALUATE_TIMEOUT_MS,
       readOnly: options.planMode === true,
       ...(options.toolNames ? { allowed: allowedTools(options.toolNames, options.skill) } : {}),

@@ -5,16 +5,20 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { registerConfiguredSecrets, settingsFilePath } from "../providers/config.ts";
-import { REDACTED } from "../providers/redact.ts";
+import { REDACTED, SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { createWorkspace } from "../session/workspace.ts";
 import { TestPermission } from "./testing/harness.ts";
 import { runUserMessage } from "./slash.ts";
 import { RequestCounter } from "./types.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 // Neither is key-shaped (no `sk-`): only registration of the configured values can catch them.
 const FILE_KEY = "openai-file-key-8e2f4a6c1d3b";
@@ -30,6 +34,7 @@ beforeEach(async () => {
   process.env.ANTHROPIC_API_KEY = ENV_KEY;
 });
 afterEach(async () => {
+  await processes.killAll();
   if (previousEnvKey === undefined) delete process.env.ANTHROPIC_API_KEY;
   else process.env.ANTHROPIC_API_KEY = previousEnvKey;
   await rm(root, { recursive: true, force: true });
@@ -46,7 +51,9 @@ describe("tool output redaction (S11)", () => {
       path.join(workdir, "leak.txt"),
       `file=${FILE_KEY}\nenv=${ENV_KEY}\nstray=${STRAY_KEY}\nsk-learn is a word, so is task-list\n`,
     );
-    registerConfiguredSecrets({ home, env: {} });
+    // The test is the composition root: its redactor holds the configured keys, its workspace redacts with it.
+    const secrets = new SecretRedactor();
+    registerConfiguredSecrets({ home, env: {}, secrets });
 
     // Output far over the model's cap, with the keys at both ends: the capped copy keeps head and
     // tail, and fullOutput (for the UI) keeps everything.
@@ -57,12 +64,18 @@ describe("tool output redaction (S11)", () => {
       `name: leak\nturns:\n  - tool_calls:\n      - { name: run_command, input: { command: ${JSON.stringify(command)} } }\n  - text: "done"\n`,
       "inline.yaml",
     );
-    const workspace = await createWorkspace({ workdir, home, builtinDir: path.join(root, "no-builtins") });
+    const workspace = await createWorkspace({
+      workdir,
+      home,
+      builtinDir: path.join(root, "no-builtins"),
+      secrets: new SecretScope(secrets),
+    });
     const events: RunnerEvent[] = [];
     const history: ChatMessage[] = [];
     const outcome = await runUserMessage(
       "print it",
       workspace.runnerDependencies({
+        processes,
         provider: new ScriptedProvider(scenario),
         permission: new TestPermission("allow"),
         onEvent: (event) => events.push(event),

@@ -6,7 +6,7 @@
 // renders the section.
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { buildEnvironmentSections } from "../prompt/environment.ts";
-import { TOKENIZER_NAME, environmentSegments, textFigures } from "../prompt/segments.ts";
+import { TOKENIZER_NAME, type TokenCounter } from "../prompt/segments.ts";
 import { indexLineTexts, type ListingBudget } from "../prompt/stable-system.ts";
 import { ActiveSkills } from "../skills/active-skills.ts";
 import type { Catalog } from "../skills/catalog.ts";
@@ -15,6 +15,8 @@ import { Registry } from "../tools/registry.ts";
 import { createPromptSources } from "./prompt-sources.ts";
 
 export interface SkillFiguresOptions {
+  /** The token counter the requests' figures come from (the composition root's). */
+  tokens: TokenCounter;
   catalog: Catalog;
   /** Realpath of the workdir (the environment names it, so it counts). */
   workdir: string;
@@ -31,7 +33,7 @@ export async function skillFigures(options: SkillFiguresOptions): Promise<SkillF
   const figures: SkillFigures = {
     name,
     tokenizer: TOKENIZER_NAME,
-    ...(line ? { indexTokens: textFigures(line.line).tokens } : {}),
+    ...(line ? { indexTokens: options.tokens.textFigures(line.line).tokens } : {}),
   };
   const activeSkills = new ActiveSkills();
   const registry = new Registry();
@@ -55,6 +57,6 @@ export async function skillFigures(options: SkillFiguresOptions): Promise<SkillF
     date: new Date(),
     activeSkills: prompt.activeSkills(),
   });
-  const section = environmentSegments(sections).find((segment) => segment.name === name);
+  const section = options.tokens.environmentSegments(sections).find((segment) => segment.name === name);
   return section ? { ...figures, loadTokens: section.tokens } : figures;
 }

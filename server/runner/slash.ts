@@ -58,7 +58,11 @@ async function activate(
   const registeredTools = effects.flatMap((effect) =>
     effect.type === "tools_registered" ? effect.names : [],
   );
-  const figures = { content: result.content, promptItems: () => deps.prompt.promptItems() };
+  const figures = {
+    tokens: deps.tokens,
+    content: result.content,
+    promptItems: () => deps.prompt.promptItems(),
+  };
   return { registeredTools, events: effectEvents(runId, effects, figures) };
 }
 

@@ -11,9 +11,10 @@ import type {
 } from "../permission/types.ts";
 import { buildApprovalRequest } from "../permission/approval.ts";
 import { evaluateFailClosed } from "../permission/fail-closed.ts";
-import { redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
+import type { SecretScope } from "../providers/redact.ts";
 import { capForModel, MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import type { PreparedCall, Registry } from "../tools/registry.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { deniedResult as denial, failResult, type ToolExecution, type ToolTarget } from "../tools/types.ts";
@@ -32,10 +33,12 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The OS sandbox for processes the tool starts; absent: the tools' default (network off). */
   sandbox?: SandboxSettings;
-  /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
-  processes?: ProcessRunner;
-  /** The session's secrets (provider keys and its workdir's credentials); absent: provider keys only. */
-  secrets?: SecretScope;
+  /** Starts the processes tools run (the composition root's runner). */
+  processes: ProcessRunner;
+  /** Counts the tokens of what a call adds (an activated skill's index line, a resource read). */
+  tokens: TokenCounter;
+  /** The session's secrets (the composition root's provider keys and its workdir's credentials). */
+  secrets: SecretScope;
   /** Names in this run's definitions snapshot (what the model can see). */
   visibleNames: ReadonlySet<string>;
   permissionTimeoutMs: number;
@@ -256,8 +259,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   });
   const finish = (output: ToolResult, durationMs: number, trace?: PermissionTrace, full?: string) => {
     // Whatever a tool printed, no configured key reaches the model's history or an event (S11).
-    const redact = <T>(value: T): T =>
-      context.secrets ? context.secrets.redact(value) : redactKnownSecrets(value);
+    const redact = <T>(value: T): T => context.secrets.redact(value);
     const result = redact(output);
     const fullOutput = full === undefined ? undefined : redact(full);
     emit({
@@ -327,7 +329,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
       callId: call.id,
       signal,
       ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-      ...(context.processes ? { processes: context.processes } : {}),
+      processes: context.processes,
     });
     execution = await unlessAborted(running, signal);
   } catch (error) {
@@ -349,6 +351,7 @@ export async function runToolCall(call: ToolCall, context: ToolCallContext): Pro
   const message = finish(capped.result, durationMs, trace, capped.fullOutput);
   // What the call changed (a skill activated, tools registered) happened, Stop or not.
   const figures = {
+    tokens: context.tokens,
     content: capped.result.content,
     ...(context.promptItems ? { promptItems: context.promptItems } : {}),
   };

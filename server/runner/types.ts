@@ -15,6 +15,7 @@ import type { ListingBudget, SkillBody } from "../prompt/stable-system.ts";
 import type { ModelRequest, Provider } from "../providers/types.ts";
 import type { PromptItem } from "../skills/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import type { SkillRoot } from "../tools/skill-roots.ts";
@@ -100,9 +101,14 @@ export interface RunnerDependencies {
   permissionTimeoutMs?: number;
   /** The OS sandbox for the processes tools start (network, homes); absent: network off, real home. */
   sandbox?: SandboxSettings;
-  /** Starts the processes tools run (the composition root's runner); absent: the default runner. */
-  processes?: ProcessRunner;
-  /** The session's secrets, kept out of tool results and named on approval cards; absent: provider keys. */
+  /** Starts the processes tools run (the composition root's runner). */
+  processes: ProcessRunner;
+  /** The composition root's token counter (the figures of what a tool call or a slash command adds). */
+  tokens: TokenCounter;
+  /**
+   * The session's secrets, kept out of tool results and named on approval cards; absent: a scope of the
+   * run's own (the environment's key variables only).
+   */
   secrets?: SecretScope;
   /** Optional listing budget of the skills index (default off: the stable system's bytes are unchanged). */
   listingBudget?: ListingBudget;

@@ -2,6 +2,7 @@
 // background; its eval file must be inside the workdir (which may be untrusted); probes cannot wait for a
 // person, so the manual provider is refused; a failure becomes one event instead of a rejection.
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { DEFAULT_EVAL_PATH } from "../eval/triggers-file.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { resolveInWorkdir } from "../tools/confine.ts";
@@ -12,6 +13,8 @@ export interface ExperimentOptions {
   parts: SessionParts;
   home: string;
   workspace: () => SessionWorkspace;
+  /** The session's token counter (the composition root's). */
+  tokens: TokenCounter;
   settings: () => SessionSettings;
   /** `keep` as the event stream takes it: progress goes live only, the start and end stay for a reconnect. */
   emit: (event: SessionEvent, keep: "memory" | "none") => void;

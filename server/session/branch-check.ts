@@ -6,7 +6,7 @@
 import type { BranchCheck, BranchDifference, RequestEdit } from "../protocol/branch.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { PromptSegment, RequestSnapshot } from "../protocol/runner-events.ts";
-import { messageSegments, stableSegment, textFigures, toolSegments } from "../prompt/segments.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 
 type Request = RequestSnapshot & { messages: ChatMessage[] };
 type Kind = BranchDifference["kind"];
@@ -39,20 +39,23 @@ const LABELS: Record<Kind, string> = {
  * A request's segments by kind and name. One logged without segment hashes (an older log) gets its
  * tools, stable system and messages hashed here, and its environment as one part named "environment".
  */
-function segmentsOf(request: Request): { segments: PromptSegment[]; sectioned: boolean } {
+function segmentsOf(
+  request: Request,
+  tokens: TokenCounter,
+): { segments: PromptSegment[]; sectioned: boolean } {
   const logged = request.segments?.filter((segment) => segment.kind !== "message");
-  const messages = messageSegments(request.messages);
+  const messages = tokens.messageSegments(request.messages);
   if (logged && logged.some((segment) => segment.kind === "environment"))
     return { segments: [...logged, ...messages], sectioned: true };
   const environment: PromptSegment = {
     kind: "environment",
     name: "environment",
-    ...textFigures(request.system.environment),
+    ...tokens.textFigures(request.system.environment),
   };
   return {
     segments: [
-      ...toolSegments(request.tools),
-      stableSegment(request.system.stable),
+      ...tokens.toolSegments(request.tools),
+      tokens.stableSegment(request.system.stable),
       environment,
       ...messages,
     ],
@@ -121,12 +124,12 @@ function reasonFor(kind: Kind, name: string, origin: Request, branch: Request, p
 }
 
 /** The base section of the origin's request with its provider and model lines as the branch's: the same bytes? */
-function switchedBaseMatches(origin: Request, branch: Request): boolean {
+function switchedBaseMatches(origin: Request, branch: Request, tokens: TokenCounter): boolean {
   const expected = sectionText(origin, "base")
     .replace(`\n- Provider: ${origin.provider}\n`, `\n- Provider: ${branch.provider}\n`)
     .replace(`\n- Model: ${origin.model}\n`, `\n- Model: ${branch.model}\n`);
   const base = branch.segments?.find((segment) => segment.kind === "environment" && segment.name === "base");
-  return base !== undefined && textFigures(expected).hash === base.hash;
+  return base !== undefined && tokens.textFigures(expected).hash === base.hash;
 }
 
 /** The branch's first request against the origin's request, segment by segment. */
@@ -136,16 +139,20 @@ export function checkBranchRequest(input: {
   /** The edits of this fork (not those inherited from a branch's own origin: both requests have them). */
   edits: readonly RequestEdit[];
   pinnedDate?: string;
+  /** The session's token counter (segments the log did not hash are hashed here). */
+  tokens: TokenCounter;
 }): BranchCheck {
-  const { origin, branch } = input;
-  const before = segmentsOf(origin);
+  const { origin, branch, tokens } = input;
+  const before = segmentsOf(origin, tokens);
   // A request of an older log has its environment as one part: the branch's is compared the same way.
-  const after = before.sectioned ? segmentsOf(branch) : segmentsOf({ ...branch, segments: undefined });
+  const after = before.sectioned
+    ? segmentsOf(branch, tokens)
+    : segmentsOf({ ...branch, segments: undefined }, tokens);
   const edited = new Set(input.edits.map(editedKey));
   // Another provider or model, picked in Edit & resend, is named by the environment's facts: the base
   // section is then expected to differ by exactly those two lines, and the change is listed as an edit.
   const switched = origin.provider !== branch.provider || origin.model !== branch.model;
-  if (switched && before.sectioned && switchedBaseMatches(origin, branch))
+  if (switched && before.sectioned && switchedBaseMatches(origin, branch, tokens))
     edited.add(key("environment", "base"));
   const originByKey = new Map(before.segments.map((segment) => [key(segment.kind, segment.name), segment]));
   const branchByKey = new Map(after.segments.map((segment) => [key(segment.kind, segment.name), segment]));

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SecretRedactor } from "../providers/redact.ts";
 import type { CacheStats } from "../protocol/cache-report.ts";
 import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { anthropicError, anthropicStream, startFakeAnthropic } from "../providers/testing/fake-anthropic.ts";
@@ -191,7 +192,7 @@ describe("cache diagnostics through a session", () => {
     await client.close();
     await hub.shutdown();
     // The log carries all of it into the HTML export: the reports, the check, the session's figures.
-    const exported = await readExportedSession(home, sessionId);
+    const exported = await readExportedSession(home, sessionId, new SecretRedactor());
     const model = buildHtmlModel(exported);
     expect(model.requests[2].usage[0].cacheDiagnostics).toMatchObject({ type: "messages_changed" });
     expect(model.requests[2].cacheCheck?.verdict).toBe("disagree");

@@ -14,6 +14,10 @@ import { zipFolder } from "../skills/testing/zip-fixtures.ts";
 import { SANDBOX_ON, commandCheck } from "../permission/testing/checks.ts";
 import { skillAllowRules } from "./skill-allows.ts";
 import { createWorkspace } from "./workspace.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let root: string;
 let home: string;
@@ -87,6 +91,7 @@ describe("a Claude Code skill with allowed-tools", () => {
       const read = (
         await prepared.call.execute({
           workdir: workspace.workdir,
+          processes,
           callId: "r1",
           signal: new AbortController().signal,
         })

@@ -10,6 +10,7 @@ import {
 import type { FolderTrust, TrustAnswer } from "../protocol/sandbox.ts";
 import { trustChanges } from "../permission/trust.ts";
 import { createProvider, loadProvidersConfig } from "../providers/index.ts";
+import type { SecretRedactor } from "../providers/redact.ts";
 import { sandboxState } from "../tools/sandbox.ts";
 import type { PermissionEvaluator, SessionParts } from "./session-types.ts";
 import { createWorkspace } from "./workspace.ts";
@@ -21,6 +22,8 @@ export function defaultSessionParts(options: {
   demoFolders?: string[];
   /** Realpaths trusted for this command only (`cli run --trust`), never written to the trust store. */
   commandFolders?: string[];
+  /** The composition root's provider keys: the configured keys join them, the providers redact with them. */
+  secrets?: SecretRedactor;
 }): SessionParts {
   return {
     createWorkspace: (workspaceOptions) => createWorkspace(workspaceOptions),
@@ -89,7 +92,11 @@ export function defaultSessionParts(options: {
       createProvider({
         name: settings.provider,
         // Keys and endpoints: environment variables, then <home>/.PseudoClaude/providers.json.
-        config: loadProvidersConfig({ home: options.home }),
+        config: loadProvidersConfig({
+          home: options.home,
+          ...(options.secrets ? { secrets: options.secrets } : {}),
+        }),
+        ...(options.secrets ? { secrets: options.secrets } : {}),
         ...(settings.model ? { model: settings.model } : {}),
         // Scripted sessions play the chosen scenario file, or pick by `match` from the whole folder.
         scenario: settings.scenario

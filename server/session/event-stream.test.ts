@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../protocol/wire.ts";
-import { REDACTED, registerSecret } from "../providers/redact.ts";
+import { REDACTED, SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { EventStream, MEMORY_REPLAY_CHARS } from "./event-stream.ts";
 import { SessionLogWriter, readSessionLog } from "./session-log.ts";
 
@@ -57,9 +57,10 @@ describe("EventStream redaction (S11)", () => {
   const KEY = "stream-registered-key-6b0e2d";
 
   it("redacts a configured key from the log, the replay buffer and every subscriber; copies nothing else", async () => {
-    registerSecret(KEY);
+    const redactor = new SecretRedactor();
+    redactor.register(KEY);
     const writer = new SessionLogWriter(path.join(dir, "s.jsonl"));
-    const stream = new EventStream(writer);
+    const stream = new EventStream(writer, [], new SecretScope(redactor));
     const delivered: { event: SessionEvent; json: string }[] = [];
     stream.subscribe((_seq, event, json) => delivered.push({ event, json }));
     const clean: SessionEvent = { type: "session_error", code: "x", message: "nothing secret here" };
@@ -89,13 +90,14 @@ describe("EventStream redaction (S11)", () => {
     const file = path.join(dir, "old.jsonl");
     const old = "old-log-key-value-1d9c3a";
     const oldWriter = new SessionLogWriter(file);
-    const oldStream = new EventStream(oldWriter);
+    const redactor = new SecretRedactor();
+    const oldStream = new EventStream(oldWriter, [], new SecretScope(redactor));
     // Enough filler that the first event is no longer in memory and must come back from the log.
     oldStream.emit({ type: "session_error", code: "x", message: `old ${old}` });
     const big = "z".repeat(100_000);
     for (let index = 0; index < Math.ceil((MEMORY_REPLAY_CHARS * 2) / big.length); index++)
       oldStream.emit({ type: "session_error", code: "filler", message: big });
-    registerSecret(old);
+    redactor.register(old);
     const replayed = await oldStream.replay(0);
     expect(replayed[0].json).toContain(`old ${REDACTED}`);
     expect(replayed.map((entry) => entry.json).join("\n")).not.toContain(old);

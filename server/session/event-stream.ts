@@ -8,7 +8,8 @@
 // logged, buffered or sent (one regex scan of the JSON text made anyway; no copy of a clean event), and
 // before its blobs are hashed, so a hash always names the bytes stored.
 import type { SessionEvent } from "../protocol/wire.ts";
-import { mayContainSecret, redactKnownSecrets, type SecretScope } from "../providers/redact.ts";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { RequestWriter, type Encoded, type StreamInput } from "./request-writer.ts";
 import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 
@@ -25,19 +26,19 @@ export interface SerializedEvent {
 
 export type EventListener = (seq: number, event: SessionEvent, json: string) => void;
 
-/** Whether `json` may hold a key: the session's own credentials when it has a SecretScope. */
-function mayHoldSecret(json: string, secrets?: SecretScope): boolean {
-  return secrets ? secrets.mayContain(json) : mayContainSecret(json);
+/** Whether `json` may hold a key: the provider keys and the session's own credentials. */
+function mayHoldSecret(json: string, secrets: SecretScope): boolean {
+  return secrets.mayContain(json);
 }
 
-function redact<T>(value: T, secrets?: SecretScope): T {
-  return secrets ? secrets.redact(value) : redactKnownSecrets(value);
+function redact<T>(value: T, secrets: SecretScope): T {
+  return secrets.redact(value);
 }
 
 /** The event and its JSON text, both free of configured keys and key-shaped strings. */
 function serializeRedacted(
   event: SessionEvent,
-  secrets?: SecretScope,
+  secrets: SecretScope,
 ): { event: SessionEvent; json: string; commit?: undefined } {
   const json = JSON.stringify(event);
   if (!mayHoldSecret(json, secrets)) return { event, json };
@@ -73,15 +74,18 @@ export class EventStream {
   private readonly bufferedDeltas = new Map<string, number>();
   private readonly listeners = new Set<EventListener>();
   private seq: number;
-  private readonly requests = new RequestWriter();
+  private readonly requests: RequestWriter;
 
   /** `restored`: the events read back from the log when a session is reopened (all of them were logged). */
   constructor(
     private readonly writer: SessionLogWriter,
     restored: SequencedEvent[] = [],
-    /** The session's secrets (absent: the provider keys only). */
-    private readonly secrets?: SecretScope,
+    /** The session's secrets (absent: a scope of the stream's own, the environment's key variables). */
+    private readonly secrets: SecretScope = new SecretScope(new SecretRedactor()),
+    /** The session's token counter (a message's figures); absent: the stream's own. */
+    tokens?: TokenCounter,
   ) {
+    this.requests = new RequestWriter(tokens ? { tokens } : {});
     for (const { event } of restored) this.requests.observe(event);
     this.rememberNewest(restored);
     if (restored.length > 0 && restored[0].seq < this.firstBufferedSeqAfter(restored))

@@ -5,6 +5,7 @@ import { appendFile, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/prom
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { listProviders, loadProvidersConfig } from "../providers/config.ts";
@@ -14,6 +15,9 @@ import { SessionHub, sessionsDirectory } from "./session-hub.ts";
 import { LOG_FORMAT_VERSION, SessionLogWriter, readSessionLog } from "./session-log.ts";
 import type { StreamInput } from "./request-writer.ts";
 import { loggedEvents } from "./testing/logged-events.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 let root: string;
 let home: string;
@@ -30,6 +34,7 @@ beforeEach(async () => {
   lines.length = 0;
 });
 afterEach(async () => {
+  await processes.killAll();
   for (const hub of hubs) await hub.shutdown();
   hubs = [];
   await rm(root, { recursive: true, force: true });
@@ -37,6 +42,7 @@ afterEach(async () => {
 
 function startHub(): SessionHub {
   const hub = new SessionHub({
+    processes,
     home,
     defaultWorkdir: workdir,
     parts: defaultSessionParts({ scenariosDir: path.join(root, "scenarios"), home }),

@@ -5,13 +5,17 @@ import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { SessionEvent, SessionSettings } from "../protocol/wire.ts";
 import { listProviders, loadProvidersConfig, settingsFilePath } from "../providers/config.ts";
-import { REDACTED } from "../providers/redact.ts";
+import { REDACTED, SecretRedactor } from "../providers/redact.ts";
 import { defaultSessionParts } from "./default-parts.ts";
 import { SessionHub, sessionsDirectory } from "./session-hub.ts";
 import { LOG_FORMAT_VERSION, SessionLogWriter } from "./session-log.ts";
 import { exportSession, readExportedSession } from "../export/index.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 let root: string;
 let home: string;
@@ -25,6 +29,7 @@ beforeEach(async () => {
   await mkdir(workdir, { recursive: true });
 });
 afterEach(async () => {
+  await processes.killAll();
   for (const hub of hubs) await hub.shutdown();
   hubs = [];
   await rm(root, { recursive: true, force: true });
@@ -32,6 +37,7 @@ afterEach(async () => {
 
 function startHub(log: (line: string) => void = () => undefined): SessionHub {
   const hub = new SessionHub({
+    processes,
     home,
     defaultWorkdir: workdir,
     parts: defaultSessionParts({ scenariosDir: path.join(root, "scenarios"), home }),
@@ -139,7 +145,9 @@ describe("S11: keys in logs written before the fix", () => {
 
     const lines: string[] = [];
     const hub = startHub((line) => lines.push(line));
-    const exported = { jsonl: exportSession(await readExportedSession(home, id), "jsonl").text };
+    const exported = {
+      jsonl: exportSession(await readExportedSession(home, id, new SecretRedactor()), "jsonl").text,
+    };
     expect(exported.jsonl).toContain(`ANTHROPIC_API_KEY=${REDACTED}`);
     expect(exported.jsonl).toContain(`garbled line with ${REDACTED}`);
     expect(exported.jsonl).not.toContain(key);

@@ -10,7 +10,7 @@ import type { ChatMessage } from "../protocol/model.ts";
 import { BlobStore, blobsOf, frameOf, type Blob, type RequestRef } from "../protocol/request-model.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import { figuresOnAppend } from "../prompt/segments.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import { RequestWriter, type SnapshotInput, type StreamInput } from "./request-writer.ts";
 
 /** A record's event as it was stored (an older format's shapes included). */
@@ -183,7 +183,9 @@ function referencedBlobs(event: SessionEvent, blobs: BlobStore): string[] {
  */
 export function upgradeLoggedEvents(records: StoredRecord[], path: string): string[] {
   const warnings: string[] = [];
-  const writer = new RequestWriter({ recomputeHashes: true });
+  // The upgrade's own counter: figures of one old log, counted once per content while it is read.
+  const tokens = new TokenCounter();
+  const writer = new RequestWriter({ recomputeHashes: true, tokens });
   const blobs = new BlobStore();
   const history: ChatMessage[] = [];
   const parts = new Map<string, { seq: number; value: unknown }>();
@@ -205,7 +207,7 @@ export function upgradeLoggedEvents(records: StoredRecord[], path: string): stri
     if (event.type === "history_appended") {
       history.push(event.message);
       // Before format 3 the log did not store figures: they are counted again (once per content).
-      const figures = event.figures ?? figuresOnAppend(event.message);
+      const figures = event.figures ?? tokens.figuresOnAppend(event.message);
       if (figures && !event.figures) input = { ...event, figures };
     } else if (isOldRequest(event)) {
       input = {

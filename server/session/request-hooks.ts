@@ -8,16 +8,7 @@ import type { CachePredictor } from "../cache/cache-model.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { CacheBreakpoints, PromptSegment } from "../protocol/runner-events.ts";
 import { buildEnvironmentSections } from "../prompt/environment.ts";
-import {
-  TOKENIZER_NAME,
-  environmentSegments,
-  figuresOnAppend,
-  messageSegments,
-  segmentTokens,
-  stableSegment,
-  textFigures,
-  toolSegments,
-} from "../prompt/segments.ts";
+import { TOKENIZER_NAME, segmentTokens, type TokenCounter } from "../prompt/segments.ts";
 import {
   buildStableSystem,
   indexLineTexts,
@@ -66,6 +57,8 @@ export interface RequestHooksOptions {
   cache?: RequestCacheOptions;
   /** Clock for cache_stats (tests pin it). */
   now?: () => Date;
+  /** The composition root's token counter: every segment's figures. */
+  tokens: TokenCounter;
   /** The workspace's figures of its catalog, kept across runs; absent: a fresh one (computed again). */
   figures?: CatalogFigures;
 }
@@ -82,6 +75,8 @@ export class CatalogFigures {
   >();
   private readonly indexTokens = new WeakMap<readonly PromptItem[], Map<string, Record<string, number>>>();
 
+  constructor(private readonly tokens: TokenCounter) {}
+
   /** The stable system eager mode would send for this index and these bodies: its length and tokens. */
   eagerStable(items: readonly PromptItem[], bodies: readonly SkillBody[]): { chars: number; tokens: number } {
     let byBodies = this.eagerStables.get(items);
@@ -90,7 +85,7 @@ export class CatalogFigures {
     if (!known) {
       // The same builder eager mode uses (its tokens cached by hash).
       const text = buildStableSystem({ skills: [...items], disclosure: "eager", eagerBodies: [...bodies] });
-      known = { chars: text.length, tokens: textFigures(text).tokens };
+      known = { chars: text.length, tokens: this.tokens.textFigures(text).tokens };
       byBodies.set(bodies, known);
     }
     return known;
@@ -104,7 +99,10 @@ export class CatalogFigures {
     let known = byBudget.get(key);
     if (!known) {
       known = Object.fromEntries(
-        indexLineTexts([...items], budget).map(({ name, line }) => [name, textFigures(line).tokens]),
+        indexLineTexts([...items], budget).map(({ name, line }) => [
+          name,
+          this.tokens.textFigures(line).tokens,
+        ]),
       );
       byBudget.set(key, known);
     }
@@ -125,13 +123,14 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
   const cacheModelOf = (model: string) => cache?.cacheModel || model;
   const now = options.now ?? (() => new Date());
   const runFigures = new WeakMap<RunFacts, RunFigures>();
-  const figures = options.figures ?? new CatalogFigures();
+  const { tokens: counter } = options;
+  const figures = options.figures ?? new CatalogFigures(counter);
   const toolParts = new WeakMap<readonly ToolDefinition[], PromptSegment[]>();
 
   const figuresOf = (run: RunFacts): RunFigures => {
     const known = runFigures.get(run);
     if (known) return known;
-    const stablePart = stableSegment(run.stable, run.stableHash);
+    const stablePart = counter.stableSegment(run.stable, run.stableHash);
     const eagerStable =
       run.disclosure === "eager"
         ? { chars: run.stable.length, tokens: stablePart.tokens }
@@ -149,7 +148,7 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
   const toolSegmentsOf = (tools: readonly ToolDefinition[]): PromptSegment[] => {
     let parts = toolParts.get(tools);
     if (!parts) {
-      parts = toolSegments(tools);
+      parts = counter.toolSegments(tools);
       toolParts.set(tools, parts);
     }
     return parts;
@@ -164,12 +163,12 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
   const environmentFiguresOf = (request: OutgoingRequest) => {
     let known = environmentFigures.get(request.environmentInput);
     if (!known) {
-      const parts = environmentSegments(request.sections);
+      const parts = counter.environmentSegments(request.sections);
       const eagerTokens =
         request.run.disclosure === "eager"
           ? segmentTokens(parts)
           : segmentTokens(
-              environmentSegments(
+              counter.environmentSegments(
                 buildEnvironmentSections({ ...request.environmentInput, disclosure: "eager" }),
               ),
             );
@@ -186,7 +185,7 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
     const figures = figuresOf(run);
     const tools = toolSegmentsOf(request.sentTools);
     const { parts: environmentParts, eagerTokens: eagerEnvironmentTokens } = environmentFiguresOf(request);
-    const messageParts = messageSegments(request.messages);
+    const messageParts = counter.messageSegments(request.messages);
     const segments = [...tools, figures.stablePart, ...environmentParts, ...messageParts];
     const visible = new Set(request.visibleTools.map((tool) => tool.name));
     const registeredNotVisible = options.registry.names().filter((name) => !visible.has(name));
@@ -259,7 +258,7 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
     }),
     midConversation: (model) => ledger?.supports(cacheModelOf(model)),
     lastSentTools: () => ledger?.lastSentTools(),
-    messageAppended: (message: ChatMessage) => figuresOnAppend(message),
+    messageAppended: (message: ChatMessage) => counter.figuresOnAppend(message),
     beforeRequest,
     afterUsage: (requestIndex, usage) => {
       const cacheCheck = ledger?.report(requestIndex, usage, now().toISOString());

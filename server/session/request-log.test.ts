@@ -12,18 +12,15 @@ import { RequestReader, type Blob } from "../protocol/request-model.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { SessionEvent } from "../protocol/wire.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import {
-  environmentSegments,
-  figuresOnAppend,
-  messageSegments,
-  stableSegment,
-  toolSegments,
-} from "../prompt/segments.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import { toAnthropicBody } from "../providers/anthropic-mapping.ts";
 import { toOpenAiBody } from "../providers/openai-mapping.ts";
 import type { EnvironmentSection } from "../prompt/environment.ts";
 import { EventStream } from "./event-stream.ts";
 import { SessionLogWriter, readSessionLog } from "./session-log.ts";
+
+/** This file's own token counter (the composition root a test is). */
+const tokens = new TokenCounter();
 
 let dir: string;
 beforeEach(async () => {
@@ -78,10 +75,10 @@ function snapshot(
     activeSkills: requestIndex > 1 ? ["review"] : [],
     tokenizer: "o200k_base (gpt-tokenizer)",
     segments: [
-      ...toolSegments(TOOLS),
-      stableSegment(stable),
-      ...environmentSegments(sections),
-      ...messageSegments(messages),
+      ...tokens.toolSegments(TOOLS),
+      tokens.stableSegment(stable),
+      ...tokens.environmentSegments(sections),
+      ...tokens.messageSegments(messages),
     ],
     at: new Date(0).toISOString(),
   };
@@ -94,7 +91,7 @@ function conversation(turns: number, filler = ""): RunnerEvent[] {
   for (let turn = 1; turn <= turns; turn++) {
     const user: ChatMessage = { role: "user", content: `question ${turn} ${filler}` };
     history.push(user);
-    const figures = figuresOnAppend(user);
+    const figures = tokens.figuresOnAppend(user);
     events.push({ type: "history_appended", runId: "run_1", message: user, ...(figures ? { figures } : {}) });
     events.push({ type: "request", runId: "run_1", snapshot: snapshot(turn, history.slice()) });
     const answer: ChatMessage = { role: "assistant", content: `answer ${turn}`, toolCalls: [] };

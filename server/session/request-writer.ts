@@ -18,7 +18,7 @@ import type { PromptSegment, RequestSnapshot, RunnerEvent } from "../protocol/ru
 import type { SessionEvent } from "../protocol/wire.ts";
 import { RequestReader, buildFrame, refFields } from "../protocol/request-model.ts";
 import { sha256Hex } from "../prompt/hash.ts";
-import { figuresOnAppend, messageHash } from "../prompt/segments.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 
 /**
  * A request as a writer accepts it: the Runner's, in full, or one read from an older log, whose messages
@@ -52,6 +52,8 @@ export interface WriterOptions {
    * before format 3 a tool's segment hash was that of the text the model reads, not of the definition).
    */
   recomputeHashes?: boolean;
+  /** The token counter of the figures a message is sent with (the session's); absent: the writer's own. */
+  tokens?: TokenCounter;
 }
 
 type PayloadLists = Map<string, { hash: string; items: string[] }>;
@@ -80,14 +82,18 @@ export class RequestWriter {
   /** The last logged payload's lists, by top-level key (their items' JSON), for the next one to extend. */
   private lists: PayloadLists = new Map();
 
-  constructor(private readonly options: WriterOptions = {}) {}
+  private readonly tokens: TokenCounter;
+
+  constructor(private readonly options: WriterOptions = {}) {
+    this.tokens = options.tokens ?? new TokenCounter();
+  }
 
   /** An event already in wire form (read back from the log): its blobs and messages are known. */
   observe(event: SessionEvent): void {
     if ("blobs" in event && event.blobs) for (const blob of event.blobs) this.sent.add(blob.hash);
     if (event.type === "history_appended")
       this.conversation.push({
-        hash: event.figures?.hash ?? messageHash(event.message),
+        hash: event.figures?.hash ?? this.tokens.messageHash(event.message),
         figures: event.figures !== undefined,
       });
   }
@@ -117,7 +123,7 @@ export class RequestWriter {
     // A short message's figures go with it (a slash run's came without); a long one's with its first
     // request. The hash names the message as it is stored: a redacted copy is not the message counted.
     const hash = this.hashOf(event.message);
-    const figures = event.figures ?? figuresOnAppend(event.message);
+    const figures = event.figures ?? this.tokens.figuresOnAppend(event.message);
     const wire =
       figures && (figures !== event.figures || figures.hash !== hash)
         ? { ...event, figures: { ...figures, hash } }
@@ -210,7 +216,9 @@ export class RequestWriter {
   }
 
   private hashOf(message: ChatMessage): string {
-    return this.options.recomputeHashes ? sha256Hex(JSON.stringify(message)) : messageHash(message);
+    return this.options.recomputeHashes
+      ? sha256Hex(JSON.stringify(message))
+      : this.tokens.messageHash(message);
   }
 
   /**

@@ -5,10 +5,13 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
-import { messageHash } from "../prompt/segments.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import { runDigests } from "./run-digest.ts";
 import type { StreamInput } from "./request-writer.ts";
 import { loggedEvents } from "./testing/logged-events.ts";
+
+/** This file's own token counter (the composition root a test is). */
+const tokens = new TokenCounter();
 
 const conversation: ChatMessage[] = [
   { role: "user", content: "profile it" },
@@ -20,7 +23,7 @@ const conversation: ChatMessage[] = [
   // Long enough not to be counted as it is appended: its figures come with the request that sends it.
   { role: "tool", toolCallId: "c1", toolName: "load_skill", content: "ok ".repeat(6_000), isError: false },
 ];
-const hash = (index: number) => messageHash(conversation[index]);
+const hash = (index: number) => tokens.messageHash(conversation[index]);
 
 function snapshot(requestIndex: number, historyLength: number, extra: object = {}): RequestSnapshot {
   return {

@@ -10,6 +10,7 @@ import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import { effectEvents } from "../runner/effects.ts";
 import { runLoadSkill } from "../skills/load-skill-tool.ts";
 import type { OriginSkill } from "./branch-source.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { StreamInput } from "./request-writer.ts";
 import type { SessionWorkspace } from "./session-types.ts";
 
@@ -36,6 +37,7 @@ export async function seedBranch(
   workspace: SessionWorkspace,
   history: ChatMessage[],
   emit: (event: StreamInput) => void,
+  tokens: TokenCounter,
 ): Promise<string[]> {
   const runId = `branch_${seed.branch.originSessionId.slice(-8)}_${seed.branch.requestIndex}`;
   for (const message of seed.messages) {
@@ -56,7 +58,7 @@ export async function seedBranch(
       );
       continue;
     }
-    const figures = { promptItems: () => workspace.prompt.promptItems() };
+    const figures = { tokens, promptItems: () => workspace.prompt.promptItems() };
     for (const event of effectEvents(runId, result.effects, figures)) emit(event);
   }
   emit({ type: "branch_started", branch: seed.branch });

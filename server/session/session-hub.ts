@@ -10,7 +10,7 @@ import { PlaygroundError, errorMessage } from "../errors/index.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
-import { redactKnownSecrets } from "../providers/redact.ts";
+import { SecretRedactor } from "../providers/redact.ts";
 import { closeInterruptedRuns } from "./interrupted-runs.ts";
 import {
   confirmationsForCreate,
@@ -30,6 +30,7 @@ import { checkImportedScenario, importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
 import { branchLabel, checkEdits, editedMessages, originRequest } from "./branch-source.ts";
 import { runDigests } from "./run-digest.ts";
@@ -62,8 +63,12 @@ export interface SessionHubOptions {
   logFileSystem?: LogFileSystem;
   /** Sessions kept in memory; beyond it, idle ones (least recently used first) are closed. Default 32. */
   maxOpenSessions?: number;
-  /** Starts the processes of every session's tools (the composition root's); absent: the default runner. */
-  processes?: ProcessRunner;
+  /** Starts the processes of every session's tools (the composition root's). */
+  processes: ProcessRunner;
+  /** The composition root's token counter, shared by every session; absent: the hub's own. */
+  tokens?: TokenCounter;
+  /** The composition root's provider keys, which every session redacts; absent: the hub's own. */
+  secrets?: SecretRedactor;
   /**
    * Close the runs a crash cut off in the logs folder at start (default true). A `cli run --save` shares
    * the folder with a server that may be running: its live sessions are not interrupted, so only a
@@ -87,18 +92,24 @@ export class SessionHub {
   readonly directory: string;
   /** Settles once interrupted runs are closed; never rejects (a failure is logged). */
   private readonly started: Promise<void>;
+  /** Every session's token counter (the composition root's, or the hub's own). */
+  private readonly tokens: TokenCounter;
+  /** The provider keys every session, log line and replay is redacted of. */
+  readonly secrets: SecretRedactor;
 
   constructor(private readonly options: SessionHubOptions) {
     this.directory = sessionsDirectory(options.home);
+    this.tokens = options.tokens ?? new TokenCounter();
+    const secrets = (this.secrets = options.secrets ?? new SecretRedactor());
     // Server log lines may quote tool output or file contents: no key in them either.
-    this.options = { ...options, log: (line) => options.log(redactKnownSecrets(line)) };
+    this.options = { ...options, log: (line) => options.log(secrets.redact(line)) };
     this.started = this.startUp();
   }
 
   private async startUp(): Promise<void> {
     try {
       // Keys in providers.json are redacted from the first event on, even before any provider is built.
-      registerConfiguredSecrets({ home: this.options.home });
+      registerConfiguredSecrets({ home: this.options.home, secrets: this.secrets });
       if (this.options.recoverInterruptedRuns === false) return;
       await closeInterruptedRuns({
         directory: this.directory,
@@ -249,7 +260,9 @@ export class SessionHub {
       writer,
       watch: this.options.watch,
       providers: this.options.providers,
-      ...(this.options.processes ? { processes: this.options.processes } : {}),
+      processes: this.options.processes,
+      tokens: this.tokens,
+      redactor: this.secrets,
       log: this.options.log,
     });
     ref.current = session;
@@ -304,10 +317,15 @@ export class SessionHub {
       parts: this.options.parts,
       writer: this.writerFor(id, ref),
       // A log written before a key was configured may hold it: not in the history, not in a replay.
-      restored: loaded.events.map((record) => ({ seq: record.seq, event: redactKnownSecrets(record.event) })),
+      restored: loaded.events.map((record) => ({
+        seq: record.seq,
+        event: this.secrets.redact(record.event),
+      })),
       watch: this.options.watch,
       providers: this.options.providers,
-      ...(this.options.processes ? { processes: this.options.processes } : {}),
+      processes: this.options.processes,
+      tokens: this.tokens,
+      redactor: this.secrets,
       log: this.options.log,
     });
     ref.current = session;
@@ -400,7 +418,7 @@ export class SessionHub {
     const at = originRequest(log.events, request.requestIndex, log.header.settings);
     const { snapshot } = at;
     // Edits are stored in the log header, which the event stream's redaction does not see: no key in them.
-    const edits = request.kind === "rerun" ? [] : redactKnownSecrets(request.edits);
+    const edits = request.kind === "rerun" ? [] : this.secrets.redact(request.edits);
     checkEdits(snapshot, edits);
     const messages = editedMessages(snapshot.messages, edits);
     this.checkSettings(request.provider !== undefined ? { provider: request.provider } : {});
@@ -461,7 +479,7 @@ export class SessionHub {
     const live = this.sessions.get(id);
     if (live) await live.flushForExport();
     const loaded = await this.readLog(id);
-    return redactKnownSecrets(runDigests(id, loaded.events));
+    return this.secrets.redact(runDigests(id, loaded.events));
   }
 
   get home(): string {

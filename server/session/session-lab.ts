@@ -98,7 +98,7 @@ export class SessionLab {
     const hasCaps = Object.keys(caps).length > 0;
     const result = await runTriggerLab({
       evals,
-      workspace: labWorkspaceOf({ ...workspace, home: this.options.home }),
+      workspace: labWorkspaceOf({ ...workspace, home: this.options.home, tokens: this.options.tokens }),
       createProvider,
       runs,
       ...(request.concurrency ? { concurrency: request.concurrency } : {}),

@@ -158,7 +158,7 @@ export class SessionOptimizer {
       evals,
       skill: request.skill,
       skillMarkdown: markdown,
-      workspace: labWorkspaceOf({ ...workspace, home: this.options.home }),
+      workspace: labWorkspaceOf({ ...workspace, home: this.options.home, tokens: this.options.tokens }),
       createProvider,
       improver,
       ...(improverPricing ? { improverPricing } : {}),

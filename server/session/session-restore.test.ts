@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { parseScenario } from "../providers/scenario.ts";
@@ -15,6 +16,9 @@ import type { SequencedEvent } from "./event-stream.ts";
 import { loggedActivations, restoreActiveSkills } from "./session-restore.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
 import { loggedEvents } from "./testing/logged-events.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 let root: string;
 let workdir: string;
@@ -37,6 +41,7 @@ beforeEach(async () => {
   }
 });
 afterEach(async () => {
+  await processes.killAll();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -55,6 +60,7 @@ async function loggedRun(
   await runUserMessage(
     text,
     on.runnerDependencies({
+      processes,
       provider: new ScriptedProvider(parseScenario(`name: t\nturns:\n${turns}`, "inline.yaml")),
       permission: new TestPermission("allow"),
       onEvent: (event) => events.push(event),

@@ -1,6 +1,7 @@
 // What a Session is built from. The hub wires the concrete parts (workspace, permission engine, provider)
 // through these small seams so the session logic does not depend on how each is constructed.
 import type { ExitHooks } from "../tools/exit-hooks.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { PermissionMode } from "../protocol/model.ts";
 import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
 import type { PermissionCheck, PermissionTrace } from "../permission/types.ts";
@@ -65,6 +66,8 @@ export interface SessionParts {
     secrets?: SecretScope;
     /** The composition root's exit hooks (its ProcessRunner's), for the MCP servers' last-resort kill. */
     exitHooks?: ExitHooks;
+    /** The composition root's token counter. */
+    tokens?: TokenCounter;
   }): Promise<SessionWorkspace>;
   createPermission(options: {
     mode: PermissionMode;

@@ -11,10 +11,10 @@ import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from
 import { RequestReader } from "../protocol/request-model.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
-import { messageFigures } from "../prompt/segments.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import { CatalogFigures, createRequestHooks } from "./request-hooks.ts";
 import { RequestCounter, runUserMessage } from "../runner/index.ts";
-import { SecretScope } from "../providers/redact.ts";
+import { SecretScope, type SecretRedactor } from "../providers/redact.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
 import { catalogDiffEvent, catalogSnapshotEvent } from "./catalog-events.ts";
@@ -79,8 +79,12 @@ export interface SessionInit {
   watch?: boolean;
   /** The server's providers, for the default model when the provider changes. */
   providers?: () => ProviderInfo[];
-  /** Starts (and at shutdown ends) the processes this session's tools run; absent: the default runner. */
-  processes?: ProcessRunner;
+  /** Starts (and at shutdown ends) the processes this session's tools run: the composition root's. */
+  processes: ProcessRunner;
+  /** The composition root's token counter: every figure this session shows. */
+  tokens: TokenCounter;
+  /** The composition root's provider keys (this session's SecretScope starts from them). */
+  redactor: SecretRedactor;
   /** Set on a branch (its log header's): its edits apply to every request it sends. */
   branch?: BranchOrigin;
   log: (line: string) => void;
@@ -94,7 +98,7 @@ export class Session {
   private readonly summaryFold: SessionSummaryFold;
   private readonly stream: EventStream;
   /** Provider keys and the credentials of this session's workdir configuration (no other session's). */
-  private readonly secrets = new SecretScope();
+  private readonly secrets: SecretScope;
   private readonly requestCounter: RequestCounter;
   private engines!: SessionEngines;
   private workspace!: SessionWorkspace;
@@ -120,7 +124,8 @@ export class Session {
     this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
-    this.stream = new EventStream(init.writer, restored, this.secrets);
+    this.secrets = new SecretScope(init.redactor);
+    this.stream = new EventStream(init.writer, restored, this.secrets, init.tokens);
     this.summaryFold = new SessionSummaryFold({
       id: init.id,
       createdAt: init.createdAt,
@@ -149,9 +154,10 @@ export class Session {
       if (event.type === "request") {
         const snapshot = requests.resolve(event.snapshot);
         this.cache.record(snapshot);
-        this.ledger.restore({ type: "request", snapshot });
+        this.ledger.restore({ type: "request", snapshot }, this.init.tokens);
       }
-      if (event.type === "usage" || event.type === "cache_repredicted") this.ledger.restore(event);
+      if (event.type === "usage" || event.type === "cache_repredicted")
+        this.ledger.restore(event, this.init.tokens);
     }
   }
 
@@ -162,7 +168,8 @@ export class Session {
       workdir: init.settings.workdir,
       home: init.home,
       secrets: session.secrets,
-      ...(init.processes ? { exitHooks: init.processes.exitHooks } : {}),
+      exitHooks: init.processes.exitHooks,
+      tokens: init.tokens,
     });
     if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
@@ -277,7 +284,7 @@ export class Session {
         ...(withHistory
           ? {
               history: structuredClone(this.history),
-              historyFigures: this.history.map((message) => messageFigures(message)),
+              historyFigures: this.history.map((message) => this.init.tokens.messageFigures(message)),
             }
           : {}),
         historyLength: this.history.length,
@@ -353,6 +360,7 @@ export class Session {
         ? checkBranchRequest({
             ...this.pendingBranchCheck,
             branch: { ...event.snapshot, messages: event.snapshot.messages ?? this.history.slice() },
+            tokens: this.init.tokens,
           })
         : undefined;
     if (check) this.pendingBranchCheck = undefined;
@@ -381,7 +389,7 @@ export class Session {
   }
 
   /** Set from a branch's start to its first request: what that request is checked against. */
-  private pendingBranchCheck: Omit<Parameters<typeof checkBranchRequest>[0], "branch"> | undefined;
+  private pendingBranchCheck: Omit<Parameters<typeof checkBranchRequest>[0], "branch" | "tokens"> | undefined;
 
   /**
    * A new branch: its copied conversation and active skills, then its first run: request #N again, sent
@@ -389,7 +397,13 @@ export class Session {
    * environment — and checked against #N segment by segment (branch-check.ts).
    */
   async startBranch(seed: BranchSeed): Promise<void> {
-    const problems = await seedBranch(seed, this.workspace, this.history, (event) => this.emit(event));
+    const problems = await seedBranch(
+      seed,
+      this.workspace,
+      this.history,
+      (event) => this.emit(event),
+      this.init.tokens,
+    );
     for (const problem of problems) this.emitError("restore_failed", problem, { replay: true });
     const pinnedDate = originDate(seed.origin);
     this.pendingBranchCheck = {
@@ -413,7 +427,7 @@ export class Session {
   }
 
   /** The catalog's figures the request hooks keep across this session's runs (request-hooks.ts). */
-  private readonly catalogFigures = new CatalogFigures();
+  private catalogFigures: CatalogFigures | undefined;
 
   private async execute(text: string, signal: AbortSignal, first: FirstRun = {}): Promise<void> {
     try {
@@ -442,15 +456,17 @@ export class Session {
           skills: workspace.catalog,
           skillRoots: () => workspace.activeSkills.resourceRoots(),
           sandbox,
-          ...(this.init.processes ? { processes: this.init.processes } : {}),
+          processes: this.init.processes,
+          tokens: this.init.tokens,
           secrets: this.secrets,
           skillPlacement,
           // What the session shows beside each request: figures, eager comparison, cache prediction and
           // ledger, registered-not-visible, the sandbox stamp (request-hooks.ts).
           hooks: createRequestHooks({
+            tokens: this.init.tokens,
             registry: workspace.registry,
             eagerBodies: prompt.eagerBodies,
-            figures: this.catalogFigures,
+            figures: (this.catalogFigures ??= new CatalogFigures(this.init.tokens)),
             sandbox,
             cache: {
               ...cache,
@@ -521,7 +537,8 @@ export class Session {
         workdir: this.workspace.workdir,
         signal: controller.signal,
         sandbox: this.sandboxSettings(),
-        ...(this.init.processes ? { processes: this.init.processes } : {}),
+        processes: this.init.processes,
+        tokens: this.init.tokens,
         secrets: this.secrets,
         emit: (event) => this.emit(event),
         emitError: (code, message) => this.emitError(code, message),
@@ -549,6 +566,7 @@ export class Session {
       parts: this.init.parts,
       home: this.init.home,
       workspace: () => this.workspace,
+      tokens: this.init.tokens,
       settings: () => this.settings,
       emit: (event, keep) => {
         if (!this.closed) this.stream.emit(event, { keep });
@@ -586,6 +604,7 @@ export class Session {
   /** What listing and loading one skill cost, counted as the requests' segments are (the skill detail). */
   skillFigures(name: string): Promise<SkillFigures> {
     return skillFigures({
+      tokens: this.init.tokens,
       catalog: this.workspace.catalog,
       workdir: this.workspace.workdir,
       version: PLAYGROUND_VERSION,

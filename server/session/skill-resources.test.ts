@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import { PermissionEngine } from "../permission/engine.ts";
 import type { ApprovalRequest } from "../protocol/permission.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
@@ -13,6 +14,9 @@ import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { Runner } from "../runner/runner.ts";
 import { createWorkspace, type Workspace } from "./workspace.ts";
+
+/** This file's own process runner (its tools' processes), ended after each test. */
+const processes = new ProcessRunner();
 
 const PDF_SKILL = `---
 name: pdf
@@ -52,12 +56,18 @@ beforeEach(async () => {
   workspace = await createWorkspace({ workdir, home, builtinDir: path.join(root, "no-builtin") });
 });
 afterEach(async () => {
+  await processes.killAll();
   await rm(root, { recursive: true, force: true });
 });
 
 const never = (): Promise<never> => Promise.reject(new Error("no approval expected in this test"));
 
-const context = () => ({ workdir: workspace.workdir, callId: "t", signal: new AbortController().signal });
+const context = () => ({
+  workdir: workspace.workdir,
+  processes,
+  callId: "t",
+  signal: new AbortController().signal,
+});
 
 async function call(name: string, input: Record<string, unknown>) {
   const prepared = workspace.registry.prepare(name, input);
@@ -163,6 +173,7 @@ turns:
       "inline.yaml",
     );
     const deps = workspace.runnerDependencies({
+      processes,
       provider: new ScriptedProvider(scenario),
       permission: {
         evaluate: (check) => engine.evaluate(check),
@@ -206,6 +217,7 @@ turns:
       "inline.yaml",
     );
     const deps = workspace.runnerDependencies({
+      processes,
       provider: new ScriptedProvider(scenario),
       permission: { evaluate: () => ({ decision: "allow", source: "mode", category: "exec" }), ask: never },
       onEvent: (event) => events.push(event),

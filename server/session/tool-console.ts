@@ -10,6 +10,7 @@ import type { PermissionHook } from "../permission/types.ts";
 import { runToolCall } from "../runner/tool-call.ts";
 import { PERMISSION_EVALUATE_TIMEOUT_MS } from "../runner/types.ts";
 import type { SecretScope } from "../providers/redact.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
 import type { ProcessRunner } from "../tools/process-runner.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { SandboxSettings } from "../tools/sandbox.ts";
@@ -24,8 +25,9 @@ export interface ConsoleCall {
   workdir: string;
   signal: AbortSignal;
   sandbox?: SandboxSettings;
-  processes?: ProcessRunner;
-  secrets?: SecretScope;
+  processes: ProcessRunner;
+  tokens: TokenCounter;
+  secrets: SecretScope;
   emit: (event: StreamInput) => void;
   emitError: (code: ErrorType, message: string) => void;
 }
@@ -46,8 +48,9 @@ export async function runConsoleCall(call: ConsoleCall): Promise<void> {
         workdir: call.workdir,
         signal: call.signal,
         ...(call.sandbox ? { sandbox: call.sandbox } : {}),
-        ...(call.processes ? { processes: call.processes } : {}),
-        ...(call.secrets ? { secrets: call.secrets } : {}),
+        processes: call.processes,
+        tokens: call.tokens,
+        secrets: call.secrets,
         // Everything registered is callable from the console, visible to the model or not.
         visibleNames: new Set(call.registry.names()),
         permissionTimeoutMs: PERMISSION_EVALUATE_TIMEOUT_MS,

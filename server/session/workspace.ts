@@ -12,8 +12,9 @@ import type { FolderTrust } from "../protocol/sandbox.ts";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { PermissionHook } from "../permission/types.ts";
 import type { ListingBudget } from "../prompt/stable-system.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import type { Provider } from "../providers/types.ts";
-import { SecretScope } from "../providers/redact.ts";
+import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import type { SkillPlacement } from "../protocol/runner-events.ts";
 import { createPromptSources } from "../runner/prompt-sources.ts";
 import { CatalogFigures, createRequestHooks, type RequestCacheOptions } from "./request-hooks.ts";
@@ -28,6 +29,7 @@ import { createLoadSkillTool, runLoadSkill } from "../skills/load-skill-tool.ts"
 import type { CatalogLayers, ReloadDiff, RemovedSkill } from "../skills/types.ts";
 import { Registry } from "../tools/registry.ts";
 import type { ExitHooks } from "../tools/exit-hooks.ts";
+import type { ProcessRunner } from "../tools/process-runner.ts";
 import { registerSystemTools } from "../tools/system/index.ts";
 
 function readVersion(): string {
@@ -47,6 +49,8 @@ export interface WorkspaceOptions {
   secrets?: SecretScope;
   /** The composition root's exit hooks, for the MCP servers' last-resort kill; default their own. */
   exitHooks?: ExitHooks;
+  /** The composition root's token counter; default the workspace's own. */
+  tokens?: TokenCounter;
 }
 
 export interface ConversationOptions {
@@ -66,11 +70,15 @@ export interface ConversationOptions {
   skillPlacement?: SkillPlacement;
   /** The request hooks' prompt-cache part (prediction, ledger, breakpoints); absent: none. */
   cache?: RequestCacheOptions;
+  /** Starts the processes the run's tools start: the composition root's runner. */
+  processes: ProcessRunner;
 }
 
 export interface Workspace {
   /** Realpath of the working directory. */
   workdir: string;
+  /** The token counter its figures come from (the composition root's). */
+  tokens: TokenCounter;
   home: string;
   /** The three layer folders the catalog scans. */
   layers: CatalogLayers;
@@ -125,7 +133,7 @@ async function realDirectory(workdir: string): Promise<string> {
 export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
   const workdir = await realDirectory(options.workdir);
   const home = options.home ?? os.homedir();
-  const secrets = options.secrets ?? new SecretScope();
+  const secrets = options.secrets ?? new SecretScope(new SecretRedactor());
   const layers = defaultLayers(workdir, home);
   if (options.builtinDir) layers.builtin = options.builtinDir;
   const catalog = await Catalog.create(layers);
@@ -167,10 +175,12 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
   });
   const prompt = createPromptSources({ catalog, activeSkills, workdir, version: PLAYGROUND_VERSION });
   // Kept across the runs of this workspace's Runners (runnerDependencies): see request-hooks.ts.
-  const catalogFigures = new CatalogFigures();
+  const tokens = options.tokens ?? new TokenCounter();
+  const catalogFigures = new CatalogFigures(tokens);
 
   return {
     workdir,
+    tokens,
     home,
     layers: { ...catalog.layers },
     catalog,
@@ -198,11 +208,14 @@ export async function createWorkspace(options: WorkspaceOptions): Promise<Worksp
         ...(conversation.maxIterations ? { maxIterations: conversation.maxIterations } : {}),
         ...(conversation.requestCounter ? { requestCounter: conversation.requestCounter } : {}),
         sandbox,
+        processes: conversation.processes,
+        tokens,
         secrets,
         ...(conversation.listingBudget ? { listingBudget: conversation.listingBudget } : {}),
         ...(conversation.skillPlacement ? { skillPlacement: conversation.skillPlacement } : {}),
         skillRoots: () => activeSkills.resourceRoots(),
         hooks: createRequestHooks({
+          tokens,
           registry,
           eagerBodies: prompt.eagerBodies,
           figures: catalogFigures,

@@ -10,6 +10,10 @@ import { Registry } from "../tools/registry.ts";
 import { ActiveSkills } from "./active-skills.ts";
 import { BUILTIN_SKILLS_DIR, Catalog, defaultLayers } from "./catalog.ts";
 import { createLoadSkillTool } from "./load-skill-tool.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 const DEMO_WORKDIR = fileURLToPath(new URL("../../examples/demo-workdir/", import.meta.url));
 /** The protected system tools of issue 3 (server/tools), plus load_skill. */
@@ -50,7 +54,7 @@ async function loadedRegistry(skillName: string) {
 }
 
 function callContext() {
-  return { workdir, callId: "call", signal: new AbortController().signal };
+  return { workdir, processes, callId: "call", signal: new AbortController().signal };
 }
 
 async function runTool(skillName: string, toolName: string, input: unknown) {

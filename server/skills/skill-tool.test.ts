@@ -5,6 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_OUTPUT_CAP } from "../tools/output-cap.ts";
 import { createSkillTool } from "./skill-tool.ts";
 import type { SkillToolSpec } from "./types.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let root: string;
 let skillDir: string;
@@ -52,7 +56,7 @@ const spec = (command: string[], extra: Partial<SkillToolSpec> = {}): SkillToolS
   ...extra,
 });
 
-const context = (signal = new AbortController().signal) => ({ workdir, callId: "c1", signal });
+const context = (signal = new AbortController().signal) => ({ workdir, processes, callId: "c1", signal });
 
 describe("skill command tool", () => {
   it("sends the arguments as JSON on stdin, runs in the skill root, returns stdout as content", async () => {

@@ -1,7 +1,7 @@
 // A tools.json entry as a Registry Tool: runs its command with the skill root as cwd, the call's
 // arguments as JSON on stdin (then EOF), and stdout as the result the model sees.
 import { UI_OUTPUT_CAP_BYTES } from "../tools/output-cap.ts";
-import { defaultProcessRunner } from "../tools/process-runner.ts";
+import { requireProcesses } from "../tools/process-runner.ts";
 import { sandboxPolicy } from "../tools/sandbox.ts";
 import { processExecution } from "../tools/system/process-result.ts";
 import {
@@ -67,7 +67,7 @@ export function createSkillTool(owner: SkillToolOwner, spec: SkillToolSpec): Too
       if (!check.ok)
         return { result: failResult(tool, "spawn_failed", `could not start ${tool}: ${check.reason}`) };
       const command = spec.command.join(" ");
-      const outcome = await (context.processes ?? defaultProcessRunner).run({
+      const outcome = await requireProcesses(context, tool).run({
         file: check.program,
         args: spec.command.slice(1),
         cwd: owner.rootDir,

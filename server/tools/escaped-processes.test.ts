@@ -6,7 +6,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runProcess } from "./process-runner.ts";
+import { ProcessRunner } from "./process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let workdir: string;
 const seenPids: number[] = [];
@@ -57,7 +60,7 @@ async function escapedPid(file: string): Promise<number> {
 
 describe("processes that escape the process group", () => {
   it("a setsid daemon started by a call that exits at once does not outlive the call", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       // The call waits until the daemon wrote its pid, so the test knows which process to look for.
       shellCommand:
         "setsid sh -c 'echo $$ > daemon.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & " +
@@ -71,7 +74,7 @@ describe("processes that escape the process group", () => {
   });
 
   it("a setsid daemon does not survive the timeout of its call", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand:
         "setsid sh -c 'echo $$ > timed.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
       cwd: workdir,
@@ -85,7 +88,7 @@ describe("processes that escape the process group", () => {
 
   it("a setsid daemon does not survive Stop (abort)", async () => {
     const controller = new AbortController();
-    const running = runProcess({
+    const running = processes.run({
       shellCommand:
         "setsid sh -c 'echo $$ > stopped.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
       cwd: workdir,
@@ -103,7 +106,7 @@ describe("processes that escape the process group", () => {
 
 describe("processes that also clear their environment", () => {
   it("an `env -i setsid` child is found through its parent while the call still runs", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand:
         "env -i /usr/bin/setsid /bin/sh -c 'echo $$ > cleared.pid; exec sleep 600' </dev/null >/dev/null 2>&1 & sleep 600",
       cwd: workdir,

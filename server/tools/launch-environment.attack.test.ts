@@ -8,8 +8,11 @@ import path from "node:path";
 import { afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { plantHostileEnvironment, processView } from "./fixtures/hostile-environment.ts";
 import { findProgram } from "./find-program.ts";
-import { runProcess } from "./process-runner.ts";
+import { ProcessRunner } from "./process-runner.ts";
 import { detectSandbox, sandboxPolicy } from "./sandbox.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let root: string;
 let workdir: string;
@@ -51,7 +54,7 @@ it("S16: a configured LD_PRELOAD, LD_LIBRARY_PATH, PATH and NODE_OPTIONS reach o
     `while [ ! -e go ]; do sleep 0.02; done`,
   ].join("; ");
   let launcherPid: number | undefined;
-  const running = runProcess({
+  const running = processes.run({
     shellCommand: command,
     cwd: workdir,
     timeoutMs: 30_000,

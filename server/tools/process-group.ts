@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
- * Process-group helpers. Every runProcess child leads its own group (detached: true), so signalling
+ * Process-group helpers. Every ProcessRunner child leads its own group (detached: true), so signalling
  * `-pgid` reaches the whole tree, including grandchildren a shell put in the background.
  */
 

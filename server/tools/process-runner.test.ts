@@ -5,7 +5,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { livingGroupMembers, signalGroup, waitForGroupExit } from "./process-group.ts";
-import { killAllProcesses, runProcess } from "./process-runner.ts";
+import { ProcessRunner } from "./process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 // Rows X1–X4 and X6–X9 of SECURITY.md, against real processes. Survivors are looked for by process group.
 
@@ -34,9 +37,9 @@ async function expectGroupGone(pgid: number | undefined): Promise<void> {
   expect(gone).toBe(true);
 }
 
-describe("runProcess basics", () => {
+describe("ProcessRunner.run basics", () => {
   it("captures stdout, stderr and the exit code", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "echo out; echo err >&2; exit 3",
       cwd: workdir,
       timeoutMs: 10_000,
@@ -51,7 +54,7 @@ describe("runProcess basics", () => {
   });
 
   it("runs in the given cwd with the given env", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       file: "/bin/sh",
       args: ["-c", 'pwd; echo "$PC_TEST_VALUE"'],
       cwd: workdir,
@@ -65,7 +68,7 @@ describe("runProcess basics", () => {
   it("does not pass provider API keys to children", async () => {
     process.env.ANTHROPIC_API_KEY = "sk-ant-test-key-that-must-not-leak";
     try {
-      const outcome = await runProcess({
+      const outcome = await processes.run({
         shellCommand: 'echo "key=${ANTHROPIC_API_KEY:-none} home=${HOME:+set}"',
         cwd: workdir,
         timeoutMs: 10_000,
@@ -77,9 +80,9 @@ describe("runProcess basics", () => {
   });
 
   it("reports a program that cannot be started as spawnError", async () => {
-    const outcome = await runProcess({ file: "pc-no-such-program", cwd: workdir, timeoutMs: 5_000 });
+    const outcome = await processes.run({ file: "pc-no-such-program", cwd: workdir, timeoutMs: 5_000 });
     expect(outcome.spawnError).toContain("program not found");
-    const missingCwd = await runProcess({
+    const missingCwd = await processes.run({
       shellCommand: "true",
       cwd: path.join(workdir, "absent"),
       timeoutMs: 5_000,
@@ -88,7 +91,7 @@ describe("runProcess basics", () => {
   });
 
   it("returns canceled at once for an already aborted signal", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "sleep 600",
       cwd: workdir,
       timeoutMs: 5_000,
@@ -101,7 +104,7 @@ describe("runProcess basics", () => {
 
 describe("timeouts and tree kill (X1–X4)", () => {
   it("X1: sleep 600 with a 1 s timeout returns timeout within about 1 s + grace", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "sleep 600",
       cwd: workdir,
       timeoutMs: 1000,
@@ -113,7 +116,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
   });
 
   it("X2: background sleeps of a shell are all killed with the group", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "sleep 600 & sleep 600 & wait",
       cwd: workdir,
       timeoutMs: 500,
@@ -124,7 +127,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
   });
 
   it("X3: a grandchild holding stdout open does not hang the call; it is killed", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       // The subshell keeps stdout open and ignores SIGTERM, so only SIGKILL ends it.
       shellCommand: "(trap '' TERM; sleep 600; echo never) & echo started",
       cwd: workdir,
@@ -137,7 +140,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
   });
 
   it("X3: with the timeout first, the call returns within timeout + 2 s", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "(trap '' TERM; sleep 600) & trap '' TERM; sleep 600",
       cwd: workdir,
       timeoutMs: 800,
@@ -149,7 +152,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
   });
 
   it("X4: a process that ignores SIGTERM gets SIGKILL after the grace period", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "trap '' TERM; sleep 600",
       cwd: workdir,
       timeoutMs: 500,
@@ -163,7 +166,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
   });
 
   it("ends a background job the command left running after it exited", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "sleep 600 > /dev/null 2>&1 & echo done",
       cwd: workdir,
       timeoutMs: 10_000,
@@ -178,7 +181,7 @@ describe("timeouts and tree kill (X1–X4)", () => {
 describe("output bounds (X6)", () => {
   it("X6: `yes` keeps memory bounded with head, tail and a truncation marker", async () => {
     const before = process.memoryUsage().rss;
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "yes",
       cwd: workdir,
       timeoutMs: 1000,
@@ -196,7 +199,7 @@ describe("output bounds (X6)", () => {
   });
 
   it("X6: 200 MB of output keeps the default 1 MiB head and tail", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "echo FIRST; head -c 200000000 /dev/zero | tr '\\0' 'a'; echo; echo LAST",
       cwd: workdir,
       timeoutMs: 60_000,
@@ -213,7 +216,7 @@ describe("cancel and shutdown (X7, X8)", () => {
   it("X7: aborting the signal kills the whole tree and reports canceled", async () => {
     const controller = new AbortController();
     let startedPid: number | undefined;
-    const running = runProcess({
+    const running = processes.run({
       shellCommand: "sleep 600 & sleep 600 & wait",
       cwd: workdir,
       timeoutMs: 60_000,
@@ -231,10 +234,10 @@ describe("cancel and shutdown (X7, X8)", () => {
     await expectGroupGone(startedPid);
   });
 
-  it("killAllProcesses ends every live call in this process", async () => {
+  it("killAll ends every live call of the runner", async () => {
     const pids: number[] = [];
     const runs = [1, 2].map(() =>
-      runProcess({
+      processes.run({
         shellCommand: "sleep 600 & wait",
         cwd: workdir,
         timeoutMs: 60_000,
@@ -243,7 +246,7 @@ describe("cancel and shutdown (X7, X8)", () => {
     );
     await pollUntil(() => pids.length === 2, 5000);
     pids.forEach(track);
-    await killAllProcesses();
+    await processes.killAll();
     const outcomes = await Promise.all(runs);
     for (const outcome of outcomes) {
       expect(outcome.canceled).toBe(true);
@@ -305,13 +308,13 @@ async function startRootFixture(name: string) {
 describe("stdin (X9)", () => {
   it("X9: a reader of stdin gets the input and then EOF", async () => {
     const input = JSON.stringify({ city: "Paris", note: "ünïcødé" });
-    const outcome = await runProcess({ file: "cat", cwd: workdir, timeoutMs: 10_000, input });
+    const outcome = await processes.run({ file: "cat", cwd: workdir, timeoutMs: 10_000, input });
     expect(outcome.exitCode).toBe(0);
     expect(outcome.stdout).toBe(input);
   });
 
   it("X9: a program that never reads stdin gets 1 MB of input without EPIPE breaking the call", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "echo ignored-stdin",
       cwd: workdir,
       timeoutMs: 10_000,
@@ -323,7 +326,7 @@ describe("stdin (X9)", () => {
   });
 
   it("X9: `cat` with no input returns at once (stdin closed)", async () => {
-    const outcome = await runProcess({ shellCommand: "cat", cwd: workdir, timeoutMs: 10_000 });
+    const outcome = await processes.run({ shellCommand: "cat", cwd: workdir, timeoutMs: 10_000 });
     expect(outcome.exitCode).toBe(0);
     expect(outcome.timedOut).toBe(false);
     expect(outcome.durationMs).toBeLessThan(2000);

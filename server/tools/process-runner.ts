@@ -4,6 +4,7 @@
 // bubblewrap around the program (sandbox.ts): its PID namespace with --die-with-parent ends every
 // descendant with the call, on Stop, and with the server even on kill -9. bwrap runs with the launcher's
 // fixed environment; the program's own (with the caller's `env`) is set inside the sandbox.
+import { PlaygroundError } from "../errors/index.ts";
 import { ExitHooks } from "./exit-hooks.ts";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
@@ -140,11 +141,17 @@ export class ProcessRunner {
   }
 }
 
-/** The runner of callers that were given none (tests, benchmarks, tools called without a context one). */
-export const defaultProcessRunner = new ProcessRunner();
-
-export function runProcess(options: ProcessOptions): Promise<ProcessOutcome> {
-  return defaultProcessRunner.run(options);
+/**
+ * The runner a tool that starts processes uses: its context's (the composition root's). There is no
+ * module-level fallback — a process nobody owns would outlive its server's or test's shutdown — so a
+ * context made without one (only for calls that start no process) fails here, by name.
+ */
+export function requireProcesses(context: { processes?: ProcessRunner }, tool: string): ProcessRunner {
+  if (context.processes) return context.processes;
+  throw new PlaygroundError(
+    "internal",
+    `${tool} starts a process, but its call was given no process runner (ToolContext.processes): the caller must pass its composition root's`,
+  );
 }
 
 async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promise<ProcessOutcome> {
@@ -390,11 +397,6 @@ async function endEscapedProcesses(
   }
   signalProcesses(remaining, "SIGKILL");
   return true;
-}
-
-/** Kills every live process group of the default runner (runProcess callers) and waits for them to end. */
-export function killAllProcesses(): Promise<void> {
-  return defaultProcessRunner.killAll();
 }
 
 /**

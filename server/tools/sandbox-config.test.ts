@@ -17,6 +17,10 @@ import { protectedAreaOf } from "./confine.ts";
 import { detectSandbox } from "./sandbox.ts";
 import { createSystemTools } from "./system/index.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
+import { ProcessRunner } from "./process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let root: string;
 let workdir: string;
@@ -43,6 +47,7 @@ async function run(command: string): Promise<ToolResult> {
     { command },
     {
       workdir,
+      processes,
       callId: "config",
       signal: new AbortController().signal,
       sandbox: { network: false, homes: [home] },

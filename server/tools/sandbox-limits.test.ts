@@ -17,6 +17,10 @@ import {
 } from "./sandbox.ts";
 import { DEFAULT_LIMITS, processLimitMechanism, sandboxLimits } from "./sandbox-limits.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
+import { ProcessRunner } from "./process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 const MIB = 1024 * 1024;
 let root: string;
@@ -62,6 +66,7 @@ async function run(command: string, limits?: SandboxSettings["limits"]): Promise
     { command, timeout_ms: 20_000 },
     {
       workdir,
+      processes,
       callId: "limits",
       signal: new AbortController().signal,
       sandbox: { network: false, homes: [home], ...(limits ? { limits } : {}) },

@@ -10,6 +10,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
 import { detectSandbox } from "./sandbox.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
+import { ProcessRunner } from "./process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 let root: string;
 let workdir: string;
@@ -38,6 +42,7 @@ async function run(command: string, cwd = workdir, network = false): Promise<Too
     { command },
     {
       workdir: cwd,
+      processes,
       callId: "attack",
       signal: new AbortController().signal,
       sandbox: { network, homes: [home] },

@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
-import { ProcessRunner, runProcess } from "./process-runner.ts";
+import { ProcessRunner } from "./process-runner.ts";
 import {
   bwrapArguments,
   detectSandbox,
@@ -20,6 +20,9 @@ import {
   type SandboxAvailability,
 } from "./sandbox.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const fixture = fileURLToPath(new URL("./fixtures/sandboxed-call.ts", import.meta.url));
@@ -118,6 +121,7 @@ async function run(
     { command, ...(options.timeoutMs ? { timeout_ms: options.timeoutMs } : {}) },
     {
       workdir: options.cwd ?? workdir,
+      processes,
       callId: "c1",
       signal: new AbortController().signal,
       sandbox: {
@@ -420,7 +424,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   it("X1/X2/X4: a timeout ends the whole tree, TERM-ignoring members included", async () => {
     const tokens = [sleepToken(), sleepToken()];
     const started = Date.now();
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: `trap '' TERM; sleep ${tokens[0]} & sleep ${tokens[1]} & wait`,
       cwd: workdir,
       timeoutMs: 500,
@@ -435,7 +439,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   it("X3: a grandchild holding stdout open does not hang the call", async () => {
     const token = sleepToken();
     const started = Date.now();
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: `sh -c 'sleep ${token} &'; echo done`,
       cwd: workdir,
       timeoutMs: 10_000,
@@ -447,7 +451,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   });
 
   it("X6: `yes` keeps the retained output bounded", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "yes",
       cwd: workdir,
       timeoutMs: 500,
@@ -462,7 +466,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   it("X7: Stop (abort) kills the tree and reports canceled", async () => {
     const token = sleepToken();
     const controller = new AbortController();
-    const running = runProcess({
+    const running = processes.run({
       shellCommand: `sleep ${token} & wait`,
       cwd: workdir,
       timeoutMs: 60_000,
@@ -492,7 +496,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   });
 
   it("X9: stdin is delivered then closed; `cat` with no input returns at once", async () => {
-    const echoed = await runProcess({
+    const echoed = await processes.run({
       shellCommand: "cat",
       cwd: workdir,
       input: '{"a":1}',
@@ -500,13 +504,18 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
       sandbox: policy(),
     });
     expect(echoed.stdout).toBe('{"a":1}');
-    const empty = await runProcess({ shellCommand: "cat", cwd: workdir, timeoutMs: 5000, sandbox: policy() });
+    const empty = await processes.run({
+      shellCommand: "cat",
+      cwd: workdir,
+      timeoutMs: 5000,
+      sandbox: policy(),
+    });
     expect(empty.exitCode).toBe(0);
   });
 
   it("a clean call reports no killed leftovers (the namespace teardown is not a leftover)", async () => {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const outcome = await runProcess({
+      const outcome = await processes.run({
         shellCommand: "true",
         cwd: workdir,
         timeoutMs: 5000,
@@ -518,7 +527,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   });
 
   it("a read-only root that holds the workdir leaves the workdir writable (and the call starts)", async () => {
-    const outcome = await runProcess({
+    const outcome = await processes.run({
       shellCommand: "echo x > made.txt",
       cwd: workdir,
       timeoutMs: 5000,
@@ -530,7 +539,7 @@ describe("the processes runner keeps X1–X9 through bubblewrap", () => {
   });
 
   it("a program missing inside the sandbox is a spawn failure, a missing command exits 127", async () => {
-    const missing = await runProcess({
+    const missing = await processes.run({
       file: "pc-no-such-program",
       cwd: workdir,
       timeoutMs: 5000,

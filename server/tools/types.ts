@@ -32,7 +32,12 @@ export interface ToolContext {
    * whose secrets are hidden. Absent: sandboxed with network off, hiding the real home's secrets.
    */
   sandbox?: SandboxSettings;
-  /** Starts the call's processes (the server's runner, which ends them at shutdown); absent: the default. */
+  /**
+   * Starts the call's processes: the composition root's runner (the server's, a CLI command's, a test's),
+   * which ends them at shutdown. The Runner always gives one; a context made for a call that starts no
+   * process (load_skill from a slash command, a restore) may leave it out, and a tool that needs it then
+   * fails saying so (`requireProcesses`).
+   */
   processes?: ProcessRunner;
 }
 

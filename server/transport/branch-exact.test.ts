@@ -12,13 +12,16 @@ import type { RequestEdit } from "../protocol/branch.ts";
 import type { ResolvedRequest } from "../protocol/request-model.ts";
 import type { PromptSegment } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
-import { messageSegments } from "../prompt/segments.ts";
+import { TokenCounter } from "../prompt/segments.ts";
 import { EVERYTHING_SERVER } from "../mcp/testing/processes.ts";
 import { installFixtureLog } from "../session/fixtures/relocate.ts";
 import { sessionsDirectory } from "../session/session-hub.ts";
 import { readSessionLog } from "../session/session-log.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 import { TEST_SCENARIOS } from "./testing/scenarios.ts";
+
+/** This file's own token counter (the composition root a test is). */
+const tokens = new TokenCounter();
 
 const SCENARIOS = {
   ...TEST_SCENARIOS,
@@ -64,7 +67,7 @@ function requests(sessionId: string): ResolvedRequest[] {
 /** Every segment of a request as the client received it: the snapshot's, its messages' from the history. */
 function segments(snapshot: ResolvedRequest): Map<string, PromptSegment> {
   const others = (snapshot.segments ?? []).filter((segment) => segment.kind !== "message");
-  const messages = messageSegments(snapshot.messages);
+  const messages = tokens.messageSegments(snapshot.messages);
   return new Map([...others, ...messages].map((segment) => [`${segment.kind}:${segment.name}`, segment]));
 }
 

@@ -232,7 +232,7 @@ export class ClientConnection {
         return;
       case "export_session": {
         await this.hub.flushLog(command.sessionId);
-        const session = await readExportedSession(this.hub.home, command.sessionId);
+        const session = await readExportedSession(this.hub.home, command.sessionId, this.hub.secrets);
         if (command.format === "html" || command.format === "scenario" || command.format === "otlp") {
           const file = exportSession(session, command.format);
           this.send({ type: "session_file", sessionId: command.sessionId, format: command.format, ...file });

@@ -10,6 +10,8 @@ import { SessionHub } from "../session/session-hub.ts";
 import type { LogFileSystem } from "../session/session-log.ts";
 import type { SessionParts } from "../session/session-types.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
+import type { TokenCounter } from "../prompt/segments.ts";
+import { SecretRedactor } from "../providers/redact.ts";
 import { ClientConnection } from "./connection.ts";
 import { WebSocketTransport } from "./ws-transport.ts";
 import {
@@ -54,6 +56,10 @@ export interface StartServerOptions {
   headersTimeoutMs?: number;
   /** Starts every tool process of this server; `close` ends what is still running. Default: a new one. */
   processes?: ProcessRunner;
+  /** The token counter of every session's figures (the composition root's); default the server's own. */
+  tokens?: TokenCounter;
+  /** The provider keys every session and log is redacted of (the composition root's); default its own. */
+  secrets?: SecretRedactor;
 }
 
 export interface RunningServer {
@@ -96,16 +102,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const scenariosDir = options.scenariosDir ?? `${REPO_ROOT}scenarios`;
   const staticFiles = new StaticFiles(options.staticDir ?? `${REPO_ROOT}out`);
   const processes = options.processes ?? new ProcessRunner();
+  const secrets = options.secrets ?? new SecretRedactor();
   const hub = new SessionHub({
     home: options.home,
     defaultWorkdir: options.defaultWorkdir,
-    parts: options.parts ?? defaultSessionParts({ scenariosDir, home: options.home }),
-    providers: () => listProviders(loadProvidersConfig({ home: options.home })),
+    parts: options.parts ?? defaultSessionParts({ scenariosDir, home: options.home, secrets }),
+    providers: () => listProviders(loadProvidersConfig({ home: options.home, secrets })),
     log,
     watch: options.watch,
     logFileSystem: options.logFileSystem,
     maxOpenSessions: options.maxOpenSessions,
     processes,
+    ...(options.tokens ? { tokens: options.tokens } : {}),
+    secrets,
   });
   // The policy needs the real port, known only after listen(); requests cannot arrive before that.
   let policy = buildPolicy(options.port ?? 3000, token);

@@ -18,6 +18,8 @@ import type { Provider } from "../../providers/types.ts";
 import { ActiveSkills } from "../../skills/active-skills.ts";
 import { Catalog } from "../../skills/catalog.ts";
 import { createLoadSkillTool } from "../../skills/load-skill-tool.ts";
+import { TokenCounter } from "../../prompt/segments.ts";
+import { ProcessRunner } from "../../tools/process-runner.ts";
 import { Registry } from "../../tools/registry.ts";
 import { failResult, okResult, type Tool } from "../../tools/types.ts";
 import { createRequestHooks, type RequestCacheOptions } from "../../session/request-hooks.ts";
@@ -120,6 +122,8 @@ export interface Harness {
     cache?: RequestCacheOptions,
   ): RunnerDependencies;
   scripted(yaml: string): ScriptedProvider;
+  /** The test's own process runner (its tools' processes); cleanup ends what it still runs. */
+  processes: ProcessRunner;
   cleanup(): Promise<void>;
 }
 
@@ -195,7 +199,10 @@ export async function createHarness(): Promise<Harness> {
     platform: "test",
   });
   const requestCounter = new RequestCounter();
+  const processes = new ProcessRunner();
+  const tokens = new TokenCounter();
   return {
+    processes,
     root,
     workdir,
     catalog,
@@ -218,10 +225,13 @@ export async function createHarness(): Promise<Harness> {
       prompt,
       workdir,
       history,
+      processes,
+      tokens,
       onEvent: (event) => events.push(event),
       requestCounter,
       now: () => new Date("2026-12-02T10:00:00Z"),
       hooks: createRequestHooks({
+        tokens,
         registry,
         eagerBodies: prompt.eagerBodies,
         ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
@@ -231,7 +241,10 @@ export async function createHarness(): Promise<Harness> {
       ...overrides,
     }),
     scripted: (yaml) => new ScriptedProvider(parseScenario(yaml, "inline.yaml")),
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: async () => {
+      await processes.killAll();
+      await rm(root, { recursive: true, force: true });
+    },
   };
 }
 

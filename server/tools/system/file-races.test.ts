@@ -16,6 +16,10 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolExecution } from "../types.ts";
 import { createSystemTools, type SystemTool } from "./index.ts";
+import { ProcessRunner } from "../process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 // SECURITY X12: another process swaps a folder of the workdir for a symlink to a folder outside it (and
 // back) as fast as it can while the file tools run. No call may return outside content or land a write
@@ -168,6 +172,7 @@ async function race(
     executions.push(
       await tool(name).execute(input(index), {
         workdir,
+        processes,
         callId: `race-${index}`,
         signal: new AbortController().signal,
       }),

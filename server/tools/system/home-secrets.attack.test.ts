@@ -7,6 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionEngine } from "../../permission/engine.ts";
 import type { SandboxState } from "../../protocol/sandbox.ts";
 import { createSystemTools, type SystemTool } from "./index.ts";
+import { ProcessRunner } from "../process-runner.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 const PRIVATE_KEY = "-----BEGIN OPENSSH PRIVATE KEY----- home-secrets-attack";
 const PROVIDER_KEY = "provider-key-home-secrets-attack";
@@ -44,6 +48,7 @@ async function call(name: string, input: Record<string, unknown>, workdir = home
   const trace = engine.evaluate({ callId: "c1", tool: tool(name).definition, input, target });
   const execution = await tool(name).execute(input, {
     workdir,
+    processes,
     callId: "c1",
     signal: new AbortController().signal,
   });

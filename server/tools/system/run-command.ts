@@ -1,4 +1,4 @@
-import { defaultProcessRunner } from "../process-runner.ts";
+import { requireProcesses } from "../process-runner.ts";
 import { sandboxPolicy } from "../sandbox.ts";
 import { skillNamedIn, type SkillRootsProvider } from "../skill-roots.ts";
 import { defineTool, type Tool, type ToolExecution } from "../types.ts";
@@ -75,7 +75,7 @@ export function createRunCommandTool(
       const { command } = input;
       const requested = input.timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
       const timeoutMs = Math.min(Math.max(1, Math.floor(requested)), RUN_COMMAND_MAX_TIMEOUT_MS);
-      const outcome = await (context.processes ?? defaultProcessRunner).run({
+      const outcome = await requireProcesses(context, "run_command").run({
         shellCommand: command,
         cwd: context.workdir,
         timeoutMs,

@@ -16,13 +16,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_OUTPUT_CAP } from "../output-cap.ts";
-import { runProcess } from "../process-runner.ts";
+import { ProcessRunner } from "../process-runner.ts";
 import { Registry } from "../registry.ts";
 import type { ToolContext, ToolExecution } from "../types.ts";
 import { openConfined, writeConfined } from "./confined-fs.ts";
 import { createSystemTools, registerSystemTools, SYSTEM_TOOL_NAMES, type SystemTool } from "./index.ts";
 import { READ_FILE_CAP_BYTES } from "./read-file.ts";
 import { createSearchCodeTool } from "./search-code.ts";
+
+/** This file's own process runner (the composition root a test is). */
+const processes = new ProcessRunner();
 
 // The built-in tools against real files in a temp workdir (with real symlinks pointing outside it).
 
@@ -50,7 +53,7 @@ afterAll(async () => {
 });
 
 function context(): ToolContext {
-  return { workdir, callId: "call-1", signal: new AbortController().signal };
+  return { workdir, processes, callId: "call-1", signal: new AbortController().signal };
 }
 
 function tool(name: string): SystemTool {
@@ -361,6 +364,13 @@ describe("confined-fs: every open is checked where it is used", () => {
 });
 
 describe("run_command", () => {
+  it("a call given no process runner fails by name instead of starting a process nobody owns", async () => {
+    const { processes: _none, ...withoutRunner } = context();
+    await expect(tool("run_command").execute({ command: "true" }, withoutRunner)).rejects.toThrow(
+      /run_command starts a process, but its call was given no process runner/,
+    );
+  });
+
   it("runs in the workdir and reports output and exit code", async () => {
     const { result } = await call("run_command", { command: "pwd; echo oops >&2; exit 2" });
     expect(result).toMatchObject({ ok: false, errorType: "command_failed", metadata: { exitCode: 2 } });
@@ -398,7 +408,7 @@ describe("run_command", () => {
     const controller = new AbortController();
     const running = tool("run_command").execute(
       { command: "sleep 600" },
-      { workdir, callId: "c", signal: controller.signal },
+      { workdir, processes, callId: "c", signal: controller.signal },
     );
     setTimeout(() => controller.abort(), 100);
     const { result } = await running;
