@@ -132,7 +132,9 @@ it("packs, installs into a temp prefix, and from another folder serves the page 
       expect(results.map((result) => result.ok)).toEqual(results.map(() => true));
       expect(results.map((result) => result.content).join("\n")).toContain('"Widget, large"');
       // The prompt-cache prediction needs the rules the server reads from the package at run time.
-      const requests = events.flatMap((event) => (event.type === "request" ? [event.snapshot] : []));
+      const requests = events.flatMap((event) =>
+        event.type === "request" ? [client.resolveRequest(sessionId, event.snapshot)] : [],
+      );
       expect(requests.length).toBeGreaterThan(1);
       for (const snapshot of requests) expect(snapshot.cache?.source).toContain("cache-rules.json");
     } finally {
