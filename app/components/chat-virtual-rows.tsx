@@ -10,6 +10,7 @@ import { Row, rowOfRequest, type ListProps } from "./chat-rows.tsx";
 const OVERSCAN = 10;
 /** A first guess for a row's height before it is measured (between a stop line and a short answer). */
 const ESTIMATED_ROW_PX = 56;
+const neverAdjust = () => false;
 
 /**
  * The rows in view, mounted once the conversation grows past VIRTUAL_AFTER (a component of its own, so
@@ -34,11 +35,11 @@ export function VirtualRows({ turns, scroller, following, shown, ...rowProps }: 
   });
   instance.current = virtualizer;
   // A row above the view measured at another height than guessed moves the view by the difference, so
-  // what the reader looks at stays put. While following, the bottom is pinned instead: such a move would
-  // look like the reader scrolling up (and stop the following).
-  const isFollowing = useRef(following);
-  isFollowing.current = following;
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = () => !isFollowing.current;
+  // what the reader looks at stays put — the library's own rule (undefined), which moves it only for a
+  // row above the view: a row in view measured at the top of the conversation must not push the first
+  // message out of it. While following, the bottom is pinned instead: such a move would look like the
+  // reader scrolling up (and stop the following).
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjust : undefined;
   // Only a new highlight moves the view, not every turn that streams in: the rest is read from a ref.
   const latest = useRef({ turns, virtualizer });
   latest.current = { turns, virtualizer };
