@@ -191,7 +191,10 @@ export function ChatPanel({
       <Composer
         skills={skills}
         running={running}
-        disabled={!connected}
+        // Until a session is open there is nowhere to send a message: the box waits rather than take one
+        // it would have to drop (the page opens or creates the first session as it connects).
+        disabled={!connected || !sessionId}
+        disabledText={connected ? "Opening a session…" : "Connecting…"}
         onSend={send}
         onStop={onStop}
         queued={queued}

@@ -30,6 +30,7 @@ export function Composer({
   skills,
   running,
   disabled,
+  disabledText = "Connecting…",
   onSend,
   onStop,
   queued = [],
@@ -41,6 +42,8 @@ export function Composer({
   skills: SkillView[];
   running: boolean;
   disabled: boolean;
+  /** What the box says while it is disabled (default "Connecting…"). */
+  disabledText?: string;
   /** Sends (or, during a run, queues) the message; false when it could not, and the text stays. */
   onSend: (text: string) => boolean;
   onStop: () => void;
@@ -79,10 +82,20 @@ export function Composer({
   const active = completions.length > 0 ? Math.min(highlight, completions.length - 1) : -1;
   const optionId = (index: number) => `${listId}-option-${index}`;
   const accept = (skill: SkillView) => setText(`/${skill.name} `);
+  // Enter before the box can send (still connecting, the first session still opening) is kept, not
+  // dropped: the message goes out the moment it can, and says so until then.
+  const [held, setHeld] = useState(false);
   const send = () => {
-    if (!text.trim() || disabled) return;
+    if (!text.trim()) return setHeld(false);
+    if (disabled) return setHeld(true);
+    setHeld(false);
     if (onSend(text.trim())) setText("");
   };
+  const sendHeld = useRef(send);
+  sendHeld.current = send;
+  useEffect(() => {
+    if (held && !disabled) sendHeld.current();
+  }, [held, disabled]);
   return (
     <div className="relative border-t border-slate-200 p-2" data-testid="composer">
       <p className="sr-only" role="status" data-testid="slash-status">
@@ -170,6 +183,11 @@ export function Composer({
           ))}
         </ol>
       )}
+      {held && disabled && (
+        <p className="mb-1 text-[0.7rem] text-slate-600" role="status" data-testid="composer-held">
+          {disabledText}: your message goes out as soon as it can.
+        </p>
+      )}
       {approvalWaiting && (
         <p className="mb-1 text-[0.7rem] text-amber-900" data-testid="composer-approval-hint">
           An approval is waiting above. What you type here never answers it: press <kbd>Shift+Tab</kbd> (or
@@ -189,7 +207,7 @@ export function Composer({
           className="min-w-0 flex-1 resize-none rounded border border-slate-300 p-1.5 text-sm"
           placeholder={
             disabled
-              ? "Connecting…"
+              ? disabledText
               : running
                 ? "A run is going: Enter queues this message, sent when the run ends"
                 : "Message, or /skill args — Enter sends, Shift+Enter new line"
