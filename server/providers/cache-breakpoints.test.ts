@@ -10,7 +10,7 @@ import type { ChatMessage, Usage } from "../protocol/model.ts";
 import type { PromptSegment } from "../protocol/runner-events.ts";
 import { sha256Hex } from "../prompt/hash.ts";
 import { Runner } from "../runner/runner.ts";
-import { createHarness, type Harness } from "../runner/testing/harness.ts";
+import { createHarness, type Harness } from "../testing/runner-harness.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { anthropicStream, startFakeAnthropic } from "./testing/fake-anthropic.ts";

@@ -6,7 +6,7 @@ import { buildStableSystem } from "../prompt/stable-system.ts";
 import { ROUTER_LABEL } from "../protocol/routing.ts";
 import { Runner } from "../runner/runner.ts";
 import { recordProblem } from "../session/log-schema.ts";
-import { createHarness, type Harness } from "../runner/testing/harness.ts";
+import { createHarness, type Harness } from "../testing/runner-harness.ts";
 import { parseIndex, route } from "./router-score.ts";
 import { RouterProvider } from "./router.ts";
 import { parseScenario } from "./scenario.ts";

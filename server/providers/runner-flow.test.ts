@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { Runner } from "../runner/runner.ts";
-import { createHarness, ROWS_BODY, type Harness } from "../runner/testing/harness.ts";
+import { createHarness, ROWS_BODY, type Harness } from "../testing/runner-harness.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { ManualProvider } from "./manual.ts";

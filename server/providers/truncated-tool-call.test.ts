@@ -4,7 +4,7 @@
 // Driven through the local servers that speak each API's wire format.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Runner } from "../runner/runner.ts";
-import { createHarness, readNote, type Harness } from "../runner/testing/harness.ts";
+import { createHarness, readNote, type Harness } from "../testing/runner-harness.ts";
 import { AnthropicProvider } from "./anthropic.ts";
 import { OpenAiProvider } from "./openai.ts";
 import { anthropicStream, startFakeAnthropic } from "./testing/fake-anthropic.ts";

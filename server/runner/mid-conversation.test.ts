@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCacheLedger, createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
 import type { ModelRequest, Provider, ProviderEvent } from "../providers/types.ts";
 import { Runner } from "./runner.ts";
-import { createHarness, ROWS_BODY, type Harness } from "./testing/harness.ts";
+import { createHarness, ROWS_BODY, type Harness } from "../testing/runner-harness.ts";
 
 let harness: Harness;
 beforeEach(async () => {

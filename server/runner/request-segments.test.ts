@@ -8,7 +8,7 @@ import type { RunnerEvent } from "../protocol/runner-events.ts";
 import type { ProviderEvent } from "../providers/types.ts";
 import { messageText, TOKENIZER_NAME } from "../prompt/segments.ts";
 import { Runner } from "./runner.ts";
-import { createHarness, REVIEW_BODY, type Harness } from "./testing/harness.ts";
+import { createHarness, REVIEW_BODY, type Harness } from "../testing/runner-harness.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 

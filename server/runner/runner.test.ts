@@ -8,7 +8,7 @@ import { WORKDIR_ENV_VAR } from "../skills/skill-tool.ts";
 import { okResult } from "../tools/types.ts";
 import { Runner } from "./runner.ts";
 import { TOOL_STOP_SETTLE_MS } from "./tool-call.ts";
-import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./testing/harness.ts";
+import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "../testing/runner-harness.ts";
 
 let harness: Harness;
 beforeEach(async () => {

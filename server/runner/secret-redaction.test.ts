@@ -13,7 +13,7 @@ import { REDACTED, SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { createWorkspace } from "../session/workspace.ts";
-import { TestPermission } from "./testing/harness.ts";
+import { TestPermission } from "../testing/runner-harness.ts";
 import { runUserMessage } from "./slash.ts";
 import { RequestCounter } from "./types.ts";
 

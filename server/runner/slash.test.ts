@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../protocol/model.ts";
 import { recentMessages, summarizeHistory } from "./history-window.ts";
 import { parseSlashCommand, runUserMessage } from "./slash.ts";
-import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "./testing/harness.ts";
+import { createHarness, readNote, REVIEW_BODY, ROWS_BODY, type Harness } from "../testing/runner-harness.ts";
 
 let harness: Harness;
 /** What load_skill appends to a rendered SOP: where the skill lives (level 3 of disclosure). */

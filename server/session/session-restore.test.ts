@@ -10,7 +10,7 @@ import type { RunnerEvent } from "../protocol/runner-events.ts";
 import { parseScenario } from "../providers/scenario.ts";
 import { ScriptedProvider } from "../providers/scripted.ts";
 import { runUserMessage } from "../runner/slash.ts";
-import { TestPermission } from "../runner/testing/harness.ts";
+import { TestPermission } from "../testing/runner-harness.ts";
 import { RequestCounter } from "../runner/types.ts";
 import type { SequencedEvent } from "./event-stream.ts";
 import { loggedActivations, restoreActiveSkills } from "./session-restore.ts";

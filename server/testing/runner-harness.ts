@@ -9,22 +9,22 @@ import type {
   PermissionCheck,
   PermissionHook,
   PermissionTrace,
-} from "../../permission/types.ts";
-import type { ChatMessage } from "../../protocol/model.ts";
-import type { RequestSnapshot, RunnerEvent } from "../../protocol/runner-events.ts";
-import { parseScenario } from "../../providers/scenario.ts";
-import { ScriptedProvider } from "../../providers/scripted.ts";
-import type { Provider } from "../../providers/types.ts";
-import { ActiveSkills } from "../../skills/active-skills.ts";
-import { Catalog } from "../../skills/catalog.ts";
-import { createLoadSkillTool } from "../../skills/load-skill-tool.ts";
-import { TokenCounter } from "../../prompt/segments.ts";
-import { ProcessRunner } from "../../tools/process-runner.ts";
-import { Registry } from "../../tools/registry.ts";
-import { failResult, okResult, type Tool } from "../../tools/types.ts";
-import { createRequestHooks, type RequestCacheOptions } from "../../session/request-hooks.ts";
-import { createPromptSources } from "../prompt-sources.ts";
-import { RequestCounter, type RunnerDependencies } from "../types.ts";
+} from "../permission/types.ts";
+import type { ChatMessage } from "../protocol/model.ts";
+import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
+import { parseScenario } from "../providers/scenario.ts";
+import { ScriptedProvider } from "../providers/scripted.ts";
+import type { Provider } from "../providers/types.ts";
+import { ActiveSkills } from "../skills/active-skills.ts";
+import { Catalog } from "../skills/catalog.ts";
+import { createLoadSkillTool } from "../skills/load-skill-tool.ts";
+import { TokenCounter } from "../prompt/segments.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
+import { Registry } from "../tools/registry.ts";
+import { failResult, okResult, type Tool } from "../tools/types.ts";
+import { createRequestHooks, type RequestCacheOptions } from "../session/request-hooks.ts";
+import { createPromptSources } from "../runner/prompt-sources.ts";
+import { RequestCounter, type RunnerDependencies } from "../runner/types.ts";
 
 export const REVIEW_BODY = "REVIEW-SOP: read every changed file, then list findings by severity.";
 export const ROWS_BODY = "ROWS-SOP: call count_rows on the CSV, then report the number.";
