@@ -113,44 +113,57 @@ const EXPECTED_ROLES: ChatMessage["role"][] = [
   "assistant",
 ];
 
+/**
+ * Opens fixture `name` in a page and checks what every old log of the review-then-hello session must show:
+ * the conversation, each request's messages as logged, the active skills, the chat turns and the tool calls.
+ * Returns the log's text, its logged snapshots, the page's state and timeline, for the checks particular to a format.
+ */
+async function reopenedReviewSession(name: string, sessionId: string) {
+  const text = await installFixture(name, sessionId);
+  const logged = loggedSnapshots(text);
+  expect(logged.map((snapshot) => snapshot.messages?.length)).toEqual([1, 3, 5, 7]);
+  const opened = await openInPage(sessionId);
+  const conversation = await opened.client.openedConversation(
+    opened.client.events(sessionId)[0] as Parameters<TestClient["openedConversation"]>[0],
+  );
+  expect(conversation.map((message) => message.role)).toEqual(EXPECTED_ROLES);
+  opened.client.close();
+  const view = timeline(opened.state);
+  // Every request shows exactly the messages the previous version logged for it.
+  expect(view.requests.map((request) => request.messages)).toEqual(
+    logged.map((snapshot) => snapshot.messages),
+  );
+  expect(view.requests.map((request) => request.activeSkills)).toEqual([
+    [],
+    ["review"],
+    ["review"],
+    ["review"],
+  ]);
+  expect(view.turns).toEqual([
+    { kind: "user", text: "please review" },
+    { kind: "assistant", requestIndex: 1, text: "Loading the review skill.", streaming: false },
+    { kind: "assistant", requestIndex: 2, text: "", streaming: false },
+    { kind: "assistant", requestIndex: 3, text: "Findings: none.", streaming: false },
+    { kind: "stop" },
+    { kind: "user", text: "hello" },
+    { kind: "assistant", requestIndex: 4, text: "Hi there, nice to meet you.", streaming: false },
+    { kind: "stop" },
+  ]);
+  expect(view.calls).toEqual([
+    ["load_skill", "done"],
+    ["read_file", "done"],
+  ]);
+  return { text, logged, state: opened.state, view };
+}
+
 describe("session logs of format 1", () => {
   it("reopen with the same conversation and inspector timeline, compact or with full snapshots", async () => {
-    const full = await installFixture("format-1-full.jsonl");
-    const logged = loggedSnapshots(full);
-    expect(logged.map((snapshot) => snapshot.messages?.length)).toEqual([1, 3, 5, 7]);
-    const fromFull = await openInPage();
-    const conversation = await fromFull.client.openedConversation(
-      fromFull.client.events(SESSION_ID)[0] as Parameters<TestClient["openedConversation"]>[0],
+    const { view: fullView, state: fromFullState } = await reopenedReviewSession(
+      "format-1-full.jsonl",
+      SESSION_ID,
     );
-    expect(conversation.map((message) => message.role)).toEqual(EXPECTED_ROLES);
-    fromFull.client.close();
-    const fullView = timeline(fromFull.state);
-    // Every request shows exactly the messages the previous version logged for it.
-    expect(fullView.requests.map((request) => request.messages)).toEqual(
-      logged.map((snapshot) => snapshot.messages),
-    );
-    expect(fullView.requests.map((request) => request.activeSkills)).toEqual([
-      [],
-      ["review"],
-      ["review"],
-      ["review"],
-    ]);
-    expect(fullView.turns).toEqual([
-      { kind: "user", text: "please review" },
-      { kind: "assistant", requestIndex: 1, text: "Loading the review skill.", streaming: false },
-      { kind: "assistant", requestIndex: 2, text: "", streaming: false },
-      { kind: "assistant", requestIndex: 3, text: "Findings: none.", streaming: false },
-      { kind: "stop" },
-      { kind: "user", text: "hello" },
-      { kind: "assistant", requestIndex: 4, text: "Hi there, nice to meet you.", streaming: false },
-      { kind: "stop" },
-    ]);
-    expect(fullView.calls).toEqual([
-      ["load_skill", "done"],
-      ["read_file", "done"],
-    ]);
     // An old snapshot has no token figures: the inspector says so instead of guessing.
-    expect(requestSnapshot(fromFull.state.session!.requests[0]).segments).toBeUndefined();
+    expect(requestSnapshot(fromFullState.session!.requests[0]).segments).toBeUndefined();
 
     // The same session as the previous version wrote it: the same view.
     await server.hub.delete(SESSION_ID);
@@ -186,42 +199,15 @@ describe("session logs of format 1", () => {
 
 describe("session logs of format 2", () => {
   it("reopen with the same conversation and inspector timeline, as logged or as exported", async () => {
-    const exported = await installFixture("format-2-exported.jsonl", FORMAT_2_ID);
-    const logged = loggedSnapshots(exported);
-    expect(logged.map((snapshot) => snapshot.messages?.length)).toEqual([1, 3, 5, 7]);
-    const fromExport = await openInPage(FORMAT_2_ID);
-    const conversation = await fromExport.client.openedConversation(
-      fromExport.client.events(FORMAT_2_ID)[0] as Parameters<TestClient["openedConversation"]>[0],
-    );
-    expect(conversation.map((message) => message.role)).toEqual(EXPECTED_ROLES);
-    fromExport.client.close();
-    const exportView = timeline(fromExport.state);
-    expect(exportView.requests.map((request) => request.messages)).toEqual(
-      logged.map((snapshot) => snapshot.messages),
-    );
-    expect(exportView.requests.map((request) => request.activeSkills)).toEqual([
-      [],
-      ["review"],
-      ["review"],
-      ["review"],
-    ]);
-    expect(exportView.turns).toEqual([
-      { kind: "user", text: "please review" },
-      { kind: "assistant", requestIndex: 1, text: "Loading the review skill.", streaming: false },
-      { kind: "assistant", requestIndex: 2, text: "", streaming: false },
-      { kind: "assistant", requestIndex: 3, text: "Findings: none.", streaming: false },
-      { kind: "stop" },
-      { kind: "user", text: "hello" },
-      { kind: "assistant", requestIndex: 4, text: "Hi there, nice to meet you.", streaming: false },
-      { kind: "stop" },
-    ]);
-    expect(exportView.calls).toEqual([
-      ["load_skill", "done"],
-      ["read_file", "done"],
-    ]);
+    const {
+      text: exported,
+      logged,
+      view: exportView,
+      state: fromExportState,
+    } = await reopenedReviewSession("format-2-exported.jsonl", FORMAT_2_ID);
     // Format 2 snapshots carry their token figures: every request has one segment per message, the long
     // README result's (over 16 KiB) included, and the same stable system and tools as logged.
-    const requests = fromExport.state.session!.requests;
+    const requests = fromExportState.session!.requests;
     const full = requests.map((request) => requestSnapshot(request));
     expect(full.map((snapshot) => figuresOf(snapshot)?.messages)).toEqual([1, 3, 5, 7]);
     expect(full.map((snapshot) => snapshot.system.stable)).toEqual(
