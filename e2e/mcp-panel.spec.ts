@@ -43,7 +43,7 @@ test("the MCP panel shows the server and its tools; echo from the tool console w
   await expect(server.getByTestId("mcp-tool-mcp__everything__get-sum")).toBeVisible();
   await expect(echo.getByTestId("mcp-tool-tokens")).toHaveText(/^\d+ tokens$/);
   await expect(panel.getByTestId("mcp-total-tokens")).toHaveText(
-    /^\d+ tokens of definitions in every request$/,
+    /^\d+ tokens of definitions per request, from the first run after they connect$/,
   );
   await server
     .getByTestId("mcp-server-stderr")

@@ -43,9 +43,9 @@ export function McpPanel({
         <Badge
           wrap
           testId="mcp-total-tokens"
-          title="o200k_base tokens (gpt-tokenizer) of every MCP tool definition, counted on the server"
+          title="o200k_base tokens (gpt-tokenizer) of every MCP tool definition, counted on the server. A run's tool list is fixed when it starts: a run that began before a server connected does not carry its tools (the inspector lists them as registered, not visible)."
         >
-          {total} tokens of definitions in every request
+          {total} tokens of definitions per request, from the first run after they connect
         </Badge>
       </div>
       {warnings
