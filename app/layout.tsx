@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import "./globals.css";
-import { earlySocketScript } from "./lib/early-socket.ts";
 
 export const metadata = {
   title: "PseudoClaude Playground",
@@ -10,10 +9,6 @@ export const metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <head>
-        {/* Connects and asks for the first session while the page's scripts load (lib/early-socket.ts). */}
-        <script dangerouslySetInnerHTML={{ __html: earlySocketScript() }} />
-      </head>
       <body>{children}</body>
     </html>
   );

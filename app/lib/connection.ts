@@ -1,8 +1,8 @@
 // The WebSocket client: reads the start token from the URL fragment, connects on the same origin,
 // batches incoming messages (so 10,000 text deltas cost a few renders, not 10,000; the replay of a
 // reopened session is applied at once), and reconnects with backoff, reopening the current session
-// from the last sequence number it saw. Its first socket is usually the one the inline script in the
-// page's <head> opened before the scripts loaded (./early-socket.ts): adopted, with what it received.
+// from the last sequence number it saw. Its first socket is usually the one the inline script at the top of
+// the workspace page opened before the scripts loaded (./early-socket.ts): adopted, with what it received.
 "use client";
 import { startTransition, useCallback, useEffect, useRef } from "react";
 import type { ClientCommand, ServerMessage } from "../../server/protocol/index.ts";

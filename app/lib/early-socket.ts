@@ -1,11 +1,11 @@
 // The page's socket opens before React does. A reopened session's replay takes the server a few
 // hundred ms to read, check and send — as long as the page's scripts take to load and hydrate — so a
-// small inline script (the layout puts it in <head>, app/layout.tsx) connects at once, asks for the
+// small inline script (at the top of the workspace page, app/page.tsx) connects at once, asks for the
 // session list and opens the session the page would open first, and keeps every frame until the
 // connection hook (./connection.ts) adopts the socket; the hook then handles those frames as if they had
 // just arrived, and from then on the socket is the hook's (its reconnects, its token rules).
 //
-// No "use client": the layout (a server component) inlines these functions' source text, and the hook
+// No "use client": the page (a server component) inlines these functions' source text, and the hook
 // imports the same functions, so the early script and the page make their choices by one rule.
 // Each function here is self-contained (no imports, no module state) for that reason.
 import type { SessionSummary } from "../../server/protocol/index.ts";
