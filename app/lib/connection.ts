@@ -98,12 +98,17 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
   const socketRef = useRef<WebSocket | null>(null);
   const resumeRef = useRef(resume);
   resumeRef.current = resume;
-  /** The session the early script already asked to open on the socket it left (one open_session less). */
+  /**
+   * The session the page's first socket asked to open before the list (the early script, or the hook
+   * for it): the page's own open_session for it is not sent again, and its refusal is not shown.
+   */
   const earlyOpenRef = useRef<{ socket: WebSocket; sessionId: string } | undefined>(undefined);
 
   useEffect(() => {
     let token = readToken();
     let early = adoptable(takeEarlySocket(), token);
+    /** A socket of this page has opened (a later one is a reconnect: it resumes, it asks nothing first). */
+    let everOpened = false;
     let disposed = false;
     let attempt = 0;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -168,8 +173,17 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       const onOpen = (listSent: boolean) => {
         opened = true;
         attempt = 0;
-        if (!listSent) socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         const { sessionId, lastSeq } = resumeRef.current();
+        const stored = window.sessionStorage.getItem(sessionKey);
+        if (!listSent && !sessionId && !everOpened && stored) {
+          // The page's first socket, open before the early script could ask (adopted while connecting,
+          // or no script): it asks as the script does, for the session this tab showed, before the list.
+          const command: ClientCommand = { type: "open_session", sessionId: stored, batchReplay: true };
+          socket.send(JSON.stringify(command));
+          earlyOpenRef.current = { socket, sessionId: stored };
+        }
+        everOpened = true;
+        if (!listSent) socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         if (sessionId) {
           const command: ClientCommand = {
             type: "open_session",
