@@ -27,6 +27,7 @@ import {
   prepareSandboxedCall,
   releaseSandboxedCall,
   sandboxAftermath,
+  sandboxLaunch,
   sandboxSummary,
   type SandboxPolicy,
   type SandboxSummary,
@@ -198,8 +199,10 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   };
   const program = sandboxed
     ? {
-        file: sandboxed.program!,
-        args: bwrapArguments(sandboxed, { cwd: options.cwd, ...requested, env: environment }),
+        ...sandboxLaunch(
+          sandboxed,
+          bwrapArguments(sandboxed, { cwd: options.cwd, ...requested, env: environment }),
+        ),
         env: { ...LAUNCHER_ENVIRONMENT, [RUN_MARKER_VARIABLE]: marker },
       }
     : { ...requested, env: environment };
@@ -404,6 +407,9 @@ async function endEscapedProcesses(
  * `bwrap: …` with exit code 1, before the program runs: those are start failures, not the program's.
  */
 function sandboxStartFailure(exitCode: number | null, stderr: string): string | undefined {
+  // nsenter (entering the call's overlay, held-writes.ts) reports the same way.
+  if (exitCode === 1 && stderr.startsWith("nsenter: "))
+    return `the sandbox could not enter the call's overlay: ${stderr.split("\n")[0]!.slice("nsenter: ".length)}`;
   if (exitCode !== 1 || !stderr.startsWith("bwrap: ")) return undefined;
   const line = stderr.split("\n")[0]!.slice("bwrap: ".length);
   const missing = /^execvp (.+): No such file or directory$/.exec(line);

@@ -352,6 +352,52 @@ function within(child: string, parent: string): boolean {
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
 }
 
+/** What a call changed about the repositories of a workdir, found by comparing two scans. */
+interface RepositoryChanges {
+  /** Armed now, and not armed (or not the same) before: planted, or armed again. */
+  armed: Candidate[];
+  /** Repositories whose index became unlistable: a gitlink past the scan's reach may hide there. */
+  unlisted: [repository: string, problem: string][];
+  /** Armed before, broken or replaced now. */
+  broken: Candidate[];
+}
+
+/**
+ * A candidate's fingerprint without its identity (device and inode): a scan through the merged view of an
+ * overlay sees other device and inode numbers for the same folders, so there only the markers count.
+ */
+const markers = (candidate: Candidate): string =>
+  candidate.fingerprint.slice(candidate.fingerprint.indexOf("|"));
+
+function compareScans(
+  before: RepositoryScan,
+  after: RepositoryScan,
+  readOnlyAreas: readonly string[],
+  sameIdentity: boolean,
+): RepositoryChanges {
+  const same = (a: Candidate, b: Candidate): boolean =>
+    sameIdentity ? a.fingerprint === b.fingerprint : markers(a) === markers(b);
+  const changes: RepositoryChanges = { armed: [], unlisted: [], broken: [] };
+  for (const candidate of after.candidates.values()) {
+    if (!candidate.armed) continue;
+    const earlier = before.candidates.get(candidate.path);
+    if (earlier?.armed && same(earlier, candidate)) continue;
+    changes.armed.push(candidate);
+  }
+  // An index the call made unlistable (more gitlinks than can be followed, or one git cannot list in time)
+  // may hide a gitlink to a repository past the scan's reach: it is treated like a planted repository.
+  for (const [repository, problem] of after.unlistedIndexes)
+    if (!before.unlistedIndexes.has(repository)) changes.unlisted.push([repository, problem]);
+  for (const earlier of before.candidates.values()) {
+    if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
+    const now = after.candidates.get(earlier.path);
+    // Unchanged, or else broken or replaced (a replacement is in `armed`): the earlier one comes back.
+    if (now?.armed && same(now, earlier)) continue;
+    changes.broken.push(earlier);
+  }
+  return changes;
+}
+
 /**
  * After the call (its processes are gone): scans again, disarms every repository the call armed, puts back
  * every one it broke, and says what was undone (empty when nothing was). `readOnlyAreas` were read-only
@@ -365,28 +411,92 @@ export async function undoRepositoryChanges(
   const skip = new Set(readOnlyAreas);
   const after = await scanRepositories(before.workdir, skip, before);
   const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
-  const undone: string[] = [];
-  for (const candidate of after.candidates.values()) {
-    if (!candidate.armed) continue;
-    const earlier = before.candidates.get(candidate.path);
-    if (earlier?.armed && earlier.fingerprint === candidate.fingerprint) continue;
-    undone.push(disarm(candidate, shown));
-  }
-  // An index the call made unlistable (more gitlinks than can be followed, or one git cannot list in time)
-  // may hide a gitlink to a repository past the scan's reach: it is set aside, like a planted repository.
-  for (const [repository, problem] of after.unlistedIndexes) {
-    if (before.unlistedIndexes.has(repository)) continue;
-    undone.push(setIndexAside(repository, problem, shown));
-  }
-  for (const earlier of before.candidates.values()) {
-    if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
-    const now = after.candidates.get(earlier.path);
-    // Unchanged, or else broken or replaced (a replacement was disarmed above): the earlier one comes back.
-    if (now?.armed && now.fingerprint === earlier.fingerprint) continue;
-    undone.push(putBack(earlier, shown));
-  }
-  return undone;
+  const changes = compareScans(before, after, readOnlyAreas, true);
+  return [
+    ...changes.armed.map((candidate) => disarm(candidate, shown)),
+    ...changes.unlisted.map(([repository, problem]) => setIndexAside(repository, problem, shown)),
+    ...changes.broken.map((earlier) => putBack(earlier, shown)),
+  ];
 }
+
+/**
+ * Before a held call's writes are applied (held-writes.ts): the same check, on the merged result read
+ * through `view` (the workdir's path as the overlay shows it), changing nothing. Says what the call's
+ * writes would have done that the rule forbids; `touched` tells whether the call wrote at a path (its
+ * upper layer has it), so a repository another process made or changed in the real workdir meanwhile is
+ * not laid to the call. Empty: the writes may be applied.
+ */
+export async function refusedRepositoryChanges(
+  before: RepositoryScan,
+  readOnlyAreas: readonly string[],
+  view: string,
+  touched: (target: string) => boolean,
+): Promise<string[]> {
+  if (before.unchecked !== undefined) return [];
+  const toView = (target: string): string => rebasePath(target, before.workdir, view);
+  const seen = await scanRepositories(
+    view,
+    new Set(readOnlyAreas.map(toView)),
+    rebaseScan(before, before.workdir, view),
+  );
+  const after = rebaseScan(seen, view, before.workdir);
+  const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
+  const changes = compareScans(before, after, readOnlyAreas, false);
+  const folderOf = (candidate: Candidate): string =>
+    candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
+  return [
+    ...changes.armed
+      .filter((candidate) => touched(candidate.path))
+      .map(
+        (candidate) =>
+          `${shown(candidate.kind === "git-link" ? candidate.path : path.join(candidate.path, "HEAD"))}: ${armedWhy(shown(folderOf(candidate)))}`,
+      ),
+    ...changes.unlisted
+      .filter(([repository]) => touched(repository))
+      .map(([repository, problem]) => `${shown(repository)}: ${unlistedWhy(problem)}`),
+    ...changes.broken
+      .filter((earlier) => touched(earlier.path))
+      .map(
+        (earlier) =>
+          `${shown(earlier.saved?.file ?? earlier.path)}: the call broke it, and git would no longer find the repository at ${shown(folderOf(earlier))}`,
+      ),
+  ];
+}
+
+function rebasePath(target: string, from: string, to: string): string {
+  if (target === from) return to;
+  return within(target, from) ? to + target.slice(from.length) : target;
+}
+
+/** The same scan with every path under `from` moved under `to`. */
+function rebaseScan(scan: RepositoryScan, from: string, to: string): RepositoryScan {
+  const move = (target: string): string => rebasePath(target, from, to);
+  const candidates = new Map<string, Candidate>();
+  for (const candidate of scan.candidates.values()) {
+    const moved: Candidate = {
+      ...candidate,
+      path: move(candidate.path),
+      storeFolders: candidate.storeFolders.map(move),
+      ...(candidate.saved ? { saved: { ...candidate.saved, file: move(candidate.saved.file) } } : {}),
+    };
+    candidates.set(moved.path, moved);
+  }
+  return {
+    ...scan,
+    workdir: move(scan.workdir),
+    candidates,
+    visited: new Set([...scan.visited].map(move)),
+    seen: new Set([...scan.seen].map(move)),
+    unlistedIndexes: new Map([...scan.unlistedIndexes].map(([key, value]) => [move(key), value])),
+  };
+}
+
+const armedWhy = (folder: string): string =>
+  `git would have taken ${folder} for a repository whose configuration the call could write ` +
+  "(repositories in the workdir are made by the user)";
+
+const unlistedWhy = (problem: string): string =>
+  `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
 
 /** Renames the index of a repository (its git folder, or the `.git` file naming it) to `index.disarmed`. */
 function setIndexAside(repository: string, problem: string, shown: (target: string) => string): string {
@@ -400,7 +510,7 @@ function setIndexAside(repository: string, problem: string, shown: (target: stri
     // Gone since the scan: its index goes with it.
   }
   const index = path.join(gitDir, "index");
-  const why = `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
+  const why = unlistedWhy(problem);
   const aside = freeName(`${index}.disarmed`);
   try {
     renameSync(index, aside);
@@ -417,9 +527,7 @@ function disarm(candidate: Candidate, shown: (target: string) => string): string
       ? candidate.path
       : (headEntry(candidate.path) ?? path.join(candidate.path, "HEAD"));
   const folder = candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
-  const why =
-    `git would have taken ${shown(folder)} for a repository whose configuration the call could write ` +
-    "(repositories in the workdir are made by the user)";
+  const why = armedWhy(shown(folder));
   const aside = freeName(`${target}.disarmed`);
   try {
     renameSync(target, aside);
