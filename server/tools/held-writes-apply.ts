@@ -152,7 +152,8 @@ function applyFolder(
         mergeFolder(upper, fd, name, child, info, shown, report);
         continue;
       }
-      if (existing?.isDirectory()) removeEntry(fd, name, report);
+      // rename() replaces a non-folder with a non-folder; any other pair needs the old entry gone first.
+      if (existing && (existing.isDirectory() || info.isDirectory())) removeEntry(fd, name, report);
       if (info.isDirectory()) dropWhiteouts(source);
       place(source, fd, name, info, report);
     } catch (error) {

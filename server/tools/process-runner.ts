@@ -163,6 +163,8 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   const stdoutCapture = new BoundedCapture(maxRetained);
   const stderrCapture = new BoundedCapture(maxRetained);
 
+  // The policy the result reports: the prepared one once the call has it (it knows if writes were held).
+  let reported = options.sandbox;
   const outcome = (fields: Partial<ProcessOutcome>): ProcessOutcome => ({
     exitCode: null,
     signal: null,
@@ -175,7 +177,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     stdoutBytes: stdoutCapture.totalBytes,
     stderrBytes: stderrCapture.totalBytes,
     durationMs: performance.now() - startedAt,
-    ...(options.sandbox ? { sandbox: sandboxSummary(options.sandbox) } : {}),
+    ...(reported ? { sandbox: sandboxSummary(reported) } : {}),
     ...fields,
   });
 
@@ -189,6 +191,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
       ? await prepareStoppable(options.sandbox, owned, options.signal)
       : undefined;
   if (sandboxed === "stopped") return outcome({ canceled: true });
+  if (sandboxed) reported = sandboxed;
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   if (sandboxed && !sandboxed.program) return outcome({ spawnError: "sandbox: no bubblewrap program" });
   const marker = randomBytes(8).toString("hex");
