@@ -152,8 +152,11 @@ export interface HeldCall {
   /** The merged view of the workdir (`/proc/<pid>/root<workdir>`), readable while the holder lives. */
   view: string;
   nsenter: string;
-  /** Ends the holder (its namespace and the overlay go with it). */
-  end(): Promise<void>;
+  /**
+   * Ends the holder (its namespace and the overlay go with it) and, once it is gone, removes the call's
+   * folder unless `keep`. The call's result need not wait for that: the returned promise may be ignored.
+   */
+  end(keep?: boolean): Promise<void>;
 }
 
 /**
@@ -202,13 +205,13 @@ export async function holdWrites(
     holder.once("error", () => resolve(false));
     holder.once("close", () => resolve(false));
   });
-  const end = async (): Promise<void> => {
+  const end = async (keep = false): Promise<void> => {
     holder.stdin.end();
     await exited;
+    if (!keep) removeCallFolder(folder);
   };
   if (!ready || holder.pid === undefined) {
     await end();
-    removeCallFolder(folder);
     return `an overlay could not be mounted for the call: ${stderr.trim().split("\n")[0] || "the holder exited"}`;
   }
   return {
@@ -251,7 +254,11 @@ export function removeCallFolder(folder: string): void {
   } catch {
     // Not made (the overlay never mounted).
   }
-  rmSync(folder, { recursive: true, force: true });
+  try {
+    rmSync(folder, { recursive: true, force: true });
+  } catch {
+    // Left for the next start (removeStaleCalls); never an error of the call.
+  }
 }
 
 /** Folders of calls whose server died before it could remove them (`call-<pid>-…` of a pid gone). */

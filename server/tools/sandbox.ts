@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
 import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
-import { detectHeldWrites, heldLaunch, holdWrites, removeCallFolder, type HeldCall } from "./held-writes.ts";
+import { detectHeldWrites, heldLaunch, holdWrites, type HeldCall } from "./held-writes.ts";
 import {
   protectRepositories,
   refusedRepositoryChanges,
@@ -561,7 +561,7 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
 export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
   const [guarded, held] = await Promise.all([guardRepositories(policy), startHolding(policy)]);
   if (!guarded.enabled || guarded.refusal) {
-    if (typeof held !== "string" && held) await endHolding(held, true);
+    if (typeof held !== "string" && held) await held.end();
     return guarded;
   }
   const processGroup = createProcessGroup(guarded.limits.processes);
@@ -579,14 +579,9 @@ async function startHolding(policy: SandboxPolicy): Promise<HeldCall | string | 
   return holdWrites(workdir, detectHeldWrites(policy.program));
 }
 
-async function endHolding(held: HeldCall, remove: boolean): Promise<void> {
-  await held.end();
-  if (remove) removeCallFolder(held.folder);
-}
-
 /** Gives back what prepareSandboxedCall took for a call that never started (its cgroup, its overlay). */
 export async function releaseSandboxedCall(policy: SandboxPolicy): Promise<void> {
-  if (policy.held) await endHolding(policy.held, true);
+  if (policy.held) await policy.held.end();
   if (policy.processGroup) await removeProcessGroup(policy.processGroup);
 }
 
@@ -606,7 +601,8 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
           keep: true,
         }) as const,
     );
-    await endHolding(held, !outcome.keep);
+    // The holder's exit and the folder's removal need not delay the result.
+    void held.end(outcome.keep);
     if (policy.processGroup) await removeProcessGroup(policy.processGroup);
     return outcome.message;
   }
