@@ -38,7 +38,7 @@ const SCAN_CONCURRENCY = 8;
 const CONFIGURATION_PARTS = ["config", "config.worktree", "hooks", "modules", "worktrees", "commondir"];
 
 /** A place git may take for a repository: a folder holding a HEAD, or a `.git` that is not a folder. */
-interface Candidate {
+export interface Candidate {
   /** The git folder, or the `.git` file (or symlink). */
   path: string;
   kind: "git-folder" | "git-link";
@@ -347,13 +347,13 @@ function entryKind(target: string): "symlink" | "other" | undefined {
   }
 }
 
-function within(child: string, parent: string): boolean {
+export function within(child: string, parent: string): boolean {
   if (parent === "/") return true;
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
 }
 
 /** What a call changed about the repositories of a workdir, found by comparing two scans. */
-interface RepositoryChanges {
+export interface RepositoryChanges {
   /** Armed now, and not armed (or not the same) before: planted, or armed again. */
   armed: Candidate[];
   /** Repositories whose index became unlistable: a gitlink past the scan's reach may hide there. */
@@ -369,7 +369,7 @@ interface RepositoryChanges {
 const markers = (candidate: Candidate): string =>
   candidate.fingerprint.slice(candidate.fingerprint.indexOf("|"));
 
-function compareScans(
+export function compareScans(
   before: RepositoryScan,
   after: RepositoryScan,
   readOnlyAreas: readonly string[],
@@ -419,83 +419,11 @@ export async function undoRepositoryChanges(
   ];
 }
 
-/**
- * Before a held call's writes are applied (held-writes.ts): the same check, on the merged result read
- * through `view` (the workdir's path as the overlay shows it), changing nothing. Says what the call's
- * writes would have done that the rule forbids; `touched` tells whether the call wrote at a path (its
- * upper layer has it), so a repository another process made or changed in the real workdir meanwhile is
- * not laid to the call. Empty: the writes may be applied.
- */
-export async function refusedRepositoryChanges(
-  before: RepositoryScan,
-  readOnlyAreas: readonly string[],
-  view: string,
-  touched: (target: string) => boolean,
-): Promise<string[]> {
-  if (before.unchecked !== undefined) return [];
-  const toView = (target: string): string => rebasePath(target, before.workdir, view);
-  const seen = await scanRepositories(
-    view,
-    new Set(readOnlyAreas.map(toView)),
-    rebaseScan(before, before.workdir, view),
-  );
-  const after = rebaseScan(seen, view, before.workdir);
-  const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
-  const changes = compareScans(before, after, readOnlyAreas, false);
-  const folderOf = (candidate: Candidate): string =>
-    candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
-  return [
-    ...changes.armed
-      .filter((candidate) => touched(candidate.path))
-      .map(
-        (candidate) =>
-          `${shown(candidate.kind === "git-link" ? candidate.path : path.join(candidate.path, "HEAD"))}: ${armedWhy(shown(folderOf(candidate)))}`,
-      ),
-    ...changes.unlisted
-      .filter(([repository]) => touched(repository))
-      .map(([repository, problem]) => `${shown(repository)}: ${unlistedWhy(problem)}`),
-    ...changes.broken
-      .filter((earlier) => touched(earlier.path))
-      .map(
-        (earlier) =>
-          `${shown(earlier.saved?.file ?? earlier.path)}: the call broke it, and git would no longer find the repository at ${shown(folderOf(earlier))}`,
-      ),
-  ];
-}
-
-function rebasePath(target: string, from: string, to: string): string {
-  if (target === from) return to;
-  return within(target, from) ? to + target.slice(from.length) : target;
-}
-
-/** The same scan with every path under `from` moved under `to`. */
-function rebaseScan(scan: RepositoryScan, from: string, to: string): RepositoryScan {
-  const move = (target: string): string => rebasePath(target, from, to);
-  const candidates = new Map<string, Candidate>();
-  for (const candidate of scan.candidates.values()) {
-    const moved: Candidate = {
-      ...candidate,
-      path: move(candidate.path),
-      storeFolders: candidate.storeFolders.map(move),
-      ...(candidate.saved ? { saved: { ...candidate.saved, file: move(candidate.saved.file) } } : {}),
-    };
-    candidates.set(moved.path, moved);
-  }
-  return {
-    ...scan,
-    workdir: move(scan.workdir),
-    candidates,
-    visited: new Set([...scan.visited].map(move)),
-    seen: new Set([...scan.seen].map(move)),
-    unlistedIndexes: new Map([...scan.unlistedIndexes].map(([key, value]) => [move(key), value])),
-  };
-}
-
-const armedWhy = (folder: string): string =>
+export const armedWhy = (folder: string): string =>
   `git would have taken ${folder} for a repository whose configuration the call could write ` +
   "(repositories in the workdir are made by the user)";
 
-const unlistedWhy = (problem: string): string =>
+export const unlistedWhy = (problem: string): string =>
   `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
 
 /** Renames the index of a repository (its git folder, or the `.git` file naming it) to `index.disarmed`. */

@@ -5,11 +5,10 @@ import { accessSync, constants, lstatSync, realpathSync, rmSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
-import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
+import { heldAftermath, whyAbsent } from "./held-writes-check.ts";
 import { detectHeldWrites, heldLaunch, holdWrites, type HeldCall } from "./held-writes.ts";
 import {
   protectRepositories,
-  refusedRepositoryChanges,
   repositoryStarts,
   scanRepositories,
   uncheckedScan,
@@ -130,6 +129,13 @@ export function sandboxState(
     writesHeld: held.available,
     ...(held.available ? {} : { writesHeldReason: held.reason ?? "unavailable" }),
   };
+}
+
+/** The line the server's start and the CLI print about held writes (sandbox on). */
+export function heldWritesLine(state: SandboxState): string {
+  return state.writesHeld
+    ? "writes held until checked: yes (each command writes to an overlay, applied when it ends and is checked)"
+    : `writes held until checked: no — ${state.writesHeldReason ?? "unavailable"} (each command is checked after it ends)`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -620,55 +626,6 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
   return undone.length === 0
     ? undefined
     : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
-}
-
-/**
- * The rule for a held call (S15, "while the call runs"): its result — the workdir as the overlay shows it —
- * is checked by the same rules as a call checked after it ends, before anything reaches the workdir. A
- * result that breaks one is not applied at all (nothing to undo, nothing a host git could have seen); one
- * that keeps them is applied whole (held-writes-apply.ts). A call stopped or timed out is checked and
- * applied the same way: its writes so far are what the user would have had without the overlay. An apply
- * that fails part way says what, and keeps the call's writes (upper) for the user.
- */
-async function heldAftermath(
-  policy: SandboxPolicy,
-  held: HeldCall,
-): Promise<{ message?: string; keep: boolean }> {
-  // The common read-only call: nothing written, nothing to check or apply.
-  if (nothingWritten(held.upper)) return { keep: false };
-  const workdir = held.workdir;
-  const shown = (target: string): string => path.relative(workdir, target) || target;
-  const inUpper = (target: string): boolean =>
-    target === workdir || entryAt(path.join(held.upper, path.relative(workdir, target))) !== undefined;
-  const refused = policy.mustStayAbsent
-    .filter((target) => entryAt(path.join(held.view, path.relative(workdir, target))) !== undefined)
-    .map((target) => `${shown(target)}: ${whyAbsent(target)}`);
-  if (policy.repositories)
-    refused.push(
-      ...(await refusedRepositoryChanges(
-        policy.repositories,
-        [...policy.readOnly, ...policy.hidden],
-        held.view,
-        inUpper,
-      )),
-    );
-  if (refused.length > 0)
-    return {
-      message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,
-      keep: false,
-    };
-  const report = applyHeldWrites(held.upper, workdir, held.view);
-  if (report.problems.length === 0) return { keep: false };
-  return {
-    message: `the sandbox could not apply all of the call's writes: ${report.problems.join("; ")}; what could not be applied is kept in ${held.upper}`,
-    keep: true,
-  };
-}
-
-function whyAbsent(target: string): string {
-  return path.basename(target) === ".mcp.json"
-    ? "the playground would start the MCP servers it names"
-    : "git would read it as configuration or run it as a hook";
 }
 
 /**
