@@ -11,12 +11,9 @@ import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
 import { HOLD_WRITES_VARIABLE, detectHeldWrites } from "./held-writes.ts";
-import { ProcessRunner } from "./process-runner.ts";
 import { detectSandbox, sandboxState, type SandboxSummary } from "./sandbox.ts";
-import { createRunCommandTool } from "./system/run-command.ts";
-import { hostGit, setupGit } from "./fixtures/git-attack.ts";
+import { hostGit, runSandboxed, setupGit } from "./fixtures/git-attack.ts";
 
-const processes = new ProcessRunner();
 let root: string;
 let outside: string;
 
@@ -37,6 +34,7 @@ afterEach(async () => {
   for (const folder of [root, outside]) await rm(folder, { recursive: true, force: true });
 });
 
+/** One approved run_command call; `held: false` runs it with writes not held (the setting is read per call). */
 async function run(
   workdir: string,
   command: string,
@@ -44,17 +42,7 @@ async function run(
 ): Promise<ToolResult> {
   if (options.held === false) process.env[HOLD_WRITES_VARIABLE] = "off";
   try {
-    const execution = await createRunCommandTool().execute(
-      { command, ...(options.timeoutMs ? { timeout_ms: options.timeoutMs } : {}) },
-      {
-        workdir,
-        processes,
-        callId: "held-writes",
-        signal: new AbortController().signal,
-        sandbox: { network: false, homes: [] },
-      },
-    );
-    return execution.result;
+    return await runSandboxed(workdir, command, options);
   } finally {
     delete process.env[HOLD_WRITES_VARIABLE];
   }

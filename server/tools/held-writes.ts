@@ -88,6 +88,25 @@ const HOLDER_SCRIPT = [
   "read -r _",
 ].join("\n");
 
+/**
+ * `unshare`'s arguments for a holder: its own user namespace (the server's user as uid 0 there, which may
+ * mount) and mount namespace, where /bin/sh mounts the overlay over `lower` itself.
+ */
+function holderArguments(lower: string, upper: string, work: string): string[] {
+  return [
+    "--user",
+    "--map-root-user",
+    "--mount",
+    "/bin/sh",
+    "-c",
+    HOLDER_SCRIPT,
+    "holder",
+    lower,
+    upper,
+    work,
+  ];
+}
+
 function probe(bwrap: string): HeldWritesAvailability {
   const unshare = findProgram("/usr/bin/unshare") ?? findProgram("/bin/unshare");
   const nsenter = findProgram("/usr/bin/nsenter") ?? findProgram("/bin/nsenter");
@@ -103,16 +122,7 @@ function probe(bwrap: string): HeldWritesAvailability {
     const run = spawnSync(
       unshare,
       [
-        "--user",
-        "--map-root-user",
-        "--mount",
-        "/bin/sh",
-        "-c",
-        HOLDER_SCRIPT,
-        "holder",
-        lower,
-        layers.upper,
-        layers.work,
+        ...holderArguments(lower, layers.upper, layers.work),
         bwrap,
         ...["--ro-bind", "/", "/", "--bind", lower, lower, ...userArguments(), "--cap-drop", "ALL"],
         ...["--", "/bin/sh", "-c", 'rm "$0/kept" && echo new > "$0/made"', lower],
@@ -178,22 +188,10 @@ export async function holdWrites(
     return `no private folder for the call's writes: ${(error as Error).message}`;
   }
   const layers = callLayers(folder);
-  const holder = spawn(
-    availability.unshare,
-    [
-      "--user",
-      "--map-root-user",
-      "--mount",
-      "/bin/sh",
-      "-c",
-      HOLDER_SCRIPT,
-      "holder",
-      workdir,
-      layers.upper,
-      layers.work,
-    ],
-    { stdio: ["pipe", "pipe", "pipe"], env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv },
-  );
+  const holder = spawn(availability.unshare, holderArguments(workdir, layers.upper, layers.work), {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv,
+  });
   const exited = new Promise<void>((resolve) => holder.once("close", () => resolve()));
   let stderr = "";
   holder.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));

@@ -238,7 +238,7 @@ describe("S15: a repository git reaches from the workdir through a gitlink is ch
     );
   };
 
-  it(`behind more than ${MAX_GITLINKS} gitlinks: the index that hides it is set aside, and the host's git status runs nothing`, async () => {
+  it(`behind more than ${MAX_GITLINKS} gitlinks: the index that hides it is refused (set aside where writes are not held), and the host's git status runs nothing`, async () => {
     await repositoryWithTwoCommits(workdir);
     const decoys = `seq 1 ${MAX_GITLINKS + 1} | sed "s|.*|160000 $(git rev-parse HEAD)\\tg/&|" | git update-index --index-info`;
     const result = await run(
