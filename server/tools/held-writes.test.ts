@@ -88,6 +88,7 @@ function gitState(folder: string): string[] {
 async function alike(
   setup: (workdir: string) => Promise<void>,
   command: string,
+  options: { heldTmp?: string } = {},
 ): Promise<{ held: ToolResult; direct: ToolResult; workdir: string }> {
   const heldDir = path.join(root, "held");
   const directDir = path.join(root, "direct");
@@ -95,7 +96,13 @@ async function alike(
     await mkdir(folder);
     await setup(folder);
   }
-  const held = await run(heldDir, command);
+  // The held writes' private folder lives in $TMPDIR (read per call): another file system makes a copy.
+  const tmp = process.env.TMPDIR;
+  if (options.heldTmp) process.env.TMPDIR = options.heldTmp;
+  const held = await run(heldDir, command).finally(() => {
+    if (tmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmp;
+  });
   const direct = await run(directDir, command, { held: false });
   expect(summary(held)?.writesHeld).toBe(true);
   expect(summary(direct)?.writesHeld).toBe(false);
@@ -157,6 +164,28 @@ describe("a held call leaves the workdir it would leave writing directly", () =>
     }, `node -e '${write}' && rm -rf dist && mkdir dist && echo built > dist/out.js`);
     expect(held.ok, held.content).toBe(true);
     expect(readdirSync(path.join(root, "held", "node_modules"))).toHaveLength(200);
+  });
+
+  it("copied, not renamed, when the private folder is on another file system (a tmpfs)", async () => {
+    const tmpfs = await mkdtemp("/dev/shm/pc-held-tmp-");
+    try {
+      const { held } = await alike(
+        async (folder) => {
+          await repository(folder);
+          await mkdir(path.join(folder, "keep"));
+          await writeFile(path.join(folder, "keep", "old.txt"), "old\n");
+        },
+        "rm -rf src && mkdir -p src/deep && echo fresh > src/new.ts && chmod 751 src/new.ts && " +
+          "mkdir -p lib/a/b && echo deep > lib/a/b/c.txt && ln -s ../keep/old.txt lib/link && rm a.txt && " +
+          "echo changed > keep/old.txt && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm second",
+        { heldTmp: tmpfs },
+      );
+      expect(held.ok, held.content).toBe(true);
+      // The call's writes were held there.
+      expect(existsSync(path.join(tmpfs, `pseudoclaude-held-${process.getuid!()}`))).toBe(true);
+    } finally {
+      await rm(tmpfs, { recursive: true, force: true });
+    }
   });
 
   it("mv of a folder the workdir had (coreutils copies it across the overlay's layers)", async () => {
