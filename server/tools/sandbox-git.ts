@@ -10,6 +10,13 @@
 // `.git` file, renamed, so nothing is lost); either way the call fails with `sandbox_violation` saying what
 // was undone.
 //
+// A check after the call cannot protect a host git that runs WHILE the call runs (an editor's git
+// integration, a shell prompt): it would obey a repository planted a moment ago. So where it can, a call's
+// writes are held apart (held-writes.ts: an overlay whose upper layer is private to the call) and the same
+// scan runs on the call's result, through the overlay's merged view, before anything reaches the workdir:
+// a result that breaks (a) or (b) is not applied at all (held-writes-check.ts). Where the overlay is not
+// available the check after the call above stays, and the sandbox state says so.
+//
 // Decided: the agent does not create repositories in the workdir (`git init`, `git clone`, a copied
 // `.git`): the new repository is disarmed and the call fails, because its config would be the agent's to
 // write and git on the host would obey it. The user makes repositories; once one exists, the agent works in
