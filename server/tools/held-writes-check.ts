@@ -51,7 +51,8 @@ export async function heldAftermath(
   const inUpper = (target: string): boolean =>
     target === workdir || exists(path.join(held.upper, path.relative(workdir, target)));
   const refused = policy.mustStayAbsent
-    .filter((target) => exists(path.join(held.view, path.relative(workdir, target))))
+    // Made by the call (in upper, and not a deletion: the view shows it), not by another process meanwhile.
+    .filter((target) => inUpper(target) && exists(path.join(held.view, path.relative(workdir, target))))
     .map((target) => `${shown(target)}: ${whyAbsent(target)}`);
   if (policy.repositories)
     refused.push(

@@ -259,6 +259,24 @@ describe("the apply never writes outside the workdir", () => {
   });
 });
 
+describe("what another process does in the workdir meanwhile is not laid to the call", () => {
+  it("a repository the user makes during the call stays armed; the call's own writes are applied", async () => {
+    const workdir = path.join(root, "w");
+    await mkdir(workdir);
+    const ready = path.join(outside, "ready.fifo");
+    const proceed = path.join(outside, "proceed.fifo");
+    for (const fifo of [ready, proceed]) execFileSync("mkfifo", [fifo]);
+    const call = run(workdir, `echo mine > mine.txt && echo ready > ${ready} && read go < ${proceed}`);
+    expect(await readFile(ready, "utf8")).toBe("ready\n");
+    setupGit(workdir, "init", "-q", "users-own");
+    await writeFile(proceed, "go\n");
+    const result = await call;
+    expect(result.ok, result.content).toBe(true);
+    expect(await readFile(path.join(workdir, "mine.txt"), "utf8")).toBe("mine\n");
+    expect(hostGit(path.join(workdir, "users-own"), "rev-parse", "--git-dir").output.trim()).toBe(".git");
+  });
+});
+
 describe("where writes cannot be held, the check after the call stays, and says so", () => {
   it(`${HOLD_WRITES_VARIABLE}=off: the call writes directly, a planted repository is disarmed after it`, async () => {
     const workdir = path.join(root, "w");
