@@ -181,18 +181,25 @@ export async function holdWrites(
     return availability.reason ?? "unavailable";
   if (/[,:\\\n]/.test(workdir))
     return `the workdir's path holds a character an overlay mount option cannot name (",", ":" or "\\")`;
-  let folder: string;
+  let folder: string | undefined;
+  let layers: { upper: string; work: string };
   try {
     folder = mkdtempSync(path.join(ownBase(), `call-${process.pid}-`));
+    layers = callLayers(folder);
   } catch (error) {
+    if (folder) removeCallFolder(folder);
     return `no private folder for the call's writes: ${(error as Error).message}`;
   }
-  const layers = callLayers(folder);
+  const callFolder = folder;
   const holder = spawn(availability.unshare, holderArguments(workdir, layers.upper, layers.work), {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv,
   });
-  const exited = new Promise<void>((resolve) => holder.once("close", () => resolve()));
+  // A holder that could not start emits "error" and may never emit "close".
+  const exited = new Promise<void>((resolve) => {
+    holder.once("close", () => resolve());
+    holder.once("error", () => resolve());
+  });
   let stderr = "";
   holder.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   holder.stdin.on("error", () => undefined);
@@ -206,7 +213,7 @@ export async function holdWrites(
   const end = async (keep = false): Promise<void> => {
     holder.stdin.end();
     await exited;
-    if (!keep) removeCallFolder(folder);
+    if (!keep) removeCallFolder(callFolder);
   };
   if (!ready || holder.pid === undefined) {
     await end();
@@ -214,7 +221,7 @@ export async function holdWrites(
   }
   return {
     workdir,
-    folder,
+    folder: callFolder,
     upper: layers.upper,
     pid: holder.pid,
     view: `/proc/${holder.pid}/root${workdir}`,
