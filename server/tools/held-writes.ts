@@ -194,6 +194,9 @@ export async function holdWrites(
   const holder = spawn(availability.unshare, holderArguments(workdir, layers.upper, layers.work), {
     stdio: ["pipe", "pipe", "pipe"],
     env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv,
+    // Its own process group: a Ctrl-C to the server's terminal must not end it before the server has
+    // checked and applied the call (it ends when the server closes its stdin, or dies).
+    detached: true,
   });
   // A holder that could not start emits "error" and may never emit "close".
   const exited = new Promise<void>((resolve) => {
