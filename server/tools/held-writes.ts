@@ -43,7 +43,8 @@ export interface HeldWritesAvailability {
   nsenter?: string;
 }
 
-let detected: HeldWritesAvailability | undefined;
+/** Found once per bwrap program (tests may name another). */
+const detected = new Map<string, HeldWritesAvailability>();
 
 /**
  * Whether calls can run over an overlay here: found once (the first call, or the server's start), by
@@ -53,10 +54,12 @@ export function detectHeldWrites(bwrap: string): HeldWritesAvailability {
   const setting = process.env[HOLD_WRITES_VARIABLE];
   if (setting === "off" || setting === "0" || setting === "false")
     return { available: false, reason: `turned off by ${HOLD_WRITES_VARIABLE}=${setting}` };
-  if (detected) return detected;
-  detected = probe(bwrap);
-  if (detected.available) removeStaleCalls();
-  return detected;
+  const known = detected.get(bwrap);
+  if (known) return known;
+  const found = probe(bwrap);
+  detected.set(bwrap, found);
+  if (found.available) removeStaleCalls();
+  return found;
 }
 
 /** The per-user folder holding each call's upper layer: private, and hidden from the sandbox by its /tmp. */
