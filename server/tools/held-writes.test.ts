@@ -13,6 +13,7 @@ import type { ToolResult } from "../protocol/model.ts";
 import { HOLD_WRITES_VARIABLE, detectHeldWrites } from "./held-writes.ts";
 import { detectSandbox, sandboxState, type SandboxSummary } from "./sandbox.ts";
 import { hostGit, runSandboxed, setupGit } from "./fixtures/git-attack.ts";
+import { HELD_RENAME_HINT } from "./system/process-result.ts";
 
 let root: string;
 let outside: string;
@@ -200,6 +201,8 @@ describe("a held call leaves the workdir it would leave writing directly", () =>
       `node -e "try { require('fs').renameSync('src', 'lib'); console.log('renamed') } catch (e) { console.log(e.code) }"`,
     );
     expect(result.content).toContain("EXDEV");
+    // The result says why, and what works instead (process-result.ts).
+    expect(result.content).toContain(HELD_RENAME_HINT);
     expect(existsSync(path.join(root, "w", "src", "one.ts"))).toBe(true);
   });
 

@@ -47,6 +47,20 @@ function statusLine(errorType: ProcessErrorType, outcome: ProcessOutcome, timeou
 }
 
 /**
+ * Said when a command whose writes were held (held-writes.ts) reports a cross-device rename: the one thing
+ * the overlay changes for a program. Without it the model sees only "Invalid cross-device link" and has no
+ * way to know why a plain rename of its own folder failed, nor what works instead.
+ */
+export const HELD_RENAME_HINT =
+  '[this command ran with its writes held until checked (an overlay over the workdir): renaming a folder that existed before the command fails with EXDEV ("Invalid cross-device link"); `mv` works (it copies), or copy the folder and remove the original]';
+
+function heldRenameFailed(outcome: ProcessOutcome): boolean {
+  return (
+    outcome.sandbox?.writesHeld === true && /EXDEV|cross-device link/i.test(outcome.stdout + outcome.stderr)
+  );
+}
+
+/**
  * Turns a finished process into a tool result, for run_command and skill tools alike: stdout, then stderr
  * and the exit status when they say something. Failure types: `sandbox_violation` (the call planted
  * something the sandbox had to undo), `timeout`, `canceled`, `spawn_failed`, `command_failed` (non-zero exit). The metadata is the process vocabulary of ToolResultMetadata.
@@ -61,6 +75,7 @@ export function processExecution(call: ProcessCall, outcome: ProcessOutcome): To
   if (outcome.stderr.length > 0 && !stdoutOnly)
     sections.push(`[stderr]\n${outcome.stderr.replace(/\n$/, "")}`);
   if (errorType) sections.push(statusLine(errorType, outcome, call.timeoutMs));
+  if (heldRenameFailed(outcome)) sections.push(HELD_RENAME_HINT);
   if (outcome.killedLeftovers)
     sections.push("[background processes still running after the command exited were killed]");
   const full = sections.join("\n");
