@@ -26,6 +26,12 @@ test.describe("bubblewrap missing", () => {
   });
 });
 
+/** The card's sandbox line: whether this machine holds a command's writes until checked is said too. */
+const callLine = (network: "on" | "off") =>
+  new RegExp(
+    `^runs in the sandbox: workdir writable \\(writes (held until checked|not held: checked after the call)\\), network ${network}$`,
+  );
+
 test("sandbox on: network off by default, allowed per session from the next run", async ({
   page,
   workspace,
@@ -34,16 +40,13 @@ test("sandbox on: network off by default, allowed per session from the next run"
   const badge = page.getByTestId("header-sandbox");
   await expect(badge).toHaveText("sandbox on · network off");
   await expect(badge).toHaveAttribute("data-tone", "green");
+  await expect(badge).toHaveAttribute("title", /writes are held until it has ended|Writes are not held \(/);
   await chat.send("Please clean up the logs folder");
-  await expect(chat.approvalCard().getByTestId("approval-sandbox")).toHaveText(
-    "runs in the sandbox: workdir writable, network off",
-  );
+  await expect(chat.approvalCard().getByTestId("approval-sandbox")).toHaveText(callLine("off"));
   await workspace.scratchScreenshot("header-sandbox-approval");
   await chat.deny("not now");
   await expect(chat.toolCall("run_command")).toHaveAttribute("data-state", "denied");
-  await expect(chat.toolCall("run_command").getByTestId("tool-call-sandbox")).toHaveText(
-    "runs in the sandbox: workdir writable, network off",
-  );
+  await expect(chat.toolCall("run_command").getByTestId("tool-call-sandbox")).toHaveText(callLine("off"));
   await expect(chat.stopTurn().last()).toHaveAttribute("data-reason", "completed");
 
   const toggle = await workspace.setting("header-allow-network");
@@ -54,9 +57,7 @@ test("sandbox on: network off by default, allowed per session from the next run"
   await expect(badge).toContainText("network on");
   // The next run uses it: its approval card and the header say network on.
   await chat.send("Please clean up the logs folder");
-  await expect(chat.approvalCard().getByTestId("approval-sandbox")).toHaveText(
-    "runs in the sandbox: workdir writable, network on",
-  );
+  await expect(chat.approvalCard().getByTestId("approval-sandbox")).toHaveText(callLine("on"));
   await expect(badge).toHaveText("sandbox on · network on");
   await chat.deny("still not now");
   // The setting survives a reload.

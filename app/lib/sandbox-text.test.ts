@@ -39,8 +39,27 @@ describe("sandbox wording", () => {
     expect(sandboxCallLine({ ...on, network: true })).toBe(
       "runs in the sandbox: workdir writable, network on",
     );
+    expect(sandboxCallLine({ ...on, writesHeld: true })).toBe(
+      "runs in the sandbox: workdir writable (writes held until checked), network off",
+    );
+    expect(sandboxCallLine({ ...on, writesHeld: false, writesHeldReason: "no unshare" })).toBe(
+      "runs in the sandbox: workdir writable (writes not held: checked after the call), network off",
+    );
     expect(sandboxCallLine(off)).toBe(
       "runs without a sandbox: bwrap not found on PATH (so it asks every time)",
     );
+  });
+
+  it("says in the badge's title whether a command's writes are held until checked, and why not", () => {
+    expect(sandboxBadge({ ...on, writesHeld: true }, undefined, false)?.title).toContain(
+      "writes are held until it has ended",
+    );
+    const notHeld = sandboxBadge(
+      { ...on, writesHeld: false, writesHeldReason: "unshare refused" },
+      undefined,
+      false,
+    );
+    expect(notHeld?.title).toContain("Writes are not held (unshare refused)");
+    expect(sandboxBadge(on, undefined, false)?.title).not.toContain("held");
   });
 });

@@ -10,8 +10,18 @@ export interface SandboxBadge {
 
 const onTitle =
   "Commands and skill tools run under bubblewrap: the filesystem is read-only except the workdir " +
-  "(its .git/config, .git/hooks/ and .PseudoClaude/ stay read-only), /tmp is private, secrets folders are " +
-  "hidden, and the process tree dies with the call. Network is off unless this session allows it.";
+  "(what programs on your machine read from it as configuration — .PseudoClaude/, .mcp.json, every git " +
+  "repository's config, hooks and HEAD — stays read-only), /tmp is private, secrets folders are hidden, " +
+  "and the process tree dies with the call. Network is off unless this session allows it.";
+
+/** Whether a command's writes wait in an overlay until it has ended and passed the check (held-writes.ts). */
+function heldWritesSentence(state: SandboxState): string {
+  if (state.writesHeld === true)
+    return "Each command's writes are held until it has ended and its result is checked: nothing it writes reaches the workdir before.";
+  if (state.writesHeld === false)
+    return `Writes are not held (${state.writesHeldReason ?? "unavailable"}): each command writes the workdir directly and is checked after it ends.`;
+  return "";
+}
 const offTitle =
   "Commands and skill tools run directly on this machine, without bubblewrap, so every command and skill " +
   "tool asks for your approval, whatever the permission mode or rules say.";
@@ -51,7 +61,7 @@ export function sandboxBadge(
   return {
     tone: "green",
     label: `sandbox on · network ${networkWord(state.network)}${pending ? ` · next run: network ${networkWord(allowNetwork)}` : ""}`,
-    title: onTitle,
+    title: [onTitle, heldWritesSentence(state)].filter(Boolean).join(" "),
   };
 }
 
@@ -59,5 +69,11 @@ export function sandboxBadge(
 export function sandboxCallLine(state: SandboxState): string {
   if (!state.enabled)
     return `runs without a sandbox: ${state.reason ?? "bubblewrap is not available"} (so it asks every time)`;
-  return `runs in the sandbox: workdir writable, network ${networkWord(state.network)}`;
+  const writes =
+    state.writesHeld === true
+      ? "workdir writable (writes held until checked)"
+      : state.writesHeld === false
+        ? "workdir writable (writes not held: checked after the call)"
+        : "workdir writable";
+  return `runs in the sandbox: ${writes}, network ${networkWord(state.network)}`;
 }
