@@ -2,19 +2,38 @@
 // output are never inserted as raw HTML. Both libraries load on first use, outside the first-load JS.
 "use client";
 import { memo, useEffect, useState } from "react";
+import { renderInSteps, type BlockList, type MarkdownSteps } from "./markdown-steps.ts";
+import { whenIdle } from "./when-idle.ts";
 
-type Render = (markdown: string) => string;
-let loading: Promise<Render> | undefined;
+let loading: Promise<MarkdownSteps> | undefined;
 
-function loadRenderer(): Promise<Render> {
+function loadRenderer(): Promise<MarkdownSteps> {
   loading ??= Promise.all([import("marked"), import("dompurify")]).then(([markedModule, purifyModule]) => {
     const purify = purifyModule.default;
-    return (markdown: string) => {
-      const html = markedModule.marked.parse(markdown, { async: false, gfm: true }) as string;
-      return purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
+    const options = { async: false, gfm: true } as const;
+    return {
+      lex: (markdown) => markedModule.marked.lexer(markdown, options) as unknown as BlockList,
+      parse: (blocks) => markedModule.marked.parser(blocks as never, options),
+      sanitize: (html) =>
+        purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] }),
     };
   });
   return loading;
+}
+
+/**
+ * Loads the renderer while an answer streams, when the page is idle (or after a second at the latest), so
+ * the finished answer does not wait for the chunk to arrive and compile in the same task that renders it.
+ */
+function preloadRenderer(): () => void {
+  return loading ? () => undefined : whenIdle(() => void loadRenderer());
+}
+
+/** Lets the browser paint and handle input before the next step (scheduler.yield where there is one). */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Characters per piece of plain text: a piece once full never changes again. */
@@ -56,13 +75,18 @@ export function SafeMarkdown({
 }) {
   const [html, setHtml] = useState<string | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  // Keyed on `streaming` alone: a delta must not push the preload back.
+  useEffect(() => (streaming ? preloadRenderer() : undefined), [streaming]);
   useEffect(() => {
     if (streaming) return;
     let current = true;
-    loadRenderer().then(
-      (render) => current && setHtml(render(markdown)),
-      (error: unknown) => current && setFailure(String(error)),
-    );
+    // In steps, each in its own task (./markdown-steps.ts): a long answer never renders in one long task.
+    loadRenderer()
+      .then((steps) => renderInSteps(markdown, steps, nextTask, () => current))
+      .then(
+        (rendered) => current && rendered !== undefined && setHtml(rendered),
+        (error: unknown) => current && setFailure(String(error)),
+      );
     return () => {
       current = false;
     };
