@@ -2,22 +2,28 @@
 // output are never inserted as raw HTML. Both libraries load on first use, outside the first-load JS.
 "use client";
 import { memo, useEffect, useState } from "react";
-import { renderInSteps, type BlockList, type MarkdownSteps } from "./markdown-steps.ts";
+import type { BlockList, MarkdownSteps } from "./markdown-steps.ts";
 import { whenIdle } from "./when-idle.ts";
 
-let loading: Promise<MarkdownSteps> | undefined;
+type Render = (markdown: string, isCurrent: () => boolean) => Promise<string | undefined>;
+let loading: Promise<Render> | undefined;
 
-function loadRenderer(): Promise<MarkdownSteps> {
-  loading ??= Promise.all([import("marked"), import("dompurify")]).then(([markedModule, purifyModule]) => {
-    const purify = purifyModule.default;
-    const options = { async: false, gfm: true } as const;
-    return {
-      lex: (markdown) => markedModule.marked.lexer(markdown, options) as unknown as BlockList,
-      parse: (blocks) => markedModule.marked.parser(blocks as never, options),
-      sanitize: (html) =>
-        purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] }),
-    };
-  });
+/** marked, DOMPurify and the stepping around them, loaded together on first use (not first-load JS). */
+function loadRenderer(): Promise<Render> {
+  loading ??= Promise.all([import("marked"), import("dompurify"), import("./markdown-steps.ts")]).then(
+    ([markedModule, purifyModule, stepsModule]) => {
+      const purify = purifyModule.default;
+      const options = { async: false, gfm: true } as const;
+      const steps: MarkdownSteps = {
+        lex: (markdown) => markedModule.marked.lexer(markdown, options) as unknown as BlockList,
+        parse: (blocks) => markedModule.marked.parser(blocks as never, options),
+        sanitize: (html) =>
+          purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] }),
+      };
+      // In steps, each in its own task (./markdown-steps.ts): a long answer never renders in one long task.
+      return (markdown, isCurrent) => stepsModule.renderInSteps(markdown, steps, nextTask, isCurrent);
+    },
+  );
   return loading;
 }
 
@@ -80,9 +86,8 @@ export function SafeMarkdown({
   useEffect(() => {
     if (streaming) return;
     let current = true;
-    // In steps, each in its own task (./markdown-steps.ts): a long answer never renders in one long task.
     loadRenderer()
-      .then((steps) => renderInSteps(markdown, steps, nextTask, () => current))
+      .then((render) => render(markdown, () => current))
       .then(
         (rendered) => current && rendered !== undefined && setHtml(rendered),
         (error: unknown) => current && setFailure(String(error)),
