@@ -16,6 +16,8 @@ interface SkillToolCallResult {
     ratioToUnsandboxed: number;
     medianOverheadMs: number;
     bareBwrapOverheadMs?: number;
+    direct?: { medianMs: number; heldOverDirectRatio: number; medianHeldOverheadMs: number };
+    manyFiles?: { files: number; heldMedianMs: number; directMedianMs: number; ratio: number };
   };
 }
 
@@ -41,7 +43,8 @@ export const skillToolCallFigure: Figure = {
     const iterations = quick ? 10 : 40;
     const result = await bench(iterations);
     const { sandboxed, ...numbers } = result;
-    for (const [key, value] of Object.entries({ ...numbers, ...sandboxed })) {
+    const { direct, manyFiles, ...sandboxNumbers } = sandboxed ?? {};
+    for (const [key, value] of Object.entries({ ...numbers, ...sandboxNumbers, ...direct, ...manyFiles })) {
       if (typeof value !== "number" || !Number.isFinite(value))
         throw new Error(`benchSkillToolCall returned ${key}=${String(value)}`);
     }
@@ -79,6 +82,38 @@ export const skillToolCallFigure: Figure = {
                   : ""
               }`,
               details: { ...sandboxed, iterations },
+            },
+          ]
+        : []),
+      ...(direct
+        ? [
+            {
+              figure: "skill-tool-call",
+              workload: `same sandboxed call, writes held until checked (overlay) against not held, ${iterations} calls`,
+              unit: "ms",
+              median: round(sandboxed!.medianMs),
+              baselineMedian: round(direct.medianMs),
+              ratio: round(direct.heldOverDirectRatio),
+              target: "read-only call not noticeably slower (≤ +5 ms)",
+              status: direct.medianHeldOverheadMs <= 5 ? ("pass" as const) : ("miss" as const),
+              note: `baseline: the same call with PSEUDOCLAUDE_SANDBOX_HOLD_WRITES=off, same run, interleaved; median paired overhead ${direct.medianHeldOverheadMs.toFixed(2)} ms per call`,
+              details: { ...direct, iterations },
+            },
+          ]
+        : []),
+      ...(manyFiles
+        ? [
+            {
+              figure: "skill-tool-call",
+              workload: `sandboxed call writing ${manyFiles.files} new files (npm-like), held against not held, 3 calls each`,
+              unit: "ms",
+              median: round(manyFiles.heldMedianMs),
+              baselineMedian: round(manyFiles.directMedianMs),
+              ratio: round(manyFiles.ratio),
+              target: "report only",
+              status: "report" as const,
+              note: "the held side checks the merged result and applies it (new folders renamed whole); the direct side is checked after the call",
+              details: manyFiles,
             },
           ]
         : []),

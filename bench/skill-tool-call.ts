@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { PermissionEngine } from "../server/permission/engine.ts";
 import type { PermissionCheck } from "../server/permission/types.ts";
 import { childEnvironment } from "../server/tools/child-environment.ts";
+import { HOLD_WRITES_VARIABLE, detectHeldWrites } from "../server/tools/held-writes.ts";
 import { ProcessRunner } from "../server/tools/process-runner.ts";
 import { Registry } from "../server/tools/registry.ts";
 import {
@@ -42,6 +43,14 @@ export interface SkillToolCallResult {
     medianOverheadMs: number;
     /** For scale: median of (bare bwrap spawn − bare spawn) per pair, what bubblewrap alone costs here. */
     bareBwrapOverheadMs: number;
+    /**
+     * The same sandboxed call with its writes not held (PSEUDOCLAUDE_SANDBOX_HOLD_WRITES=off: no overlay,
+     * the check after the call), interleaved: what holding writes costs a call that writes nothing. Absent
+     * where writes cannot be held here.
+     */
+    direct?: { medianMs: number; heldOverDirectRatio: number; medianHeldOverheadMs: number };
+    /** A call writing MANY_FILES new files (npm-like), held against direct: the apply's cost. */
+    manyFiles?: { files: number; heldMedianMs: number; directMedianMs: number; ratio: number };
   };
 }
 
@@ -49,6 +58,8 @@ export interface SkillToolCallResult {
 const PROGRAM = process.execPath;
 const ARGS = ["-e", ""];
 const WARMUP_ITERATIONS = 3;
+/** Many-files calls per side (each writes MANY_FILES files). */
+const MANY_FILES_RUNS = 3;
 /** The measured command, for reports (the result itself holds numbers only). */
 export const BENCH_COMMAND: readonly string[] = [PROGRAM, ...ARGS];
 
@@ -173,10 +184,48 @@ export async function benchSkillToolCall(iterations: number, cwd?: string): Prom
   }
 }
 
-type Side = "subject" | "baseline" | "sandboxed" | "bareBwrap";
+type Side = "subject" | "baseline" | "sandboxed" | "sandboxedDirect" | "bareBwrap";
+
+/** Runs `work` with writes not held (the env setting is read per call). */
+async function direct<T>(work: () => Promise<T>): Promise<T> {
+  process.env[HOLD_WRITES_VARIABLE] = "off";
+  try {
+    return await work();
+  } finally {
+    delete process.env[HOLD_WRITES_VARIABLE];
+  }
+}
+
+/** Files the many-files call writes: 1,000 folders of 10, like an npm install of a mid-size project. */
+export const MANY_FILES = 10_000;
+const MANY_FILES_SCRIPT =
+  'const fs = require("fs"); for (let p = 0; p < 1000; p++) { const d = "node_modules/p" + p; ' +
+  'fs.mkdirSync(d, { recursive: true }); for (let f = 0; f < 10; f++) fs.writeFileSync(d + "/f" + f + ".js", "x"); }';
+
+/** One run_command-like call writing MANY_FILES files in a fresh workdir, sandboxed; its wall time. */
+async function manyFilesCall(): Promise<number> {
+  const workdir = mkdtempSync(path.join(tmpdir(), "bench-many-files-"));
+  try {
+    const started = performance.now();
+    const outcome = await processes.run({
+      file: PROGRAM,
+      args: ["-e", MANY_FILES_SCRIPT],
+      cwd: workdir,
+      timeoutMs: 120_000,
+      sandbox: sandboxPolicy({ workdir, settings: { network: false, homes: [] } }),
+    });
+    const elapsed = performance.now() - started;
+    if (outcome.exitCode !== 0 || outcome.sandboxViolation)
+      throw new Error(`many-files call failed: ${outcome.stderr} ${outcome.sandboxViolation ?? ""}`);
+    return elapsed;
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
 
 async function measure(iterations: number, cwd: string): Promise<SkillToolCallResult> {
   const withSandbox = detectSandbox().available;
+  const withHeld = withSandbox && detectHeldWrites(detectSandbox().program).available;
   const registry = new Registry();
   registry.register(trivialSkillTool(cwd));
   if (withSandbox) registry.register(trivialSkillTool(cwd, true));
@@ -193,9 +242,15 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
   }
   const signal = new AbortController().signal;
 
-  const samples: Record<Side, number[]> = { subject: [], baseline: [], sandboxed: [], bareBwrap: [] };
+  const samples: Record<Side, number[]> = {
+    subject: [],
+    baseline: [],
+    sandboxed: [],
+    sandboxedDirect: [],
+    bareBwrap: [],
+  };
   const sides: Side[] = withSandbox
-    ? ["subject", "baseline", "sandboxed", "bareBwrap"]
+    ? ["subject", "baseline", "sandboxed", ...(withHeld ? (["sandboxedDirect"] as const) : []), "bareBwrap"]
     : ["subject", "baseline"];
   for (let index = 0; index < WARMUP_ITERATIONS + iterations; index++) {
     // Rotate which side goes first so none always runs on a warmer machine.
@@ -204,6 +259,8 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
       const started = performance.now();
       if (side === "subject") await oneToolCall(registry, engine, cwd, signal);
       else if (side === "sandboxed") await oneToolCall(registry, engine, cwd, signal, "bench_noop_sandboxed");
+      else if (side === "sandboxedDirect")
+        await direct(() => oneToolCall(registry, engine, cwd, signal, "bench_noop_sandboxed"));
       else if (side === "bareBwrap") await bareSpawn(cwd, detectSandbox().program);
       else await bareSpawn(cwd);
       const elapsed = performance.now() - started;
@@ -214,6 +271,14 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
   const baselineMedianMs = medianOf(samples.baseline);
   const pairDifferences = samples.subject.map((value, index) => value - samples.baseline[index]!);
   const sandboxedMedianMs = withSandbox ? medianOf(samples.sandboxed) : undefined;
+  // The apply's cost on a big output: a few calls each way, alternating (each takes seconds).
+  const many: Record<"held" | "direct", number[]> = { held: [], direct: [] };
+  if (withHeld)
+    for (let index = 0; index < MANY_FILES_RUNS; index++) {
+      many.held.push(await manyFilesCall());
+      many.direct.push(await direct(manyFilesCall));
+    }
+  const directMedianMs = withHeld ? medianOf(samples.sandboxedDirect) : undefined;
   return {
     medianMs,
     baselineMedianMs,
@@ -231,6 +296,23 @@ async function measure(iterations: number, cwd: string): Promise<SkillToolCallRe
             bareBwrapOverheadMs: medianOf(
               samples.bareBwrap.map((value, index) => value - samples.baseline[index]!),
             ),
+            ...(directMedianMs !== undefined
+              ? {
+                  direct: {
+                    medianMs: directMedianMs,
+                    heldOverDirectRatio: sandboxedMedianMs / directMedianMs,
+                    medianHeldOverheadMs: medianOf(
+                      samples.sandboxed.map((value, index) => value - samples.sandboxedDirect[index]!),
+                    ),
+                  },
+                  manyFiles: {
+                    files: MANY_FILES,
+                    heldMedianMs: medianOf(many.held),
+                    directMedianMs: medianOf(many.direct),
+                    ratio: medianOf(many.held) / medianOf(many.direct),
+                  },
+                }
+              : {}),
           },
         }
       : {}),

@@ -12,7 +12,7 @@ import { defaultSessionParts } from "./session/default-parts.ts";
 import { DEMO_COPY_PREFIX } from "./shared/demo-copy.ts";
 import { ExitHooks } from "./tools/exit-hooks.ts";
 import { ProcessRunner } from "./tools/process-runner.ts";
-import { detectSandbox } from "./tools/sandbox.ts";
+import { detectSandbox, heldWritesLine, sandboxState } from "./tools/sandbox.ts";
 import { startServer } from "./transport/start-server.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -138,6 +138,7 @@ async function main(): Promise<void> {
       ? "sandbox: on (bubblewrap; network off unless a session allows it)"
       : `sandbox off: ${sandbox.reason ?? "unavailable"} — every command will ask for approval`,
   );
+  if (sandbox.available) console.log(heldWritesLine(sandboxState(false, sandbox)));
   if (flags.dev)
     console.log("dev mode: pages are served from out/; run `npm run build` after changing app/.");
   console.log(`PLAYGROUND_URL=${server.url}`);

@@ -6,6 +6,7 @@
 import { useEffect, useRef, type Dispatch, type RefObject } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import { sessionKey } from "../lib/connection.ts";
+import { firstSessionTarget } from "../lib/early-socket.ts";
 import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import { queuedFor } from "../state/outbox.ts";
 import type { UiAction, UiState } from "../state/types.ts";
@@ -24,13 +25,10 @@ export function useFirstSession(
   useEffect(() => {
     if (state.connection !== "open" || !state.sessionListLoaded || session || openRequested.current) return;
     openRequested.current = true;
-    const stored = window.sessionStorage.getItem(sessionKey);
-    const known = state.sessions.find((item) => item.id === stored);
-    const newest = [...state.sessions].sort((left, right) =>
-      right.updatedAt.localeCompare(left.updatedAt),
-    )[0];
-    const target = known ?? newest;
-    send(target ? { type: "open_session", sessionId: target.id } : { type: "create_session" });
+    // The rule the early socket's script follows too (lib/early-socket.ts); when it already asked for
+    // this open, the hook does not ask again.
+    const target = firstSessionTarget(state.sessions, window.sessionStorage.getItem(sessionKey));
+    send(target ? { type: "open_session", sessionId: target } : { type: "create_session" });
   }, [state.connection, state.sessionListLoaded, state.sessions, session, send, openRequested]);
 
   useEffect(() => {

@@ -1,13 +1,24 @@
 // The WebSocket client: reads the start token from the URL fragment, connects on the same origin,
 // batches incoming messages (so 10,000 text deltas cost a few renders, not 10,000; the replay of a
 // reopened session is applied at once), and reconnects with backoff, reopening the current session
-// from the last sequence number it saw.
+// from the last sequence number it saw. Its first socket is usually the one the inline script at the top of
+// the workspace page opened before the scripts loaded (./early-socket.ts): adopted, with what it received.
 "use client";
 import { startTransition, useCallback, useEffect, useRef } from "react";
 import type { ClientCommand, ServerMessage } from "../../server/protocol/index.ts";
 import type { UiAction } from "../state/types.ts";
+import {
+  SESSION_KEY,
+  TOKEN_KEY,
+  refusesOpen,
+  socketUrl,
+  takeEarlySocket,
+  tokenInFragment,
+  type EarlySocket,
+} from "./early-socket.ts";
 
-const tokenKey = "pseudoclaude-playground-token";
+export { socketUrl };
+const tokenKey = TOKEN_KEY;
 
 /** Messages are applied at most this often (one render per batch). */
 const BATCH_MS = 16;
@@ -17,15 +28,15 @@ const BATCH_MS = 16;
  * with every turn so far — but a replay never holds what arrived back for longer than this.
  */
 const REPLAY_HOLD_MS = 1000;
-export const sessionKey = "pseudoclaude-playground-session";
+export const sessionKey = SESSION_KEY;
 
 /** Takes a token from `#token=…` in the address (stores it, then strips it from the address bar). */
 function tokenFromAddress(): string | undefined {
-  const match = /(?:^#|&)token=([0-9a-fA-F]+)/.exec(window.location.hash);
-  if (!match) return undefined;
-  window.sessionStorage.setItem(tokenKey, match[1]);
+  const token = tokenInFragment(window.location.hash);
+  if (!token) return undefined;
+  window.sessionStorage.setItem(tokenKey, token);
   window.history.replaceState(null, "", window.location.pathname + window.location.search);
-  return match[1];
+  return token;
 }
 
 /** The token from the address, else the one this tab stored earlier. */
@@ -46,11 +57,6 @@ export async function probeToken(token: string): Promise<"wrong" | "missing" | "
   } catch {
     return "unreachable";
   }
-}
-
-export function socketUrl(token: string): string {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`;
 }
 
 export interface Resume {
@@ -84,13 +90,33 @@ function eventsOf(message: ServerMessage): ServerMessage[] {
   }));
 }
 
+/**
+ * The early socket if the hook can take it over: opened with the token the hook would use and not
+ * closed. Anything else is closed and forgotten (the hook connects as it always did).
+ */
+function adoptable(early: EarlySocket | undefined, token: string | undefined): EarlySocket | undefined {
+  if (!early) return undefined;
+  const state = early.socket.readyState;
+  if (early.token === token && (state === WebSocket.CONNECTING || state === WebSocket.OPEN)) return early;
+  early.socket.close();
+  return undefined;
+}
+
 export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume: () => Resume) {
   const socketRef = useRef<WebSocket | null>(null);
   const resumeRef = useRef(resume);
   resumeRef.current = resume;
+  /**
+   * The session the page's first socket asked to open before the list (the early script, or the hook
+   * for it): the page's own open_session for it is not sent again, and its refusal is not shown.
+   */
+  const earlyOpenRef = useRef<{ socket: WebSocket; sessionId: string } | undefined>(undefined);
 
   useEffect(() => {
     let token = readToken();
+    let early = adoptable(takeEarlySocket(), token);
+    /** A socket of this page has opened (a later one is a reconnect: it resumes, it asks nothing first). */
+    let everOpened = false;
     let disposed = false;
     let attempt = 0;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -144,15 +170,33 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
       }
       dispatch({ type: "connection", status: "connecting" });
       const usedToken: string = token;
-      const socket = new WebSocket(socketUrl(usedToken));
+      const adopted = early;
+      early = undefined;
+      const socket = adopted?.socket ?? new WebSocket(socketUrl(usedToken));
       let opened = false;
       live = socket;
       socketRef.current = socket;
-      socket.onopen = () => {
+      earlyOpenRef.current =
+        adopted?.openedSession !== undefined ? { socket, sessionId: adopted.openedSession } : undefined;
+      const onOpen = (listSent: boolean) => {
         opened = true;
         attempt = 0;
-        socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         const { sessionId, lastSeq } = resumeRef.current();
+        const stored = window.sessionStorage.getItem(sessionKey);
+        if (!listSent && !sessionId && !everOpened && stored) {
+          // The page's first socket, open before the early script could ask (adopted while connecting,
+          // or no script): it asks as the script does, for the session this tab showed, before the list.
+          const command: ClientCommand = {
+            type: "open_session",
+            sessionId: stored,
+            batchReplay: true,
+            batchLive: true,
+          };
+          socket.send(JSON.stringify(command));
+          earlyOpenRef.current = { socket, sessionId: stored };
+        }
+        everOpened = true;
+        if (!listSent) socket.send(JSON.stringify({ type: "list_sessions" } satisfies ClientCommand));
         if (sessionId) {
           const command: ClientCommand = {
             type: "open_session",
@@ -164,10 +208,19 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
           socket.send(JSON.stringify(command));
         }
       };
-      socket.onmessage = (frame) => {
+      socket.onopen = () => onOpen(false);
+      const receive = (text: string) => {
         let replayEnded = false;
         try {
-          const message = JSON.parse(String(frame.data)) as ServerMessage;
+          const message = JSON.parse(text) as ServerMessage;
+          const earlyOpen = earlyOpenRef.current;
+          if (earlyOpen?.socket === socket && refusesOpen(message, earlyOpen.sessionId)) {
+            // The early script's open, refused before the page asked for it (the session is gone):
+            // the page picks from the list as it always did, and hears of that open's refusal only if
+            // it asks for the same session itself.
+            earlyOpenRef.current = undefined;
+            return;
+          }
           for (const one of eventsOf(message)) {
             queue.push(one);
             replayEnded = followReplay(one);
@@ -188,6 +241,7 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         if (replayEnded) return flush();
         flushTimer ??= setTimeout(flush, BATCH_MS);
       };
+      socket.onmessage = (frame) => receive(String(frame.data));
       socket.onclose = () => {
         flush();
         if (socketRef.current === socket) socketRef.current = null;
@@ -213,6 +267,11 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
           retry();
         });
       };
+      if (!adopted) return;
+      // Adopted: what the early script already did and received is handled now, in order, as if it
+      // had happened here (its open event, when it opened, came before any frame).
+      if (socket.readyState === WebSocket.OPEN) onOpen(adopted.listSent);
+      for (const text of adopted.frames) receive(text);
     };
 
     // Pasting the address a restarted server printed changes only the fragment: no reload, a hashchange.
@@ -243,6 +302,17 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
   return useCallback(
     (command: ClientCommand): boolean => {
       const socket = socketRef.current;
+      const earlyOpen = earlyOpenRef.current;
+      if (
+        command.type === "open_session" &&
+        earlyOpen?.socket === socket &&
+        earlyOpen.sessionId === command.sessionId &&
+        command.lastSeq === undefined
+      ) {
+        // The early script asked for this very open on this socket: its replay is on the way (or here).
+        earlyOpenRef.current = undefined;
+        return true;
+      }
       if (!socket || socket.readyState !== WebSocket.OPEN) {
         dispatch({
           type: "local_error",

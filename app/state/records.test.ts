@@ -71,6 +71,16 @@ describe("records", () => {
     expect(positionOf(right, "right")).toBe(5);
   });
 
+  it("a record replaced by one with another key is found by its new key, and the old key is gone", () => {
+    const list = many(100);
+    const renamed = update(list, "i70", (item) => ({ ...item, id: "renamed" }));
+    expect(positionOf(renamed, "renamed")).toBe(70);
+    expect(get(renamed, "i70")).toBeUndefined();
+    const swept = updateWhere(list, (item) => (item.id === "i3" ? { id: "swept", value: 3 } : item));
+    expect(get(swept, "swept")?.value).toBe(3);
+    expect(positionOf(list, "swept")).toBe(-1);
+  });
+
   it("appending a known key replaces that record where it is", () => {
     const list = append(many(3), { id: "i1", value: 10 });
     expect(toArray(list).map((item) => item.value)).toEqual([0, 10, 2]);

@@ -13,7 +13,9 @@ export interface Records<T> {
   /**
    * Where a key was appended. Shared by every version grown from the same list (a key's position never
    * changes in an append-only list); a version that does not hold that position, or holds another key
-   * there (two versions grown apart, React's strict mode), falls back to a scan.
+   * there (two versions grown apart, React's strict mode), falls back to a scan. Every key any version
+   * ever held is in it (appends and replacements add theirs), so a key it does not know is in no version:
+   * appending a new record costs no scan (a reopened session's replay appends thousands).
    */
   readonly positions: Map<string, number>;
 }
@@ -45,7 +47,8 @@ export function last<T>(records: Records<T>): T | undefined {
 /** The position of the record with this key, or -1. */
 export function positionOf<T>(records: Records<T>, key: string): number {
   const known = records.positions.get(key);
-  if (known !== undefined && known < records.size && records.keyOf(at(records, known)!) === key) return known;
+  if (known === undefined) return -1;
+  if (known < records.size && records.keyOf(at(records, known)!) === key) return known;
   for (let index = records.size - 1; index >= 0; index--)
     if (records.keyOf(at(records, index)!) === key) return index;
   return -1;
@@ -75,6 +78,9 @@ export function append<T>(records: Records<T>, item: T): Records<T> {
 export function replaceAt<T>(records: Records<T>, index: number, item: T): Records<T> {
   const current = at(records, index);
   if (current === undefined || current === item) return records;
+  // A replacement may carry another key (it then stands where the old one did): positions learns it.
+  const key = records.keyOf(item);
+  if (!records.positions.has(key)) records.positions.set(key, index);
   const chunk = Math.floor(index / CHUNK);
   const chunks = records.chunks.slice();
   const changed = chunks[chunk].slice();
@@ -97,6 +103,8 @@ export function updateWhere<T>(records: Records<T>, change: (item: T) => T): Rec
     chunk.forEach((item, index) => {
       const next = change(item);
       if (next === item) return;
+      const key = records.keyOf(next);
+      if (!records.positions.has(key)) records.positions.set(key, chunkIndex * CHUNK + index);
       copy ??= chunk.slice();
       copy[index] = next;
     });

@@ -12,7 +12,7 @@ import { createProvider, ScriptedProvider } from "../providers/index.ts";
 import { loadProvidersConfig } from "../providers/config.ts";
 import type { Provider } from "../providers/types.ts";
 import { confirmationsForCreate } from "../session/session-confirmations.ts";
-import { sandboxState } from "../tools/sandbox.ts";
+import { heldWritesLine, sandboxState } from "../tools/sandbox.ts";
 
 import type { CliArguments } from "./args.ts";
 import { cacheSettings } from "./cache-options.ts";
@@ -30,7 +30,8 @@ export const DEFAULT_RUN_MESSAGE = "Please help me with this project.";
 /** The one line the CLI prints about the sandbox (red when it is off and stderr is a terminal). */
 export function sandboxLine(allowNetwork: boolean, colour: boolean): string {
   const state = sandboxState(allowNetwork);
-  if (state.enabled) return `sandbox: on (bubblewrap, network ${state.network ? "on" : "off"})\n`;
+  if (state.enabled)
+    return `sandbox: on (bubblewrap, network ${state.network ? "on" : "off"})\n${heldWritesLine(state)}\n`;
   const text = `sandbox off: ${state.reason ?? "unavailable"}`;
   return colour ? `\x1b[31m${text}\x1b[0m\n` : `${text}\n`;
 }

@@ -9,6 +9,13 @@ export interface SandboxState {
   network: boolean;
   /** Why the sandbox is off, e.g. "bwrap not found on PATH" or "user namespaces refused: …". */
   reason?: string;
+  /**
+   * Sandbox on: whether a call's writes are held apart (an overlay) until the call has ended and they are
+   * checked, so a host program never sees them before; false: each call is checked after it ends.
+   */
+  writesHeld?: boolean;
+  /** Why writes are not held (e.g. "unshare --user refused"). */
+  writesHeldReason?: string;
 }
 
 /** Whether a workdir's own `.PseudoClaude/settings.json` allow rules (and MCP servers) take effect. */

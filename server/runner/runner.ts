@@ -2,7 +2,6 @@
 // regather the environment, snapshot the request, stream the model, run its tool calls, repeat.
 import { SecretRedactor, SecretScope } from "../providers/redact.ts";
 import { randomUUID } from "node:crypto";
-import { errorMessage } from "../errors/index.ts";
 import {
   LOAD_SKILL_TOOL_NAME,
   type ChatMessage,
@@ -17,9 +16,9 @@ import { sha256Hex } from "../prompt/hash.ts";
 import { buildStableSystem, type ListingBudget, type SkillBody } from "../prompt/stable-system.ts";
 import type { PromptItem } from "../skills/types.ts";
 import { compareNames } from "../protocol/names.ts";
-import type { ModelRequest, ProviderEvent } from "../providers/types.ts";
+import type { ModelRequest } from "../providers/types.ts";
 import { failResult } from "../tools/types.ts";
-import { ABORTED, unlessAborted } from "./abortable.ts";
+import { streamModelResponse } from "./model-response.ts";
 import { gatherEnvironment, type GatheredEnvironment } from "./environment-gather.ts";
 import { overrideTools } from "./request-overrides.ts";
 import { allowedTools, runToolCall } from "./tool-call.ts";
@@ -38,24 +37,6 @@ import {
 /** What an error result says to a call the output-token limit cut (its input is incomplete). */
 export const CUT_OFF_CALL_MESSAGE =
   "not run: this tool call was cut off by the output token limit before its input was complete; retry with a smaller input (for example, split the content over several calls)";
-
-interface ModelResponse {
-  text: string;
-  calls: ToolCall[];
-  /** Ids of calls the output-token limit cut (answered with an error result, never run). */
-  cutOff: Set<string>;
-  /** Set when the provider ended with a terminal error event (or broke its contract). */
-  error?: string;
-  canceled: boolean;
-}
-
-/** The event sink (onEvent) threw: not the provider's failure, so it is not reported as one. */
-class EventSinkError extends Error {
-  constructor(readonly sinkError: unknown) {
-    super(`the runner's event sink failed: ${errorMessage(sinkError)}`);
-    this.name = "EventSinkError";
-  }
-}
 
 /**
  * The stable systems built lately, by the index they were built from: the same catalog gives the same
@@ -329,7 +310,13 @@ export class Runner {
       // Emitted before the provider is called, so the inspector shows the request even if the call hangs.
       this.emit({ type: "request", runId, snapshot });
 
-      const response = await this.streamResponse(request, signal, runId, requestIndex);
+      const response = await streamModelResponse(
+        request,
+        signal,
+        { runId, requestIndex },
+        this.deps,
+        (event) => this.emit(event),
+      );
       if (response.canceled || response.error !== undefined) {
         if (response.text)
           this.append(runId, { role: "assistant", content: response.text, toolCalls: [] }, requestIndex);
@@ -422,118 +409,5 @@ export class Runner {
       content: reason,
       isError: true,
     });
-  }
-
-  /**
-   * Streams one response, forwarding deltas. A throwing provider is a provider_error; a throwing event
-   * sink is not the provider's failure: the stream is closed and the sink's error is thrown as such.
-   */
-  private async streamResponse(
-    request: ModelRequest,
-    signal: AbortSignal,
-    runId: string,
-    requestIndex: number,
-  ): Promise<ModelResponse> {
-    let text = "";
-    const calls: ToolCall[] = [];
-    const cutOff = new Set<string>();
-    const forward = (event: RunnerEvent): void => {
-      try {
-        this.emit(event);
-      } catch (error) {
-        throw new EventSinkError(error);
-      }
-    };
-    let iterator: AsyncIterator<ProviderEvent> | undefined;
-    try {
-      iterator = this.deps.provider.stream(request, signal)[Symbol.asyncIterator]();
-      for (;;) {
-        const next = await unlessAborted(iterator.next(), signal);
-        if (next === ABORTED) return { text, calls, cutOff, canceled: true };
-        if (next.done) {
-          return {
-            text,
-            calls,
-            cutOff,
-            canceled: false,
-            error: "the provider stream ended without a done or error event",
-          };
-        }
-        const event = next.value;
-        switch (event.type) {
-          case "text_delta":
-            text += event.text;
-            forward({ type: "text_delta", runId, requestIndex, text: event.text });
-            break;
-          case "tool_call": {
-            const id = event.call.id || `call_${requestIndex}_${calls.length + 1}`;
-            calls.push({ ...event.call, id });
-            if (event.cutOff) cutOff.add(id);
-            break;
-          }
-          case "usage": {
-            forward({
-              type: "usage",
-              runId,
-              requestIndex,
-              usage: event.usage,
-              ...this.deps.hooks?.afterUsage?.(requestIndex, event.usage),
-            });
-            break;
-          }
-          case "notice":
-            // The server refused the diagnostics parameter: this ledger (session, CLI command) stops asking.
-            if (event.code === "cache_diagnostics_rejected") this.deps.hooks?.diagnosticsRefused?.();
-            forward({
-              type: "provider_notice",
-              runId,
-              requestIndex,
-              code: event.code,
-              message: event.message,
-            });
-            break;
-          case "payload":
-            forward({
-              type: "provider_payload",
-              runId,
-              requestIndex,
-              payload: event.payload,
-              ...(event.routing ? { routing: event.routing } : {}),
-            });
-            break;
-          case "retry":
-            forward({
-              type: "provider_retry",
-              runId,
-              requestIndex,
-              attempt: event.attempt,
-              delayMs: event.delayMs,
-              reason: event.reason,
-            });
-            break;
-          case "done":
-            return { text, calls, cutOff, canceled: signal.aborted };
-          case "error":
-            if (signal.aborted) return { text, calls, cutOff, canceled: true };
-            return { text, calls, cutOff, canceled: false, error: event.message };
-        }
-      }
-    } catch (error) {
-      if (error instanceof EventSinkError) {
-        // Close the provider's stream (it may hold a connection); its own failure to close adds nothing.
-        await Promise.resolve(iterator?.return?.()).catch((closeError: unknown) => {
-          error.message += ` (closing the provider stream also failed: ${errorMessage(closeError)})`;
-        });
-        throw error;
-      }
-      if (signal.aborted) return { text, calls, cutOff, canceled: true };
-      return {
-        text,
-        calls,
-        cutOff,
-        canceled: false,
-        error: `the provider failed: ${errorMessage(error)}`,
-      };
-    }
   }
 }

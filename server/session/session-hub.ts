@@ -26,6 +26,7 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
+import { RecentLogRead } from "./recent-log-read.ts";
 import { checkImportedScenario, importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
 import type { SessionParts } from "./session-types.ts";
@@ -302,7 +303,7 @@ export class SessionHub {
 
   private async reopen(id: string): Promise<Session> {
     await this.started;
-    const loaded = await this.readLog(id);
+    const loaded = (await this.listedLog.take(id, this.logPath(id))) ?? (await this.readLog(id));
     if (!loaded.header)
       throw new PlaygroundError("io_error", `${this.logPath(id)} has no readable header record`);
     for (const warning of loaded.warnings) this.options.log(`session log: ${warning}`);
@@ -361,14 +362,23 @@ export class SessionHub {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
+    let newestRead: { summary: SessionSummary; keep: () => void } | undefined;
     for (const file of files) {
       const id = file.replace(/\.jsonl$/, "");
       if (!file.endsWith(".jsonl") || summaries.has(id) || !SESSION_ID.test(id)) continue;
-      const summary = await this.summaryFromDisk(id);
-      if (summary) summaries.set(id, summary);
+      const { summary, keep } = await this.summaryFromDisk(id);
+      if (!summary) continue;
+      summaries.set(id, summary);
+      if (keep && (!newestRead || summary.updatedAt > newestRead.summary.updatedAt))
+        newestRead = { summary, keep };
     }
+    // The page opens the session it showed or the newest next: the newest log read here is kept for it.
+    newestRead?.keep();
     return [...summaries.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
   }
+
+  /** The log the last list read in full (recent-log-read.ts), for the open that follows it. */
+  private readonly listedLog = new RecentLogRead();
 
   /** Summaries of closed sessions, keyed by id, valid while the log's size and mtime are unchanged. */
   private readonly diskSummaries = new Map<
@@ -376,27 +386,21 @@ export class SessionHub {
     { size: number; mtimeMs: number; summary: SessionSummary }
   >();
 
-  private async summaryFromDisk(id: string): Promise<SessionSummary | undefined> {
+  /** `keep`, when the log was read just now: keeps that read for an open that follows. */
+  private async summaryFromDisk(id: string): Promise<{ summary?: SessionSummary; keep?: () => void }> {
     try {
       const { size, mtimeMs } = await stat(this.logPath(id));
       const cached = this.diskSummaries.get(id);
-      if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return cached.summary;
-      const summary = await this.parseSummary(id);
-      if (summary) this.diskSummaries.set(id, { size, mtimeMs, summary });
-      return summary;
+      if (cached && cached.size === size && cached.mtimeMs === mtimeMs) return { summary: cached.summary };
+      const loaded = await this.readLog(id);
+      const summary = summaryOfLog(id, loaded);
+      if (!summary) return {};
+      this.diskSummaries.set(id, { size, mtimeMs, summary });
+      return { summary, keep: () => this.listedLog.keep(id, { size, mtimeMs }, loaded) };
     } catch (error) {
       this.options.log(`cannot list session ${id}: ${errorMessage(error)}`);
-      return undefined;
+      return {};
     }
-  }
-
-  private async parseSummary(id: string): Promise<SessionSummary | undefined> {
-    const loaded = await this.readLog(id);
-    if (!loaded.header) return undefined;
-    const { createdAt, settings, title, branch } = loaded.header;
-    const fold = new SessionSummaryFold({ id, createdAt, settings, title, ...(branch ? { branch } : {}) });
-    for (const record of loaded.events) fold.observe(record.event, record.at);
-    return fold.summary();
   }
 
   /**
@@ -529,6 +533,7 @@ export class SessionHub {
     const file = this.logPath(id);
     const live = this.sessions.get(id);
     this.diskSummaries.delete(id);
+    this.listedLog.clear();
     if (live) {
       this.sessions.delete(id);
       await live.close();
@@ -550,6 +555,7 @@ export class SessionHub {
     await this.started;
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
+    this.listedLog.clear();
     await Promise.all(
       sessions.map((session) =>
         session
@@ -560,4 +566,13 @@ export class SessionHub {
       ),
     );
   }
+}
+
+/** A closed session's list entry: a fold over its logged events (none without a readable header). */
+function summaryOfLog(id: string, loaded: LogReadResult): SessionSummary | undefined {
+  if (!loaded.header) return undefined;
+  const { createdAt, settings, title, branch } = loaded.header;
+  const fold = new SessionSummaryFold({ id, createdAt, settings, title, ...(branch ? { branch } : {}) });
+  for (const record of loaded.events) fold.observe(record.event, record.at);
+  return fold.summary();
 }

@@ -31,7 +31,7 @@ import type { StreamInput } from "./request-writer.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
-import type { CacheLedger } from "../cache/cache-ledger.ts";
+import type { CacheLedger, LedgerEvent } from "../cache/cache-ledger.ts";
 import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
@@ -54,6 +54,9 @@ import { checkBranchRequest } from "./branch-check.ts";
 import { skillFigures } from "../runner/skill-figures.ts";
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
+
+/** A reopened session's cache ledger is folded from its log this long after the open, unless used sooner. */
+const LEDGER_RESTORE_DELAY_MS = 1000;
 
 /** How a run differs from a plain run of a user message: a branch's first (session-branch.ts), or a plan-mode run. */
 interface FirstRun {
@@ -114,7 +117,15 @@ export class Session {
   private mcp: SessionMcp | undefined;
   private readonly cache: SessionCache;
   /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
-  private readonly ledger: CacheLedger;
+  private readonly cacheLedger: CacheLedger;
+  /**
+   * The logged events the ledger has not folded yet. A reopen shows nothing the ledger computes (its
+   * figures are in the logged events the replay carries), and folding a long session's requests costs
+   * about as much as reading its log — so it is done on the ledger's first use (a run, a settings
+   * change), or in the background shortly after the open, whichever comes first; the result is the same.
+   */
+  private ledgerBacklog: LedgerEvent[] = [];
+  private ledgerTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -147,18 +158,33 @@ export class Session {
       (message) => this.emitError("io_error", message),
       init.parts.cacheAsForAnyProvider === true,
     );
-    this.ledger = createCacheLedger(loadCacheConfig({ home: init.home }));
+    this.cacheLedger = createCacheLedger(loadCacheConfig({ home: init.home }));
     const requests = new RequestReader();
     for (const { event } of restored) {
       requests.observe(event);
       if (event.type === "request") {
         const snapshot = requests.resolve(event.snapshot);
         this.cache.record(snapshot);
-        this.ledger.restore({ type: "request", snapshot }, this.init.tokens);
+        this.ledgerBacklog.push({ type: "request", snapshot });
       }
-      if (event.type === "usage" || event.type === "cache_repredicted")
-        this.ledger.restore(event, this.init.tokens);
+      if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
     }
+    if (this.ledgerBacklog.length > 0) {
+      this.ledgerTimer = setTimeout(() => void this.ledger, LEDGER_RESTORE_DELAY_MS);
+      this.ledgerTimer.unref();
+    }
+  }
+
+  /** The cache ledger, with every logged event folded in first (see ledgerBacklog). */
+  private get ledger(): CacheLedger {
+    if (this.ledgerBacklog.length > 0) {
+      const backlog = this.ledgerBacklog;
+      this.ledgerBacklog = [];
+      for (const event of backlog) this.cacheLedger.restore(event, this.init.tokens);
+    }
+    clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = undefined;
+    return this.cacheLedger;
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -701,6 +727,7 @@ export class Session {
 
   /** Stops the run and its tools, ends its MCP servers, stops watching, and writes out the log. */
   async close(): Promise<void> {
+    clearTimeout(this.ledgerTimer);
     this.cancel();
     this.lab?.cancel();
     await this.idle();

@@ -1,6 +1,7 @@
 // SECURITY.md S16 for the tools' processes (run_command, skill tools): variables a caller configures for a
 // process reach that process, inside the sandbox, and never the host-side launcher. Through real
 // bubblewrap, with real shared libraries and a fake `bwrap` first on the configured PATH.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readlink, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,24 +35,20 @@ afterEach(async () => {
   for (const folder of [root, outside]) await rm(folder, { recursive: true, force: true });
 });
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 it("S16: a configured LD_PRELOAD, LD_LIBRARY_PATH, PATH and NODE_OPTIONS reach only the sandboxed process; the launcher is the real bwrap with a fixed environment", async () => {
   const hostile = await plantHostileEnvironment(workdir, outside);
-  const ready = path.join(workdir, "ready");
+  // The call and the test meet through two FIFOs outside the workdir (the call's writes to the workdir are
+  // held until it ends, and a FIFO on the read-only root can still be opened).
+  const ready = path.join(outside, "ready.fifo");
+  const go = path.join(outside, "go.fifo");
+  for (const fifo of [ready, go]) execFileSync("mkfifo", [fifo]);
   // Inside: record the environment and whether the preloaded library is mapped, then wait to be released,
   // so the host-side launcher can be looked at while it runs.
   const command = [
     `tr '\\0' '\\n' < /proc/$$/environ > inside-env.txt`,
     `grep -cF '${hostile.preloadLibrary}' /proc/$$/maps > inside-preloaded.txt`,
-    `touch ready`,
-    `while [ ! -e go ]; do sleep 0.02; done`,
+    `echo ready > ${ready}`,
+    `read released < ${go}`,
   ].join("; ");
   let launcherPid: number | undefined;
   const running = processes.run({
@@ -62,9 +59,9 @@ it("S16: a configured LD_PRELOAD, LD_LIBRARY_PATH, PATH and NODE_OPTIONS reach o
     sandbox: sandboxPolicy({ workdir, settings: { network: false, homes: [] } }),
     onStart: (pid) => (launcherPid = pid),
   });
-  await waitFor(() => existsSync(ready), "the sandboxed command to start");
+  expect(await readFile(ready, "utf8")).toBe("ready\n");
   const launcher = processView(launcherPid!);
-  await writeFile(path.join(workdir, "go"), "");
+  await writeFile(go, "go\n");
   const outcome = await running;
   expect(outcome.exitCode, outcome.stderr).toBe(0);
 

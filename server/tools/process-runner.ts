@@ -27,6 +27,7 @@ import {
   prepareSandboxedCall,
   releaseSandboxedCall,
   sandboxAftermath,
+  sandboxLaunch,
   sandboxSummary,
   type SandboxPolicy,
   type SandboxSummary,
@@ -162,6 +163,8 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   const stdoutCapture = new BoundedCapture(maxRetained);
   const stderrCapture = new BoundedCapture(maxRetained);
 
+  // The policy the result reports: the prepared one once the call has it (it knows if writes were held).
+  let reported = options.sandbox;
   const outcome = (fields: Partial<ProcessOutcome>): ProcessOutcome => ({
     exitCode: null,
     signal: null,
@@ -174,7 +177,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     stdoutBytes: stdoutCapture.totalBytes,
     stderrBytes: stderrCapture.totalBytes,
     durationMs: performance.now() - startedAt,
-    ...(options.sandbox ? { sandbox: sandboxSummary(options.sandbox) } : {}),
+    ...(reported ? { sandbox: sandboxSummary(reported) } : {}),
     ...fields,
   });
 
@@ -188,6 +191,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
       ? await prepareStoppable(options.sandbox, owned, options.signal)
       : undefined;
   if (sandboxed === "stopped") return outcome({ canceled: true });
+  if (sandboxed) reported = sandboxed;
   if (sandboxed?.refusal) return outcome({ spawnError: `sandbox: ${sandboxed.refusal}` });
   if (sandboxed && !sandboxed.program) return outcome({ spawnError: "sandbox: no bubblewrap program" });
   const marker = randomBytes(8).toString("hex");
@@ -198,8 +202,10 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
   };
   const program = sandboxed
     ? {
-        file: sandboxed.program!,
-        args: bwrapArguments(sandboxed, { cwd: options.cwd, ...requested, env: environment }),
+        ...sandboxLaunch(
+          sandboxed,
+          bwrapArguments(sandboxed, { cwd: options.cwd, ...requested, env: environment }),
+        ),
         env: { ...LAUNCHER_ENVIRONMENT, [RUN_MARKER_VARIABLE]: marker },
       }
     : { ...requested, env: environment };
@@ -404,6 +410,9 @@ async function endEscapedProcesses(
  * `bwrap: …` with exit code 1, before the program runs: those are start failures, not the program's.
  */
 function sandboxStartFailure(exitCode: number | null, stderr: string): string | undefined {
+  // nsenter (entering the call's overlay, held-writes.ts) reports the same way.
+  if (exitCode === 1 && stderr.startsWith("nsenter: "))
+    return `the sandbox could not enter the call's overlay: ${stderr.split("\n")[0]!.slice("nsenter: ".length)}`;
   if (exitCode !== 1 || !stderr.startsWith("bwrap: ")) return undefined;
   const line = stderr.split("\n")[0]!.slice("bwrap: ".length);
   const missing = /^execvp (.+): No such file or directory$/.exec(line);

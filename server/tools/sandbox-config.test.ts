@@ -122,9 +122,7 @@ describe("S17: what the playground reads from the workdir is protected", () => {
     );
     expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
     expect(result.content).toContain("written");
-    expect(result.content).toContain(
-      "removed .mcp.json: the playground would start the MCP servers it names",
-    );
+    expect(result.content).toContain(".mcp.json: the playground would start the MCP servers it names");
     expect(existsSync(path.join(workdir, ".mcp.json"))).toBe(false);
   });
 

@@ -2,6 +2,7 @@
 // writes makes the host's git run a configuration the agent wrote. Each attack runs as approved
 // run_command calls; afterwards the host runs a plain `git status` where the user would (the workdir and
 // the folder the attack targeted), and the command the attack planted must not have run.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,6 +37,14 @@ afterEach(async () => {
 });
 
 const run = (command: string): Promise<ToolResult> => runSandboxed(workdir, command);
+
+/** Two FIFOs in `outside` through which a running call and the test wait for each other. */
+function makeRendezvous(): { planted: string; proceed: string } {
+  const planted = path.join(outside, "planted.fifo");
+  const proceed = path.join(outside, "proceed.fifo");
+  for (const fifo of [planted, proceed]) execFileSync("mkfifo", [fifo]);
+  return { planted, proceed };
+}
 
 async function repositoryWithTwoCommits(folder: string): Promise<void> {
   setupGit(folder, "init", "-q", "-b", "main");
@@ -168,10 +177,14 @@ describe("S15: no folder below the workdir becomes a repository the agent config
     expect(existsSync(path.join(workdir, "docs", ".git"))).toBe(false);
   });
 
-  it("a disarmed repository armed again by a later call is disarmed again", async () => {
+  it("a disarmed repository (as the check after a call leaves one) armed again by a later call is refused", async () => {
     await repositoryWithTwoCommits(workdir);
-    await run(
-      `mkdir -p lib/objects lib/refs && echo 'ref: refs/heads/main' > lib/HEAD && printf '${plantedConfig()}' > lib/config`,
+    await mkdir(path.join(workdir, "lib", "objects"), { recursive: true });
+    await mkdir(path.join(workdir, "lib", "refs"));
+    await writeFile(path.join(workdir, "lib", "HEAD.disarmed"), "ref: refs/heads/main\n");
+    await writeFile(
+      path.join(workdir, "lib", "config"),
+      plantedConfig().replace(/\\n/g, "\n").replace(/\\t/g, "\t"),
     );
     const again = await run('cd lib && for f in HEAD.*; do mv "$f" HEAD; done');
     expectHostGitRunsNothing(path.join(workdir, "lib"));
@@ -225,7 +238,7 @@ describe("S15: a repository git reaches from the workdir through a gitlink is ch
     );
   };
 
-  it(`behind more than ${MAX_GITLINKS} gitlinks: the index that hides it is set aside, and the host's git status runs nothing`, async () => {
+  it(`behind more than ${MAX_GITLINKS} gitlinks: the index that hides it is refused (set aside where writes are not held), and the host's git status runs nothing`, async () => {
     await repositoryWithTwoCommits(workdir);
     const decoys = `seq 1 ${MAX_GITLINKS + 1} | sed "s|.*|160000 $(git rev-parse HEAD)\\tg/&|" | git update-index --index-info`;
     const result = await run(
@@ -234,7 +247,8 @@ describe("S15: a repository git reaches from the workdir through a gitlink is ch
     expectHostGitRunsNothing(workdir);
     expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
     expect(result.content).toContain(`more than ${MAX_GITLINKS} submodules`);
-    expect(existsSync(path.join(workdir, ".git", "index.disarmed"))).toBe(true);
+    // Held until checked, the call's index never reached the workdir (nothing to set aside).
+    expect(hostGit(workdir, "ls-files", "--stage", "zz").output).toBe("");
   });
 
   it("in a folder the workdir already held past the scan's reach (a large node_modules)", async () => {
@@ -269,36 +283,36 @@ describe("S15: a repository git reaches from the workdir through a gitlink is ch
 });
 
 describe("S15: a host git that runs while the call is still running", () => {
-  // KNOWN GAP, left failing on purpose (it.fails): the repository check runs when the call has ended, so
-  // for the length of a call a planted repository is live. A host git that runs meanwhile obeys it — and
-  // one does run without the user typing anything: an editor's git integration (VS Code runs `git status`
-  // on every file change) or a shell prompt that shows the branch and status. The call below plants a
-  // repository behind a gitlink, then waits; the host's `git status` during the wait runs the planted
-  // command. Closing it needs the plant to be impossible while the call runs (the call's writes kept apart
-  // until they are checked, e.g. an overlay upper layer merged after the check), not a check afterwards.
-  // Kept as a known gap (issue #20, reviewed again): no bind can stop a HEAD being written in any folder, the
-  // index must stay writable for `git add`, and an overlay changes what every sandboxed process sees of its
-  // own writes — an MCP server runs for the whole session, so its writes would reach the workdir only when
-  // it stops. That is a design change (docs/design.md §3), not a fix inside this check.
-  // The configuration half (what `.git/config` names in the work tree) is not part of this gap: those
-  // paths are read-only for the whole call (sandbox-git-config.attack.test.ts).
-  it.fails("a repository planted mid-call is not live for a host git status during the call", async () => {
+  // A host git runs without the user typing anything: an editor's git integration (VS Code runs `git
+  // status` on every file change) or a shell prompt that shows the branch and status. A check after the
+  // call cannot protect it; so a call's writes are held apart (an overlay, held-writes.ts) until the call
+  // has ended and its result is checked. The call below plants a repository behind a gitlink, then waits:
+  // the host's `git status` during the wait sees neither, and afterwards nothing of the call is applied.
+  it("a repository planted mid-call is not live for a host git status during the call, nor applied after it", async () => {
     await repositoryWithTwoCommits(workdir);
-    const ready = path.join(workdir, "planted");
-    const proceed = path.join(workdir, "proceed");
+    const index = await readFile(path.join(workdir, ".git", "index"));
+    // The call and the test meet through two FIFOs outside the workdir (a FIFO on the read-only root can
+    // still be opened): the call says it has planted, then waits until the test has run its git.
+    const { planted, proceed } = makeRendezvous();
     const call = run(
       "mkdir -p zz/.git/objects zz/.git/refs && echo 'ref: refs/heads/main' > zz/.git/HEAD && " +
         `printf '${plantedConfig()}' > zz/.git/config && ` +
-        "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),zz && touch planted && " +
-        "while [ ! -e proceed ]; do sleep 0.05; done",
+        "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),zz && " +
+        `echo planted > ${planted} && read go < ${proceed}`,
     );
-    await expect.poll(() => existsSync(ready), { timeout: 30_000 }).toBe(true);
+    expect(await readFile(planted, "utf8")).toBe("planted\n");
     hostGit(workdir, "status", "--short");
     const ranDuringCall = existsSync(marker);
-    await writeFile(proceed, "");
+    const visibleDuringCall = existsSync(path.join(workdir, "zz"));
+    await writeFile(proceed, "go\n");
     const result = await call;
-    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
     expect(ranDuringCall, "the host's git status during the call ran the planted command").toBe(false);
+    expect(visibleDuringCall, "the planted folder was in the workdir during the call").toBe(false);
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(result.content).toContain(path.join("zz", ".git", "HEAD"));
+    expect(existsSync(path.join(workdir, "zz"))).toBe(false);
+    expect(await readFile(path.join(workdir, ".git", "index"))).toEqual(index);
+    expectHostGitRunsNothing(workdir);
   });
 });
 

@@ -10,6 +10,13 @@
 // `.git` file, renamed, so nothing is lost); either way the call fails with `sandbox_violation` saying what
 // was undone.
 //
+// A check after the call cannot protect a host git that runs WHILE the call runs (an editor's git
+// integration, a shell prompt): it would obey a repository planted a moment ago. So where it can, a call's
+// writes are held apart (held-writes.ts: an overlay whose upper layer is private to the call) and the same
+// scan runs on the call's result, through the overlay's merged view, before anything reaches the workdir:
+// a result that breaks (a) or (b) is not applied at all (held-writes-check.ts). Where the overlay is not
+// available the check after the call above stays, and the sandbox state says so.
+//
 // Decided: the agent does not create repositories in the workdir (`git init`, `git clone`, a copied
 // `.git`): the new repository is disarmed and the call fails, because its config would be the agent's to
 // write and git on the host would obey it. The user makes repositories; once one exists, the agent works in
@@ -38,7 +45,7 @@ const SCAN_CONCURRENCY = 8;
 const CONFIGURATION_PARTS = ["config", "config.worktree", "hooks", "modules", "worktrees", "commondir"];
 
 /** A place git may take for a repository: a folder holding a HEAD, or a `.git` that is not a folder. */
-interface Candidate {
+export interface Candidate {
   /** The git folder, or the `.git` file (or symlink). */
   path: string;
   kind: "git-folder" | "git-link";
@@ -347,9 +354,55 @@ function entryKind(target: string): "symlink" | "other" | undefined {
   }
 }
 
-function within(child: string, parent: string): boolean {
+export function within(child: string, parent: string): boolean {
   if (parent === "/") return true;
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
+}
+
+/** What a call changed about the repositories of a workdir, found by comparing two scans. */
+export interface RepositoryChanges {
+  /** Armed now, and not armed (or not the same) before: planted, or armed again. */
+  armed: Candidate[];
+  /** Repositories whose index became unlistable: a gitlink past the scan's reach may hide there. */
+  unlisted: [repository: string, problem: string][];
+  /** Armed before, broken or replaced now. */
+  broken: Candidate[];
+}
+
+/**
+ * A candidate's fingerprint without its identity (device and inode): a scan through the merged view of an
+ * overlay sees other device and inode numbers for the same folders, so there only the markers count.
+ */
+const markers = (candidate: Candidate): string =>
+  candidate.fingerprint.slice(candidate.fingerprint.indexOf("|"));
+
+export function compareScans(
+  before: RepositoryScan,
+  after: RepositoryScan,
+  readOnlyAreas: readonly string[],
+  sameIdentity: boolean,
+): RepositoryChanges {
+  const same = (a: Candidate, b: Candidate): boolean =>
+    sameIdentity ? a.fingerprint === b.fingerprint : markers(a) === markers(b);
+  const changes: RepositoryChanges = { armed: [], unlisted: [], broken: [] };
+  for (const candidate of after.candidates.values()) {
+    if (!candidate.armed) continue;
+    const earlier = before.candidates.get(candidate.path);
+    if (earlier?.armed && same(earlier, candidate)) continue;
+    changes.armed.push(candidate);
+  }
+  // An index the call made unlistable (more gitlinks than can be followed, or one git cannot list in time)
+  // may hide a gitlink to a repository past the scan's reach: it is treated like a planted repository.
+  for (const [repository, problem] of after.unlistedIndexes)
+    if (!before.unlistedIndexes.has(repository)) changes.unlisted.push([repository, problem]);
+  for (const earlier of before.candidates.values()) {
+    if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
+    const now = after.candidates.get(earlier.path);
+    // Unchanged, or else broken or replaced (a replacement is in `armed`): the earlier one comes back.
+    if (now?.armed && same(now, earlier)) continue;
+    changes.broken.push(earlier);
+  }
+  return changes;
 }
 
 /**
@@ -365,28 +418,20 @@ export async function undoRepositoryChanges(
   const skip = new Set(readOnlyAreas);
   const after = await scanRepositories(before.workdir, skip, before);
   const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
-  const undone: string[] = [];
-  for (const candidate of after.candidates.values()) {
-    if (!candidate.armed) continue;
-    const earlier = before.candidates.get(candidate.path);
-    if (earlier?.armed && earlier.fingerprint === candidate.fingerprint) continue;
-    undone.push(disarm(candidate, shown));
-  }
-  // An index the call made unlistable (more gitlinks than can be followed, or one git cannot list in time)
-  // may hide a gitlink to a repository past the scan's reach: it is set aside, like a planted repository.
-  for (const [repository, problem] of after.unlistedIndexes) {
-    if (before.unlistedIndexes.has(repository)) continue;
-    undone.push(setIndexAside(repository, problem, shown));
-  }
-  for (const earlier of before.candidates.values()) {
-    if (!earlier.armed || readOnlyAreas.some((area) => within(earlier.path, area))) continue;
-    const now = after.candidates.get(earlier.path);
-    // Unchanged, or else broken or replaced (a replacement was disarmed above): the earlier one comes back.
-    if (now?.armed && now.fingerprint === earlier.fingerprint) continue;
-    undone.push(putBack(earlier, shown));
-  }
-  return undone;
+  const changes = compareScans(before, after, readOnlyAreas, true);
+  return [
+    ...changes.armed.map((candidate) => disarm(candidate, shown)),
+    ...changes.unlisted.map(([repository, problem]) => setIndexAside(repository, problem, shown)),
+    ...changes.broken.map((earlier) => putBack(earlier, shown)),
+  ];
 }
+
+export const armedWhy = (folder: string): string =>
+  `git would have taken ${folder} for a repository whose configuration the call could write ` +
+  "(repositories in the workdir are made by the user)";
+
+export const unlistedWhy = (problem: string): string =>
+  `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
 
 /** Renames the index of a repository (its git folder, or the `.git` file naming it) to `index.disarmed`. */
 function setIndexAside(repository: string, problem: string, shown: (target: string) => string): string {
@@ -400,7 +445,7 @@ function setIndexAside(repository: string, problem: string, shown: (target: stri
     // Gone since the scan: its index goes with it.
   }
   const index = path.join(gitDir, "index");
-  const why = `${problem}, so the submodules it names could not all be checked (git status in the workdir would enter each)`;
+  const why = unlistedWhy(problem);
   const aside = freeName(`${index}.disarmed`);
   try {
     renameSync(index, aside);
@@ -417,9 +462,7 @@ function disarm(candidate: Candidate, shown: (target: string) => string): string
       ? candidate.path
       : (headEntry(candidate.path) ?? path.join(candidate.path, "HEAD"));
   const folder = candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
-  const why =
-    `git would have taken ${shown(folder)} for a repository whose configuration the call could write ` +
-    "(repositories in the workdir are made by the user)";
+  const why = armedWhy(shown(folder));
   const aside = freeName(`${target}.disarmed`);
   try {
     renameSync(target, aside);

@@ -5,6 +5,8 @@ import { accessSync, constants, lstatSync, realpathSync, rmSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
+import { heldAftermath, whyAbsent } from "./held-writes-check.ts";
+import { detectHeldWrites, heldLaunch, holdWrites, type HeldCall } from "./held-writes.ts";
 import {
   protectRepositories,
   repositoryStarts,
@@ -117,9 +119,23 @@ export function sandboxState(
   network: boolean,
   availability: SandboxAvailability = detectSandbox(),
 ): SandboxState {
-  return availability.available
-    ? { enabled: true, mechanism: "bubblewrap", network }
-    : { enabled: false, mechanism: "none", network: true, reason: availability.reason ?? "unavailable" };
+  if (!availability.available)
+    return { enabled: false, mechanism: "none", network: true, reason: availability.reason ?? "unavailable" };
+  const held = detectHeldWrites(availability.program);
+  return {
+    enabled: true,
+    mechanism: "bubblewrap",
+    network,
+    writesHeld: held.available,
+    ...(held.available ? {} : { writesHeldReason: held.reason ?? "unavailable" }),
+  };
+}
+
+/** The line the server's start and the CLI print about held writes (sandbox on). */
+export function heldWritesLine(state: SandboxState): string {
+  return state.writesHeld
+    ? "writes held until checked: yes (each command writes to an overlay, applied when it ends and is checked)"
+    : `writes held until checked: no — ${state.writesHeldReason ?? "unavailable"} (each command is checked after it ends)`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -226,6 +242,13 @@ export interface SandboxPolicy {
   seccomp?: Uint8Array;
   /** The mount part of the bwrap argv (without namespaces, cwd and command). */
   mounts: string[];
+  /**
+   * The call's overlay (held-writes.ts): its writes stay in upper until sandboxAftermath has checked and
+   * applied them. Absent: the call writes the workdir directly and is checked after it ends.
+   */
+  held?: HeldCall;
+  /** Why this call's writes are not held (set by prepareSandboxedCall when it made no overlay). */
+  notHeld?: string;
 }
 
 /** What the result metadata records about the sandbox a call ran in (explains a refused write). */
@@ -238,6 +261,9 @@ export interface SandboxSummary {
   hidden: string[];
   /** The limits in force, and what enforces the process limit here ("cgroup", "rlimit" or "none"). */
   limits?: SandboxLimits & { processLimit: string };
+  /** Whether the call's writes were held until checked (held-writes.ts), and if not, why. */
+  writesHeld?: boolean;
+  writesHeldReason?: string;
 }
 
 export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
@@ -249,6 +275,8 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
     readOnly: policy.readOnly,
     hidden: policy.hidden,
     ...(policy.enabled ? { limits: { ...policy.limits, processLimit: processLimitMechanism() } } : {}),
+    ...(policy.held ? { writesHeld: true } : {}),
+    ...(policy.notHeld !== undefined ? { writesHeld: false, writesHeldReason: policy.notHeld } : {}),
   };
 }
 
@@ -532,27 +560,58 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
 
 /**
  * Completes a policy for one call of the process runner (run_command, skill tools): its repositories
- * guarded, and its own pids cgroup where the server can make one (sandbox-limits.ts). A long-lived MCP
- * server gets guardRepositories alone.
+ * guarded, its own pids cgroup where the server can make one (sandbox-limits.ts), and its overlay where
+ * writes can be held (held-writes.ts; made while the workdir is scanned). A long-lived MCP server gets
+ * guardRepositories alone: an overlay would hold its writes until it stops (docs/permissions.md).
  */
 export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
-  const guarded = await guardRepositories(policy);
-  if (!guarded.enabled || guarded.refusal) return guarded;
+  const [guarded, held] = await Promise.all([guardRepositories(policy), startHolding(policy)]);
+  if (!guarded.enabled || guarded.refusal) {
+    if (typeof held !== "string" && held) await held.end();
+    return guarded;
+  }
   const processGroup = createProcessGroup(guarded.limits.processes);
-  return processGroup ? { ...guarded, processGroup } : guarded;
+  return {
+    ...guarded,
+    ...(processGroup ? { processGroup } : {}),
+    ...(typeof held === "string" ? { notHeld: held } : held ? { held } : {}),
+  };
 }
 
-/** Gives back what prepareSandboxedCall took for a call that never started (its cgroup). */
+async function startHolding(policy: SandboxPolicy): Promise<HeldCall | string | undefined> {
+  if (!policy.enabled || policy.refusal || !policy.program) return undefined;
+  const workdir = policy.writable[0]!;
+  if (workdir === "/") return "a workdir of / cannot be overlaid (it holds the programs themselves)";
+  return holdWrites(workdir, detectHeldWrites(policy.program));
+}
+
+/** Gives back what prepareSandboxedCall took for a call that never started (its cgroup, its overlay). */
 export async function releaseSandboxedCall(policy: SandboxPolicy): Promise<void> {
+  if (policy.held) await policy.held.end();
   if (policy.processGroup) await removeProcessGroup(policy.processGroup);
 }
 
 /**
  * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
  * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
- * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`.
+ * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`. A call whose
+ * writes were held is checked before anything reaches the workdir instead (heldAftermath).
  */
 export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | undefined> {
+  if (policy.held) {
+    const held = policy.held;
+    const outcome = await heldAftermath(policy, held).catch(
+      (error: unknown) =>
+        ({
+          message: `the sandbox could not check the call's writes (${(error as Error).message}); none were applied, they are kept in ${held.upper}`,
+          keep: true,
+        }) as const,
+    );
+    // The holder's exit and the folder's removal need not delay the result.
+    void held.end(outcome.keep);
+    if (policy.processGroup) await removeProcessGroup(policy.processGroup);
+    return outcome.message;
+  }
   const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
   for (const target of made) rmSync(target, { recursive: true, force: true });
   const workdir = policy.writable[0] ?? "/";
@@ -569,10 +628,17 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
 }
 
-function whyAbsent(target: string): string {
-  return path.basename(target) === ".mcp.json"
-    ? "the playground would start the MCP servers it names"
-    : "git would read it as configuration or run it as a hook";
+/**
+ * The program that starts the sandbox, and its arguments: bwrap with `bwrapArgs`, inside the call's overlay
+ * when its writes are held.
+ */
+export function sandboxLaunch(
+  policy: SandboxPolicy,
+  bwrapArgs: readonly string[],
+): { file: string; args: string[] } {
+  return policy.held
+    ? heldLaunch(policy.held, policy.program!, bwrapArgs)
+    : { file: policy.program!, args: [...bwrapArgs] };
 }
 
 /**

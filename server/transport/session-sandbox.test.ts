@@ -23,11 +23,21 @@ describe("a session's sandbox", () => {
     client.send({ type: "create_session", settings: {} });
     const opened = await client.waitForEvent("session_opened", { from });
     const sessionId = opened.sessionId;
-    expect(opened.event.session.sandbox).toEqual({ enabled: true, mechanism: "bubblewrap", network: false });
+    expect(opened.event.session.sandbox).toEqual({
+      enabled: true,
+      mechanism: "bubblewrap",
+      network: false,
+      writesHeld: true,
+    });
 
     client.send({ type: "send_message", sessionId, text: "hello" });
     const first = await client.waitForEvent("run_started", { sessionId });
-    expect(first.event.sandbox).toEqual({ enabled: true, mechanism: "bubblewrap", network: false });
+    expect(first.event.sandbox).toEqual({
+      enabled: true,
+      mechanism: "bubblewrap",
+      network: false,
+      writesHeld: true,
+    });
     await client.waitForEvent("stop", { sessionId });
 
     from = client.messages.length;

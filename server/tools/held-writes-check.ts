@@ -1,0 +1,149 @@
+// The check of a held call's result (held-writes.ts), before anything of it reaches the workdir: the same
+// rules as the check after a call that wrote directly (sandbox-git.ts, sandbox.ts's mustStayAbsent), read
+// in the merged view of its overlay; then the apply (held-writes-apply.ts), or nothing.
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
+import type { HeldCall } from "./held-writes.ts";
+import type { SandboxPolicy } from "./sandbox.ts";
+import {
+  armedWhy,
+  compareScans,
+  scanRepositories,
+  unlistedWhy,
+  within,
+  type Candidate,
+  type RepositoryScan,
+} from "./sandbox-git.ts";
+
+/** Why a path of `mustStayAbsent` must stay absent (shown when a call made it). */
+export function whyAbsent(target: string): string {
+  return path.basename(target) === ".mcp.json"
+    ? "the playground would start the MCP servers it names"
+    : "git would read it as configuration or run it as a hook";
+}
+
+function exists(target: string): boolean {
+  try {
+    lstatSync(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The rule for a held call (S15, "while the call runs"): its result — the workdir as the overlay shows it —
+ * is checked by the same rules as a call checked after it ends, before anything reaches the workdir. A
+ * result that breaks one is not applied at all (nothing to undo, nothing a host git could have seen); one
+ * that keeps them is applied whole (held-writes-apply.ts). A call stopped or timed out is checked and
+ * applied the same way: its writes so far are what the user would have had without the overlay. An apply
+ * that fails part way says what, and keeps the call's writes (upper) for the user.
+ */
+export async function heldAftermath(
+  policy: SandboxPolicy,
+  held: HeldCall,
+): Promise<{ message?: string; keep: boolean }> {
+  // The common read-only call: nothing written, nothing to check or apply.
+  if (nothingWritten(held.upper)) return { keep: false };
+  const workdir = held.workdir;
+  const shown = (target: string): string => path.relative(workdir, target) || target;
+  const inUpper = (target: string): boolean =>
+    target === workdir || exists(path.join(held.upper, path.relative(workdir, target)));
+  const refused = policy.mustStayAbsent
+    // Made by the call (in upper, and not a deletion: the view shows it), not by another process meanwhile.
+    .filter((target) => inUpper(target) && exists(path.join(held.view, path.relative(workdir, target))))
+    .map((target) => `${shown(target)}: ${whyAbsent(target)}`);
+  if (policy.repositories)
+    refused.push(
+      ...(await refusedRepositoryChanges(
+        policy.repositories,
+        [...policy.readOnly, ...policy.hidden],
+        held.view,
+        inUpper,
+      )),
+    );
+  if (refused.length > 0)
+    return {
+      message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,
+      keep: false,
+    };
+  const report = applyHeldWrites(held.upper, workdir, held.view);
+  if (report.problems.length === 0) return { keep: false };
+  return {
+    message: `the sandbox could not apply all of the call's writes: ${report.problems.join("; ")}; what could not be applied is kept in ${held.upper}`,
+    keep: true,
+  };
+}
+
+/**
+ * Before a held call's writes are applied (held-writes.ts): the same check, on the merged result read
+ * through `view` (the workdir's path as the overlay shows it), changing nothing. Says what the call's
+ * writes would have done that the rule forbids; `touched` tells whether the call wrote at a path (its
+ * upper layer has it), so a repository another process made or changed in the real workdir meanwhile is
+ * not laid to the call. Empty: the writes may be applied.
+ */
+export async function refusedRepositoryChanges(
+  before: RepositoryScan,
+  readOnlyAreas: readonly string[],
+  view: string,
+  touched: (target: string) => boolean,
+): Promise<string[]> {
+  if (before.unchecked !== undefined) return [];
+  const toView = (target: string): string => rebasePath(target, before.workdir, view);
+  const seen = await scanRepositories(
+    view,
+    new Set(readOnlyAreas.map(toView)),
+    rebaseScan(before, before.workdir, view),
+  );
+  const after = rebaseScan(seen, view, before.workdir);
+  const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
+  const changes = compareScans(before, after, readOnlyAreas, false);
+  const folderOf = (candidate: Candidate): string =>
+    candidate.kind === "git-link" ? path.dirname(candidate.path) : candidate.path;
+  return [
+    ...changes.armed
+      .filter((candidate) => touched(candidate.path))
+      .map(
+        (candidate) =>
+          `${shown(candidate.kind === "git-link" ? candidate.path : path.join(candidate.path, "HEAD"))}: ${armedWhy(shown(folderOf(candidate)))}`,
+      ),
+    ...changes.unlisted
+      .filter(([repository]) => touched(repository))
+      .map(([repository, problem]) => `${shown(repository)}: ${unlistedWhy(problem)}`),
+    ...changes.broken
+      .filter((earlier) => touched(earlier.path))
+      .map(
+        (earlier) =>
+          `${shown(earlier.saved?.file ?? earlier.path)}: the call broke it, and git would no longer find the repository at ${shown(folderOf(earlier))}`,
+      ),
+  ];
+}
+
+function rebasePath(target: string, from: string, to: string): string {
+  if (target === from) return to;
+  return within(target, from) ? to + target.slice(from.length) : target;
+}
+
+/** The same scan with every path under `from` moved under `to`. */
+function rebaseScan(scan: RepositoryScan, from: string, to: string): RepositoryScan {
+  const move = (target: string): string => rebasePath(target, from, to);
+  const candidates = new Map<string, Candidate>();
+  for (const candidate of scan.candidates.values()) {
+    const moved: Candidate = {
+      ...candidate,
+      path: move(candidate.path),
+      storeFolders: candidate.storeFolders.map(move),
+      ...(candidate.saved ? { saved: { ...candidate.saved, file: move(candidate.saved.file) } } : {}),
+    };
+    candidates.set(moved.path, moved);
+  }
+  return {
+    ...scan,
+    workdir: move(scan.workdir),
+    candidates,
+    visited: new Set([...scan.visited].map(move)),
+    seen: new Set([...scan.seen].map(move)),
+    unlistedIndexes: new Map([...scan.unlistedIndexes].map(([key, value]) => [move(key), value])),
+  };
+}
