@@ -1,9 +1,11 @@
 // Browser stream: 10,000 text deltas rendered by the real playground pages in Chromium. The real server
 // (static export from out/ + WebSocket + session + Runner) plays a scripted answer of 10,000 words, which
-// the scripted provider streams one word per delta. Timed in the page: from the Enter that sends the
-// message to the moment the last word is in the DOM (and, reported beside it, until the finished answer
-// has been re-rendered as sanitized Markdown). Long tasks come from a PerformanceObserver ('longtask',
-// ≥ 50 ms by definition) over the whole span; the longest gap between animation frames is reported too.
+// the scripted provider streams one word per delta (unpaced, so they reach the page, which opens the
+// session with `batchLive`, as a few `events` frames of up to 128 KB rather than one frame each). Timed in
+// the page: from the Enter that sends the message to the moment the last word is in the DOM (and, reported
+// beside it, until the finished answer has been re-rendered as sanitized Markdown). Long tasks come from a
+// PerformanceObserver ('longtask', ≥ 50 ms by definition) over the whole span; the longest gap between
+// animation frames is reported too.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";

@@ -35,7 +35,12 @@ test("after a reload the page's one socket asks for the session it showed first,
   expect(sockets).toHaveLength(1);
   // Before the session list: the server handles a socket's commands in order, so the list finds the
   // session open instead of reading its log a second time.
-  expect(sockets[0].sent[0]).toEqual({ type: "open_session", sessionId, batchReplay: true });
+  expect(sockets[0].sent[0]).toEqual({
+    type: "open_session",
+    sessionId,
+    batchReplay: true,
+    batchLive: true,
+  });
   expect(sockets[0].sent.filter((command) => command.type === "open_session")).toHaveLength(1);
   await expect(workspace.errorCards()).toHaveCount(0);
 });

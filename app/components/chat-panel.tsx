@@ -4,7 +4,7 @@
 // For screen readers the conversation is a log (new turns are read; while a run streams it is busy, so its
 // text is read once it settles, not delta by delta), and a waiting approval is announced at once.
 "use client";
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { ApprovalAnswer, SkillView } from "../../server/protocol/index.ts";
 import type { ChatTurn, ManualTurnRequest, QueuedMessage, ToolCallView } from "../state/types.ts";
 import { get, type Records } from "../state/records.ts";
@@ -13,6 +13,8 @@ import { Composer } from "./composer.tsx";
 import { useFollowOutput } from "./follow-output.ts";
 import { ApprovalCard, Loading, ManualComposer, ReplayBanner } from "./lazy.tsx";
 import type { ReplayState } from "./replay-banner.tsx";
+import { formatCount } from "../../server/shared/figures.ts";
+import { whenIdle } from "../lib/when-idle.ts";
 
 /** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
 const DEMO_PROMPTS = [
@@ -77,6 +79,9 @@ export function ChatPanel({
   const primaryApproval = useRef<HTMLDivElement>(null);
   const follow = useFollowOutput(scroller, content, sessionId, turns);
   const skillNames = useMemo(() => skills.map((skill) => skill.name), [skills]);
+  // The page's first formatted number loads the browser's number-format data (~20 ms): done while the page
+  // is idle, not in the render that ends a run (its stop line counts the requests).
+  useEffect(() => whenIdle(() => void formatCount(0)), []);
   // Sending (or queueing) always brings the conversation back to its bottom.
   const send = (text: string) => {
     const accepted = onSend(text);

@@ -66,9 +66,17 @@ export interface Resume {
 
 const backoffMs = [250, 500, 1000, 2000, 4000];
 
-/** The page always asks for a replay in bulk (`events` frames): a long session is a few frames, not thousands. */
+/**
+ * The page always asks for a replay in bulk (`events` frames): a long session is a few frames, not
+ * thousands; and for live bursts in bulk (`batchLive`): an unpaced answer's 10,000 text deltas are a few
+ * frames, not 10,000 tasks back to back on the main thread (between which the page painted only about
+ * every 100 ms).
+ */
 function withBatchReplay(command: ClientCommand): ClientCommand {
-  return command.type === "open_session" ? { ...command, batchReplay: true } : command;
+  if (command.type === "open_session") return { ...command, batchReplay: true, batchLive: true };
+  if (command.type === "create_session" || command.type === "fork_request")
+    return { ...command, batchLive: true };
+  return command;
 }
 
 /** A message as the reducer takes them: an `events` frame (a batched replay) is its events, one by one. */
@@ -178,7 +186,12 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
         if (!listSent && !sessionId && !everOpened && stored) {
           // The page's first socket, open before the early script could ask (adopted while connecting,
           // or no script): it asks as the script does, for the session this tab showed, before the list.
-          const command: ClientCommand = { type: "open_session", sessionId: stored, batchReplay: true };
+          const command: ClientCommand = {
+            type: "open_session",
+            sessionId: stored,
+            batchReplay: true,
+            batchLive: true,
+          };
           socket.send(JSON.stringify(command));
           earlyOpenRef.current = { socket, sessionId: stored };
         }
@@ -190,6 +203,7 @@ export function usePlaygroundSocket(dispatch: (action: UiAction) => void, resume
             sessionId,
             ...(lastSeq > 0 ? { lastSeq } : {}),
             batchReplay: true,
+            batchLive: true,
           };
           socket.send(JSON.stringify(command));
         }

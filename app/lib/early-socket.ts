@@ -25,7 +25,7 @@ export interface EarlySocket {
   /** The script sent list_sessions (the socket opened before the hook adopted it). */
   listSent: boolean;
   /**
-   * The session the script asked to open (open_session with batchReplay) and that has not failed. Its
+   * The session the script asked to open (open_session with batchReplay and batchLive) and that has not failed. Its
    * refusal (an error frame for that open) is not among `frames`: the page never asked for it.
    */
   openedSession?: string;
@@ -83,7 +83,7 @@ export function earlyConnect(
     let listed = false;
     let pending: string | undefined;
     const open = (sessionId: string) => {
-      socket.send(JSON.stringify({ type: "open_session", sessionId, batchReplay: true }));
+      socket.send(JSON.stringify({ type: "open_session", sessionId, batchReplay: true, batchLive: true }));
       early.openedSession = sessionId;
     };
     const early: EarlySocket = {

@@ -2,19 +2,44 @@
 // output are never inserted as raw HTML. Both libraries load on first use, outside the first-load JS.
 "use client";
 import { memo, useEffect, useState } from "react";
+import type { BlockList, MarkdownSteps } from "./markdown-steps.ts";
+import { whenIdle } from "./when-idle.ts";
 
-type Render = (markdown: string) => string;
+type Render = (markdown: string, isCurrent: () => boolean) => Promise<string | undefined>;
 let loading: Promise<Render> | undefined;
 
+/** marked, DOMPurify and the stepping around them, loaded together on first use (not first-load JS). */
 function loadRenderer(): Promise<Render> {
-  loading ??= Promise.all([import("marked"), import("dompurify")]).then(([markedModule, purifyModule]) => {
-    const purify = purifyModule.default;
-    return (markdown: string) => {
-      const html = markedModule.marked.parse(markdown, { async: false, gfm: true }) as string;
-      return purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] });
-    };
-  });
+  loading ??= Promise.all([import("marked"), import("dompurify"), import("./markdown-steps.ts")]).then(
+    ([markedModule, purifyModule, stepsModule]) => {
+      const purify = purifyModule.default;
+      const options = { async: false, gfm: true } as const;
+      const steps: MarkdownSteps = {
+        lex: (markdown) => markedModule.marked.lexer(markdown, options) as unknown as BlockList,
+        parse: (blocks) => markedModule.marked.parser(blocks as never, options),
+        sanitize: (html) =>
+          purify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ["style", "form", "input"] }),
+      };
+      // In steps, each in its own task (./markdown-steps.ts): a long answer never renders in one long task.
+      return (markdown, isCurrent) => stepsModule.renderInSteps(markdown, steps, nextTask, isCurrent);
+    },
+  );
   return loading;
+}
+
+/**
+ * Loads the renderer while an answer streams, when the page is idle (or after a second at the latest), so
+ * the finished answer does not wait for the chunk to arrive and compile in the same task that renders it.
+ */
+function preloadRenderer(): () => void {
+  return loading ? () => undefined : whenIdle(() => void loadRenderer());
+}
+
+/** Lets the browser paint and handle input before the next step (scheduler.yield where there is one). */
+function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Characters per piece of plain text: a piece once full never changes again. */
@@ -56,13 +81,17 @@ export function SafeMarkdown({
 }) {
   const [html, setHtml] = useState<string | undefined>(undefined);
   const [failure, setFailure] = useState<string | undefined>(undefined);
+  // Keyed on `streaming` alone: a delta must not push the preload back.
+  useEffect(() => (streaming ? preloadRenderer() : undefined), [streaming]);
   useEffect(() => {
     if (streaming) return;
     let current = true;
-    loadRenderer().then(
-      (render) => current && setHtml(render(markdown)),
-      (error: unknown) => current && setFailure(String(error)),
-    );
+    loadRenderer()
+      .then((render) => render(markdown, () => current))
+      .then(
+        (rendered) => current && rendered !== undefined && setHtml(rendered),
+        (error: unknown) => current && setFailure(String(error)),
+      );
     return () => {
       current = false;
     };

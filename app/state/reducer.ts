@@ -1,6 +1,7 @@
 // The one reducer: turns ServerMessages (and a few local actions) into UI state.
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
 import { applyRunnerEvent, callKey, turnKey, turnsFromHistory } from "./run-events.ts";
+import { applyJoiningDeltas } from "./delta-runs.ts";
 import { append, emptyRecords } from "./records.ts";
 import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
 import { RequestStore } from "./request-store.ts";
@@ -282,7 +283,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case "server":
       return applyServerMessage(state, action.message);
     case "server_batch":
-      return action.messages.reduce(applyServerMessage, state);
+      return applyJoiningDeltas(state, action.messages, applyServerMessage);
     case "connection":
       return {
         ...state,

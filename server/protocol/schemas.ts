@@ -133,6 +133,13 @@ function command<K extends string, P extends Record<string, TSchema>>(type: K, p
   return Type.Object({ type: Type.Literal(type), ...properties }, { additionalProperties: false });
 }
 
+/**
+ * `batchLive` (create_session, open_session, fork_request): the live events the server produces in one
+ * turn of its event loop (a burst of text deltas) come as one `events` frame instead of one `event` each;
+ * an event alone still comes as an `event`. Order and seqs are unchanged.
+ */
+const batchLive = Type.Optional(Type.Boolean());
+
 /** One schema per command type, so an error names the command and the field instead of an anyOf soup. */
 export const commandSchemas = {
   list_providers: command("list_providers", {}),
@@ -141,12 +148,14 @@ export const commandSchemas = {
     settings: Type.Optional(createSettings),
     /** What the user confirmed (a broad workdir, bypassPermissions); refused with `confirmation_required` otherwise. */
     confirm: Type.Optional(confirm),
+    batchLive,
   }),
   /** `batchReplay`: the stored events after `lastSeq` come as `events` frames (a few) instead of one `event` each. */
   open_session: command("open_session", {
     sessionId,
     lastSeq: Type.Optional(Type.Integer({ minimum: 0 })),
     batchReplay: Type.Optional(Type.Boolean()),
+    batchLive,
   }),
   delete_session: command("delete_session", { sessionId }),
   /**
@@ -317,6 +326,7 @@ export const commandSchemas = {
     kind: Type.Union([Type.Literal("edit"), Type.Literal("rerun")]),
     edits: Type.Array(RequestEditSchema, { maxItems: 256 }),
     provider: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    batchLive,
     model: Type.Optional(Type.String({ maxLength: 256 })),
   }),
   /** Answered with `session_runs`: the session's runs for the compare view (does not open the session's stream). */

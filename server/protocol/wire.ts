@@ -14,7 +14,10 @@
 //   its `history` and `activeSkills` are the state at that seq), then replays every stored event with
 //   seq > `lastSeq` (all of them when `lastSeq` is absent, so the inspector can rebuild its timeline), then
 //   streams live events. With `batchReplay: true` on `open_session` the replay comes as a few `events`
-//   messages (each a list of `{seq, event}`) instead of one `event` message per stored event. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
+//   messages (each a list of `{seq, event}`) instead of one `event` message per stored event. With
+//   `batchLive: true` (create_session, open_session, fork_request) the live events one turn of the server's
+//   event loop produces (a burst of text deltas) come as one `events` message too; an event alone still
+//   comes as an `event`. A reducer should therefore treat `session_opened` as "reset to this snapshot" and
 //   skip replayed `history_appended` events whose seq <= the snapshot's seq. The turns travel once: a
 //   replay from the start (no `lastSeq`) carries every `history_appended`, so `session_opened` then has no
 //   `history` (only `historyLength`); with `lastSeq` > 0 it carries the history as before.

@@ -22,6 +22,11 @@ const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 export const MAX_FRAME_NESTING = 64;
 /** JSON characters per `events` frame of a batched replay (a few frames for the longest session). */
 const REPLAY_FRAME_CHARS = 4 * 1024 * 1024;
+/**
+ * JSON characters per `events` frame of a live burst: the page parses and applies each frame in one task
+ * while the answer streams, so a burst comes in frames it takes a few milliseconds each to read.
+ */
+const LIVE_FRAME_CHARS = 128 * 1024;
 
 export interface ConnectionOptions {
   serverVersion: string;
@@ -84,6 +89,7 @@ export class ClientConnection {
   }
 
   send(message: ServerMessage): void {
+    this.flushLive();
     this.sendText(JSON.stringify(message));
   }
 
@@ -137,11 +143,15 @@ export class ClientConnection {
   }
 
   /**
-   * A replay as `events` frames of about REPLAY_FRAME_CHARS each, built from the stored JSON texts (no
-   * event is parsed or serialized again): a 500-request session is one or two frames, not thousands, so
-   * neither side pays a per-frame cost thousands of times.
+   * Events as `events` frames of about `frameChars` each (a replay's: REPLAY_FRAME_CHARS), built from the
+   * stored JSON texts (no event is parsed or serialized again): a 500-request session is one or two frames,
+   * not thousands, so neither side pays a per-frame cost thousands of times.
    */
-  private sendEventBatches(sessionId: string, replay: SerializedEvent[]): void {
+  private sendEventBatches(
+    sessionId: string,
+    replay: SerializedEvent[],
+    frameChars = REPLAY_FRAME_CHARS,
+  ): void {
     const prefix = `{"type":"events","sessionId":${JSON.stringify(sessionId)},"events":[`;
     let parts: string[] = [];
     let chars = 0;
@@ -152,36 +162,74 @@ export class ClientConnection {
     };
     for (const entry of replay) {
       const part = `{"seq":${entry.seq},"event":${entry.json}}`;
-      if (chars > 0 && chars + part.length > REPLAY_FRAME_CHARS) flush();
+      if (chars > 0 && chars + part.length > frameChars) flush();
       parts.push(part);
       chars += part.length;
     }
     flush();
   }
 
+  /** Live events held until the end of this turn of the event loop, in the order they happened. */
+  private live: SerializedEvent[] = [];
+  private liveSession = "";
+
+  /**
+   * Holds a live event of a session opened with `batchLive` until the server has done what it is doing
+   * now: the events one turn of the event loop produced (a provider's burst of text deltas, 10,000 of
+   * them when it streams unpaced) travel as one `events` frame, not one frame each, so neither side pays
+   * a frame's cost per delta. None waits for a timer: a provider that streams one delta a turn still
+   * sends one `event` frame a delta, as soon as it arrives.
+   */
+  private queueLive(sessionId: string, seq: number, json: string): void {
+    if (this.live.length > 0 && this.liveSession !== sessionId) this.flushLive();
+    if (this.live.length === 0) setImmediate(() => this.flushLive());
+    this.liveSession = sessionId;
+    this.live.push({ seq, json });
+  }
+
+  /** Sends the held live events; every other frame calls this first, so frames keep their order. */
+  private flushLive(): void {
+    if (this.live.length === 0) return;
+    const held = this.live;
+    this.live = [];
+    if (held.length === 1) this.sendEvent(this.liveSession, held[0].seq, held[0].json);
+    else this.sendEventBatches(this.liveSession, held, LIVE_FRAME_CHARS);
+  }
+
   /**
    * Subscribes this connection to a session: the snapshot, then the stored events after `lastSeq`, then
-   * live events. Live events that arrive while the replay is read are held back and sent after it, once.
+   * live events (`batch.replay`: the replay as `events` frames; `batch.live`: see queueLive). Live events
+   * that arrive while the replay is read are held back and sent after it, once.
    */
-  private async attach(session: Session, lastSeq: number | undefined, batch = false): Promise<void> {
+  private async attach(
+    session: Session,
+    lastSeq: number | undefined,
+    batch: { replay?: boolean; live?: boolean } = {},
+  ): Promise<void> {
     this.subscriptions.get(session.id)?.();
     const heldBack: { seq: number; json: string }[] = [];
     let replaying = true;
     let sentUpTo = 0;
     const unsubscribe = session.subscribe((seq, _event, json) => {
       if (replaying) heldBack.push({ seq, json });
-      else this.sendEvent(session.id, seq, json);
+      else if (batch.live) this.queueLive(session.id, seq, json);
+      else {
+        this.flushLive();
+        this.sendEvent(session.id, seq, json);
+      }
     });
     this.subscriptions.set(session.id, unsubscribe);
+    this.flushLive();
     const opened = session.openedSnapshot(lastSeq ?? 0);
     this.send({ type: "event", sessionId: session.id, seq: opened.seq, event: opened.event });
     try {
       const replay = await session.eventsAfter(lastSeq ?? 0);
-      if (batch) this.sendEventBatches(session.id, replay);
+      if (batch.replay) this.sendEventBatches(session.id, replay);
       else for (const entry of replay) this.sendEvent(session.id, entry.seq, entry.json);
       sentUpTo = replay.at(-1)?.seq ?? 0;
     } finally {
       replaying = false;
+      this.flushLive();
       for (const entry of heldBack)
         if (entry.seq > sentUpTo) this.sendEvent(session.id, entry.seq, entry.json);
     }
@@ -197,12 +245,15 @@ export class ClientConnection {
         return;
       case "create_session": {
         const session = await this.hub.create(command.settings ?? {}, command.confirm);
-        await this.attach(session, undefined);
+        await this.attach(session, undefined, { live: command.batchLive === true });
         return;
       }
       case "open_session": {
         const session = await this.hub.open(command.sessionId);
-        await this.attach(session, command.lastSeq, command.batchReplay === true);
+        await this.attach(session, command.lastSeq, {
+          replay: command.batchReplay === true,
+          live: command.batchLive === true,
+        });
         return;
       }
       case "delete_session":
@@ -220,7 +271,7 @@ export class ClientConnection {
           ...(command.provider !== undefined ? { provider: command.provider } : {}),
           ...(command.model !== undefined ? { model: command.model } : {}),
         });
-        await this.attach(session, undefined);
+        await this.attach(session, undefined, { live: command.batchLive === true });
         return;
       }
       case "get_runs":
