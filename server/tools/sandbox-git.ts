@@ -456,7 +456,7 @@ function setIndexAside(repository: string, problem: string, shown: (target: stri
 }
 
 /** Renames what makes the candidate a repository: a git folder's HEAD, or the `.git` file itself. */
-function disarm(candidate: Candidate, shown: (target: string) => string): string {
+export function disarm(candidate: Candidate, shown: (target: string) => string): string {
   const target =
     candidate.kind === "git-link"
       ? candidate.path
