@@ -188,3 +188,31 @@ describe("the apply never stops the server answering", () => {
     expect(stall, "the longest the event loop was held, in ms").toBeLessThan(1_000);
   }, 300_000);
 });
+
+describe("what the check reads", () => {
+  it("a HEAD of 2.2 GB (sparse: no disk) that git still reads as valid is seen, and the repository refused", async () => {
+    // git reads 256 bytes of a HEAD to find a repository (setup.c, validate_headref); Node's readFile
+    // refuses a file over 2 GiB, and a HEAD the scan could not read was no candidate at all.
+    const result = await runSandboxed(
+      workdir,
+      `mkdir objects refs && printf 'ref: refs/heads/main\\n' > HEAD && truncate -s 2200M HEAD && printf '${plantedConfig()}' > config`,
+    );
+    expect(result).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+    expect(existsSync(path.join(workdir, "HEAD"))).toBe(false);
+  });
+
+  it("a commondir that is a fifo does not hold the check forever", async () => {
+    // Opening a fifo for reading waits for a writer: a thread of libuv's pool (four in all) gone for good,
+    // and the call never ends.
+    const call = runSandboxed(
+      workdir,
+      "mkdir -p sub && echo 'ref: refs/heads/main' > sub/HEAD && mkfifo sub/commondir",
+    );
+    const ended = await Promise.race([
+      call.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+    ]);
+    expect(ended, "the call's check still waits on the fifo after 20 s").toBe(true);
+    expect(await call).toMatchObject({ ok: false, errorType: "sandbox_violation" });
+  }, 40_000);
+});
