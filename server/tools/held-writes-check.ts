@@ -2,6 +2,7 @@
 // rules as the check after a call that wrote directly (sandbox-git.ts, sandbox.ts's mustStayAbsent), read
 // in the merged view of its overlay; then the apply (held-writes-apply.ts), or nothing.
 import { lstatSync } from "node:fs";
+import { access } from "node:fs/promises";
 import path from "node:path";
 import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
 import type { HeldCall } from "./held-writes.ts";
@@ -64,6 +65,22 @@ export async function heldAftermath(
         inUpper,
       )),
     );
+  // THE HOLDER RULE: the merged view exists only while the holder runs. Ended from outside (the OOM
+  // killer, a user's kill) before the check was done, its view read as empty — a `.mcp.json` the call made
+  // was not seen, and was applied. So the holder must still run, and its view be readable, once the check
+  // is done (a dead holder's pid is a zombie's until Node reaps it, and Node marks it ended then): else
+  // nothing is applied, and the writes are kept for the user.
+  if (
+    !held.alive() ||
+    !(await access(held.view).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return {
+      message: `the sandbox could not check the call's writes: its overlay ended before the check was done (the holder, pid ${held.pid}, was ended from outside); none were applied, they are kept in ${held.upper}`,
+      keep: true,
+    };
   if (refused.length > 0)
     return {
       message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,

@@ -4,7 +4,7 @@
 // writes runs on the host — no state of the workdir a host git can read, during or after the apply, is one
 // the check refused — and the apply never stops the server answering. Each test failed before its fix.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -215,4 +215,52 @@ describe("what the check reads", () => {
     expect(ended, "the call's check still waits on the fifo after 20 s").toBe(true);
     expect(await call).toMatchObject({ ok: false, errorType: "sandbox_violation" });
   }, 40_000);
+});
+
+describe("the overlay's holder", () => {
+  /** The holder of the call over `folder`: `sh -c … holder <workdir> <upper> <work>`, found in /proc. */
+  function holderOf(folder: string): number | undefined {
+    for (const name of readdirSync("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+        if (args[0] === "/bin/sh" && args[3] === "holder" && args[4] === folder) return Number(name);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return undefined;
+  }
+
+  it("ended before the call (the OOM killer, a user's kill): nothing is applied unchecked", async () => {
+    const ready = fifo("ready");
+    const go = fifo("go");
+    const call = runSandboxed(
+      workdir,
+      `echo ready > ${ready} && cat ${go} > /dev/null && echo '{}' > .mcp.json`,
+    );
+    expect(await readFile(ready, "utf8")).toBe("ready\n");
+    const holder = holderOf(workdir);
+    expect(holder, "the call's holder").toBeDefined();
+    process.kill(holder!, "SIGKILL");
+    await writeFile(go, "go\n");
+    const result = await call;
+    // Without its holder the merged view is gone: a check reading it saw no .mcp.json, and applied it.
+    expect(existsSync(path.join(workdir, ".mcp.json")), ".mcp.json reached the workdir").toBe(false);
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe("modes the apply keeps", () => {
+  // NOT FIXED (reported): the apply keeps every mode bit, so a program the call makes setuid or setgid
+  // lands in the workdir that way, owned by the server's user — root, when the server runs as root — and
+  // any local user who can reach the workdir runs it as that user. A direct call leaves the same file
+  // (bwrap's binds are nosuid inside the sandbox only), so the fix belongs to both: refuse S_ISUID/S_ISGID
+  // in chmod/fchmod/fchmodat/open(O_CREAT) in the sandbox's seccomp filter (an integer argument it can
+  // test), or drop the bits in the apply and in the check after a direct call.
+  it.fails("a setuid, setgid program the call makes lands without those bits", async () => {
+    const result = await runSandboxed(workdir, "printf '#!/bin/sh\\nid\\n' > tool && chmod 6755 tool");
+    expect(result.ok, result.content).toBe(true);
+    expect(statSync(path.join(workdir, "tool")).mode & 0o6000).toBe(0);
+  });
 });

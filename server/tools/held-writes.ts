@@ -163,6 +163,8 @@ export interface HeldCall {
    * folder unless `keep`. The call's result need not wait for that: the returned promise may be ignored.
    */
   end(keep?: boolean): Promise<void>;
+  /** Whether the holder still runs (so `view` is its overlay, not a gone process's nor a new one's). */
+  alive(): boolean;
 }
 
 /**
@@ -226,6 +228,8 @@ export async function holdWrites(
     view: `/proc/${holder.pid}/root${workdir}`,
     nsenter: availability.nsenter,
     end,
+    // Node sets these when it reaps the holder: until then its pid is a zombie's, never another process's.
+    alive: () => holder.exitCode === null && holder.signalCode === null,
   };
 }
 
