@@ -121,14 +121,17 @@ async function repository(folder: string): Promise<void> {
   setupGit(folder, "commit", "-qm", "first");
 }
 
+/** The repository, and a folder `keep` with one file outside git's care. */
+async function repositoryWithKeep(folder: string): Promise<void> {
+  await repository(folder);
+  await mkdir(path.join(folder, "keep"));
+  await writeFile(path.join(folder, "keep", "old.txt"), "old\n");
+}
+
 describe("a held call leaves the workdir it would leave writing directly", () => {
   it("deletions, a folder removed and made again (opaque), modes, symlinks and hard links", async () => {
     const { held } = await alike(
-      async (folder) => {
-        await repository(folder);
-        await mkdir(path.join(folder, "keep"));
-        await writeFile(path.join(folder, "keep", "old.txt"), "old\n");
-      },
+      repositoryWithKeep,
       "rm a.txt && rm -rf src && mkdir -p src/deep && echo fresh > src/new.ts && " +
         "chmod 700 keep && chmod 750 keep/old.txt && ln -s keep/old.txt link && ln keep/old.txt hard && " +
         "mkdir -p gone/x && rm -rf gone && echo y > keep/old.txt",
@@ -170,11 +173,7 @@ describe("a held call leaves the workdir it would leave writing directly", () =>
     const tmpfs = await mkdtemp("/dev/shm/pc-held-tmp-");
     try {
       const { held } = await alike(
-        async (folder) => {
-          await repository(folder);
-          await mkdir(path.join(folder, "keep"));
-          await writeFile(path.join(folder, "keep", "old.txt"), "old\n");
-        },
+        repositoryWithKeep,
         "rm -rf src && mkdir -p src/deep && echo fresh > src/new.ts && chmod 751 src/new.ts && " +
           "mkdir -p lib/a/b && echo deep > lib/a/b/c.txt && ln -s ../keep/old.txt lib/link && rm a.txt && " +
           "echo changed > keep/old.txt && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm second",
