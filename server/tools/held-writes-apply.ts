@@ -21,29 +21,49 @@
 //  - a folder the workdir does not have: renamed into place whole (npm's 10,000 new files: one rename).
 // The result is the merged view, entry for entry: the call's writes win where another process changed
 // the same path meanwhile.
+//
+// THE ORDER RULE: a host program may read the workdir at any moment of the apply (an editor's `git status`
+// runs on every change), so every state the apply passes through must be one the check would pass — never
+// an entry of the old workdir that the result removes or replaces next to an entry the result adds. Going
+// name by name (sorted) did exactly that: a call that adds `objects/` and removes `refs/` beside an old
+// valid HEAD, with 30,000 files of a folder sorting between the two, left a repository with the call's
+// config live for seconds. So the apply runs in three passes over the whole tree:
+//  1. removals: whiteouts, entries the merged view hides, and entries whose type the call changed. Every
+//     state is the old workdir less some entries.
+//  2. replacements: a non-folder over a non-folder (one rename each, or a copy renamed over it). Every
+//     state has only names both the old workdir and the result have, each with its old or its new content.
+//  3. additions: new names (and new folders, whole), then folder modes. Every state is the result less
+//     some entries.
+// Removing entries never makes a folder something git takes for a repository (that needs a HEAD, a
+// commondir or objects/ and refs/ to be present), so each state is as safe as the old workdir or the
+// checked result. A step that fails must keep that: a removal that fails stops the apply before anything
+// is added; a replacement that fails removes the old entry (left, it would stand next to the call's
+// additions: a HEAD the call broke, kept valid because its fifo cannot be copied).
+//
+// THE LIVENESS RULE: the apply never blocks the server's event loop (every session shares it): every file
+// system call is asynchronous, so applying 100,000 files or copying a 4 GB file across file systems leaves
+// other sessions answering meanwhile.
+import { constants, readdirSync, type Stats } from "node:fs";
 import {
-  closeSync,
-  constants,
-  copyFileSync,
-  fchmodSync,
-  futimesSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  renameSync,
-  rmdirSync,
-  symlinkSync,
-  unlinkSync,
-  type Stats,
-} from "node:fs";
+  copyFile,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  rmdir,
+  symlink,
+  unlink,
+  type FileHandle,
+} from "node:fs/promises";
 import path from "node:path";
 
 const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-/** The entry `name` of the folder held open as `fd`, for any call that takes a path. */
-const at = (fd: number, name: string): string => `/proc/self/fd/${fd}/${name}`;
+/** The entry `name` of the folder held open as `folder`, for any call that takes a path. */
+const at = (folder: FileHandle, name: string): string => `/proc/self/fd/${folder.fd}/${name}`;
 
 export interface ApplyReport {
   /** Entries renamed or copied into the workdir, and entries removed from it. */
@@ -52,6 +72,11 @@ export interface ApplyReport {
   removed: number;
   /** What could not be applied, each with why (the call's writes are then kept for the user). */
   problems: string[];
+  /**
+   * Whether the call wrote at a workdir-relative path (upper had it, or a folder placed whole holds it):
+   * asked after the apply, when upper no longer shows it.
+   */
+  wrote: (relative: string) => boolean;
 }
 
 /** True when the call wrote nothing (the common read-only call): there is nothing to check or apply. */
@@ -63,170 +88,281 @@ export function nothingWritten(upper: string): boolean {
   }
 }
 
+type Pass = "remove" | "replace" | "add";
+const PASSES: readonly Pass[] = ["remove", "replace", "add"];
+
+interface Apply {
+  upper: string;
+  /** For each folder of upper that the workdir has as a folder: the names the merged view shows in it. */
+  shown: Map<string, Set<string>>;
+  /** Per folder of upper (relative), what pass 1 found for each of its entries. */
+  plan: Map<string, Step[]>;
+  report: ApplyReport;
+}
+
 /**
  * Applies `upper` to `workdir`. `view` is the merged view (read before anything moves, for the folders
  * whose hidden entries must go). Never throws; what failed is in `problems`.
  */
-export function applyHeldWrites(upper: string, workdir: string, view: string): ApplyReport {
-  const report: ApplyReport = { placed: 0, copied: 0, removed: 0, problems: [] };
+export async function applyHeldWrites(upper: string, workdir: string, view: string): Promise<ApplyReport> {
+  const written = new Set<string>([""]);
+  const wholeFolders: string[] = [];
+  const report: ApplyReport = {
+    placed: 0,
+    copied: 0,
+    removed: 0,
+    problems: [],
+    wrote: (relative) =>
+      written.has(relative) || wholeFolders.some((folder) => relative.startsWith(`${folder}/`)),
+  };
   const shown = new Map<string, Set<string>>();
   try {
-    readShown(upper, view, workdir, "", shown);
+    await readShown(upper, view, workdir, "", shown);
   } catch (error) {
     report.problems.push(`the merged view could not be read: ${(error as Error).message}`);
     return report;
   }
-  let root: number;
-  try {
-    root = openSync(workdir, FOLDER_FLAGS);
-  } catch (error) {
-    report.problems.push(`the workdir could not be opened: ${(error as Error).message}`);
-    return report;
-  }
-  try {
-    applyFolder(upper, root, "", shown, report);
-  } finally {
-    closeSync(root);
+  const apply: Apply = { upper, shown, plan: new Map(), report };
+  for (const pass of PASSES) {
+    if (pass === "replace")
+      for (const [folder, steps] of apply.plan)
+        for (const step of steps) {
+          const relative = path.join(folder, step.name);
+          written.add(relative);
+          if (step.kind === "add" && step.info.isDirectory()) wholeFolders.push(relative);
+        }
+    let root: FileHandle;
+    try {
+      root = await open(workdir, FOLDER_FLAGS);
+    } catch (error) {
+      report.problems.push(`the workdir could not be opened: ${(error as Error).message}`);
+      return report;
+    }
+    try {
+      await applyFolder(apply, pass, root, "");
+    } finally {
+      await root.close();
+    }
+    // Something that had to go is still there: adding the call's entries next to it could make a state
+    // the check never saw (the order rule above). What is kept in upper is for the user.
+    if (report.problems.length > 0) return report;
   }
   return report;
 }
 
-/**
- * For each folder of upper that the workdir has as a folder: the names the view shows in it. (A folder the
- * workdir lacks is placed whole; the lookup only decides what to read, the apply checks again.)
- */
-function readShown(
+async function readShown(
   upper: string,
   view: string,
   workdir: string,
   relative: string,
   shown: Map<string, Set<string>>,
-): void {
-  for (const entry of readdirSync(path.join(upper, relative), { withFileTypes: true })) {
+): Promise<void> {
+  for (const entry of await readdir(path.join(upper, relative), { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const child = path.join(relative, entry.name);
-    if (!isFolder(path.join(workdir, child))) continue;
-    shown.set(child, new Set(readdirSync(path.join(view, child))));
-    readShown(upper, view, workdir, child, shown);
+    if (!(await isFolder(path.join(workdir, child)))) continue;
+    shown.set(child, new Set(await readdir(path.join(view, child))));
+    await readShown(upper, view, workdir, child, shown);
   }
 }
 
-function isFolder(target: string): boolean {
-  try {
-    return lstatSync(target).isDirectory();
-  } catch {
-    return false;
-  }
+async function isFolder(target: string): Promise<boolean> {
+  return (await lstat(target).catch(() => undefined))?.isDirectory() === true;
 }
 
 function isWhiteout(info: Stats): boolean {
   return info.isCharacterDevice() && info.rdev === 0;
 }
 
-function lstatAt(fd: number, name: string): Stats | undefined {
-  try {
-    return lstatSync(at(fd, name));
-  } catch {
-    return undefined;
-  }
-}
+const lstatAt = (folder: FileHandle, name: string): Promise<Stats | undefined> =>
+  lstat(at(folder, name)).catch(() => undefined);
 
-function applyFolder(
-  upper: string,
-  fd: number,
-  relative: string,
-  shown: Map<string, Set<string>>,
-  report: ApplyReport,
-): void {
-  for (const name of readdirSync(path.join(upper, relative))) {
-    const child = path.join(relative, name);
-    const source = path.join(upper, child);
-    try {
-      const info = lstatSync(source);
-      if (isWhiteout(info)) {
-        removeEntry(fd, name, report);
-        continue;
-      }
-      const existing = lstatAt(fd, name);
-      if (info.isDirectory() && existing?.isDirectory()) {
-        mergeFolder(upper, fd, name, child, info, shown, report);
-        continue;
-      }
-      // rename() replaces a non-folder with a non-folder; any other pair needs the old entry gone first.
-      if (existing && (existing.isDirectory() || info.isDirectory())) removeEntry(fd, name, report);
-      if (info.isDirectory()) dropWhiteouts(source);
-      place(source, fd, name, info, report);
-    } catch (error) {
-      report.problems.push(`${child}: ${(error as Error).message}`);
+/** What pass 1 decided for an entry of upper; passes 2 and 3 act on it without looking again. */
+type Step = { name: string; info: Stats; kind: "merge" | "replace" | "add" | "whiteout" };
+
+/**
+ * One pass over the folder held as `folder`, whose counterpart in upper is `relative`. Pass 1 looks at
+ * each entry (upper's and the workdir's) and records what it is; passes 2 and 3 act on that record.
+ */
+async function applyFolder(apply: Apply, pass: Pass, folder: FileHandle, relative: string): Promise<void> {
+  const { upper, report } = apply;
+  if (pass === "remove") {
+    const written = await readdir(path.join(upper, relative));
+    const visible = apply.shown.get(relative);
+    // Entries the view hides though upper does not name them: the folder was made anew (opaque).
+    if (visible) {
+      const names = new Set(written);
+      for (const other of await readdir(`/proc/self/fd/${folder.fd}`))
+        if (!visible.has(other) && !names.has(other))
+          await removeEntry(folder, other, report).catch((error: unknown) =>
+            report.problems.push(`${path.join(relative, other)}: ${(error as Error).message}`),
+          );
     }
+    const steps: Step[] = [];
+    apply.plan.set(relative, steps);
+    await eachAtOnce(written, ENTRIES_AT_ONCE, async (name) => {
+      try {
+        const info = await lstat(path.join(upper, relative, name));
+        const existing = await lstatAt(folder, name);
+        const step = (kind: Step["kind"]): number => steps.push({ name, info, kind });
+        if (isWhiteout(info)) {
+          if (existing) await removeEntry(folder, name, report);
+          step("whiteout");
+        } else if (info.isDirectory() && existing?.isDirectory()) {
+          step("merge");
+        } else if (existing && !existing.isDirectory() && !info.isDirectory()) {
+          step("replace");
+        } else {
+          // A type the call changed: the old entry goes now, the new one comes in pass 3.
+          if (existing) await removeEntry(folder, name, report);
+          step("add");
+        }
+      } catch (error) {
+        report.problems.push(`${path.join(relative, name)}: ${(error as Error).message}`);
+      }
+    });
+  } else {
+    // Within a pass the order does not matter (the passes keep the order rule): a few at once.
+    await eachAtOnce(apply.plan.get(relative) ?? [], ENTRIES_AT_ONCE, (step) =>
+      applyStep(apply, pass, folder, relative, step),
+    );
+  }
+  // Folders one at a time: each holds a descriptor open while its own entries are applied.
+  for (const { name, info, kind } of apply.plan.get(relative) ?? [])
+    if (kind === "merge")
+      await mergeFolder(apply, pass, folder, name, path.join(relative, name), info).catch((error: unknown) =>
+        report.problems.push(`${path.join(relative, name)}: ${(error as Error).message}`),
+      );
+}
+
+/** Pass 2 or 3 for one entry that is not a folder to merge. */
+async function applyStep(
+  apply: Apply,
+  pass: Pass,
+  folder: FileHandle,
+  relative: string,
+  { name, info, kind }: Step,
+): Promise<void> {
+  const { upper, report } = apply;
+  const child = path.join(relative, name);
+  const source = path.join(upper, child);
+  try {
+    if (kind === "replace" && pass === "replace") await replace(source, folder, name, info, report, child);
+    else if (kind === "add" && pass === "add") {
+      if (info.isDirectory()) await dropWhiteouts(source);
+      await place(source, folder, name, info, report).catch(async (error: unknown) => {
+        // Something another process made at the name since pass 1 (a folder a rename cannot
+        // replace): it goes too, the call's writes win.
+        if (
+          !["EISDIR", "ENOTEMPTY", "EEXIST", "ENOTDIR"].includes((error as NodeJS.ErrnoException).code ?? "")
+        )
+          throw error;
+        await removeEntry(folder, name, report);
+        await place(source, folder, name, info, report);
+      });
+    }
+  } catch (error) {
+    report.problems.push(`${child}: ${(error as Error).message}`);
   }
 }
 
-function mergeFolder(
-  upper: string,
-  parent: number,
+/** Entries of one folder handled at the same time (file system calls run on libuv's thread pool). */
+const ENTRIES_AT_ONCE = 16;
+
+/** `work` for each item, at most `limit` at once (never one promise per item of a huge folder at once). */
+export async function eachAtOnce<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+async function mergeFolder(
+  apply: Apply,
+  pass: Pass,
+  parent: FileHandle,
   name: string,
   relative: string,
   info: Stats,
-  shown: Map<string, Set<string>>,
-  report: ApplyReport,
-): void {
+): Promise<void> {
   // Refuses a folder swapped for a symlink since the lstat: ELOOP, reported.
-  const fd = openSync(at(parent, name), FOLDER_FLAGS);
+  const folder = await open(at(parent, name), FOLDER_FLAGS);
   try {
-    const visible = shown.get(relative);
-    const written = new Set(readdirSync(path.join(upper, relative)));
-    // Entries the view hides though upper does not name them: the folder was made anew (opaque).
-    if (visible)
-      for (const other of readdirSync(`/proc/self/fd/${fd}`))
-        if (!visible.has(other) && !written.has(other)) removeEntry(fd, other, report);
-    applyFolder(upper, fd, relative, shown, report);
-    fchmodSync(fd, info.mode & 0o7777);
+    await applyFolder(apply, pass, folder, relative);
+    if (pass === "add") await folder.chmod(info.mode & 0o7777);
   } finally {
-    closeSync(fd);
+    await folder.close();
   }
 }
 
-/** Removes `name` from the folder held as `fd`, a folder with everything in it; never follows a link. */
-function removeEntry(fd: number, name: string, report: ApplyReport): void {
-  const info = lstatAt(fd, name);
+/** Replaces a non-folder by the call's; if that fails, the old entry goes rather than stay (see above). */
+async function replace(
+  source: string,
+  folder: FileHandle,
+  name: string,
+  info: Stats,
+  report: ApplyReport,
+  child: string,
+): Promise<void> {
+  try {
+    await place(source, folder, name, info, report);
+  } catch (error) {
+    await removeEntry(folder, name, report);
+    report.problems.push(`${child}: ${(error as Error).message} (the old ${name} was removed)`);
+  }
+}
+
+/** Removes `name` from the folder held as `folder`, a folder with everything in it; never follows a link. */
+async function removeEntry(folder: FileHandle, name: string, report: ApplyReport): Promise<void> {
+  const info = await lstatAt(folder, name);
   if (!info) return;
   if (!info.isDirectory()) {
-    unlinkSync(at(fd, name));
+    await unlink(at(folder, name));
     report.removed++;
     return;
   }
-  let inner: number;
+  let inner: FileHandle;
   try {
-    inner = openSync(at(fd, name), FOLDER_FLAGS);
+    inner = await open(at(folder, name), FOLDER_FLAGS);
   } catch (error) {
     // Swapped for a non-folder since the lstat: that is removed instead.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "ENOTDIR") return removeEntry(fd, name, report);
+    if (code === "ELOOP" || code === "ENOTDIR") return removeEntry(folder, name, report);
     throw error;
   }
   try {
-    for (const child of readdirSync(`/proc/self/fd/${inner}`)) removeEntry(inner, child, report);
+    for (const child of await readdir(`/proc/self/fd/${inner.fd}`)) await removeEntry(inner, child, report);
   } finally {
-    closeSync(inner);
+    await inner.close();
   }
-  rmdirSync(at(fd, name));
+  await rmdir(at(folder, name));
   report.removed++;
 }
 
 /** A whiteout in a folder the workdir does not have marks nothing to remove: it must not be placed. */
-function dropWhiteouts(folder: string): void {
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+async function dropWhiteouts(folder: string): Promise<void> {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
     const child = path.join(folder, entry.name);
-    if (entry.isDirectory()) dropWhiteouts(child);
-    else if (entry.isCharacterDevice() && lstatSync(child).rdev === 0) unlinkSync(child);
+    if (entry.isDirectory()) await dropWhiteouts(child);
+    else if (entry.isCharacterDevice() && (await lstat(child)).rdev === 0) await unlink(child);
   }
 }
 
-/** Renames `source` to `name` in the folder held as `fd`; copies it when they lie on two file systems. */
-function place(source: string, fd: number, name: string, info: Stats, report: ApplyReport): void {
+/** Renames `source` to `name` in the folder held as `folder`; copies it when they lie on two file systems. */
+async function place(
+  source: string,
+  folder: FileHandle,
+  name: string,
+  info: Stats,
+  report: ApplyReport,
+): Promise<void> {
   try {
-    renameSync(source, at(fd, name));
+    await rename(source, at(folder, name));
     report.placed++;
     return;
   } catch (error) {
@@ -234,35 +370,49 @@ function place(source: string, fd: number, name: string, info: Stats, report: Ap
   }
   // A fresh name next to the target, then one rename over it: the target is never half written.
   const temporary = `.pseudoclaude-apply-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  copyEntry(source, fd, temporary, info, report);
-  renameSync(at(fd, temporary), at(fd, name));
+  try {
+    await copyEntry(source, folder, temporary, info, report);
+    await rename(at(folder, temporary), at(folder, name));
+  } catch (error) {
+    // The half-made copy is the apply's own litter; what is reported is the copy's error.
+    await removeEntry(folder, temporary, report).catch(() => undefined);
+    throw error;
+  }
+  // Gone from upper, as a rename would have it: a later pass must not place it again.
+  await rm(source, { recursive: true, force: true });
   report.placed++;
 }
 
-function copyEntry(source: string, fd: number, name: string, info: Stats, report: ApplyReport): void {
+async function copyEntry(
+  source: string,
+  folder: FileHandle,
+  name: string,
+  info: Stats,
+  report: ApplyReport,
+): Promise<void> {
   if (info.isSymbolicLink()) {
-    symlinkSync(readlinkSync(source), at(fd, name));
+    await symlink(await readlink(source), at(folder, name));
   } else if (info.isFile()) {
     // COPYFILE_EXCL: the target is created with O_EXCL, which never follows a symlink at that name.
-    copyFileSync(source, at(fd, name), constants.COPYFILE_EXCL);
-    const file = openSync(at(fd, name), constants.O_WRONLY | constants.O_NOFOLLOW);
+    await copyFile(source, at(folder, name), constants.COPYFILE_EXCL);
+    const file = await open(at(folder, name), constants.O_WRONLY | constants.O_NOFOLLOW);
     try {
-      fchmodSync(file, info.mode & 0o7777);
-      futimesSync(file, info.atime, info.mtime);
+      await file.chmod(info.mode & 0o7777);
+      await file.utimes(info.atime, info.mtime);
     } finally {
-      closeSync(file);
+      await file.close();
     }
   } else if (info.isDirectory()) {
-    mkdirSync(at(fd, name), { mode: 0o700 });
-    const inner = openSync(at(fd, name), FOLDER_FLAGS);
+    await mkdir(at(folder, name), { mode: 0o700 });
+    const inner = await open(at(folder, name), FOLDER_FLAGS);
     try {
-      for (const child of readdirSync(source)) {
+      for (const child of await readdir(source)) {
         const childSource = path.join(source, child);
-        copyEntry(childSource, inner, child, lstatSync(childSource), report);
+        await copyEntry(childSource, inner, child, await lstat(childSource), report);
       }
-      fchmodSync(inner, info.mode & 0o7777);
+      await inner.chmod(info.mode & 0o7777);
     } finally {
-      closeSync(inner);
+      await inner.close();
     }
   } else {
     throw new Error("a fifo, socket or device file cannot be copied across file systems");

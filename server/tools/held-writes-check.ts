@@ -2,6 +2,7 @@
 // rules as the check after a call that wrote directly (sandbox-git.ts, sandbox.ts's mustStayAbsent), read
 // in the merged view of its overlay; then the apply (held-writes-apply.ts), or nothing.
 import { lstatSync } from "node:fs";
+import { access } from "node:fs/promises";
 import path from "node:path";
 import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
 import type { HeldCall } from "./held-writes.ts";
@@ -9,6 +10,7 @@ import type { SandboxPolicy } from "./sandbox.ts";
 import {
   armedWhy,
   compareScans,
+  disarm,
   scanRepositories,
   unlistedWhy,
   within,
@@ -63,17 +65,75 @@ export async function heldAftermath(
         inUpper,
       )),
     );
+  // THE HOLDER RULE: the merged view exists only while the holder runs. Ended from outside (the OOM
+  // killer, a user's kill) before the check was done, its view read as empty — a `.mcp.json` the call made
+  // was not seen, and was applied. So the holder must still run, and its view be readable, once the check
+  // is done (a dead holder's pid is a zombie's until Node reaps it, and Node marks it ended then): else
+  // nothing is applied, and the writes are kept for the user.
+  if (
+    !held.alive() ||
+    !(await access(held.view).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return {
+      message: `the sandbox could not check the call's writes: its overlay ended before the check was done (the holder, pid ${held.pid}, was ended from outside); none were applied, they are kept in ${held.upper}`,
+      keep: true,
+    };
   if (refused.length > 0)
     return {
       message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,
       keep: false,
     };
-  const report = applyHeldWrites(held.upper, workdir, held.view);
-  if (report.problems.length === 0) return { keep: false };
+  const report = await applyHeldWrites(held.upper, workdir, held.view);
+  const undone = policy.repositories
+    ? await disarmPlantedTogether(policy.repositories, [...policy.readOnly, ...policy.hidden], (target) =>
+        report.wrote(path.relative(workdir, target)),
+      )
+    : [];
+  const messages = [
+    ...(undone.length > 0
+      ? [
+          `the sandbox undid what the call's writes made together with another process's writes to the workdir (another call, an MCP server): ${undone.join("; ")}`,
+        ]
+      : []),
+    ...(report.problems.length > 0
+      ? [
+          `the sandbox could not apply all of the call's writes: ${report.problems.join("; ")}; what could not be applied is kept in ${held.upper}`,
+        ]
+      : []),
+  ];
   return {
-    message: `the sandbox could not apply all of the call's writes: ${report.problems.join("; ")}; what could not be applied is kept in ${held.upper}`,
-    keep: true,
+    ...(messages.length > 0 ? { message: messages.join("; ") } : {}),
+    keep: report.problems.length > 0,
   };
+}
+
+/**
+ * THE CONCURRENCY RULE: the check above reads the workdir as the call's overlay shows it, and that is not
+ * the workdir the apply writes into when another process wrote it meanwhile — another session's call
+ * (checked in its own overlay, which does not show this one's writes), an MCP server, a `cli run`. Two
+ * calls ending at once each wrote half of a bare repository at the workdir's root (one objects/, refs/
+ * and config, the other HEAD): each half passed its check, both were applied, and the user's next
+ * `git status` ran the config's fsmonitor. So after the apply the real workdir is scanned again, as after
+ * a call that wrote directly, and every repository armed since the call began at a path the call wrote
+ * is disarmed (its HEAD or `.git` file renamed aside) and the call fails. Whichever of two such calls
+ * applies last sees both halves. The residual: between that apply and this scan (a moment, the scan's
+ * time) the halves stand together in the workdir. Repositories armed where the call wrote nothing are
+ * another process's, and stay.
+ */
+async function disarmPlantedTogether(
+  before: RepositoryScan,
+  readOnlyAreas: readonly string[],
+  wrote: (target: string) => boolean,
+): Promise<string[]> {
+  if (before.unchecked !== undefined) return [];
+  const after = await scanRepositories(before.workdir, new Set(readOnlyAreas), before);
+  const shown = (target: string): string => path.relative(before.workdir, target) || "the workdir";
+  return compareScans(before, after, readOnlyAreas, true)
+    .armed.filter((candidate) => wrote(candidate.path))
+    .map((candidate) => disarm(candidate, shown));
 }
 
 /**

@@ -17,19 +17,12 @@
 // allows bwrap; a kernel without unprivileged overlayfs), it is detected once, the call keeps the check
 // after it ends, and the sandbox state says "writes held until checked: no — <reason>", never silently.
 import { spawn, spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { chmod, readdir, rmdir, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
+import { eachAtOnce } from "./held-writes-apply.ts";
 import { findProgram } from "./find-program.ts";
 
 /** `PSEUDOCLAUDE_SANDBOX_HOLD_WRITES=off` turns the overlay off (the check after the call stays). */
@@ -141,7 +134,7 @@ function probe(bwrap: string): HeldWritesAvailability {
   } catch (error) {
     return { available: false, reason: `an overlay could not be prepared: ${(error as Error).message}` };
   } finally {
-    if (folder) removeCallFolder(folder);
+    if (folder) void removeCallFolder(folder);
   }
 }
 
@@ -170,6 +163,8 @@ export interface HeldCall {
    * folder unless `keep`. The call's result need not wait for that: the returned promise may be ignored.
    */
   end(keep?: boolean): Promise<void>;
+  /** Whether the holder still runs (so `view` is its overlay, not a gone process's nor a new one's). */
+  alive(): boolean;
 }
 
 /**
@@ -190,7 +185,7 @@ export async function holdWrites(
     folder = mkdtempSync(path.join(ownBase(), `call-${process.pid}-`));
     layers = callLayers(folder);
   } catch (error) {
-    if (folder) removeCallFolder(folder);
+    if (folder) void removeCallFolder(folder);
     return `no private folder for the call's writes: ${(error as Error).message}`;
   }
   const callFolder = folder;
@@ -219,7 +214,7 @@ export async function holdWrites(
   const end = async (keep = false): Promise<void> => {
     holder.stdin.end();
     await exited;
-    if (!keep) removeCallFolder(callFolder);
+    if (!keep) await removeCallFolder(callFolder);
   };
   if (!ready || holder.pid === undefined) {
     await end();
@@ -233,6 +228,8 @@ export async function holdWrites(
     view: `/proc/${holder.pid}/root${workdir}`,
     nsenter: availability.nsenter,
     end,
+    // Node sets these when it reaps the holder: until then its pid is a zombie's, never another process's.
+    alive: () => holder.exitCode === null && holder.signalCode === null,
   };
 }
 
@@ -258,18 +255,35 @@ export function heldLaunch(
   };
 }
 
-/** Removes a call's private folder (overlay's work/work is mode 000: made writable first). */
-export function removeCallFolder(folder: string): void {
+/**
+ * Removes a call's private folder (overlay's work/work is mode 000: made writable first). Asynchronous: a
+ * refused call's upper may hold 100,000 files, and removing them must not stop the server answering.
+ */
+export async function removeCallFolder(folder: string): Promise<void> {
   try {
-    chmodSync(path.join(folder, "work", "work"), 0o700);
+    await chmod(path.join(folder, "work", "work"), 0o700);
   } catch {
     // Not made (the overlay never mounted).
   }
   try {
-    rmSync(folder, { recursive: true, force: true });
+    await removeTree(folder);
   } catch {
     // Left for the next start (removeStaleCalls); never an error of the call.
   }
+}
+
+/**
+ * `rm -r`, a few entries at a time: fs.promises.rm starts one unlink per entry of a folder at once, and
+ * 60,000 completions handled in one turn held the event loop for 0.7 s. Never follows a symlink.
+ */
+async function removeTree(folder: string): Promise<void> {
+  const entries = await readdir(folder, { withFileTypes: true });
+  await eachAtOnce(entries, 16, async (entry) => {
+    const child = path.join(folder, entry.name);
+    if (entry.isDirectory()) await removeTree(child);
+    else await unlink(child);
+  });
+  await rmdir(folder);
 }
 
 /** Folders of calls whose server died before it could remove them (`call-<pid>-…` of a pid gone). */
@@ -283,6 +297,6 @@ function removeStaleCalls(): void {
   for (const name of names) {
     const owner = /^call-(\d+)-/.exec(name)?.[1];
     if (owner === undefined || Number(owner) === process.pid || existsSync(`/proc/${owner}`)) continue;
-    removeCallFolder(path.join(baseFolder(), name));
+    void removeCallFolder(path.join(baseFolder(), name));
   }
 }

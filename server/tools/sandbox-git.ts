@@ -32,7 +32,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 import { readGitlinks } from "./gitlinks.ts";
 import { looksLikeRepository } from "./protected-paths.ts";
@@ -210,7 +211,8 @@ async function gitFolder(folder: string, headName: string, entries: Dirent[]): P
   const refs = lower("refs");
   const commondir = lower("commondir");
   const commondirText = commondir
-    ? await readFile(path.join(folder, commondir.name), "utf8").catch(() => "(unreadable)")
+    ? ((await readStart(path.join(folder, commondir.name)).catch(() => undefined))?.bytes.toString("utf8") ??
+      "(unreadable)")
     : undefined;
   const markers = looksLikeRepository(entries.map((entry) => entry.name));
   return {
@@ -244,9 +246,38 @@ async function readHead(
     return { valid: target.startsWith("refs/"), saved: { file, symlink: target } };
   }
   if (!info.isFile()) return { valid: false };
-  const bytes = await readFile(file);
-  const text = bytes.subarray(0, 256).toString("latin1");
-  return { valid: /^ref:\s*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text), saved: { file, bytes } };
+  const read = await readStart(file);
+  if (!read) return { valid: false };
+  const text = read.bytes.subarray(0, 256).toString("latin1");
+  return {
+    valid: /^ref:\s*refs\//.test(text) || /^[0-9a-fA-F]{40}/.test(text),
+    // A HEAD longer than what is read is no HEAD git writes: put back, its start is as good as any.
+    saved: { file, bytes: read.bytes },
+  };
+}
+
+/** What the scan reads of a file at most: git reads 256 bytes of a HEAD and 1 MiB of a `.git` file. */
+const READ_LIMIT = 1024 * 1024;
+
+/**
+ * The start of `file` (at most READ_LIMIT bytes) and its size, or undefined when it is no regular file.
+ * THE RULE: the scan reads any file the way git reads it — its start — and never waits on one. A call
+ * decides what lies in the workdir: a HEAD of 2.2 GB (a sparse file, no disk) made Node's readFile throw,
+ * and the repository it belonged to went unseen though git found it; a fifo named commondir held a
+ * thread of libuv's pool forever. So the file is opened without following a link and without blocking (a
+ * fifo opens at once, and is then no regular file), and only its start is read.
+ */
+async function readStart(file: string): Promise<{ bytes: Buffer; size: number } | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(READ_LIMIT, info.size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return { bytes: buffer.subarray(0, bytesRead), size: info.size };
+  } finally {
+    await handle.close();
+  }
 }
 
 async function gitLink(file: string): Promise<Candidate> {
@@ -266,13 +297,16 @@ async function gitLink(file: string): Promise<Candidate> {
   if (!info.isFile()) {
     return { path: file, kind: "git-link", armed: false, fingerprint: `${identity}|other`, storeFolders: [] };
   }
-  const bytes = await readFile(file);
+  const read = await readStart(file);
+  if (!read)
+    return { path: file, kind: "git-link", armed: false, fingerprint: `${identity}|other`, storeFolders: [] };
+  const bytes = read.bytes;
   return {
     path: file,
     kind: "git-link",
     // git reads `gitdir: <path>` (setup.c, read_gitfile_gently); any other content makes git stop.
     armed: bytes.subarray(0, 16).toString("latin1").startsWith("gitdir:"),
-    fingerprint: `${identity}|file|${digest(bytes)}`,
+    fingerprint: `${identity}|file|${read.size}|${digest(bytes)}`,
     saved: { file, bytes },
     storeFolders: [],
   };
@@ -456,7 +490,7 @@ function setIndexAside(repository: string, problem: string, shown: (target: stri
 }
 
 /** Renames what makes the candidate a repository: a git folder's HEAD, or the `.git` file itself. */
-function disarm(candidate: Candidate, shown: (target: string) => string): string {
+export function disarm(candidate: Candidate, shown: (target: string) => string): string {
   const target =
     candidate.kind === "git-link"
       ? candidate.path
