@@ -57,7 +57,7 @@ export async function readGitlinks(gitDir: string, worktree: string): Promise<Gi
 /**
  * Listings of indexes that have not changed since, by path of their git folder (git ls-files costs a
  * process per read; a sandboxed MCP server's calls read each index twice per call). Bounded: the oldest
- * goes first.
+ * goes first. Keyed by what the listing depends on (listingKey), so a changed index is listed again.
  */
 const listings = new Map<string, { key: string; worktree: string; listing: GitlinkListing }>();
 const MAX_KEPT_LISTINGS = 256;
@@ -66,9 +66,11 @@ const MAX_KEPT_LISTINGS = 256;
  * What the listing of `gitDir`'s index depends on — the index, the config (its object format) and any
  * shared index of a split index — as stat data (device, inode, size, mtime and ctime in nanoseconds; ctime
  * cannot be set by a program, and a file replaced by a rename is another inode), or undefined when the
- * listing must not be kept: `gitDir` is a `.git` file, or one of the files changed less than
- * RACY_MARGIN_MS before `now` — file times are coarse (a clock tick), so a write in the same tick as the
- * listing could leave the same times behind (git's "racy index" problem; git re-reads such files too).
+ * listing must not be kept: `gitDir` is a `.git` file, or one of the files changed within one tick of
+ * the file system's clock before `now` — a second write in that tick could leave the same times behind
+ * (git's "racy index" problem; git re-reads such files too). The kernel stamps files with a coarse clock
+ * (a scheduler tick, at most 10 ms); a file system that keeps whole seconds only (FAT keeps two) shows
+ * times without a nanosecond part, and gets the margin of such file systems.
  */
 async function listingKey(gitDir: string, now: number): Promise<string | undefined> {
   let names: string[];
@@ -86,14 +88,17 @@ async function listingKey(gitDir: string, now: number): Promise<string | undefin
       continue;
     }
     const newest = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
-    if (newest > now - RACY_MARGIN_MS) return undefined;
+    const coarse = info.mtimeNs % 1_000_000_000n === 0n && info.ctimeNs % 1_000_000_000n === 0n;
+    if (newest > now - (coarse ? COARSE_RACY_MARGIN_MS : RACY_MARGIN_MS)) return undefined;
     stats.push(`${name}:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
   }
   return stats.join("|");
 }
 
-/** A file changed this recently is listed again at each read (well over any file system's time tick). */
-const RACY_MARGIN_MS = 2_000;
+/** A file changed this recently is listed again at each read (five times the kernel's coarsest tick). */
+const RACY_MARGIN_MS = 50;
+/** The same where the file system keeps whole seconds (FAT: two). */
+const COARSE_RACY_MARGIN_MS = 3_000;
 
 function listIndex(git: string, gitDir: string, worktree: string): Promise<GitlinkListing> {
   return new Promise((resolve) => {
