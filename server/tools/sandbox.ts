@@ -562,7 +562,8 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
  * Completes a policy for one call of the process runner (run_command, skill tools): its repositories
  * guarded, its own pids cgroup where the server can make one (sandbox-limits.ts), and its overlay where
  * writes can be held (held-writes.ts; made while the workdir is scanned). A long-lived MCP server gets
- * guardRepositories alone: an overlay would hold its writes until it stops (docs/permissions.md).
+ * guardRepositories alone: an overlay would hold its writes until it stops, so each of its tool calls is
+ * checked after it instead (server/mcp/call-check.ts, docs/permissions.md).
  */
 export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
   const [guarded, held] = await Promise.all([guardRepositories(policy), startHolding(policy)]);
