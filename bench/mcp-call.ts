@@ -3,7 +3,8 @@
 // Streamable HTTP), result rendering, redaction and the model's output cap — against a direct call with
 // the SDK's own Client to the same server program (stdio: the SDK's StdioClientTransport to a second
 // server-everything process; HTTP: a second SDK client to the same server process). Interleaved, same run.
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,8 @@ import { interleave, median, round, type Figure, type FigureRow } from "./harnes
 const EVERYTHING = fileURLToPath(
   import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js"),
 );
+
+const DEMO = fileURLToPath(new URL("../examples/demo-workdir", import.meta.url));
 
 interface Side {
   call(message: string): Promise<void>;
@@ -87,11 +90,24 @@ function summary(samples: { subject: number[]; baseline: number[] }) {
 
 export const mcpCallFigure: Figure = {
   name: "mcp-call",
-  workload: "mcp__everything__echo via registry + permission + MCP client vs the SDK's Client",
+  workload:
+    "mcp__everything__echo via registry + permission + MCP client vs the SDK's Client (workdir: a git copy of examples/demo-workdir)",
   target: "report (median ratio, same run)",
   async run({ quick }): Promise<FigureRow[]> {
     const rounds = quick ? 30 : 200;
+    // The demo workdir as a user has it, a git repository: a sandboxed stdio server's calls are each
+    // checked against the workdir's repositories (server/mcp/call-check.ts), so its size counts.
     const workdir = mkdtempSync(path.join(tmpdir(), "bench-mcp-"));
+    cpSync(DEMO, workdir, { recursive: true });
+    for (const args of [
+      ["init", "-q"],
+      ["add", "-A"],
+      ["commit", "-qm", "demo"],
+    ])
+      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+        cwd: workdir,
+        stdio: "ignore",
+      });
     const rows: FigureRow[] = [];
     try {
       // Twice: the server in bubblewrap (as sessions run it), then without, to tell client from sandbox cost.

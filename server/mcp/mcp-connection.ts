@@ -28,6 +28,7 @@ import {
 import { outputSchemaValidator, schemaProblem } from "./schema-checks.ts";
 import { countTokensBounded } from "../protocol/token-count.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
+import { CallCheck, SandboxViolation } from "./call-check.ts";
 import { MAX_MESSAGE_BYTES } from "./line-reader.ts";
 import type { SandboxedStdioTransport } from "./stdio-transport.ts";
 import {
@@ -136,6 +137,8 @@ export class McpConnection {
   private closing = false;
   /** Why an HTTP server was stopped for a message over the limit (bounded-fetch.ts), if it was. */
   private limitFailure: string | undefined;
+  /** The check of each tool call of a sandboxed stdio server (set once it is connected). */
+  private callCheck: CallCheck | undefined;
   /** Bumped on every (re)connect, so a late callback of an old connection changes nothing. */
   private generation = 0;
 
@@ -207,6 +210,9 @@ export class McpConnection {
       this.tools = tools;
       this.skills = skills;
       this.serverInfo = client.getServerVersion();
+      const policy = (transport as Partial<SandboxedStdioTransport>).policy;
+      // Where the server's sandbox lets it write the workdir, each of its tool calls is checked.
+      this.callCheck = policy?.enabled && policy.writable.length > 0 ? new CallCheck(policy) : undefined;
       this.status = "connected";
       this.startMs = Math.round(performance.now() - started);
       client.onclose = () => this.onClosed(generation);
@@ -491,12 +497,17 @@ export class McpConnection {
         `MCP server ${this.name} is not connected (${this.status}${this.error ? `: ${this.error}` : ""})`,
       );
     const transport = this.transport as Partial<SandboxedStdioTransport> | undefined;
-    try {
-      return await client.callTool({ name: tool, arguments: args }, undefined, {
+    const check = this.callCheck;
+    const send = () =>
+      client.callTool({ name: tool, arguments: args }, undefined, {
         signal: options.signal,
         timeout: options.timeoutMs,
       });
+    try {
+      // A sandboxed stdio server's call is checked like a command (call-check.ts).
+      return await (check ? check.run(send) : send());
     } catch (error) {
+      if (error instanceof SandboxViolation) throw error;
       // The SDK says only "Connection closed" when the transport stopped the server over its answer.
       // (The transport of the call, not this.transport: a stopped server is already cleared from there.)
       const failure = this.limitFailure ?? transport?.failure;
@@ -520,6 +531,7 @@ export class McpConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    this.callCheck = undefined;
     if (!client && !transport) return;
     try {
       const http = transport as Partial<StreamableHTTPClientTransport> | undefined;

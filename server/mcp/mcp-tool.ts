@@ -4,6 +4,7 @@
 // Stop and the timeout send `notifications/cancelled` to the server (the SDK does it on abort/timeout).
 import type { McpToolView } from "../protocol/mcp.ts";
 import { defineTool, failResult, type Tool, type ToolExecution, type ToolTarget } from "../tools/types.ts";
+import { SandboxViolation } from "./call-check.ts";
 import type { CallOptions } from "./mcp-connection.ts";
 import { renderCallResult, type CallResultLike } from "./mcp-result.ts";
 
@@ -69,6 +70,16 @@ export function createMcpTool(
         return execution;
       } catch (error) {
         const text = error instanceof Error ? error.message : String(error);
+        // The call's writes broke the rule and were undone (call-check.ts): its answer is not passed on.
+        if (error instanceof SandboxViolation)
+          return {
+            result: failResult(
+              tool.name,
+              "sandbox_violation",
+              `[${text}]\n[the answer of the MCP server ${server.name} is not passed on: what it did was undone]`,
+              metadata(),
+            ),
+          };
         if (context.signal.aborted) {
           return {
             result: failResult(

@@ -57,6 +57,7 @@ export class SandboxedStdioTransport implements Transport {
   private exited: Promise<void> = Promise.resolve();
   private closing = false;
   private removeExitHook: (() => void) | undefined;
+  private guarded: SandboxPolicy | undefined;
 
   constructor(private readonly launch: StdioLaunch) {}
 
@@ -67,6 +68,14 @@ export class SandboxedStdioTransport implements Transport {
   /** The last STDERR_TAIL_BYTES of stderr (a character cut at the start is dropped). */
   get stderr(): string {
     return this.stderrTail.toString("utf8").replace(/^\uFFFD/, "");
+  }
+
+  /**
+   * The policy the server runs under, once start() has guarded it (its repositories scanned and bound):
+   * each of its tool calls is checked against it (call-check.ts). Undefined with the sandbox off.
+   */
+  get policy(): SandboxPolicy | undefined {
+    return this.guarded;
   }
 
   /** Why this transport stopped its server (a message over the limit), if it did. */
@@ -85,6 +94,7 @@ export class SandboxedStdioTransport implements Transport {
     if (this.closing) throw new Error("the MCP server was closed before it started");
     if (sandbox?.refusal) throw new Error(`sandbox: ${sandbox.refusal}`);
     if (sandbox && !sandbox.program) throw new Error("sandbox: no bubblewrap program");
+    this.guarded = sandbox;
     // A plain string map: next-env.d.ts makes ProcessEnv demand NODE_ENV, which a child need not get.
     const environment = childEnvironment(launch.env, sandbox !== undefined);
     const file = sandbox ? sandbox.program! : program;

@@ -12,6 +12,7 @@
 // any setting: reading the index runs no program. Where no git is installed there is no git to fool, and
 // nothing is read.
 import { spawn } from "node:child_process";
+import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
 import { HOST_GIT_ENVIRONMENT, HOST_GIT_SAFE_SETTINGS, hostGitProgram } from "./host-git.ts";
 
@@ -36,9 +37,70 @@ export interface GitlinkListing {
  * The folders the index of `gitDir` (a git folder, or a `.git` file naming one) names as submodules of
  * `worktree`. Paths that leave the worktree are dropped (git refuses them too).
  */
-export function readGitlinks(gitDir: string, worktree: string): Promise<GitlinkListing> {
+export async function readGitlinks(gitDir: string, worktree: string): Promise<GitlinkListing> {
   const git = hostGitProgram();
-  if (!git) return Promise.resolve({ folders: [] });
+  if (!git) return { folders: [] };
+  const started = Date.now();
+  const key = await listingKey(gitDir, started);
+  const known = key === undefined ? undefined : listings.get(gitDir);
+  if (known && known.key === key && known.worktree === worktree) return known.listing;
+  const listing = await listIndex(git, gitDir, worktree);
+  listings.delete(gitDir);
+  // A listing that could not be completed is tried again next time.
+  if (key !== undefined && listing.problem === undefined) {
+    listings.set(gitDir, { key, worktree, listing });
+    if (listings.size > MAX_KEPT_LISTINGS) listings.delete(listings.keys().next().value!);
+  }
+  return listing;
+}
+
+/**
+ * Listings of indexes that have not changed since, by path of their git folder (git ls-files costs a
+ * process per read; a sandboxed MCP server's calls read each index twice per call). Bounded: the oldest
+ * goes first. Keyed by what the listing depends on (listingKey), so a changed index is listed again.
+ */
+const listings = new Map<string, { key: string; worktree: string; listing: GitlinkListing }>();
+const MAX_KEPT_LISTINGS = 256;
+
+/**
+ * What the listing of `gitDir`'s index depends on — the index, the config (its object format) and any
+ * shared index of a split index — as stat data (device, inode, size, mtime and ctime in nanoseconds; ctime
+ * cannot be set by a program, and a file replaced by a rename is another inode), or undefined when the
+ * listing must not be kept: `gitDir` is a `.git` file, or one of the files changed within one tick of
+ * the file system's clock before `now` — a second write in that tick could leave the same times behind
+ * (git's "racy index" problem; git re-reads such files too). The kernel stamps files with a coarse clock
+ * (a scheduler tick, at most 10 ms); a file system that keeps whole seconds only (FAT keeps two) shows
+ * times without a nanosecond part, and gets the margin of such file systems.
+ */
+async function listingKey(gitDir: string, now: number): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(gitDir);
+  } catch {
+    return undefined;
+  }
+  const parts = ["index", "config", ...names.filter((name) => name.startsWith("sharedindex.")).sort()];
+  const stats: string[] = [];
+  for (const name of parts) {
+    const info = await lstat(path.join(gitDir, name), { bigint: true }).catch(() => undefined);
+    if (!info) {
+      stats.push(`${name}:-`);
+      continue;
+    }
+    const newest = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
+    const coarse = info.mtimeNs % 1_000_000_000n === 0n && info.ctimeNs % 1_000_000_000n === 0n;
+    if (newest > now - (coarse ? COARSE_RACY_MARGIN_MS : RACY_MARGIN_MS)) return undefined;
+    stats.push(`${name}:${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
+  }
+  return stats.join("|");
+}
+
+/** A file changed this recently is listed again at each read (five times the kernel's coarsest tick). */
+const RACY_MARGIN_MS = 50;
+/** The same where the file system keeps whole seconds (FAT: two). */
+const COARSE_RACY_MARGIN_MS = 3_000;
+
+function listIndex(git: string, gitDir: string, worktree: string): Promise<GitlinkListing> {
   return new Promise((resolve) => {
     const child = spawn(
       git,

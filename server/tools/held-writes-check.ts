@@ -25,7 +25,8 @@ export function whyAbsent(target: string): string {
     : "git would read it as configuration or run it as a hook";
 }
 
-function exists(target: string): boolean {
+/** Whether anything (a file, a folder, a link) is at `target`. */
+export function exists(target: string): boolean {
   try {
     lstatSync(target);
     return true;

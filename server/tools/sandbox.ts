@@ -1,18 +1,18 @@
 // The operating-system sandbox for every process the agent starts: bubblewrap (`bwrap`). This module
 // answers whether it can be used on this machine (probed once, by really starting a sandboxed `true`).
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, lstatSync, realpathSync, rmSync } from "node:fs";
+import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
-import { heldAftermath, whyAbsent } from "./held-writes-check.ts";
+import { readOnlyAreasOf, undoDirectWrites } from "./direct-writes.ts";
+import { heldAftermath } from "./held-writes-check.ts";
 import { detectHeldWrites, heldLaunch, holdWrites, type HeldCall } from "./held-writes.ts";
 import {
   protectRepositories,
   repositoryStarts,
   scanRepositories,
   uncheckedScan,
-  undoRepositoryChanges,
   type RepositoryScan,
 } from "./sandbox-git.ts";
 import {
@@ -562,7 +562,8 @@ export async function guardRepositories(policy: SandboxPolicy): Promise<SandboxP
  * Completes a policy for one call of the process runner (run_command, skill tools): its repositories
  * guarded, its own pids cgroup where the server can make one (sandbox-limits.ts), and its overlay where
  * writes can be held (held-writes.ts; made while the workdir is scanned). A long-lived MCP server gets
- * guardRepositories alone: an overlay would hold its writes until it stops (docs/permissions.md).
+ * guardRepositories alone: an overlay would hold its writes until it stops, so each of its tool calls is
+ * checked after it instead (server/mcp/call-check.ts, docs/permissions.md).
  */
 export async function prepareSandboxedCall(policy: SandboxPolicy): Promise<SandboxPolicy> {
   const [guarded, held] = await Promise.all([guardRepositories(policy), startHolding(policy)]);
@@ -612,20 +613,15 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     if (policy.processGroup) await removeProcessGroup(policy.processGroup);
     return outcome.message;
   }
-  const made = policy.mustStayAbsent.filter((target) => entryAt(target) !== undefined);
-  for (const target of made) rmSync(target, { recursive: true, force: true });
-  const workdir = policy.writable[0] ?? "/";
-  const undone = made.map(
-    (target) => `removed ${path.relative(workdir, target) || target}: ${whyAbsent(target)}`,
-  );
-  if (policy.repositories)
-    undone.push(
-      ...(await undoRepositoryChanges(policy.repositories, [...policy.readOnly, ...policy.hidden])),
-    );
+  // Not held: the call wrote the workdir directly; the baseline is the workdir as guardRepositories found it.
+  const message = await undoDirectWrites({
+    workdir: policy.writable[0] ?? "/",
+    mustStayAbsent: policy.mustStayAbsent,
+    readOnlyAreas: readOnlyAreasOf(policy),
+    repositories: policy.repositories,
+  });
   await releaseSandboxedCall(policy);
-  return undone.length === 0
-    ? undefined
-    : `the sandbox undid what the call must not do: ${undone.join("; ")}`;
+  return message;
 }
 
 /**
