@@ -30,7 +30,7 @@ import { emptySources } from "./sandbox-stand-ins.ts";
 import { bwrapEnvironmentArguments, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
 import { findProgram } from "./find-program.ts";
 import { protectConfiguredPaths } from "./git-config-paths.ts";
-import { unixSocketFilter } from "./seccomp-filter.ts";
+import { sandboxSeccompFilter } from "./seccomp-filter.ts";
 
 export type { SandboxState };
 
@@ -236,8 +236,8 @@ export interface SandboxPolicy {
    */
   repositories?: RepositoryScan;
   /**
-   * With network off: a seccomp program refusing Unix-domain sockets (seccomp-filter.ts), given to bwrap
-   * on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
+   * The seccomp program (seccomp-filter.ts): set-user/group-ID bits refused always, Unix-domain sockets
+   * with network off; given to bwrap on file descriptor SECCOMP_DESCRIPTOR (process-runner passes it there).
    */
   seccomp?: Uint8Array;
   /** The mount part of the bwrap argv (without namespaces, cwd and command). */
@@ -486,7 +486,7 @@ export function sandboxPolicy(options: {
     mustStayAbsent,
     mountPointsAt,
     limits,
-    ...(settings.network ? {} : optional("seccomp", unixSocketFilter())),
+    ...optional("seccomp", sandboxSeccompFilter({ refuseUnixSockets: !settings.network })),
     mounts,
   };
 }
