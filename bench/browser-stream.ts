@@ -272,7 +272,7 @@ export const browserStreamFigure: Figure = {
       // One more round, traced and not timed (tracing slows the page): the tasks' thread time.
       const { traced } = await streamRound(browser, bench, client, rounds + 2, expectedLength, false, true);
       const tracedNote = traced?.longest
-        ? `traced round: longest main-thread task ${traced.longest.threadMs.toFixed(0)} ms of thread time (${traced.longest.wallMs.toFixed(0)} ms wall, ${traced.longest.startMs.toFixed(0)} ms after Enter), ${traced.overLimit} over ${LONGEST_TASK_MS} ms, ${traced.tasks} tasks, ${traced.threadMs.toFixed(0)} ms in all`
+        ? `traced round: longest main-thread task ${traced.longest.threadMs.toFixed(0)} ms of ${traced.threadTimed ? "thread time" : "thread or wall time (the trace lacks some thread times)"} (${traced.longest.wallMs.toFixed(0)} ms wall, ${traced.longest.startMs.toFixed(0)} ms after Enter), ${traced.overLimit} over ${LONGEST_TASK_MS} ms, ${traced.tasks} tasks, ${traced.threadMs.toFixed(0)} ms in all`
         : "traced round: no main-thread task";
       const loadLongestTask = Math.max(...results.map((result) => result.loadLongestTaskMs));
       const totalMs = median(results.map((result) => result.totalMs));

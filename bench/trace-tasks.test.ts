@@ -26,14 +26,16 @@ describe("tasksAfterKeydown", () => {
       task(9_800, 1_000, 900), // the keydown's own task, started just before it
       task(20_000, 130_000, 20_000), // stretched by the machine's load: long wall, little work
       task(200_000, 60_000, 55_000),
+      { ...task(300_000, 70_000, 0), tdur: undefined }, // no thread time: its wall time, and said so
       task(30_000, 99_000, 99_000, { pid: 7, tid: 8 }), // another thread of the renderer
       task(30_000, 99_000, 99_000, { pid: 1, tid: 1 }), // the browser process
       keydown,
     ];
     expect(tasksAfterKeydown(events)).toEqual([
-      { startMs: -0.2, wallMs: 1, threadMs: 0.9 },
-      { startMs: 10, wallMs: 130, threadMs: 20 },
-      { startMs: 190, wallMs: 60, threadMs: 55 },
+      { startMs: -0.2, wallMs: 1, threadMs: 0.9, threadTimed: true },
+      { startMs: 10, wallMs: 130, threadMs: 20, threadTimed: true },
+      { startMs: 190, wallMs: 60, threadMs: 55, threadTimed: true },
+      { startMs: 290, wallMs: 70, threadMs: 70, threadTimed: false },
     ]);
   });
 
@@ -46,21 +48,25 @@ describe("summarizeTasks", () => {
   it("names the task with the most thread time and counts those over the limit", () => {
     const summary = summarizeTasks(
       [
-        { startMs: 10, wallMs: 130, threadMs: 20 },
-        { startMs: 190, wallMs: 60, threadMs: 55 },
-        { startMs: 300, wallMs: 52, threadMs: 51 },
+        { startMs: 10, wallMs: 130, threadMs: 20, threadTimed: true },
+        { startMs: 190, wallMs: 60, threadMs: 55, threadTimed: true },
+        { startMs: 300, wallMs: 52, threadMs: 51, threadTimed: true },
       ],
       50,
     );
     expect(summary).toEqual({
       tasks: 3,
       threadMs: 126,
-      longest: { startMs: 190, wallMs: 60, threadMs: 55 },
+      longest: { startMs: 190, wallMs: 60, threadMs: 55, threadTimed: true },
       overLimit: 2,
+      threadTimed: true,
     });
+    expect(
+      summarizeTasks([{ startMs: 1, wallMs: 70, threadMs: 70, threadTimed: false }], 50).threadTimed,
+    ).toBe(false);
   });
 
   it("has no longest task for an empty span", () => {
-    expect(summarizeTasks([], 50)).toEqual({ tasks: 0, threadMs: 0, overLimit: 0 });
+    expect(summarizeTasks([], 50)).toEqual({ tasks: 0, threadMs: 0, overLimit: 0, threadTimed: true });
   });
 });

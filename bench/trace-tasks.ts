@@ -26,7 +26,9 @@ export interface TracedTask {
   /** Milliseconds after the key event that started the span. */
   startMs: number;
   wallMs: number;
+  /** Thread time; the wall time where the trace gave none (`threadTimed` false). */
   threadMs: number;
+  threadTimed: boolean;
 }
 
 export interface TaskSummary {
@@ -37,6 +39,8 @@ export interface TaskSummary {
   longest?: TracedTask;
   /** Tasks over `limitMs` of thread time. */
   overLimit: number;
+  /** Every task had its thread time in the trace (else some figures above are wall time). */
+  threadTimed: boolean;
 }
 
 /**
@@ -66,6 +70,7 @@ export function tasksAfterKeydown(events: readonly TraceEvent[]): TracedTask[] {
       startMs: (event.ts - keydown.ts) / 1000,
       wallMs: (event.dur ?? 0) / 1000,
       threadMs: (event.tdur ?? event.dur ?? 0) / 1000,
+      threadTimed: event.tdur !== undefined,
     }))
     .sort((left, right) => left.startMs - right.startMs);
 }
@@ -74,10 +79,12 @@ export function summarizeTasks(tasks: readonly TracedTask[], limitMs: number): T
   let longest: TracedTask | undefined;
   let threadMs = 0;
   let overLimit = 0;
+  let threadTimed = true;
   for (const task of tasks) {
+    threadTimed &&= task.threadTimed;
     threadMs += task.threadMs;
     if (task.threadMs > limitMs) overLimit++;
     if (!longest || task.threadMs > longest.threadMs) longest = task;
   }
-  return { tasks: tasks.length, threadMs, ...(longest ? { longest } : {}), overLimit };
+  return { tasks: tasks.length, threadMs, ...(longest ? { longest } : {}), overLimit, threadTimed };
 }
