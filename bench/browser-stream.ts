@@ -4,11 +4,12 @@
 // session with `batchLive`, as a few `events` frames of up to 128 KB rather than one frame each). Timed in
 // the page: from the Enter that sends the message to the moment the last word is in the DOM (and, reported
 // beside it, until the finished answer has been re-rendered as sanitized Markdown). Long tasks come from a
-// PerformanceObserver ('longtask', ≥ 50 ms by definition) over that span only: the observer also reports
-// the page's load (its scripts, hydration, the session's replay — session-open's figure), buffered before
-// the Enter, and those are not the stream's. The longest gap between animation frames is reported too.
-// Wall time on a loaded machine includes the time the renderer waited for a core, so one more round,
-// untimed, is traced and reports the longest main-thread task by thread time (./trace-tasks.ts).
+// PerformanceObserver ('longtask', ≥ 50 ms by definition) over that span only (tasks that end after the
+// Enter): the observer also reports the page's load (its scripts, hydration, the session's replay —
+// session-open's figure), buffered, and those are not the stream's. The longest gap between animation
+// frames is reported too. Wall time on a loaded machine includes the time the renderer waited for a core,
+// so one more round, untimed, is traced and reports the longest main-thread task by thread time
+// (./trace-tasks.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -193,8 +194,10 @@ async function streamRound(
         `the page rendered ${probe.renderedLength} characters of the ${expectedLength}-character answer`,
       );
     }
-    const afterEnter = probe.longTasks.filter(([start]) => start >= probe.sentAt);
-    const beforeEnter = probe.longTasks.filter(([start]) => start < probe.sentAt);
+    // A task still running at the Enter (the keydown's own) counts: it holds up the send.
+    const endsAfterEnter = ([start, duration]: [number, number]) => start + duration > probe.sentAt;
+    const afterEnter = probe.longTasks.filter(endsAfterEnter);
+    const beforeEnter = probe.longTasks.filter((task) => !endsAfterEnter(task));
     return {
       ...(pageProfile ? { pageProfile } : {}),
       ...(traced ? { traced } : {}),

@@ -27,6 +27,7 @@ describe("tasksAfterKeydown", () => {
       task(20_000, 130_000, 20_000), // stretched by the machine's load: long wall, little work
       task(200_000, 60_000, 55_000),
       { ...task(300_000, 70_000, 0), tdur: undefined }, // no thread time: its wall time, and said so
+      { ...task(400_000, 3, 0), tdur: undefined }, // a few µs without thread time: too short to matter
       task(30_000, 99_000, 99_000, { pid: 7, tid: 8 }), // another thread of the renderer
       task(30_000, 99_000, 99_000, { pid: 1, tid: 1 }), // the browser process
       keydown,
@@ -36,6 +37,7 @@ describe("tasksAfterKeydown", () => {
       { startMs: 10, wallMs: 130, threadMs: 20, threadTimed: true },
       { startMs: 190, wallMs: 60, threadMs: 55, threadTimed: true },
       { startMs: 290, wallMs: 70, threadMs: 70, threadTimed: false },
+      { startMs: 390, wallMs: 0.003, threadMs: 0.003, threadTimed: true },
     ]);
   });
 

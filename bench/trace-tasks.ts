@@ -70,7 +70,8 @@ export function tasksAfterKeydown(events: readonly TraceEvent[]): TracedTask[] {
       startMs: (event.ts - keydown.ts) / 1000,
       wallMs: (event.dur ?? 0) / 1000,
       threadMs: (event.tdur ?? event.dur ?? 0) / 1000,
-      threadTimed: event.tdur !== undefined,
+      // Chrome leaves tdur out of some tasks of a few µs; under 1 ms a task cannot change the figure.
+      threadTimed: event.tdur !== undefined || (event.dur ?? 0) < 1000,
     }))
     .sort((left, right) => left.startMs - right.startMs);
 }
