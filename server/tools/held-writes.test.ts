@@ -76,7 +76,8 @@ function gitState(folder: string): string[] {
   if (!existsSync(path.join(folder, ".git"))) return [];
   return [
     hostGit(folder, "rev-parse", "--abbrev-ref", "HEAD").output,
-    hostGit(folder, "log", "--all", "--format=%s%d").output,
+    // As a set: `log --all` orders commits made in the same second differently from run to run.
+    hostGit(folder, "log", "--all", "--format=%s%d").output.split("\n").sort().join("\n"),
     hostGit(folder, "status", "--porcelain").output,
     hostGit(folder, "fsck", "--no-progress").ok ? "fsck ok" : "fsck failed",
   ];

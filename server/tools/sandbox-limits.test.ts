@@ -3,6 +3,7 @@
 // runs as usual. The process limit is checked both ways it is enforced: the server's own (a pids cgroup as
 // root here, RLIMIT_NPROC for any other user) and RLIMIT_NPROC as an unprivileged user (setpriv).
 import { execFileSync, spawnSync } from "node:child_process";
+import { openSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -79,6 +80,14 @@ function forked(result: ToolResult): number {
   const found = /forked (\d+)/.exec(result.content);
   expect(found, result.content).not.toBeNull();
   return Number(found![1]);
+}
+
+/** bwrap reads the policy's seccomp program (set-ID bits, always) on descriptor 3: a file holding it, as the runner's pipe does. */
+function withSeccomp(policy: { seccomp?: Uint8Array }): ("ignore" | "pipe" | number)[] {
+  if (!policy.seccomp) return ["ignore", "pipe", "pipe"];
+  const file = path.join(root, `seccomp-${Math.random().toString(36).slice(2)}.bpf`);
+  writeFileSync(file, policy.seccomp);
+  return ["ignore", "pipe", "pipe", openSync(file, "r")];
 }
 
 describe("S25: /tmp and /dev/shm have a size, /dev is read-only", () => {
@@ -170,7 +179,7 @@ describe("S25: a call forking without end is bounded", () => {
     const ran = spawnSync(
       "setpriv",
       ["--reuid", "65534", "--regid", "65534", "--clear-groups", program, ...argv],
-      { encoding: "utf8", timeout: 20_000 },
+      { encoding: "utf8", timeout: 20_000, stdio: withSeccomp(policy) },
     );
     expect(ran.status, ran.stderr).toBe(0);
     const count = Number(/forked (\d+)/.exec(ran.stdout)?.[1] ?? "NaN");
@@ -196,7 +205,7 @@ describe("S25: a call forking without end is bounded", () => {
           env: { PATH: "/usr/bin:/bin" },
         }),
       ],
-      { encoding: "utf8", timeout: 20_000 },
+      { encoding: "utf8", timeout: 20_000, stdio: withSeccomp(unlimited) },
     );
     expect(free).toContain("forked 100");
   });
