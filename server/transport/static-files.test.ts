@@ -105,4 +105,27 @@ describe("the build's chunks read into memory at start (keepBuildFiles)", () => 
     expect(link.status).toBe(404);
     expect(link.body).not.toContain("outside the export");
   });
+
+  it("reads nothing through a _next folder that leads outside the export", async () => {
+    const elsewhere = path.join(root, "elsewhere");
+    await mkdir(path.join(elsewhere, "static", "chunks"), { recursive: true });
+    await writeFile(path.join(elsewhere, "static", "chunks", "c.js"), "outside()");
+    await symlink(elsewhere, path.join(files(), "_next"));
+    const statics = new StaticFiles(files());
+    await statics.keepBuildFiles();
+    const outside = createServer((request, response) => void statics.serve(request, response, "localhost"));
+    await new Promise<void>((resolve) => outside.listen(0, "127.0.0.1", resolve));
+    try {
+      const address = (outside.address() as AddressInfo).port;
+      const answer = await rawRequest(address, {
+        method: "GET",
+        path: "/_next/static/chunks/c.js",
+        headers: { Host: `localhost:${address}` },
+      });
+      expect(answer.status).toBe(404);
+      expect(answer.body).not.toContain("outside()");
+    } finally {
+      await new Promise((resolve) => outside.close(resolve));
+    }
+  });
 });

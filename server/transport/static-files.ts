@@ -128,32 +128,40 @@ export class StaticFiles {
 
   /**
    * Reads the build's content-addressed files into memory (a server calls it once it listens, so a
-   * page's first load is served from memory too). Regular files only, each confined to the root like a
-   * request's; what cannot be read here is served from disk as before. `stopped` ends the walk early.
+   * page's first load is served from memory too). Regular files in real folders below the root's
+   * `_next/static` only (no symlink is followed); what is not kept here is served from disk as before.
+   * `stopped` ends the walk early.
    */
   async keepBuildFiles(stopped: () => boolean = () => false): Promise<void> {
     const root = await this.realRoot();
     if (!root) return;
-    const walk = async (folder: string, urlPrefix: string): Promise<void> => {
-      let entries;
+    // A file or folder gone meanwhile (a rebuild, a test's temp folder removed) is not kept: served
+    // from disk, or not found, as a request finds it.
+    const unlessGone = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
       try {
-        entries = await readdir(folder, { withFileTypes: true });
+        return await read();
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // no build, or not this layout
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
       }
-      for (const entry of entries) {
+    };
+    const walk = async (folder: string, urlPrefix: string): Promise<void> => {
+      const entries = await unlessGone(() => readdir(folder, { withFileTypes: true }));
+      for (const entry of entries ?? []) {
         if (stopped()) return;
         const full = path.join(folder, entry.name);
         const urlPath = `${urlPrefix}${entry.name}`;
+        // Dirents of symlinks are neither: only the build's own files and folders are read.
         if (entry.isDirectory()) await walk(full, `${urlPath}/`);
         else if (entry.isFile() && !this.immutable.has(urlPath)) {
-          const real = await realpath(full);
-          if (isInside(root, real)) this.keep(urlPath, await readFile(real));
+          const body = await unlessGone(() => readFile(full));
+          if (body && !stopped()) this.keep(urlPath, body);
         }
       }
     };
-    await walk(path.join(root, ...IMMUTABLE_PREFIX.split("/").filter(Boolean)), IMMUTABLE_PREFIX);
+    // The folder itself confined like a request's file: a `_next` that leads outside the export is not read.
+    const folder = await unlessGone(() => realpath(path.join(root, "_next", "static")));
+    if (folder && isInside(root, folder)) await walk(folder, IMMUTABLE_PREFIX);
   }
 
   private async realRoot(): Promise<string | undefined> {
