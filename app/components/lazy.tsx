@@ -3,7 +3,7 @@
 // first-load JS (bench page-weight). Each renders inside a <Suspense>; its fallback says it is loading.
 // What shows a session (the catalog's panels, the inspector, the chat's tool-call cards, an approval,
 // the chat's virtual list for a long one) has nothing to show before the session arrives over the socket:
-// it is loaded too, but at once (preloadColumns, called as the page mounts), so it arrives while the
+// it is loaded too, but at once (preloadColumns, called as the workspace module runs, before it hydrates), so it arrives while the
 // socket connects. Popovers (run settings, the session list and menu), the manual composer, the replay
 // and branch banners, the confirmation and trust dialogs and MCP result views load when first shown.
 // First-load JS is bench row page-weight (≤ 160 KB gz; Next's runtime and React DOM are 131 of it).
@@ -93,7 +93,7 @@ export const VirtualRows = lazy(() => virtualRows().then((module) => ({ default:
 export const ApprovalCard = lazy(() => approvalCard().then((module) => ({ default: module.ApprovalCard })));
 
 /**
- * Starts loading, as the page mounts, what a session shows as soon as it arrives: the columns, the
+ * Starts loading, as the workspace module runs (before the page hydrates), what a session shows as soon as it arrives: the columns, the
  * chat's tool-call cards and approval card, and its virtual list (a reopened long session). A load that fails here is tried
  * again by the view that needs it, and that failure shows in its panel's boundary.
  */

@@ -3,7 +3,7 @@
 // column that reads much of the store has a container of its own (./catalog-column.tsx,
 // ./chat-column.tsx); everything below those is presentational (props in, callbacks out).
 "use client";
-import { memo, useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { memo, useCallback, useReducer, useRef, useState } from "react";
 import type {
   ApprovalAnswer,
   ClientCommand,
@@ -51,6 +51,9 @@ import {
 
 // Memoised with stable props: a streamed delta leaves the requests (and so the inspector) as they were.
 const MemoInspectorPanel = memo(InspectorPanel);
+// What shows a session starts loading as this module runs, while the page hydrates, not after it mounts:
+// a reopened session's replay arrives on the early socket and would wait for the inspector's chunk.
+if (typeof window !== "undefined") preloadColumns();
 
 /** The workdir a refused command is about: the one it names, else the open session's. */
 function confirmationWorkdir(
@@ -71,7 +74,6 @@ export function Workspace() {
     [],
   );
   const socketSend = usePlaygroundSocket(dispatch, resume);
-  useEffect(preloadColumns, []);
   const send = useCallback(
     (command: ClientCommand) => {
       if (command.type === "create_session" || command.type === "update_session")

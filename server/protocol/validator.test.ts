@@ -5,6 +5,7 @@ import {
   dialectOf,
   formatIssues,
   mustCompile,
+  compileSoon,
 } from "./validator.ts";
 
 describe("compileValidator (the one ajv instance)", () => {
@@ -190,5 +191,41 @@ describe("patterns run in the linear-time engine (S18)", () => {
     expect([line("one line").ok, line("two\nlines").ok, line("emoji 😀").ok]).toEqual([true, false, true]);
     const word = outside({ type: "string", pattern: "^\\S+$" });
     expect([word("a\u00a0b").ok, word("a\u3000").ok, word("ab").ok]).toEqual([false, false, true]);
+  });
+});
+
+describe("compileSoon (own schemas compiled ahead of their first use)", () => {
+  const schemaOf = (field: string) => ({
+    type: "object",
+    properties: { [field]: { type: "string" } },
+    required: [field],
+  });
+
+  it("compiles each validator in its own turn, skips one compiled already, and validates the same after", async () => {
+    const first = mustCompile(schemaOf("soonA"));
+    const second = mustCompile(schemaOf("soonB"));
+    const third = mustCompile(schemaOf("soonE"));
+    expect(first({ soonA: "x" }).ok).toBe(true); // compiled by its first use
+    const order: string[] = [];
+    const warming = compileSoon([first, second, third]);
+    // Queued after the first compile's turn: it runs before the second compile, in the loop's next turn.
+    setImmediate(() => order.push("other work"));
+    await warming.done.then((count) => order.push(`compiled ${count}`));
+    expect(order).toEqual(["other work", "compiled 2"]);
+    expect(second({ soonB: 1 }).ok).toBe(false);
+    expect(second({ soonB: "y" }).ok).toBe(true);
+    expect(await compileSoon([first, second, third]).done).toBe(0);
+  });
+
+  it("compiles nothing more once stopped", async () => {
+    const warming = compileSoon([mustCompile(schemaOf("soonC")), mustCompile(schemaOf("soonD"))]);
+    warming.stop();
+    expect(await warming.done).toBe(0);
+  });
+
+  it("leaves a schema that does not compile to throw at its first use", async () => {
+    const broken = mustCompile({ type: "nope-soon" });
+    expect(await compileSoon([broken]).done).toBe(0);
+    expect(() => broken({})).toThrow(/internal schema does not compile/);
   });
 });

@@ -16,6 +16,11 @@ import { readSessionLog, type SessionLogWriter } from "./session-log.ts";
 export interface SequencedEvent {
   seq: number;
   event: SessionEvent;
+  /**
+   * `JSON.stringify(event)`, when whoever read the event made it already (a reopen tests each logged
+   * event's text for keys): the stream reuses it instead of serializing the event again.
+   */
+  json?: string;
 }
 
 /** An event as stored for replay: its seq and its JSON text. */
@@ -39,8 +44,9 @@ function redact<T>(value: T, secrets: SecretScope): T {
 function serializeRedacted(
   event: SessionEvent,
   secrets: SecretScope,
+  serialized?: string,
 ): { event: SessionEvent; json: string; commit?: undefined } {
-  const json = JSON.stringify(event);
+  const json = serialized ?? JSON.stringify(event);
   if (!mayHoldSecret(json, secrets)) return { event, json };
   const redacted = redact(event, secrets);
   return redacted === event ? { event, json } : { event: redacted, json: JSON.stringify(redacted) };
@@ -114,7 +120,8 @@ export class EventStream {
     const newest: SerializedEvent[] = [];
     let chars = 0;
     for (let index = restored.length - 1; index >= 0; index--) {
-      const json = serializeRedacted(restored[index].event, this.secrets).json;
+      const { event, json: serialized } = restored[index];
+      const json = serializeRedacted(event, this.secrets, serialized).json;
       if (newest.length > 0 && chars + json.length > MEMORY_REPLAY_CHARS) break;
       newest.push({ seq: restored[index].seq, json });
       chars += json.length;
@@ -274,7 +281,10 @@ export class EventStream {
     const older = restored && newestRestored + 1 >= firstBuffered ? restored : await this.readLogged();
     const archived: SerializedEvent[] = older
       .filter((record) => record.seq > afterSeq && record.seq < firstBuffered)
-      .map((record) => ({ seq: record.seq, json: serializeRedacted(record.event, this.secrets).json }));
+      .map((record) => ({
+        seq: record.seq,
+        json: serializeRedacted(record.event, this.secrets, record.json).json,
+      }));
     const kept = this.kept
       .filter((entry) => entry.seq > afterSeq && entry.seq < firstBuffered)
       .map(({ seq, json }) => ({ seq, json }));

@@ -356,6 +356,11 @@ const eventValidators = new Map<string, Validator<unknown>>(
   ]),
 );
 
+/** Every validator a log's records are checked with (for compileSoon: a server compiles them once it listens). */
+export function logRecordValidators(): Validator<unknown>[] {
+  return [headerValidator, envelopeValidator, ...eventValidators.values()];
+}
+
 /** Why a parsed log line cannot be used as a record (its first problems), or undefined when it can. */
 export function recordProblem(record: unknown): string | undefined {
   const kind = (record as { kind?: unknown } | null)?.kind;

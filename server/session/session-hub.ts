@@ -26,6 +26,7 @@ import {
   type LogReadResult,
 } from "./session-log.ts";
 import { Session } from "./session.ts";
+import type { SequencedEvent } from "./event-stream.ts";
 import { RecentLogRead } from "./recent-log-read.ts";
 import { checkImportedScenario, importScenario } from "./scenario-import.ts";
 import { SessionSummaryFold, UNTITLED_SESSION } from "./session-summary.ts";
@@ -317,11 +318,7 @@ export class SessionHub {
       home: this.options.home,
       parts: this.options.parts,
       writer: this.writerFor(id, ref),
-      // A log written before a key was configured may hold it: not in the history, not in a replay.
-      restored: loaded.events.map((record) => ({
-        seq: record.seq,
-        event: this.secrets.redact(record.event),
-      })),
+      restored: loaded.events.map((record) => this.restoredEvent(record)),
       watch: this.options.watch,
       providers: this.options.providers,
       processes: this.options.processes,
@@ -334,6 +331,19 @@ export class SessionHub {
     this.sessions.set(id, session);
     await this.closeIdleSessions(session);
     return session;
+  }
+
+  /**
+   * A logged event as a reopened session starts from. A log written before a key was configured may
+   * hold it: not in the history, not in a replay. One regex pass over the event's JSON text tells whether
+   * it may (the detector holds each key's JSON-escaped form, and the key shapes JSON leaves as they are:
+   * SecretRedactor.mayContain); only such an event is walked and redacted. A clean event keeps that text,
+   * which the session's stream reuses instead of serializing it again.
+   */
+  private restoredEvent(record: { seq: number; event: SequencedEvent["event"] }): SequencedEvent {
+    const json = JSON.stringify(record.event);
+    if (!this.secrets.mayContain(json)) return { seq: record.seq, event: record.event, json };
+    return { seq: record.seq, event: this.secrets.redact(record.event) };
   }
 
   /**

@@ -27,6 +27,8 @@ import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
 import { defaultSessionParts } from "../session/default-parts.ts";
 import { PLAYGROUND_VERSION } from "../session/workspace.ts";
+import { logRecordValidators } from "../session/log-schema.ts";
+import { compileSoon } from "../protocol/validator.ts";
 
 export const MAX_FRAME_BYTES = 1024 * 1024;
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -209,10 +211,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   const port = (server.address() as AddressInfo).port;
   policy = buildPolicy(port, token, exposedHostNames(host));
+  // Made ready now rather than inside a page's first load, which reopens the session the page showed: the
+  // build's chunks are read into memory (served in one turn, not queued behind the reopen), and the log
+  // records' schemas compile one per turn (the reopen would compile them before its replay).
+  let stopped = false;
+  staticFiles
+    .keepBuildFiles(() => stopped)
+    .catch((error: unknown) => {
+      log(`static files: served from disk (could not read the build into memory: ${errorMessage(error)})`);
+    });
+  const warming = compileSoon(logRecordValidators());
 
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      stopped = true;
+      warming.stop();
       for (const client of sockets.clients) client.close(1001, "server shutting down");
       await hub.shutdown();
       await processes.killAll();

@@ -2,7 +2,7 @@
 // confined to the export folder (after realpath), content type by extension, and headers that keep the
 // token-carrying page from leaking it (no Referer) or being framed.
 import { createReadStream } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { isInside } from "../tools/confine.ts";
@@ -100,10 +100,69 @@ async function resolveFile(root: string, urlPath: string): Promise<string | unde
   return undefined;
 }
 
+/**
+ * The build's content-addressed files (`/_next/static/…`: a file's name changes with its content, so a
+ * name's bytes never change) are kept in memory once read, up to this much in all: such a request is
+ * answered in the turn it arrives, while a file from disk takes several turns (realpath, stat, open,
+ * reads) that each wait behind whatever else the server is doing — a page's chunks queued behind the
+ * reopen of its session. The export is about 1.3 MB.
+ */
+const IMMUTABLE_PREFIX = "/_next/static/";
+const IMMUTABLE_MAX_BYTES = 64 * 1024 * 1024;
+const IMMUTABLE_MAX_FILE_BYTES = 8 * 1024 * 1024;
+
 export class StaticFiles {
   private rootReal: string | undefined;
+  /** URL path under IMMUTABLE_PREFIX → its file's bytes (only files whose real path is inside the root). */
+  private readonly immutable = new Map<string, Buffer>();
+  private immutableBytes = 0;
 
   constructor(private readonly root: string) {}
+
+  private keep(urlPath: string, body: Buffer): void {
+    if (body.length > IMMUTABLE_MAX_FILE_BYTES || this.immutableBytes + body.length > IMMUTABLE_MAX_BYTES)
+      return;
+    if (!this.immutable.has(urlPath)) this.immutableBytes += body.length;
+    this.immutable.set(urlPath, body);
+  }
+
+  /**
+   * Reads the build's content-addressed files into memory (a server calls it once it listens, so a
+   * page's first load is served from memory too). Regular files in real folders below the root's
+   * `_next/static` only (no symlink is followed); what is not kept here is served from disk as before.
+   * `stopped` ends the walk early.
+   */
+  async keepBuildFiles(stopped: () => boolean = () => false): Promise<void> {
+    const root = await this.realRoot();
+    if (!root) return;
+    // A file or folder gone meanwhile (a rebuild, a test's temp folder removed) is not kept: served
+    // from disk, or not found, as a request finds it.
+    const unlessGone = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
+      }
+    };
+    const walk = async (folder: string, urlPrefix: string): Promise<void> => {
+      const entries = await unlessGone(() => readdir(folder, { withFileTypes: true }));
+      for (const entry of entries ?? []) {
+        if (stopped()) return;
+        const full = path.join(folder, entry.name);
+        const urlPath = `${urlPrefix}${entry.name}`;
+        // Dirents of symlinks are neither: only the build's own files and folders are read.
+        if (entry.isDirectory()) await walk(full, `${urlPath}/`);
+        else if (entry.isFile() && !this.immutable.has(urlPath)) {
+          const body = await unlessGone(() => readFile(full));
+          if (body && !stopped()) this.keep(urlPath, body);
+        }
+      }
+    };
+    // The folder itself confined like a request's file: a `_next` that leads outside the export is not read.
+    const folder = await unlessGone(() => realpath(path.join(root, "_next", "static")));
+    if (folder && isInside(root, folder)) await walk(folder, IMMUTABLE_PREFIX);
+  }
 
   private async realRoot(): Promise<string | undefined> {
     if (this.rootReal) return this.rootReal;
@@ -134,13 +193,40 @@ export class StaticFiles {
       return sendText(response, 400, "malformed URL path", headers);
     }
     if (urlPath.includes("\0")) return sendText(response, 400, "malformed URL path", headers);
+    const kept = this.immutable.get(urlPath);
+    if (kept) return this.sendBody(request, response, path.extname(urlPath), kept, headers);
     const file = await resolveFile(root, urlPath);
     if (!file) {
       const notFound = await resolveFile(root, "/404.html");
       if (!notFound) return sendText(response, 404, "not found", headers);
       return this.sendFile(request, response, notFound, 404, headers);
     }
+    if (urlPath.startsWith(IMMUTABLE_PREFIX) && isInside(path.join(root, "_next", "static"), file)) {
+      const { size } = await stat(file);
+      if (size <= IMMUTABLE_MAX_FILE_BYTES) {
+        const body = await readFile(file);
+        this.keep(urlPath, body);
+        return this.sendBody(request, response, path.extname(file), body, headers);
+      }
+    }
     return this.sendFile(request, response, file, 200, headers);
+  }
+
+  /** A content-addressed file from memory: cached by the browser for good, like from disk. */
+  private sendBody(
+    request: IncomingMessage,
+    response: ServerResponse,
+    extension: string,
+    body: Buffer,
+    headers: Record<string, string>,
+  ): void {
+    response.writeHead(200, {
+      "Content-Type": CONTENT_TYPES[extension.toLowerCase()] ?? "application/octet-stream",
+      "Content-Length": body.length,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      ...headers,
+    });
+    response.end(request.method === "HEAD" ? undefined : body);
   }
 
   private async sendFile(
