@@ -95,6 +95,8 @@ interface Apply {
   upper: string;
   /** For each folder of upper that the workdir has as a folder: the names the merged view shows in it. */
   shown: Map<string, Set<string>>;
+  /** Folders the call removed and made again (the overlay marks them opaque): what the view hides goes. */
+  opaque: Set<string>;
   /** Per folder of upper (relative), what pass 1 found for each of its entries. */
   plan: Map<string, Step[]>;
   report: ApplyReport;
@@ -104,7 +106,13 @@ interface Apply {
  * Applies `upper` to `workdir`. `view` is the merged view (read before anything moves, for the folders
  * whose hidden entries must go). Never throws; what failed is in `problems`.
  */
-export async function applyHeldWrites(upper: string, workdir: string, view: string): Promise<ApplyReport> {
+export async function applyHeldWrites(
+  upper: string,
+  workdir: string,
+  view: string,
+  opaque: (candidates: readonly string[]) => Promise<Set<string> | undefined> = async (candidates) =>
+    new Set(candidates),
+): Promise<ApplyReport> {
   const written = new Set<string>([""]);
   const wholeFolders: string[] = [];
   const report: ApplyReport = {
@@ -116,13 +124,25 @@ export async function applyHeldWrites(upper: string, workdir: string, view: stri
       written.has(relative) || wholeFolders.some((folder) => relative.startsWith(`${folder}/`)),
   };
   const shown = new Map<string, Set<string>>();
+  const hiding: string[] = [];
   try {
-    await readShown(upper, view, workdir, "", shown);
+    await readShown(upper, view, workdir, "", shown, hiding);
   } catch (error) {
     report.problems.push(`the merged view could not be read: ${(error as Error).message}`);
     return report;
   }
-  const apply: Apply = { upper, shown, plan: new Map(), report };
+  // A folder whose view hides entries the workdir has is either one the call removed and made again
+  // (opaque: those entries go) or one the call made new while another process made it in the workdir too
+  // (those entries are the other process's: they stay). Only the overlay's own mark tells them apart.
+  const asked = await opaque(hiding);
+  if (asked === undefined) {
+    // Guessing either way loses something (another process's files, or leaves files the call removed):
+    // nothing is applied, and the call's writes are kept for the user.
+    report.problems.push(`the overlay could not be asked which of ${hiding.join(", ")} the call made anew`);
+    return report;
+  }
+  const opaqueFolders = asked;
+  const apply: Apply = { upper, shown, opaque: opaqueFolders, plan: new Map(), report };
   for (const pass of PASSES) {
     if (pass === "replace")
       for (const [folder, steps] of apply.plan)
@@ -156,13 +176,18 @@ async function readShown(
   workdir: string,
   relative: string,
   shown: Map<string, Set<string>>,
+  hiding: string[],
 ): Promise<void> {
   for (const entry of await readdir(path.join(upper, relative), { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     const child = path.join(relative, entry.name);
     if (!(await isFolder(path.join(workdir, child)))) continue;
-    shown.set(child, new Set(await readdir(path.join(view, child))));
-    await readShown(upper, view, workdir, child, shown);
+    const visible = new Set(await readdir(path.join(view, child)));
+    shown.set(child, visible);
+    const written = new Set(await readdir(path.join(upper, child)));
+    const present = await readdir(path.join(workdir, child)).catch(() => [] as string[]);
+    if (present.some((name) => !visible.has(name) && !written.has(name))) hiding.push(child);
+    await readShown(upper, view, workdir, child, shown, hiding);
   }
 }
 
@@ -189,8 +214,8 @@ async function applyFolder(apply: Apply, pass: Pass, folder: FileHandle, relativ
   if (pass === "remove") {
     const written = await readdir(path.join(upper, relative));
     const visible = apply.shown.get(relative);
-    // Entries the view hides though upper does not name them: the folder was made anew (opaque).
-    if (visible) {
+    // Entries the view hides though upper does not name them, in a folder the call made anew (opaque).
+    if (visible && apply.opaque.has(relative)) {
       const names = new Set(written);
       for (const other of await readdir(`/proc/self/fd/${folder.fd}`))
         if (!visible.has(other) && !names.has(other))

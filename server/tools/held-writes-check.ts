@@ -5,7 +5,7 @@ import { lstatSync } from "node:fs";
 import { access } from "node:fs/promises";
 import path from "node:path";
 import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
-import type { HeldCall } from "./held-writes.ts";
+import { opaqueFolders, type HeldCall } from "./held-writes.ts";
 import type { SandboxPolicy } from "./sandbox.ts";
 import {
   armedWhy,
@@ -87,7 +87,9 @@ export async function heldAftermath(
       message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,
       keep: false,
     };
-  const report = await applyHeldWrites(held.upper, workdir, held.view);
+  const report = await applyHeldWrites(held.upper, workdir, held.view, (candidates) =>
+    opaqueFolders(held, candidates),
+  );
   const undone = policy.repositories
     ? await disarmPlantedTogether(policy.repositories, [...policy.readOnly, ...policy.hidden], (target) =>
         report.wrote(path.relative(workdir, target)),

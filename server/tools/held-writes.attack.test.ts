@@ -294,12 +294,12 @@ describe("no set-user-ID or set-group-ID file reaches the workdir", () => {
 });
 
 describe("two calls at once in one workdir: nothing is lost", () => {
-  // NOT FIXED (reported): each call's overlay caches its own folders. B made `build/` while the workdir had
-  // none, so B's view of `build/` is B's alone even after A's apply put one there; B's apply then takes
-  // every entry its view does not show for one an `rm -rf build && mkdir build` hid, and removes A's
-  // file — A had succeeded. The apply would need the overlay's own opaque mark (the xattr
-  // user.overlay.opaque on B's upper folder), which Node cannot read without a native module.
-  it.fails("both calls make build/ and a file in it: both files are there", async () => {
+  // Each call's overlay caches its own folders. B made `build/` while the workdir had none, so B's view of
+  // `build/` is B's alone even after A's apply put one there; an apply that took every entry its view hides
+  // for one an `rm -rf build && mkdir build` hid removed A's file — A had succeeded. The apply now asks the
+  // overlay itself which folders the call made anew (opaqueFolders in held-writes.ts): only those lose
+  // what the view hides.
+  it("both calls make build/ and a file in it: both files are there", async () => {
     const readyB = fifo("b-ready");
     const goB = fifo("b-go");
     const b = runSandboxed(

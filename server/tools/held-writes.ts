@@ -158,6 +158,8 @@ export interface HeldCall {
   /** The merged view of the workdir (`/proc/<pid>/root<workdir>`), readable while the holder lives. */
   view: string;
   nsenter: string;
+  /** util-linux's unshare, for the opacity probe (opaqueFolders). */
+  unshare: string;
   /**
    * Ends the holder (its namespace and the overlay go with it) and, once it is gone, removes the call's
    * folder unless `keep`. The call's result need not wait for that: the returned promise may be ignored.
@@ -227,10 +229,68 @@ export async function holdWrites(
     pid: holder.pid,
     view: `/proc/${holder.pid}/root${workdir}`,
     nsenter: availability.nsenter,
+    unshare: availability.unshare,
     end,
     // Node sets these when it reaps the holder: until then its pid is a zombie's, never another process's.
     alive: () => holder.exitCode === null && holder.signalCode === null,
   };
+}
+
+const PROBE_NAME = ".pseudoclaude-opaque-probe";
+const PROBE_SCRIPT = [
+  'mount -t overlay overlay -o "ro,lowerdir=$1:$2,userxattr" "$3" || exit 97',
+  'm=$3; shift 3; for d do if [ ! -e "$m/$d/' + PROBE_NAME + '" ]; then printf "%s\\0" "$d"; fi; done',
+].join("\n");
+
+/**
+ * Which of `candidates` (folders of the call's upper, relative to the workdir) the overlay marks opaque —
+ * removed and made again by the call, so what the workdir had in them must go — as opposed to folders the
+ * call made new while another process (a second call, the user's editor) made the same folder in the
+ * workdir, whose entries must stay. The mark is an xattr Node cannot read, so the kernel is asked: a fresh
+ * read-only overlay with upper on top of a folder tree holding one probe file in each candidate; a probe
+ * that does not show was hidden by an opaque folder. Undefined when the probe could not run.
+ */
+export async function opaqueFolders(
+  held: HeldCall,
+  candidates: readonly string[],
+): Promise<Set<string> | undefined> {
+  if (candidates.length === 0) return new Set();
+  const probe = path.join(held.folder, "probe");
+  const mount = path.join(held.folder, "probe-mount");
+  try {
+    mkdirSync(mount, { recursive: true });
+    for (const folder of candidates) {
+      mkdirSync(path.join(probe, folder), { recursive: true });
+      writeFileSync(path.join(probe, folder, PROBE_NAME), "");
+    }
+  } catch {
+    return undefined;
+  }
+  const child = spawn(
+    held.unshare,
+    [
+      "--user",
+      "--map-root-user",
+      "--mount",
+      "/bin/sh",
+      "-c",
+      PROBE_SCRIPT,
+      "probe",
+      held.upper,
+      probe,
+      mount,
+      ...candidates,
+    ],
+    { stdio: ["ignore", "pipe", "ignore"], env: { ...LAUNCHER_ENVIRONMENT } as NodeJS.ProcessEnv },
+  );
+  const chunks: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolve) => {
+    child.once("error", () => resolve(-1));
+    child.once("close", (exit) => resolve(exit));
+  });
+  if (code !== 0) return undefined;
+  return new Set(Buffer.concat(chunks).toString("utf8").split("\0").filter(Boolean));
 }
 
 /** The program and arguments that run bwrap (with `bwrapArgs`) inside the call's overlay. */
