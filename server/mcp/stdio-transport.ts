@@ -23,7 +23,8 @@ import { isGroupAlive, signalGroup, waitForGroupExit } from "../tools/process-gr
 import { childEnvironment, LAUNCHER_ENVIRONMENT } from "../tools/child-environment.ts";
 import { findProgram } from "../tools/find-program.ts";
 import { jsonNestingDepth } from "../protocol/json-depth.ts";
-import { bwrapArguments, guardRepositories, type SandboxPolicy } from "../tools/sandbox.ts";
+import { bwrapArguments, type SandboxPolicy } from "../tools/sandbox.ts";
+import { guardRepositories } from "../tools/sandbox-call.ts";
 import { LineReader, MAX_MESSAGE_BYTES } from "./line-reader.ts";
 
 /** Bytes of stderr kept per server (the tail). */

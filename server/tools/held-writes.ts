@@ -9,7 +9,7 @@
 // started inside the holder's namespaces (`nsenter`), so the policy's binds of the workdir bind the overlay
 // and every write of the call lands in upper. When the call has ended, the server reads the merged result
 // through `/proc/<holder>/root/<workdir>` (the holder's mount namespace, which it owns), checks it
-// (sandbox.ts, sandboxAftermath) and applies upper to the workdir (held-writes-apply.ts), or applies
+// (sandbox-call.ts, sandboxAftermath) and applies upper to the workdir (held-writes-apply.ts), or applies
 // nothing. Then the holder is ended (its namespace and the overlay go with it) and upper is removed.
 //
 // Where this cannot work (bubblewrap 0.8 has no `--overlay`, so the overlay is mounted by util-linux's

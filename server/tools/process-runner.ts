@@ -23,15 +23,12 @@ import {
   waitForGroupExit,
 } from "./process-group.ts";
 import {
-  bwrapArguments,
   prepareSandboxedCall,
   releaseSandboxedCall,
   sandboxAftermath,
   sandboxLaunch,
-  sandboxSummary,
-  type SandboxPolicy,
-  type SandboxSummary,
-} from "./sandbox.ts";
+} from "./sandbox-call.ts";
+import { bwrapArguments, sandboxSummary, type SandboxPolicy, type SandboxSummary } from "./sandbox.ts";
 
 export interface ProcessOptions {
   /** Program and arguments (argv form). Mutually exclusive with `shellCommand`. */

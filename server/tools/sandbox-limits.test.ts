@@ -9,13 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
-import {
-  bwrapArguments,
-  detectSandbox,
-  guardRepositories,
-  sandboxPolicy,
-  type SandboxSettings,
-} from "./sandbox.ts";
+import { guardRepositories } from "./sandbox-call.ts";
+import { bwrapArguments, detectSandbox, sandboxPolicy, type SandboxSettings } from "./sandbox.ts";
 import { DEFAULT_LIMITS, processLimitMechanism, sandboxLimits } from "./sandbox-limits.ts";
 import { createRunCommandTool } from "./system/run-command.ts";
 import { ProcessRunner } from "./process-runner.ts";

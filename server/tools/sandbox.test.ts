@@ -11,10 +11,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
 import { ProcessRunner } from "./process-runner.ts";
+import { guardRepositories } from "./sandbox-call.ts";
 import {
   bwrapArguments,
   detectSandbox,
-  guardRepositories,
   sandboxPolicy,
   sandboxState,
   type SandboxAvailability,
