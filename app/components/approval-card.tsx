@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
 import { commandShapeWarning } from "../lib/command-shape.ts";
+import { readText, writeText } from "../lib/typed-answers.ts";
 import { escapeHiddenCharacters, hiddenCharactersIn } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
@@ -40,9 +41,12 @@ export function ApprovalCard({
   primary,
   onAnswer,
   focusTarget,
+  reasonKey,
   byHand = false,
 }: {
   request: ApprovalRequest;
+  /** Where the deny reason being typed is kept, so a reload gives it back (lib/typed-storage.ts typedKey). */
+  reasonKey?: string;
   /** A call from the tool console: no model asked for it and no run is going, so the card says neither. */
   byHand?: boolean;
   /** Only the oldest pending approval shows the keyboard help and is scrolled into view. */
@@ -51,7 +55,10 @@ export function ApprovalCard({
   /** Set on the oldest card so the composer's Shift+Tab can move the focus to it. */
   focusTarget?: RefObject<HTMLDivElement | null>;
 }) {
-  const [reason, setReason] = useState("");
+  const [reason, setReason] = useState(() => (reasonKey ? readText(reasonKey) : ""));
+  useEffect(() => {
+    if (reasonKey) writeText(reasonKey, reason);
+  }, [reasonKey, reason]);
   const [focused, setFocused] = useState(false);
   const [earlyKey, setEarlyKey] = useState(false);
   const ownCard = useRef<HTMLDivElement>(null);

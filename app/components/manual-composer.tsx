@@ -1,22 +1,29 @@
 // "You are the model": when the manual provider asks for a turn, the person writes the assistant text
-// and/or tool calls (forms built from the tool schemas the model was given) and sends them back.
+// and/or tool calls (forms built from the tool schemas the model was given) and sends them back. What is
+// typed and the calls added but not yet sent outlive a reload of the tab (lib/typed-answers.ts).
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { readManualAnswer, writeManualAnswer } from "../lib/typed-answers.ts";
 import type { ManualTurnRequest } from "../state/types.ts";
 import { SchemaForm } from "./schema-form.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
 export function ManualComposer({
   turn,
+  storageKey,
   onRespond,
   onInspect,
 }: {
   turn: ManualTurnRequest;
+  /** Where the answer being written is kept (lib/typed-storage.ts typedKey); one per request. */
+  storageKey: string;
   onRespond: (text: string, toolCalls: { name: string; input: unknown }[]) => void;
   onInspect: () => void;
 }) {
-  const [text, setText] = useState("");
-  const [calls, setCalls] = useState<{ name: string; input: unknown }[]>([]);
+  const [restored] = useState(() => readManualAnswer(storageKey));
+  const [text, setText] = useState(restored.text);
+  const [calls, setCalls] = useState(restored.calls);
+  useEffect(() => writeManualAnswer(storageKey, { text, calls }), [storageKey, text, calls]);
   const [toolName, setToolName] = useState(turn.snapshot.tools[0]?.name ?? "");
   const tool = turn.snapshot.tools.find((definition) => definition.name === toolName);
   return (

@@ -7,9 +7,10 @@ import { useEffect, useRef, type Dispatch, type RefObject } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import { sessionKey } from "../lib/connection.ts";
 import { firstSessionTarget } from "../lib/early-socket.ts";
-import { readQueued, writeQueued } from "../lib/typed-storage.ts";
+import { keysGone, readQueued, typedKey, writeQueued } from "../lib/typed-storage.ts";
 import { queuedFor } from "../state/outbox.ts";
-import type { UiAction, UiState } from "../state/types.ts";
+import { get } from "../state/records.ts";
+import type { SessionView, UiAction, UiState } from "../state/types.ts";
 
 /**
  * First session of this connection: the one this tab showed before a reload, else the newest, else a new
@@ -55,6 +56,30 @@ export function useQueueSurvivesReload(queue: UiState["queue"], dispatch: Dispat
     }
     writeQueued(queue);
   }, [queue, dispatch]);
+}
+
+/** The view (session and snapshot), then the keys of what may be typed for its pending approvals and request. */
+export function pendingKeysOf(session: SessionView | undefined): string[] {
+  if (!session) return [];
+  const { id, manualTurn } = session;
+  const keys = session.pendingApprovals.map((callId) =>
+    typedKey(id, get(session.toolCalls, callId)?.runId ?? "", callId),
+  );
+  if (manualTurn) keys.push(typedKey(id, manualTurn.runId, manualTurn.requestIndex));
+  return [`${id} ${session.openedSeq}`, ...keys];
+}
+
+/**
+ * A deny reason or a manual answer kept for a reload (lib/typed-storage.ts) is dropped once its approval
+ * or request is gone from the view: answered (here or in another tab) or its run ended.
+ */
+export function useTypedForgottenWhenGone(session: SessionView | undefined): void {
+  const last = useRef<string[]>([]);
+  useEffect(() => {
+    const current = pendingKeysOf(session);
+    for (const key of keysGone(last.current, current)) window.sessionStorage.removeItem(key);
+    last.current = current;
+  }, [session]);
 }
 
 /**
