@@ -73,11 +73,7 @@ test("the manual composer's text and added tool calls survive a reload and are f
   workspace,
 }) => {
   const { chat } = workspace;
-  await page.getByTestId("session-picker").click();
-  await page.getByTestId("session-new").click();
-  await page.getByTestId("new-session-provider").selectOption("manual");
-  await page.getByTestId("new-session-create").click();
-  await expect(page.getByTestId("manual-badge")).toBeVisible();
+  await workspace.newManualSession();
   await chat.send("Summarise data/sales.csv for me");
   const composer = page.getByTestId("manual-composer");
   await expect(composer).toContainText("request #1");
