@@ -116,7 +116,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
           data-testid="tool-call-sandbox"
           data-enabled={sandbox.enabled}
         >
-          {sandboxCallLine(sandbox)}
+          {sandboxCallLine(sandbox, call.name)}
         </p>
       )}
       {call.state === "denied" && (
