@@ -23,7 +23,7 @@ import { FOLDER_FLAGS, at } from "./held-writes-apply.ts";
 export const WRITES_LISTED = 200;
 export const DIFF_FILE_BYTES = 64 * 1024;
 export const DIFF_TEXT_PER_CALL = 256 * 1024;
-const ENTRIES_COUNTED = 20_000;
+const ENTRIES_COUNTED = 5_000;
 
 /** What a call wrote: the listed paths, how many more, and whether that count stopped early. */
 export interface CallWrites {
@@ -48,24 +48,31 @@ async function smallText(target: string): Promise<{ text: string } | { why: stri
     return { why: code === "ELOOP" ? "a symbolic link" : `could not be read (${code ?? "error"})` };
   }
   try {
-    const info = await file.stat();
-    if (!info.isFile()) return { why: "not a regular file" };
-    if (info.size > DIFF_FILE_BYTES) return { why: `over ${DIFF_FILE_BYTES / 1024} KB` };
-    const bytes = new Uint8Array(info.size);
-    const { bytesRead } = await file.read(bytes, 0, info.size, 0);
-    const content = bytes.subarray(0, bytesRead);
-    if (content.includes(0)) return { why: "not text (a NUL byte)" };
-    try {
-      return { text: new TextDecoder("utf-8", { fatal: true }).decode(content) };
-    } catch {
-      return { why: "not text (not UTF-8)" };
-    }
+    return await textOf(file);
+  } catch (error) {
+    return { why: `could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})` };
   } finally {
-    await file.close();
+    await file.close().catch(() => undefined);
   }
 }
 
-class Record {
+/** The text of the file open as `file` (a fifo or a device opened there is not read: it is no file). */
+async function textOf(file: FileHandle): Promise<{ text: string } | { why: string }> {
+  const info = await file.stat();
+  if (!info.isFile()) return { why: "not a regular file" };
+  if (info.size > DIFF_FILE_BYTES) return { why: `over ${DIFF_FILE_BYTES / 1024} KB` };
+  const bytes = new Uint8Array(info.size);
+  const { bytesRead } = await file.read(bytes, 0, info.size, 0);
+  const content = bytes.subarray(0, bytesRead);
+  if (content.includes(0)) return { why: "not text (a NUL byte)" };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(content) };
+  } catch {
+    return { why: "not text (not UTF-8)" };
+  }
+}
+
+class Recorder {
   readonly writes: WrittenPath[] = [];
   omitted = 0;
   /** Entries and folders looked at: the walk stops at ENTRIES_COUNTED. */
@@ -121,7 +128,7 @@ type Level = { relative: string; workdir?: FileHandle };
  * without its text.
  */
 export async function recordHeldWrites(upper: string, workdir: string): Promise<CallWrites> {
-  const record = new Record(upper);
+  const record = new Recorder(upper);
   let root: FileHandle | undefined;
   try {
     root = await open(workdir, FOLDER_FLAGS);
@@ -136,7 +143,7 @@ export async function recordHeldWrites(upper: string, workdir: string): Promise<
         if (record.full) break;
         next.push(...(await recordFolder(record, upper, folder)));
       }
-      for (const folder of level) await folder.workdir?.close();
+      for (const folder of level) await folder.workdir?.close().catch(() => undefined);
       level = next;
     }
   } finally {
@@ -147,7 +154,7 @@ export async function recordHeldWrites(upper: string, workdir: string): Promise<
 }
 
 /** The entries of one folder of upper; returns its subfolders to walk next. */
-async function recordFolder(record: Record, upper: string, { relative, workdir }: Level): Promise<Level[]> {
+async function recordFolder(record: Recorder, upper: string, { relative, workdir }: Level): Promise<Level[]> {
   const next: Level[] = [];
   record.counted++;
   let names: string[];
