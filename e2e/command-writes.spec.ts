@@ -23,4 +23,5 @@ test("an approved command that edits package.json: its card lists the files it w
   const diff = manifest.getByTestId("tool-call-write-diff");
   await expect(diff.getByTestId("tool-call-write-diff-added")).toContainText('"pretest": "node setup.js",');
   await expect(diff.getByTestId("tool-call-write-diff-summary")).toContainText("0 lines removed, 1 added");
+  await workspace.scratchScreenshot("command-writes");
 });
