@@ -72,6 +72,9 @@ test("the workspace, the inspector and the catalog pass axe; header, pane tabs a
   page,
   workspace,
 }) => {
+  // Nine axe passes (each view, the workspace at two sizes): about 25 s alone on 2 cores, more when the machine is busy.
+  // What it checks is not speed, so it gets the room (Playwright's own test.slow: 3× the timeout).
+  test.slow();
   const { chat, inspector } = workspace;
   await expectAccessible(page, "the workspace before the first message");
   await chat.send("hello there");

@@ -32,7 +32,10 @@ test.describe("the demo's tickets server", () => {
     const { chat, inspector } = workspace;
     await chat.send("which ticket tracks the cents bug?");
     await expect(chat.approvalCard().getByTestId("approval-mcp")).toContainText("tickets");
+    const first = await chat.approvalCard().getAttribute("data-call-id");
     await chat.allowOnce();
+    // The second call's card, not the first one still on screen until its answer comes back.
+    await expect(chat.approvalCard()).not.toHaveAttribute("data-call-id", first ?? "");
     await expect(chat.approvalCard().getByTestId("approval-mcp")).toContainText("tickets");
     await chat.allowOnce();
     await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");

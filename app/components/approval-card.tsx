@@ -177,7 +177,7 @@ export function ApprovalCard({
               : "Without bubblewrap the process runs with your user's full rights"
           }
         >
-          {sandboxCallLine(sandbox)}
+          {sandboxCallLine(sandbox, request.tool)}
         </p>
       )}
       {request.mcp && (

@@ -149,8 +149,8 @@ export function CacheStatsHeader({ stats, shown }: { stats?: CacheStats; shown?:
       </span>
       {shown !== undefined && shown > stats.requests && (
         <span className="text-slate-500" data-testid="cache-stats-pending">
-          ({shown - stats.requests} newer request{shown - stats.requests === 1 ? "" : "s"} count when the run
-          ends)
+          ({shown - stats.requests} newer request{shown - stats.requests === 1 ? " counts" : "s count"} when
+          the run ends)
         </span>
       )}
       {cause && (

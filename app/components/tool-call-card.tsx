@@ -1,10 +1,11 @@
 // One tool call as a card: state, arguments (hidden characters escaped), result (collapsed when long),
-// time, permission trace and, for exec calls, the sandbox the process ran in.
+// time, permission trace and, for exec calls, the sandbox the process ran in and the files it wrote.
 "use client";
 import { memo, useEffect, useState } from "react";
 import type { ToolCallState, ToolCallView } from "../state/types.ts";
 import { hiddenCharactersIn, hiddenWarning } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
+import { CommandWrites } from "./command-writes.tsx";
 import { EscapedPre } from "./escaped-text.tsx";
 import { truncationNotes } from "../lib/truncation-notes.ts";
 import { Loading, McpResultView } from "./lazy.tsx";
@@ -116,7 +117,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
           data-testid="tool-call-sandbox"
           data-enabled={sandbox.enabled}
         >
-          {sandboxCallLine(sandbox)}
+          {sandboxCallLine(sandbox, call.name)}
         </p>
       )}
       {call.state === "denied" && (
@@ -145,6 +146,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call }: { call: ToolCal
               {truncationNotes(metadata).map((note) => ` · ${note}`)}
             </p>
           ) : null}
+          <CommandWrites metadata={metadata} />
           {/* Only an MCP server's result carries metadata.mcp: the view loads for the first such result. */}
           {metadata?.mcp !== undefined && (
             <Loading inline>

@@ -62,4 +62,15 @@ describe("sandbox wording", () => {
     expect(notHeld?.title).toContain("Writes are not held (unshare refused)");
     expect(sandboxBadge(on, undefined, false)?.title).not.toContain("held");
   });
+
+  it("says an MCP server's call is not held and is checked after it (the server writes directly)", () => {
+    const line = sandboxCallLine({ ...on, writesHeld: true }, "mcp__tickets__find_ticket");
+    expect(line).toContain("MCP server");
+    expect(line).toContain("not held");
+    expect(line).not.toContain("writes held until checked");
+    expect(sandboxCallLine(off, "mcp__tickets__find_ticket")).toContain("runs without a sandbox");
+    expect(sandboxCallLine({ ...on, writesHeld: true }, "run_command")).toContain(
+      "writes held until checked",
+    );
+  });
 });

@@ -65,8 +65,15 @@ export function sandboxBadge(
   };
 }
 
-/** One exec call's sandbox, e.g. "runs in the sandbox: workdir writable, network off". */
-export function sandboxCallLine(state: SandboxState): string {
+/**
+ * One exec call's sandbox, e.g. "runs in the sandbox: workdir writable, network off". `tool` is the call's
+ * tool: an MCP server's tool (`mcp__<server>__<tool>`) runs in that server's process, not in a sandbox made
+ * for the call — its writes reach the workdir directly (not held) and each call is checked after it, and
+ * its sandbox and network are the server's own (the MCP panel shows them).
+ */
+export function sandboxCallLine(state: SandboxState, tool?: string): string {
+  if (tool?.startsWith("mcp__") && state.enabled)
+    return "calls an MCP server: it writes the workdir directly (not held), each call is checked after it; its sandbox and network are the server's (MCP panel)";
   if (!state.enabled)
     return `runs without a sandbox: ${state.reason ?? "bubblewrap is not available"} (so it asks every time)`;
   const writes =

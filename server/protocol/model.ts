@@ -105,7 +105,29 @@ export interface ToolResultMetadata {
   killedLeftovers?: boolean;
   /** Stop was pressed while the call ran, but it finished by itself: this is its real result. */
   finishedDespiteStop?: boolean;
+  /**
+   * What a command (run_command, a skill tool) wrote to the workdir, recorded when its held writes were
+   * applied (server/tools/held-writes-record.ts): top-level entries first, at most WRITES_LISTED. Absent
+   * when its writes were not held (the sandbox's `writesHeld` says why): then what it wrote is not known.
+   */
+  writes?: WrittenPath[];
+  /** Paths the call wrote beyond those listed in `writes`. */
+  writesOmitted?: number;
+  /** The count in `writesOmitted` stopped early (a huge new folder): the call wrote at least that many more. */
+  writesOmittedAtLeast?: boolean;
   [field: string]: unknown;
+}
+
+/** One path a command wrote (ToolResultMetadata.writes). */
+export interface WrittenPath {
+  /** Relative to the workdir; a folder ends with "/" (an empty one added, or one removed whole). */
+  path: string;
+  change: "added" | "changed" | "removed";
+  /** A small text file's content before the call (changed) and after it (changed, added), for a line diff. */
+  before?: string;
+  after?: string;
+  /** Why no line diff is kept for an added or changed path (a symbolic link, not small text, the call's cap). */
+  noDiff?: string;
 }
 
 interface ToolResultBase {

@@ -60,10 +60,10 @@ import {
 } from "node:fs/promises";
 import path from "node:path";
 
-const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+export const FOLDER_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** The entry `name` of the folder held open as `folder`, for any call that takes a path. */
-const at = (folder: FileHandle, name: string): string => `/proc/self/fd/${folder.fd}/${name}`;
+export const at = (folder: FileHandle, name: string): string => `/proc/self/fd/${folder.fd}/${name}`;
 
 export interface ApplyReport {
   /** Entries renamed or copied into the workdir, and entries removed from it. */
@@ -72,6 +72,11 @@ export interface ApplyReport {
   removed: number;
   /** What could not be applied, each with why (the call's writes are then kept for the user). */
   problems: string[];
+  /**
+   * Entries removed from a folder the call removed and made again (opaque), relative to the workdir: upper
+   * does not name them, so the record of the call's writes (held-writes-record.ts) learns them here.
+   */
+  removedHidden: string[];
   /**
    * Whether the call wrote at a workdir-relative path (upper had it, or a folder placed whole holds it):
    * asked after the apply, when upper no longer shows it.
@@ -120,6 +125,7 @@ export async function applyHeldWrites(
     copied: 0,
     removed: 0,
     problems: [],
+    removedHidden: [],
     wrote: (relative) =>
       written.has(relative) || wholeFolders.some((folder) => relative.startsWith(`${folder}/`)),
   };
@@ -219,8 +225,10 @@ async function applyFolder(apply: Apply, pass: Pass, folder: FileHandle, relativ
       const names = new Set(written);
       for (const other of await readdir(`/proc/self/fd/${folder.fd}`))
         if (!visible.has(other) && !names.has(other))
-          await removeEntry(folder, other, report).catch((error: unknown) =>
-            report.problems.push(`${path.join(relative, other)}: ${(error as Error).message}`),
+          await removeEntry(folder, other, report).then(
+            () => void report.removedHidden.push(path.join(relative, other)),
+            (error: unknown) =>
+              report.problems.push(`${path.join(relative, other)}: ${(error as Error).message}`),
           );
     }
     const steps: Step[] = [];

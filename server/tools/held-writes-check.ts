@@ -6,6 +6,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { applyHeldWrites, nothingWritten } from "./held-writes-apply.ts";
 import { opaqueFolders, type HeldCall } from "./held-writes.ts";
+import { recordHeldWrites, withHiddenRemovals, type CallWrites } from "./held-writes-record.ts";
 import type { SandboxPolicy } from "./sandbox.ts";
 import {
   armedWhy,
@@ -46,9 +47,10 @@ export function exists(target: string): boolean {
 export async function heldAftermath(
   policy: SandboxPolicy,
   held: HeldCall,
-): Promise<{ message?: string; keep: boolean }> {
+): Promise<{ message?: string; keep: boolean; writes?: CallWrites }> {
   // The common read-only call: nothing written, nothing to check or apply.
-  if (nothingWritten(held.upper)) return { keep: false };
+  if (nothingWritten(held.upper))
+    return { keep: false, writes: { writes: [], omitted: 0, omittedAtLeast: false } };
   const workdir = held.workdir;
   const shown = (target: string): string => path.relative(workdir, target) || target;
   const inUpper = (target: string): boolean =>
@@ -87,6 +89,8 @@ export async function heldAftermath(
       message: `the sandbox refused the call's writes and applied none of them (they never reached the workdir): ${refused.join("; ")}`,
       keep: false,
     };
+  // What the call wrote, for the chat: read before the apply moves upper's entries into the workdir.
+  const recorded = await recordHeldWrites(held.upper, workdir);
   const report = await applyHeldWrites(held.upper, workdir, held.view, (candidates) =>
     opaqueFolders(held, candidates),
   );
@@ -110,6 +114,7 @@ export async function heldAftermath(
   return {
     ...(messages.length > 0 ? { message: messages.join("; ") } : {}),
     keep: report.problems.length > 0,
+    writes: withHiddenRemovals(recorded, report.removedHidden),
   };
 }
 

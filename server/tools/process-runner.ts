@@ -28,6 +28,7 @@ import {
   sandboxAftermath,
   sandboxLaunch,
 } from "./sandbox-call.ts";
+import type { CallWrites } from "./held-writes-record.ts";
 import { bwrapArguments, sandboxSummary, type SandboxPolicy, type SandboxSummary } from "./sandbox.ts";
 
 export interface ProcessOptions {
@@ -84,6 +85,8 @@ export interface ProcessOutcome {
   sandbox?: SandboxSummary;
   /** The process made something the sandbox policy forbids and the sandbox undid it (the call fails). */
   sandboxViolation?: string;
+  /** What the call wrote to the workdir, when its writes were held and applied (held-writes-record.ts). */
+  writes?: CallWrites;
 }
 
 export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024;
@@ -320,12 +323,13 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     // execa's own promise settles once its streams are done; they are destroyed now, so this is prompt.
     await settleExeca(subprocess);
     const sandboxFailure = sandboxed ? sandboxStartFailure(exit.code, stderrCapture.text()) : undefined;
-    const sandboxViolation = sandboxed ? await sandboxAftermath(sandboxed) : undefined;
+    const { violation: sandboxViolation, writes } = sandboxed ? await sandboxAftermath(sandboxed) : {};
     return outcome({
       exitCode: exit.code,
       signal: exit.signal,
       ...(sandboxFailure ? { spawnError: sandboxFailure } : {}),
       ...(sandboxViolation ? { sandboxViolation } : {}),
+      ...(writes ? { writes } : {}),
       timedOut: stopReason === "timeout",
       canceled: stopReason === "cancel" || stopReason === "shutdown",
       pid,

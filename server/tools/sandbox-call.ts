@@ -4,6 +4,7 @@
 // whether the sandbox can run here and builds the policy and bwrap's argv; this module uses them per call.
 import { readOnlyAreasOf, undoDirectWrites } from "./direct-writes.ts";
 import { heldAftermath } from "./held-writes-check.ts";
+import type { CallWrites } from "./held-writes-record.ts";
 import { detectHeldWrites, heldLaunch, holdWrites, type HeldCall } from "./held-writes.ts";
 import { protectConfiguredPaths } from "./git-config-paths.ts";
 import type { SandboxPolicy } from "./sandbox.ts";
@@ -97,9 +98,12 @@ export async function releaseSandboxedCall(policy: SandboxPolicy): Promise<void>
  * After a sandboxed call has ended (its PID namespace is gone, so nothing writes any more): removes what the
  * process made at a path of `mustStayAbsent`, disarms any repository it armed and puts back any it broke
  * (sandbox-git.ts), and says what was undone, so the call fails with `sandbox_violation`. A call whose
- * writes were held is checked before anything reaches the workdir instead (heldAftermath).
+ * writes were held is checked before anything reaches the workdir instead (heldAftermath), and what it
+ * wrote is recorded as it is applied (`writes`, held-writes-record.ts).
  */
-export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | undefined> {
+export async function sandboxAftermath(
+  policy: SandboxPolicy,
+): Promise<{ violation?: string; writes?: CallWrites }> {
   if (policy.held) {
     const held = policy.held;
     const outcome = await heldAftermath(policy, held).catch(
@@ -112,7 +116,10 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     // The holder's exit and the folder's removal need not delay the result.
     void held.end(outcome.keep);
     if (policy.processGroup) await removeProcessGroup(policy.processGroup);
-    return outcome.message;
+    return {
+      ...(outcome.message !== undefined ? { violation: outcome.message } : {}),
+      ...("writes" in outcome && outcome.writes ? { writes: outcome.writes } : {}),
+    };
   }
   // Not held: the call wrote the workdir directly; the baseline is the workdir as guardRepositories found it.
   const message = await undoDirectWrites({
@@ -122,7 +129,8 @@ export async function sandboxAftermath(policy: SandboxPolicy): Promise<string | 
     repositories: policy.repositories,
   });
   await releaseSandboxedCall(policy);
-  return message;
+  // What a call that wrote directly wrote is not known (only an overlay's upper layer says it).
+  return message !== undefined ? { violation: message } : {};
 }
 
 /**

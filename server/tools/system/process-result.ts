@@ -100,6 +100,14 @@ export function processExecution(call: ProcessCall, outcome: ProcessOutcome): To
     omittedChars: forModel.omittedChars,
     ...(outcome.killedLeftovers ? { killedLeftovers: true } : {}),
     ...(outcome.sandbox ? { sandbox: outcome.sandbox } : {}),
+    // What it wrote (only known when its writes were held: the card says "not known" otherwise).
+    ...(outcome.writes
+      ? {
+          writes: outcome.writes.writes,
+          ...(outcome.writes.omitted > 0 ? { writesOmitted: outcome.writes.omitted } : {}),
+          ...(outcome.writes.omittedAtLeast ? { writesOmittedAtLeast: true } : {}),
+        }
+      : {}),
   };
   const result = errorType
     ? failResult(call.tool, errorType, forModel.text, metadata)
