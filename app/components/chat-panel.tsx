@@ -15,7 +15,6 @@ import { ApprovalCard, Loading, ManualComposer, ReplayBanner } from "./lazy.tsx"
 import type { ReplayState } from "./replay-banner.tsx";
 import { formatCount } from "../../server/shared/figures.ts";
 import { whenIdle } from "../lib/when-idle.ts";
-import { typedKey } from "../lib/typed-storage.ts";
 
 /** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
 const DEMO_PROMPTS = [
@@ -79,8 +78,6 @@ export function ChatPanel({
   const content = useRef<HTMLDivElement>(null);
   const primaryApproval = useRef<HTMLDivElement>(null);
   const follow = useFollowOutput(scroller, content, sessionId, turns);
-  const manualKey =
-    manualTurn && sessionId ? typedKey(sessionId, manualTurn.runId, manualTurn.requestIndex) : undefined;
   const skillNames = useMemo(() => skills.map((skill) => skill.name), [skills]);
   // The page's first formatted number loads the browser's number-format data (~20 ms): done while the page
   // is idle, not in the render that ends a run (its stop line counts the requests).
@@ -172,13 +169,12 @@ export function ChatPanel({
         >
           {pendingApprovals.map((callId, index) => {
             const call = get(toolCalls, callId);
-            // Keyed by where its typing is kept: a card never carries one call's reason over to another.
-            const reasonKey = sessionId && call ? typedKey(sessionId, call.runId, callId) : undefined;
             return call?.approval ? (
-              <Loading inline key={reasonKey ?? callId}>
+              <Loading inline key={callId}>
                 <ApprovalCard
                   request={call.approval}
-                  reasonKey={reasonKey}
+                  sessionId={sessionId}
+                  runId={call.runId}
                   byHand={call.byHand === true}
                   primary={index === 0}
                   focusTarget={index === 0 ? primaryApproval : undefined}
@@ -187,12 +183,11 @@ export function ChatPanel({
               </Loading>
             ) : null;
           })}
-          {manualTurn && manualKey && (
+          {manualTurn && (
             <Loading inline>
               <ManualComposer
-                // Keyed by where its typing is kept: one request's answer never carries over to another.
-                key={manualKey}
-                storageKey={manualKey}
+                key={manualTurn.requestIndex}
+                sessionId={sessionId}
                 turn={manualTurn}
                 onInspect={() => onSelectRequest(manualTurn.requestIndex)}
                 onRespond={(text, calls) => onManualResponse(manualTurn.requestIndex, text, calls)}

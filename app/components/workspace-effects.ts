@@ -7,9 +7,8 @@ import { useEffect, useRef, type Dispatch, type RefObject } from "react";
 import type { ClientCommand } from "../../server/protocol/index.ts";
 import { sessionKey } from "../lib/connection.ts";
 import { firstSessionTarget } from "../lib/early-socket.ts";
-import { keysGone, readQueued, typedKey, writeQueued } from "../lib/typed-storage.ts";
+import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import { queuedFor } from "../state/outbox.ts";
-import { get } from "../state/records.ts";
 import type { SessionView, UiAction, UiState } from "../state/types.ts";
 
 /**
@@ -58,27 +57,18 @@ export function useQueueSurvivesReload(queue: UiState["queue"], dispatch: Dispat
   }, [queue, dispatch]);
 }
 
-/** The view (session and snapshot), then the keys of what may be typed for its pending approvals and request. */
-export function pendingKeysOf(session: SessionView | undefined): string[] {
-  if (!session) return [];
-  const { id, manualTurn } = session;
-  const keys = session.pendingApprovals.map((callId) =>
-    typedKey(id, get(session.toolCalls, callId)?.runId ?? "", callId),
-  );
-  if (manualTurn) keys.push(typedKey(id, manualTurn.runId, manualTurn.requestIndex));
-  return [`${id} ${session.openedSeq}`, ...keys];
-}
-
 /**
- * A deny reason or a manual answer kept for a reload (lib/typed-storage.ts) is dropped once its approval
- * or request is gone from the view: answered (here or in another tab) or its run ended.
+ * A deny reason or a manual answer kept for a reload (lib/typed-answers.ts) is dropped once its approval
+ * or request is gone from the view: answered (here or in another tab) or its run ended. Only a view that
+ * had something pending can have lost it; what is gone is worked out in ./typed-forget.ts, loaded then.
  */
 export function useTypedForgottenWhenGone(session: SessionView | undefined): void {
-  const last = useRef<string[]>([]);
+  const last = useRef(session);
   useEffect(() => {
-    const current = pendingKeysOf(session);
-    for (const key of keysGone(last.current, current)) window.sessionStorage.removeItem(key);
-    last.current = current;
+    const before = last.current;
+    last.current = session;
+    if (before && before !== session && (before.pendingApprovals.length > 0 || before.manualTurn))
+      void import("./typed-forget.ts").then((module) => module.forgetGone(before, session));
   }, [session]);
 }
 

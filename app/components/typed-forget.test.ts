@@ -3,11 +3,11 @@
 // its pending approval back one event at a time).
 import { describe, expect, it } from "vitest";
 import type { ServerMessage } from "../../server/protocol/index.ts";
-import { keysGone, typedKey } from "../lib/typed-storage.ts";
+import { keysGone, typedKey } from "../lib/typed-answers.ts";
 import { initialUiState, uiReducer } from "../state/reducer.ts";
 import { envelope, snapshot, summary, wireRequest } from "../state/test-builders.ts";
 import type { UiState } from "../state/types.ts";
-import { pendingKeysOf } from "./workspace-effects.ts";
+import { pendingKeysOf } from "./typed-forget.ts";
 
 function run(messages: ServerMessage[], start: UiState = initialUiState): UiState {
   return uiReducer(start, { type: "server_batch", messages });

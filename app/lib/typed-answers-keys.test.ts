@@ -1,6 +1,6 @@
 // Which kept typing (a deny reason, a manual answer) is dropped, and under which key it is kept.
 import { describe, expect, it } from "vitest";
-import { keysGone, typedKey } from "./typed-storage.ts";
+import { keysGone, typedKey } from "./typed-answers.ts";
 
 describe("typedKey", () => {
   it("keeps each session, run and pending thing apart, whatever characters an id holds", () => {
