@@ -68,6 +68,29 @@ test("a deny reason is forgotten when its card goes with the run stopped", async
   await expect.poll(() => keptAnswers(page)).toEqual([]);
 });
 
+test("each session's card keeps its own deny reason when the page switches between them", async ({
+  page,
+  workspace,
+}) => {
+  const { chat, sessions } = workspace;
+  const reason = chat.approvalCard().getByTestId("approval-deny-reason");
+  await chat.send("Please clean up the logs folder");
+  await reason.fill("reason for the first session");
+  const [first] = await sessions.ids();
+  await (await sessions.newSession()).getByTestId("new-session-create").click();
+  await expect(sessions.button()).toContainText("New session");
+  // The same scenario asks for the same command (maybe under the same call id): its card starts empty.
+  await chat.send("Please clean up the logs folder");
+  await expect(chat.approvalCard().getByTestId("approval-command")).toHaveText("rm -rf logs");
+  await expect(reason).toHaveValue("");
+  await reason.fill("reason for the second session");
+  await sessions.open();
+  await sessions.item(first).click();
+  await expect(reason).toHaveValue("reason for the first session");
+  await page.reload();
+  await expect(reason).toHaveValue("reason for the first session");
+});
+
 test("the manual composer's text and added tool calls survive a reload and are forgotten once sent", async ({
   page,
   workspace,
