@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { expect, test } from "./fixtures.ts";
 
 test("you are the model: the manual composer answers with a tool call, then with text", async ({
@@ -5,11 +7,7 @@ test("you are the model: the manual composer answers with a tool call, then with
   workspace,
 }) => {
   const { chat, inspector } = workspace;
-  await page.getByTestId("session-picker").click();
-  await page.getByTestId("session-new").click();
-  await page.getByTestId("new-session-provider").selectOption("manual");
-  await page.getByTestId("new-session-create").click();
-  await expect(page.getByTestId("manual-badge")).toBeVisible();
+  await workspace.newManualSession();
   await expect(page.getByTestId("scripted-badge")).toHaveCount(0);
 
   await chat.send("Summarise data/sales.csv for me");
@@ -33,6 +31,31 @@ test("you are the model: the manual composer answers with a tool call, then with
   await expect(chat.assistantTexts().last()).toHaveText("Loaded; the body is now in my environment.");
   await expect(chat.stopTurn()).toHaveAttribute("data-reason", "completed");
   await expect(page.getByTestId("manual-composer")).toHaveCount(0);
+});
+
+test("a text field of a tool call keeps newlines (Shift+Enter), and Enter still adds the call", async ({
+  page,
+  workspace,
+  playground,
+}) => {
+  const { chat } = workspace;
+  await workspace.newManualSession();
+  await chat.send("Write me a two-line note");
+  const composer = page.getByTestId("manual-composer");
+  await expect(composer).toContainText("request #1");
+  await composer.getByTestId("manual-tool-select").selectOption("write_file");
+  await composer.getByTestId("manual-tool-form-field-path").fill("note.md");
+  const content = composer.getByTestId("manual-tool-form-field-content");
+  await content.pressSequentially("# Note");
+  await content.press("Shift+Enter");
+  await content.pressSequentially("second line");
+  await expect(content).toHaveValue("# Note\nsecond line");
+  await content.press("Enter");
+  await expect(composer.getByTestId("manual-calls")).toContainText('"content": "# Note\\nsecond line"');
+  await composer.getByTestId("manual-send").click();
+  await chat.allowOnce();
+  await expect(chat.toolCall("write_file")).toHaveAttribute("data-state", "done");
+  expect(await readFile(path.join(playground.workdir, "note.md"), "utf8")).toBe("# Note\nsecond line");
 });
 
 test("the tool console runs a skill tool by hand through the approval path", async ({ page, workspace }) => {

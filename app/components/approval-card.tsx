@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../server/protocol/index.ts";
 import { commandShapeWarning } from "../lib/command-shape.ts";
+import { readText, typedKey, useKept, writeText } from "../lib/typed-answers.ts";
 import { escapeHiddenCharacters, hiddenCharactersIn } from "../../server/shared/hidden-characters.ts";
 import { sandboxCallLine } from "../lib/sandbox-text.ts";
 import { EscapedPre, EscapedText, HiddenCharactersWarning } from "./escaped-text.tsx";
@@ -40,9 +41,14 @@ export function ApprovalCard({
   primary,
   onAnswer,
   focusTarget,
+  sessionId,
+  runId,
   byHand = false,
 }: {
   request: ApprovalRequest;
+  /** The session and run of the call: where the deny reason being typed is kept, so a reload gives it back. */
+  sessionId?: string;
+  runId: string;
   /** A call from the tool console: no model asked for it and no run is going, so the card says neither. */
   byHand?: boolean;
   /** Only the oldest pending approval shows the keyboard help and is scrolled into view. */
@@ -51,7 +57,7 @@ export function ApprovalCard({
   /** Set on the oldest card so the composer's Shift+Tab can move the focus to it. */
   focusTarget?: RefObject<HTMLDivElement | null>;
 }) {
-  const [reason, setReason] = useState("");
+  const [reason, keepReason] = useKept(typedKey(sessionId ?? "", runId, request.callId), readText, writeText);
   const [focused, setFocused] = useState(false);
   const [earlyKey, setEarlyKey] = useState(false);
   const ownCard = useRef<HTMLDivElement>(null);
@@ -230,7 +236,10 @@ export function ApprovalCard({
                 : "reason for denying (optional, the model sees it)"
             }
             value={reason}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              const value = event.target.value;
+              keepReason(() => value);
+            }}
             onKeyDown={(event) => {
               if (event.key === "Enter" && clickable) deny();
             }}

@@ -173,6 +173,8 @@ export function ChatPanel({
               <Loading inline key={callId}>
                 <ApprovalCard
                   request={call.approval}
+                  sessionId={sessionId}
+                  runId={call.runId}
                   byHand={call.byHand === true}
                   primary={index === 0}
                   focusTarget={index === 0 ? primaryApproval : undefined}
@@ -185,6 +187,7 @@ export function ChatPanel({
             <Loading inline>
               <ManualComposer
                 key={manualTurn.requestIndex}
+                sessionId={sessionId}
                 turn={manualTurn}
                 onInspect={() => onSelectRequest(manualTurn.requestIndex)}
                 onRespond={(text, calls) => onManualResponse(manualTurn.requestIndex, text, calls)}

@@ -1,22 +1,40 @@
 // "You are the model": when the manual provider asks for a turn, the person writes the assistant text
-// and/or tool calls (forms built from the tool schemas the model was given) and sends them back.
+// and/or tool calls (forms built from the tool schemas the model was given) and sends them back. What is
+// typed and the calls added but not yet sent outlive a reload of the tab (lib/typed-answers.ts).
 "use client";
 import { useState } from "react";
+import {
+  readManualAnswer,
+  typedKey,
+  useKept,
+  writeManualAnswer,
+  type ManualAnswer,
+} from "../lib/typed-answers.ts";
 import type { ManualTurnRequest } from "../state/types.ts";
 import { SchemaForm } from "./schema-form.tsx";
 import { Badge, Button, Pre, formatJson } from "./ui.tsx";
 
 export function ManualComposer({
   turn,
+  sessionId,
   onRespond,
   onInspect,
 }: {
   turn: ManualTurnRequest;
+  /** The session asking: with the run and request, where the answer being written is kept. */
+  sessionId?: string;
   onRespond: (text: string, toolCalls: { name: string; input: unknown }[]) => void;
   onInspect: () => void;
 }) {
-  const [text, setText] = useState("");
-  const [calls, setCalls] = useState<{ name: string; input: unknown }[]>([]);
+  const [answer, keep] = useKept(
+    typedKey(sessionId ?? "", turn.runId, turn.requestIndex),
+    readManualAnswer,
+    writeManualAnswer,
+  );
+  const { text, calls } = answer;
+  const setText = (value: string) => keep((old) => ({ ...old, text: value }));
+  const setCalls = (change: (old: ManualAnswer["calls"]) => ManualAnswer["calls"]) =>
+    keep((old) => ({ ...old, calls: change(old.calls) }));
   const [toolName, setToolName] = useState(turn.snapshot.tools[0]?.name ?? "");
   const tool = turn.snapshot.tools.find((definition) => definition.name === toolName);
   return (
@@ -73,7 +91,7 @@ export function ManualComposer({
               <Button
                 small
                 testId={`manual-remove-call-${index}`}
-                onClick={() => setCalls(calls.filter((_, other) => other !== index))}
+                onClick={() => setCalls((old) => old.filter((_, other) => other !== index))}
               >
                 remove
               </Button>
@@ -87,8 +105,7 @@ export function ManualComposer({
         disabled={!text.trim() && calls.length === 0}
         onClick={() => {
           onRespond(text, calls);
-          setText("");
-          setCalls([]);
+          keep(() => ({ text: "", calls: [] }));
         }}
       >
         Send as the model

@@ -1,5 +1,7 @@
 // A form generated from a JSON Schema object: one field per property (text, number, checkbox, select
 // for enums, JSON for nested values), plus a raw-JSON mode for anything the fields cannot express.
+// A text field keeps newlines (a file's content, a message): Enter still adds the call as it always did,
+// Shift+Enter starts a new line (as in the message box), and the field grows with its lines.
 "use client";
 import { useState } from "react";
 import type { JsonSchema } from "../../server/protocol/index.ts";
@@ -139,11 +141,26 @@ export function SchemaForm({
                   checked={values[property.name] === "true"}
                   onChange={(event) => set(String(event.target.checked))}
                 />
-              ) : type === "string" || type === "number" || type === "integer" ? (
+              ) : type === "string" ? (
+                <textarea
+                  id={fieldId}
+                  data-testid={fieldId}
+                  rows={Math.min(8, (values[property.name] ?? "").split("\n").length)}
+                  className="mt-0.5 w-full resize-y rounded border border-slate-300 p-1 font-mono"
+                  placeholder="Shift+Enter new line"
+                  value={values[property.name] ?? ""}
+                  onChange={(event) => set(event.target.value)}
+                  onKeyDown={(event) => {
+                    if (event.key !== "Enter" || event.shiftKey || event.nativeEvent.isComposing) return;
+                    event.preventDefault();
+                    if (!disabled) event.currentTarget.form?.requestSubmit();
+                  }}
+                />
+              ) : type === "number" || type === "integer" ? (
                 <input
                   id={fieldId}
                   data-testid={fieldId}
-                  type={type === "string" ? "text" : "number"}
+                  type="number"
                   className="mt-0.5 w-full rounded border border-slate-300 p-1 font-mono"
                   value={values[property.name] ?? ""}
                   onChange={(event) => set(event.target.value)}

@@ -9,7 +9,7 @@ import { sessionKey } from "../lib/connection.ts";
 import { firstSessionTarget } from "../lib/early-socket.ts";
 import { readQueued, writeQueued } from "../lib/typed-storage.ts";
 import { queuedFor } from "../state/outbox.ts";
-import type { UiAction, UiState } from "../state/types.ts";
+import type { SessionView, UiAction, UiState } from "../state/types.ts";
 
 /**
  * First session of this connection: the one this tab showed before a reload, else the newest, else a new
@@ -55,6 +55,21 @@ export function useQueueSurvivesReload(queue: UiState["queue"], dispatch: Dispat
     }
     writeQueued(queue);
   }, [queue, dispatch]);
+}
+
+/**
+ * A deny reason or a manual answer kept for a reload (lib/typed-answers.ts) is dropped once its approval
+ * or request is gone from the view: answered (here or in another tab) or its run ended. Only a view that
+ * had something pending can have lost it; what is gone is worked out in ./typed-forget.ts, loaded then.
+ */
+export function useTypedForgottenWhenGone(session: SessionView | undefined): void {
+  const last = useRef(session);
+  useEffect(() => {
+    const before = last.current;
+    last.current = session;
+    if (before && before !== session && (before.pendingApprovals.length > 0 || before.manualTurn))
+      void import("./typed-forget.ts").then((module) => module.forgetGone(before, session));
+  }, [session]);
 }
 
 /**

@@ -46,6 +46,7 @@ import {
   useFirstSession,
   usePresenterType,
   useQueueSurvivesReload,
+  useTypedForgottenWhenGone,
   useRunEnd,
 } from "./workspace-effects.ts";
 
@@ -100,6 +101,7 @@ export function Workspace() {
 
   useFirstSession(state, stateRef, openRequested, send);
   useQueueSurvivesReload(state.queue, dispatch);
+  useTypedForgottenWhenGone(session);
   const running = session?.running ?? false;
   const clearSelection = useCallback(() => setSelectedRequest(undefined), []);
   useRunEnd(stateRef, session?.id, running, dispatch, send, socketSend, clearSelection);

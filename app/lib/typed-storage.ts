@@ -1,6 +1,9 @@
 // What the user typed outlives a reload of the tab: the messages queued during a run (Enter was pressed
-// on them, so they are the user's until sent or removed) and the draft in the message box. Kept in
-// sessionStorage like the open session (connection.ts): per tab, gone with the tab, never sent anywhere.
+// on them, so they are the user's until sent or removed), the draft in the message box, the answer being
+// written in the manual composer ("You are the model") and a deny reason typed into an approval card.
+// Kept in sessionStorage like the open session (connection.ts): per tab, gone with the tab, never sent
+// anywhere. The last two are per session and per pending request or approval, each under its own key
+// (./typed-answers.ts, loaded with their components, not on first load).
 export const queueKey = "pseudoclaude-playground-queue";
 export const draftKey = "pseudoclaude-playground-draft";
 

@@ -188,6 +188,13 @@ export class WorkspacePage {
     await this.expectConnected();
   }
 
+  /** A new session whose model is the person at the page (the manual provider), opened and shown. */
+  async newManualSession() {
+    await this.sessions.newSession({ provider: "manual" });
+    await this.page.getByTestId("new-session-create").click();
+    await expect(this.page.getByTestId("manual-badge")).toBeVisible();
+  }
+
   async expectConnected() {
     await expect(this.page.getByTestId("connection-status")).toHaveText("connected");
     // A session is open once the catalog has arrived.
