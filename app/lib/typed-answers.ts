@@ -46,14 +46,23 @@ export function useKept<T>(
   return [shown.value, update];
 }
 
+/**
+ * The tab's sessionStorage, or none where the component renders without a page (the build's prerender,
+ * the store-view tests' server renderer): then nothing was typed yet, and nothing is kept.
+ */
+function tabStorage(): Storage | undefined {
+  return typeof window === "undefined" ? undefined : window.sessionStorage;
+}
+
 export function readText(key: string): string {
-  return window.sessionStorage.getItem(key) ?? "";
+  return tabStorage()?.getItem(key) ?? "";
 }
 
 /** Empty text removes the key: nothing is kept for what has nothing typed. */
 export function writeText(key: string, text: string): void {
-  if (text === "") window.sessionStorage.removeItem(key);
-  else window.sessionStorage.setItem(key, text);
+  const storage = tabStorage();
+  if (text === "") storage?.removeItem(key);
+  else storage?.setItem(key, text);
 }
 
 export interface ManualAnswer {
