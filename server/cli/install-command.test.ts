@@ -2,7 +2,7 @@
 // refused archives exit 2 with one line and write nothing; a folder source; --force; and an https://
 // source served by a real local HTTPS server whose self-signed certificate (made here with the openssl
 // CLI) the CLI child trusts through NODE_EXTRA_CA_CERTS.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:https";
@@ -17,6 +17,7 @@ import { simpleSkill } from "../skills/testing/skill-fixtures.ts";
 import { parseCliArguments } from "./args.ts";
 import { zipFolder, zipOf } from "../skills/testing/zip-fixtures.ts";
 import { bundledCli } from "../testing/server-bundle.ts";
+import { selfSignedCertificate } from "../testing/self-signed.ts";
 import { REPO_ROOT, runCli, type CliResult } from "./testing/run-cli.ts";
 
 let root: string;
@@ -209,47 +210,23 @@ describe("cli install from https://", { timeout: 120_000 }, () => {
 
   beforeAll(async () => {
     const certDir = await mkdtemp(path.join(root, "cert-"));
-    const keyFile = path.join(certDir, "key.pem");
-    caFile = path.join(certDir, "cert.pem");
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        keyFile,
-        "-out",
-        caFile,
-      ],
-      { stdio: "ignore" },
-    );
-    server = createServer(
-      { key: await readFile(keyFile), cert: await readFile(caFile) },
-      (request, response) => {
-        if (request.url === "/skill.zip") {
-          response.writeHead(200, { "Content-Type": "application/zip", "Content-Length": zip.length });
-          response.end(zip);
-        } else if (request.url === "/moved.zip") {
-          response.writeHead(302, { Location: "/skill.zip" });
-          response.end();
-        } else if (request.url === "/huge.zip") {
-          response.writeHead(200, { "Content-Type": "application/zip", "Content-Length": 64 * 1024 * 1024 });
-          response.end();
-        } else {
-          response.writeHead(404, { "Content-Type": "text/plain" });
-          response.end("not here");
-        }
-      },
-    );
+    const certificate = await selfSignedCertificate(certDir);
+    caFile = certificate.certFile;
+    server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+      if (request.url === "/skill.zip") {
+        response.writeHead(200, { "Content-Type": "application/zip", "Content-Length": zip.length });
+        response.end(zip);
+      } else if (request.url === "/moved.zip") {
+        response.writeHead(302, { Location: "/skill.zip" });
+        response.end();
+      } else if (request.url === "/huge.zip") {
+        response.writeHead(200, { "Content-Type": "application/zip", "Content-Length": 64 * 1024 * 1024 });
+        response.end();
+      } else {
+        response.writeHead(404, { "Content-Type": "text/plain" });
+        response.end("not here");
+      }
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -3,13 +3,13 @@
 // global agent: the bytes of a 200, a redirect followed, a redirect to http:// refused, a status that is
 // not 200 named, the size cap by Content-Length and while the bytes arrive, a connection closed early,
 // and the overall timeout. (cli install's own test covers the same route from a CLI child.)
-import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, globalAgent, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selfSignedCertificate } from "../testing/self-signed.ts";
 import { fetchArchive } from "./fetch-archive.ts";
 
 const BODY = Buffer.from("PK\u0003\u0004 not really a zip, but bytes all the same");
@@ -20,31 +20,8 @@ const trusted = globalAgent.options.ca;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), "fetch-archive-"));
-  const keyFile = path.join(root, "key.pem");
-  const certFile = path.join(root, "cert.pem");
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      keyFile,
-      "-out",
-      certFile,
-    ],
-    { stdio: "ignore" },
-  );
-  const cert = await readFile(certFile);
-  server = createServer({ key: await readFile(keyFile), cert }, (request, response) => {
+  const { key, cert } = await selfSignedCertificate(root);
+  server = createServer({ key, cert }, (request, response) => {
     switch (request.url) {
       case "/skill.zip":
         response.writeHead(200, { "Content-Length": BODY.length });
