@@ -4,26 +4,22 @@
 // flagged, cache_stats follows the definitions, a reopened session rebuilds all of it from its log (and
 // names the last response in its next request), and a server that refuses the parameter turns the
 // session's setting off with a visible notice. Real hub, workspace, skills and session log.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SecretRedactor } from "../providers/redact.ts";
 import type { CacheStats } from "../protocol/cache-report.ts";
-import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { anthropicError, anthropicStream, startFakeAnthropic } from "../providers/testing/fake-anthropic.ts";
 import type { FakeServer } from "../providers/testing/fake-http.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
-import { ClientConnection } from "../transport/connection.ts";
-import { ProtocolClient } from "../transport/protocol-client.ts";
-import { InMemoryTransport } from "../transport/transport.ts";
-import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
+import type { ProtocolClient } from "../transport/protocol-client.ts";
 import { readExportedSession, sessionToHtml } from "../export/index.ts";
 import { buildHtmlModel } from "../export/html-model.ts";
-import { defaultSessionParts } from "./default-parts.ts";
 import { recordProblem } from "./log-schema.ts";
-import { SessionHub } from "./session-hub.ts";
+import type { SessionHub } from "./session-hub.ts";
+import { connectClient, hubFolders, startHub, type HubFolders } from "./testing/hub-harness.ts";
 
+let folders: HubFolders;
 let root: string;
 let home: string;
 let workdir: string;
@@ -32,30 +28,16 @@ let processes: ProcessRunner;
 let hub: SessionHub;
 let client: ProtocolClient;
 
+/** A hub on the test's folders (again after a shutdown: the reopen), and its client. */
 async function connect(): Promise<void> {
-  hub = new SessionHub({
-    home,
-    defaultWorkdir: workdir,
-    parts: defaultSessionParts({ scenariosDir: path.join(root, "scenarios"), home }),
-    providers: () => listProviders(loadProvidersConfig({ home })),
-    log: () => undefined,
-    watch: false,
-    processes,
-  });
-  await hub.ready();
-  const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();
-  void new ClientConnection(serverEnd, hub, { serverVersion: "test", log: () => undefined }).start();
-  client = await ProtocolClient.over(clientEnd);
+  hub = await startHub(folders, processes);
+  client = await connectClient(hub);
 }
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(tmpdir(), "cache-diagnostics-")));
-  home = path.join(root, "home");
-  workdir = path.join(root, "work");
-  for (const folder of [path.join(home, ".PseudoClaude"), workdir, path.join(root, "scenarios")])
-    await mkdir(folder, { recursive: true });
-  for (const [name, text] of Object.entries(TEST_SCENARIOS))
-    await writeFile(path.join(root, "scenarios", name), text);
+  folders = await hubFolders("cache-diagnostics-");
+  ({ root, home, workdir } = folders);
+  await mkdir(path.join(home, ".PseudoClaude"), { recursive: true });
   fake = await startFakeAnthropic();
   await writeFile(
     path.join(home, ".PseudoClaude", "providers.json"),

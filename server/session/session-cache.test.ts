@@ -1,19 +1,14 @@
 // A session's cache settings reach its requests: snapshot.cache follows "cache as" and the breakpoint
 // placement, a change applies from the next run, and a broken prices override is reported, not fatal.
 // Real hub, workspace and scripted model over the in-memory transport.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CACHE_MODEL } from "../cache/cache-as.ts";
-import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
-import { ClientConnection } from "../transport/connection.ts";
-import { ProtocolClient } from "../transport/protocol-client.ts";
-import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
-import { InMemoryTransport } from "../transport/transport.ts";
-import { defaultSessionParts } from "./default-parts.ts";
-import { SessionHub } from "./session-hub.ts";
+import type { ProtocolClient } from "../transport/protocol-client.ts";
+import type { SessionHub } from "./session-hub.ts";
+import { connectClient, hubFolders, startHub } from "./testing/hub-harness.ts";
 
 let root: string;
 let home: string;
@@ -22,28 +17,13 @@ let processes: ProcessRunner;
 let client: ProtocolClient;
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(tmpdir(), "session-cache-")));
-  home = path.join(root, "home");
-  const workdir = path.join(root, "work");
-  const scenariosDir = path.join(root, "scenarios");
-  for (const folder of [path.join(home, ".PseudoClaude"), workdir, scenariosDir])
-    await mkdir(folder, { recursive: true });
-  for (const [name, text] of Object.entries(TEST_SCENARIOS))
-    await writeFile(path.join(scenariosDir, name), text);
+  const folders = await hubFolders("session-cache-");
+  root = folders.root;
+  home = folders.home;
+  await mkdir(path.join(home, ".PseudoClaude"), { recursive: true });
   processes = new ProcessRunner();
-  hub = new SessionHub({
-    home,
-    defaultWorkdir: workdir,
-    parts: defaultSessionParts({ scenariosDir, home }),
-    providers: () => listProviders(loadProvidersConfig({ home })),
-    log: () => undefined,
-    watch: false,
-    processes,
-  });
-  await hub.ready();
-  const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();
-  void new ClientConnection(serverEnd, hub, { serverVersion: "test", log: () => undefined }).start();
-  client = await ProtocolClient.over(clientEnd);
+  hub = await startHub(folders, processes);
+  client = await connectClient(hub);
 });
 
 afterEach(async () => {

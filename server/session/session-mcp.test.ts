@@ -3,8 +3,7 @@
 // echo through an approval that shows the server's annotations, reconnect, and no process left after
 // shutdown. The server is the reference server-everything under real bubblewrap.
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -12,14 +11,10 @@ import {
   killProcessesWithArgument,
   processesWithArgument,
 } from "../mcp/testing/processes.ts";
-import { listProviders, loadProvidersConfig } from "../providers/config.ts";
 import { ProcessRunner } from "../tools/process-runner.ts";
-import { ClientConnection } from "../transport/connection.ts";
-import { ProtocolClient } from "../transport/protocol-client.ts";
-import { TEST_SCENARIOS } from "../transport/testing/scenarios.ts";
-import { InMemoryTransport } from "../transport/transport.ts";
-import { defaultSessionParts } from "./default-parts.ts";
-import { SessionHub } from "./session-hub.ts";
+import type { ProtocolClient } from "../transport/protocol-client.ts";
+import type { SessionHub } from "./session-hub.ts";
+import { connectClient, hubFolders, startHub } from "./testing/hub-harness.ts";
 
 let root: string;
 let workdir: string;
@@ -29,13 +24,9 @@ const clients: ProtocolClient[] = [];
 const marker = `session-mcp-${randomBytes(6).toString("hex")}`;
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(path.join(tmpdir(), "session-mcp-")));
-  const home = path.join(root, "home");
-  workdir = path.join(root, "work");
-  const scenariosDir = path.join(root, "scenarios");
-  for (const folder of [home, workdir, scenariosDir]) await mkdir(folder, { recursive: true });
-  for (const [name, text] of Object.entries(TEST_SCENARIOS))
-    await writeFile(path.join(scenariosDir, name), text);
+  const folders = await hubFolders("session-mcp-");
+  root = folders.root;
+  workdir = folders.workdir;
   await writeFile(
     path.join(workdir, ".mcp.json"),
     JSON.stringify({
@@ -43,16 +34,7 @@ beforeEach(async () => {
     }),
   );
   processes = new ProcessRunner();
-  hub = new SessionHub({
-    home,
-    defaultWorkdir: workdir,
-    parts: defaultSessionParts({ scenariosDir, home }),
-    providers: () => listProviders(loadProvidersConfig({ home })),
-    log: () => undefined,
-    watch: false,
-    processes,
-  });
-  await hub.ready();
+  hub = await startHub(folders, processes);
 });
 
 afterEach(async () => {
@@ -63,10 +45,7 @@ afterEach(async () => {
 });
 
 async function connect(): Promise<ProtocolClient> {
-  const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();
-  const connection = new ClientConnection(serverEnd, hub, { serverVersion: "test", log: () => undefined });
-  void connection.start();
-  const client = await ProtocolClient.over(clientEnd);
+  const client = await connectClient(hub);
   clients.push(client);
   return client;
 }

@@ -22,7 +22,15 @@ export interface HubHarness {
   close(): Promise<void>;
 }
 
-export async function startHubHarness(prefix: string): Promise<HubHarness> {
+/** The folders a test hub runs in: a temp root with home, workdir and the transport's test scenarios. */
+export interface HubFolders {
+  root: string;
+  home: string;
+  workdir: string;
+  scenariosDir: string;
+}
+
+export async function hubFolders(prefix: string): Promise<HubFolders> {
   const root = await realpath(await mkdtemp(path.join(tmpdir(), prefix)));
   const home = path.join(root, "home");
   const workdir = path.join(root, "work");
@@ -30,7 +38,12 @@ export async function startHubHarness(prefix: string): Promise<HubHarness> {
   for (const folder of [home, workdir, scenariosDir]) await mkdir(folder, { recursive: true });
   for (const [name, text] of Object.entries(TEST_SCENARIOS))
     await writeFile(path.join(scenariosDir, name), text);
-  const processes = new ProcessRunner();
+  return { root, home, workdir, scenariosDir };
+}
+
+/** A hub over `folders` with the default session parts, ready (a test may start another on the same folders). */
+export async function startHub(folders: HubFolders, processes: ProcessRunner): Promise<SessionHub> {
+  const { home, workdir, scenariosDir } = folders;
   const hub = new SessionHub({
     home,
     defaultWorkdir: workdir,
@@ -41,20 +54,32 @@ export async function startHubHarness(prefix: string): Promise<HubHarness> {
     processes,
   });
   await hub.ready();
+  return hub;
+}
+
+/** One protocol client of `hub`, over an in-memory connection. */
+export async function connectClient(hub: SessionHub): Promise<ProtocolClient> {
   const [serverEnd, clientEnd] = InMemoryTransport.createLinkedPair();
   void new ClientConnection(serverEnd, hub, { serverVersion: "test", log: () => undefined }).start();
-  const client = await ProtocolClient.over(clientEnd);
+  return ProtocolClient.over(clientEnd);
+}
+
+export async function startHubHarness(prefix: string): Promise<HubHarness> {
+  const folders = await hubFolders(prefix);
+  const processes = new ProcessRunner();
+  const hub = await startHub(folders, processes);
+  const client = await connectClient(hub);
   return {
-    root,
-    home,
-    workdir,
+    root: folders.root,
+    home: folders.home,
+    workdir: folders.workdir,
     hub,
     client,
     close: async () => {
       await client.close();
       await hub.shutdown();
       await processes.killAll();
-      await rm(root, { recursive: true, force: true });
+      await rm(folders.root, { recursive: true, force: true });
     },
   };
 }
