@@ -6,20 +6,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult, WrittenPath } from "../protocol/model.ts";
-import { HOLD_WRITES_VARIABLE, detectHeldWrites } from "./held-writes.ts";
+import { HOLD_WRITES_VARIABLE } from "./held-writes.ts";
 import { DIFF_FILE_BYTES, WRITES_LISTED } from "./held-writes-record.ts";
-import { detectSandbox } from "./sandbox.ts";
-import { runSandboxed } from "./fixtures/git-attack.ts";
+import { runSandboxed, expectHeldWritesHere } from "./fixtures/git-attack.ts";
 
 let workdir: string;
 let outside: string;
 
-beforeAll(() => {
-  const sandbox = detectSandbox();
-  expect(sandbox.available, sandbox.reason).toBe(true);
-  const held = detectHeldWrites(sandbox.program);
-  expect(held.available, held.reason).toBe(true);
-});
+beforeAll(expectHeldWritesHere);
 
 beforeEach(async () => {
   workdir = await mkdtemp(path.join(tmpdir(), "pc-record-"));

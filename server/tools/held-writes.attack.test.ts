@@ -9,19 +9,13 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { detectHeldWrites } from "./held-writes.ts";
-import { detectSandbox } from "./sandbox.ts";
-import { hostGit, runSandboxed } from "./fixtures/git-attack.ts";
+import { hostGit, runSandboxed, expectHeldWritesHere } from "./fixtures/git-attack.ts";
 
 let workdir: string;
 let outside: string;
 let marker: string;
 
-beforeAll(() => {
-  const sandbox = detectSandbox();
-  expect(sandbox.available, sandbox.reason).toBe(true);
-  expect(detectHeldWrites(sandbox.program).available).toBe(true);
-});
+beforeAll(expectHeldWritesHere);
 
 beforeEach(async () => {
   workdir = await mkdtemp(path.join(tmpdir(), "pc-held-attack-"));

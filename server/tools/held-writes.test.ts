@@ -10,20 +10,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
-import { HOLD_WRITES_VARIABLE, detectHeldWrites } from "./held-writes.ts";
-import { detectSandbox, sandboxState, type SandboxSummary } from "./sandbox.ts";
-import { hostGit, runSandboxed, setupGit } from "./fixtures/git-attack.ts";
+import { HOLD_WRITES_VARIABLE } from "./held-writes.ts";
+import { sandboxState, type SandboxSummary } from "./sandbox.ts";
+import { hostGit, runSandboxed, setupGit, expectHeldWritesHere } from "./fixtures/git-attack.ts";
 import { HELD_RENAME_HINT } from "./system/process-result.ts";
 
 let root: string;
 let outside: string;
 
-beforeAll(() => {
-  const sandbox = detectSandbox();
-  expect(sandbox.available, sandbox.reason).toBe(true);
-  const held = detectHeldWrites(sandbox.program);
-  expect(held.available, held.reason).toBe(true);
-});
+beforeAll(expectHeldWritesHere);
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(tmpdir(), "pc-held-"));
