@@ -63,6 +63,11 @@ export interface SessionSummary {
   trust?: FolderTrust;
   /** Set on a branch: the session and request it was forked from (server/protocol/branch.ts). */
   branch?: BranchOrigin;
+  /**
+   * The demo's tasks that apply to this workdir (their files exist there: server/shared/demo-tasks.ts),
+   * offered by the empty chat. Sent with session_opened; absent in a summary read from a log.
+   */
+  demoTasks?: string[];
 }
 
 export interface ProviderInfo {
