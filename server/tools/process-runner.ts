@@ -14,12 +14,15 @@ import { BoundedCapture } from "./bounded-capture.ts";
 import { childEnvironment, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
 import {
   RUN_MARKER_VARIABLE,
+  freezeCall,
+  freezeProcesses,
   isGroupAlive,
   isProcessRunning,
   processStartTime,
   processesOfCall,
   signalGroup,
   signalProcesses,
+  thawCall,
   waitForGroupExit,
 } from "./process-group.ts";
 import {
@@ -250,10 +253,12 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     if (stopReason !== undefined) return;
     stopReason = reason;
     // Looked up before the group is signalled: once a parent dies its children are re-parented and the
-    // parent-pid link that finds an `env -i setsid` child is gone.
-    const outsiders = escaped();
+    // parent-pid link that finds an `env -i setsid` child is gone. Frozen while it is looked up, so that
+    // no child is made meanwhile (process-group.ts, the freeze rule); continued to act on SIGTERM.
+    const outsiders = freezeCall(pid, escaped);
     signalGroup(pid, "SIGTERM");
     signalProcesses(outsiders, "SIGTERM");
+    thawCall(pid, outsiders);
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
       signalProcesses([...new Set([...outsiders, ...escaped()])], "SIGKILL");
@@ -390,9 +395,13 @@ async function endEscapedProcesses(
   graceMs: number,
   signalFirst = true,
 ): Promise<boolean> {
-  let remaining = escaped();
+  // Frozen while looked up (process-group.ts, the freeze rule): a daemon cannot make a child meanwhile.
+  let remaining = signalFirst ? freezeProcesses(escaped) : escaped();
   if (remaining.length === 0) return false;
-  if (signalFirst) signalProcesses(remaining, "SIGTERM");
+  if (signalFirst) {
+    signalProcesses(remaining, "SIGTERM");
+    thawCall(undefined, remaining);
+  }
   const deadline = Date.now() + graceMs;
   let pollMs = 1;
   while (remaining.length > 0 && Date.now() < deadline) {
