@@ -241,7 +241,20 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
 
   // Descendants start no earlier than the leader; 0 (leader already gone) just widens the search.
   const leaderStart = processStartTime(pid) ?? 0;
-  const escaped = (): number[] => processesOfCall(marker, leaderStart, pid);
+  /**
+   * The processes the stop found outside the group, by pid and start time: an `env -i setsid` child is
+   * found through its parent only while that lives, so once the stop has ended the parent only this list
+   * still ties the child to the call — the call's end waits for them (and SIGKILLs them after the grace).
+   */
+  let stoppedOutsiders: { pid: number; start: number | undefined }[] = [];
+  const outsidersStillThere = (): number[] =>
+    stoppedOutsiders
+      .filter(({ pid: outsider, start }) => start !== undefined && processStartTime(outsider) === start)
+      .map(({ pid: outsider }) => outsider)
+      .filter(isProcessRunning);
+  const escaped = (): number[] => [
+    ...new Set([...processesOfCall(marker, leaderStart, pid), ...outsidersStillThere()]),
+  ];
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -256,6 +269,7 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     // parent-pid link that finds an `env -i setsid` child is gone. Frozen while it is looked up, so that
     // no child is made meanwhile (process-group.ts, the freeze rule); continued to act on SIGTERM.
     const outsiders = freezeCall(pid, escaped);
+    stoppedOutsiders = outsiders.map((outsider) => ({ pid: outsider, start: processStartTime(outsider) }));
     signalGroup(pid, "SIGTERM");
     signalProcesses(outsiders, "SIGTERM");
     thawCall(pid, outsiders);
@@ -412,6 +426,15 @@ async function endEscapedProcesses(
     if (remaining.length === 0) remaining = escaped();
   }
   signalProcesses(remaining, "SIGKILL");
+  // SIGKILL is acted on when the process next runs: the call ends once they have (a process stuck in the
+  // kernel may take longer; then the call ends after another grace all the same).
+  const killedBy = Date.now() + graceMs;
+  pollMs = 1;
+  while (remaining.length > 0 && Date.now() < killedBy) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    pollMs = Math.min(pollMs * 2, 25);
+    remaining = remaining.filter(isProcessRunning);
+  }
   return true;
 }
 
