@@ -65,7 +65,8 @@ export interface SessionSummary {
   branch?: BranchOrigin;
   /**
    * The demo's tasks that apply to this workdir (their files exist there: server/shared/demo-tasks.ts),
-   * offered by the empty chat. Sent with session_opened; absent in a summary read from a log.
+   * offered by the empty chat. Sent with session_opened only (read from the workdir as it is then; a
+   * summary is otherwise the same whether the session is open or read back from its log).
    */
   demoTasks?: string[];
 }

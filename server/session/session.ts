@@ -287,13 +287,10 @@ export class Session {
   }
 
   summary(): SessionSummary {
-    return {
-      ...this.summaryFold.summary({
-        running: this.isRunning,
-        ...(this.engines?.trust ? { trust: this.engines.trust } : {}),
-      }),
-      demoTasks: demoTasksFor((relative) => isFileIn(this.settings.workdir, relative)),
-    };
+    return this.summaryFold.summary({
+      running: this.isRunning,
+      ...(this.engines?.trust ? { trust: this.engines.trust } : {}),
+    });
   }
 
   /** The sandbox for this session's processes, from the settings as they are when a run (or call) starts. */
@@ -312,7 +309,11 @@ export class Session {
       seq: this.stream.lastSeq,
       event: {
         type: "session_opened",
-        session: this.summary(),
+        // The demo tasks only here: they are read from the workdir as it is now, not from the log.
+        session: {
+          ...this.summary(),
+          demoTasks: demoTasksFor((relative) => isFileIn(this.settings.workdir, relative)),
+        },
         ...(withHistory
           ? {
               history: structuredClone(this.history),
