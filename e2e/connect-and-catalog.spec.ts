@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { expect, test } from "./fixtures.ts";
 
 test("opens the printed URL, connects, strips the token and shows the offline-demo badge", async ({
@@ -43,4 +45,23 @@ test("an empty chat offers the demo's tasks; one click sends it as the user's me
   // The fixture plays its own scenarios, so only check that a model request answered the message.
   await expect(page.getByTestId("turn-link-request-1")).toBeVisible();
   await expect(prompts).toHaveCount(0);
+});
+
+test("a workdir without the demo's files is offered none of the demo's tasks, one with some only theirs", async ({
+  page,
+  playground,
+  workspace,
+}) => {
+  const prompts = page.getByTestId("demo-prompt");
+  await expect(prompts).toHaveCount(4);
+  // The server checks the tasks' files when it sends the session: a reload opens it again.
+  await rm(path.join(playground.workdir, "src", "orders.js"));
+  await page.reload();
+  await workspace.expectConnected();
+  await expect(prompts).toHaveText(["profile data/sales.csv"]);
+  await rm(path.join(playground.workdir, "data", "sales.csv"));
+  await page.reload();
+  await workspace.expectConnected();
+  await expect(prompts).toHaveCount(0);
+  await expect(page.getByText("or try one of the demo's tasks")).toHaveCount(0);
 });

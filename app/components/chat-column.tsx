@@ -111,6 +111,7 @@ export function ChatColumn({
     <MemoChatPanel
       sessionId={session?.id}
       queued={queued}
+      demoTasks={session?.summary.demoTasks}
       replay={replay}
       onRemoveQueued={handlers.onRemoveQueued}
       onStopAndSend={handlers.onStop}

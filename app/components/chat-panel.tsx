@@ -16,13 +16,7 @@ import type { ReplayState } from "./replay-banner.tsx";
 import { formatCount } from "../../server/shared/figures.ts";
 import { whenIdle } from "../lib/when-idle.ts";
 
-/** Tasks the demo workdir and the offline scenarios are built for (see the README's walk-through). */
-const DEMO_PROMPTS = [
-  "review src/orders.js",
-  "profile data/sales.csv",
-  "list the TODOs",
-  "commit my changes",
-];
+const noTasks: string[] = [];
 
 export function ChatPanel({
   sessionId,
@@ -35,6 +29,7 @@ export function ChatPanel({
   connected,
   highlightRequest,
   queued = [],
+  demoTasks = noTasks,
   replay,
   onSend,
   onStop,
@@ -58,6 +53,11 @@ export function ChatPanel({
   highlightRequest?: number;
   /** Messages typed during the run, sent when it ends. */
   queued?: QueuedMessage[];
+  /**
+   * The demo's tasks that apply to this workdir, as the server sent them (server/shared/demo-tasks.ts:
+   * their files exist there); none are offered elsewhere.
+   */
+  demoTasks?: string[];
   /** A replay's recorded messages and where it left the recording. */
   replay?: ReplayState;
   /** Sends the message, or queues it while a run is going; false when it could not (the text stays). */
@@ -116,11 +116,13 @@ export function ChatPanel({
                 <p>
                   Ask something, or type <span className="font-mono">/</span> to invoke a skill directly.
                 </p>
-                <p className="mt-4 text-xs uppercase tracking-wide text-slate-500">
-                  or try one of the demo&apos;s tasks
-                </p>
+                {demoTasks.length > 0 && (
+                  <p className="mt-4 text-xs uppercase tracking-wide text-slate-500">
+                    or try one of the demo&apos;s tasks
+                  </p>
+                )}
                 <div className="mt-2 flex flex-wrap justify-center gap-2">
-                  {DEMO_PROMPTS.map((prompt) => (
+                  {demoTasks.map((prompt) => (
                     <button
                       key={prompt}
                       type="button"

@@ -4,7 +4,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { ToolResultMetadata } from "../../server/protocol/index.ts";
-import { commandWrites } from "../lib/command-writes.ts";
+import { commandWrites } from "../../server/shared/command-writes.ts";
 import { CommandWrites } from "./command-writes.tsx";
 
 const held = { enabled: true, network: false, writesHeld: true };

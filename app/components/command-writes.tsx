@@ -4,7 +4,7 @@
 "use client";
 import { useState } from "react";
 import type { ToolResultMetadata, WrittenPath } from "../../server/protocol/index.ts";
-import { commandWrites, hasDiff, writtenLabel } from "../lib/command-writes.ts";
+import { commandWrites, hasDiff, writtenLabel } from "../../server/shared/command-writes.ts";
 import { LineDiffView, Loading } from "./lazy.tsx";
 
 const changeTones: Record<WrittenPath["change"], string> = {

@@ -2,6 +2,7 @@
 import type { RequestSnapshot, RunnerEvent, SnapshotCache } from "../protocol/runner-events.ts";
 import type { CacheStats } from "../protocol/cache-report.ts";
 import { segmentTokens } from "../prompt/segments.ts";
+import { commandWrites, writesLines } from "../shared/command-writes.ts";
 import { formatUsd, plural } from "../shared/figures.ts";
 
 function clip(text: string, limit = 300): string {
@@ -95,7 +96,13 @@ export function describeEvent(event: RunnerEvent): string | undefined {
     case "tool_result": {
       const result = event.result;
       const mark = result.ok ? "✓" : `✗ ${result.errorType ?? "error"}`;
-      return `  ${mark} ${result.tool} (${event.durationMs} ms)\n${indent(clip(result.content))}`;
+      // What a command wrote, as its tool card and the HTML export say it (server/shared/command-writes.ts).
+      const view = commandWrites(result.metadata);
+      const writes = view ? writesLines(view) : undefined;
+      const written = writes
+        ? `\n  ${writes.summary}${writes.why ? ` — ${writes.why}` : ""}${writes.rows.map((row) => `\n    - ${row}`).join("")}`
+        : "";
+      return `  ${mark} ${result.tool} (${event.durationMs} ms)\n${indent(clip(result.content))}${written}`;
     }
     case "skill_activated":
       return (

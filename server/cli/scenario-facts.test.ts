@@ -2,9 +2,11 @@
 // checked here against the real parts: the csv-columns answer reports exactly the counts the skill's
 // column-types script prints, and that script agrees with the skill's profile_csv on every column of the
 // same file; no line points at the screen (what is "above" depends on what the reader expanded); and a
-// line about which tools the model can see comes from the request itself ({{tool_status:NAME}}).
+// line about which tools the model can see comes from the request itself ({{tool_status:NAME}}); and a
+// finding about the demo's files is played only where the run read them (a turn's `when`), so on a
+// folder of the user's own the same scenario says it has none instead of reporting the demo's.
 import { execFile, spawnSync } from "node:child_process";
-import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,5 +152,50 @@ describe("scripted lines", async () => {
       .flat()
       .filter((turn) => /\bvisible\b|tool list/i.test(turn.text.replace(/\{\{tool_status:[\w-]+\}\}/g, "")));
     expect(claims.map((turn) => `${turn.where}: ${turn.text}`)).toEqual([]);
+  });
+});
+
+/** The last thing the model said in a scenario played on `folder`. */
+async function finalAnswer(folder: string, scenario: string, message: string): Promise<string> {
+  const played = await playScenario({
+    workdir: folder,
+    home,
+    scenario: path.join(scenariosDir, scenario),
+    messages: [message],
+  });
+  expect(played.code, played.stderr).toBe(0);
+  const answer = played.events.findLast(
+    (event) => event.type === "history_appended" && event.message.role === "assistant",
+  );
+  return answer?.type === "history_appended" ? answer.message.content : "";
+}
+
+describe("the demo's findings", () => {
+  let other: string;
+  beforeAll(async () => {
+    // A project of the user's own: code with a TODO, but none of the demo's files.
+    other = path.join(root, "other");
+    await mkdir(path.join(other, "src"), { recursive: true });
+    await writeFile(path.join(other, "src", "app.js"), "// TODO: handle errors\nexport const total = 1;\n");
+  });
+
+  it.each([
+    ["review.yaml", "review src/orders.js", "### [major] Rounding loses cents", "No findings"],
+    ["todo-triage.yaml", "list the TODOs", "**TODO triage (src/)**", "No triage"],
+  ])(
+    "%s reports them on the demo, and says it has none on another folder",
+    async (file, message, finding, none) => {
+      expect(await finalAnswer(workdir, file, message)).toContain(finding);
+      const elsewhere = await finalAnswer(other, file, message);
+      expect(elsewhere).not.toContain(finding);
+      expect(elsewhere).not.toMatch(/src\/orders\.js:\d/);
+      expect(elsewhere).toContain(none);
+    },
+  );
+
+  it("commit.yaml proposes no message for a change its command did not show", async () => {
+    const answer = await finalAnswer(other, "commit.yaml", "commit my changes");
+    expect(answer).not.toContain("fix(orders)");
+    expect(answer).toContain("I have no commit message to propose");
   });
 });

@@ -43,8 +43,16 @@ function chatEntry(entry: ChatEntry): Markup {
       const answer = entry.text && markup`<div class="md">${markdownMarkup(entry.text)}</div>`;
       return markup`<li class="chat assistant"><div class="who">assistant${link}</div>${answer}${calls}</li>`;
     }
-    case "tool":
-      return markup`<li class="chat tool${entry.ok === false && " failed"}"><details><summary>${entry.detail ?? "tool result"}</summary><pre>${entry.text}</pre></details></li>`;
+    case "tool": {
+      // What the command wrote, as its tool card says it (shown outside the collapsed output).
+      const written = entry.writes;
+      const writes =
+        written &&
+        (written.why !== undefined
+          ? markup`<p class="writes" data-testid="export-tool-writes-unknown">${written.summary}: ${written.why}</p>`
+          : markup`<details class="writes" data-testid="export-tool-writes"><summary>${written.summary}</summary><ul>${written.rows.map((row) => markup`<li>${row}</li>`)}</ul></details>`);
+      return markup`<li class="chat tool${entry.ok === false && " failed"}"><details><summary>${entry.detail ?? "tool result"}</summary><pre>${entry.text}</pre></details>${writes}</li>`;
+    }
     default:
       return markup`<li class="chat ${entry.kind}">${entry.text}${entry.detail && markup` — ${entry.detail}`}</li>`;
   }

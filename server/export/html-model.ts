@@ -16,6 +16,7 @@ import {
 } from "../protocol/request-model.ts";
 import type { RequestSnapshot } from "../protocol/runner-events.ts";
 import type { SessionSettings } from "../protocol/wire.ts";
+import { commandWrites, writesLines, type WritesLines } from "../shared/command-writes.ts";
 import type { ExportedSession } from "./exported-session.ts";
 
 /** One changed run of lines: `+` added, `-` removed, `=` unchanged (its line count only). */
@@ -75,6 +76,8 @@ export interface ChatEntry {
   detail?: string;
   calls?: ToolCall[];
   ok?: boolean;
+  /** A command's written files, worded as on its tool card (server/shared/command-writes.ts). */
+  writes?: WritesLines;
 }
 
 export interface LaneRow {
@@ -337,11 +340,13 @@ export function buildHtmlModel(session: ExportedSession): HtmlModel {
             ...(result.errorType ? { errorType: result.errorType } : {}),
             durationMs: event.durationMs,
           };
+        const writes = commandWrites(result.metadata);
         chat.push({
           kind: "tool",
           text: result.content,
           detail: `${result.tool}${result.ok ? "" : ` failed: ${result.errorType ?? "error"}`} (${event.durationMs} ms)`,
           ok: result.ok,
+          ...(writes ? { writes: writesLines(writes) } : {}),
         });
         break;
       }

@@ -13,6 +13,7 @@ ol,ul{padding-left:0;list-style:none;margin:0}
 .chat{margin:4px 0;padding:4px;border-radius:4px;border:1px solid #e2e8f0;background:#fff}
 .chat.user{border-color:#93c5fd}
 .chat.tool.failed{border-color:#fca5a5}
+.chat .writes{margin:4px 0 0;font-size:12px;color:#334155}
 .chat.stop,.chat.skill,.chat.error{font-size:12px;color:#475569}
 .who{font-size:11px;color:#64748b}
 .call{color:#5b21b6}

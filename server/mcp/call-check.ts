@@ -129,24 +129,33 @@ export class CallCheck {
 }
 
 /**
- * Why a call cannot be sent: the workdir holds a repository made after the server started (by the user:
+ * Why a call cannot be sent: the workdir holds a protected path (`.PseudoClaude/`, `.mcp.json`, a hook) or
+ * a repository made after the server started (by the user:
  * one the agent plants is disarmed), whose configuration the server's binds, fixed at its start, do not
  * keep read-only or absent — the server could write what git runs there, and no scan sees a config's
  * content change. Binds cannot be added to a running sandbox, so the server must be started again.
  */
 function unguarded(policy: SandboxPolicy, baseline: DirectWriteBaseline): string | undefined {
+  // A path the server's start kept absent (no bind: sandbox.ts's no-mount-point rule) that exists now was
+  // made since by someone else (what a call made is removed by its check): the server can write it.
+  const made = policy.mustStayAbsent.filter((target) => !baseline.mustStayAbsent.includes(target));
+  if (made.length > 0) return notSent(baseline, made, "a protected path made after this server started");
   const scan = baseline.repositories;
   if (!scan || scan.unchecked !== undefined) return undefined;
   const now = protectRepositories(scan, baseline.readOnlyAreas);
   const kept = new Set([...policy.readOnly, ...policy.mustStayAbsent]);
   const open = [...now.readOnly, ...now.mustStayAbsent].filter((target) => !kept.has(target));
   if (open.length === 0) return undefined;
+  return notSent(baseline, open, "a repository made after this server started");
+}
+
+function notSent(baseline: DirectWriteBaseline, open: string[], what: string): string {
   const shown = open
     .slice(0, 3)
     .map((target) => path.relative(baseline.workdir, target) || target)
     .join(", ");
   return (
-    `not sent: the workdir has a repository made after this server started (${shown}${open.length > 3 ? `, and ${open.length - 3} more` : ""}), ` +
+    `not sent: the workdir has ${what} (${shown}${open.length > 3 ? `, and ${open.length - 3} more` : ""}), ` +
     "and the server's sandbox, fixed at its start, cannot keep that configuration read-only; reconnect the server (MCP panel) so its sandbox protects it, then call again"
   );
 }

@@ -4,7 +4,7 @@
 // the server's own tool calls, as the model would make them; afterwards the host runs a plain
 // `git status` where the user would, and the command the attack planted must not have run.
 import { existsSync } from "node:fs";
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -173,5 +173,29 @@ describe("S15: a sandboxed MCP server's tool calls never leave a repository the 
     // The two calls overlapped; which one armed the repository cannot be told, so neither passes.
     expect([innocent.ok, innocent.errorType]).toEqual([false, "sandbox_violation"]);
     expectHostGitRunsNothing(path.join(workdir, "sub"), workdir);
+  });
+});
+
+describe("the workdir's `.PseudoClaude/` under a sandboxed MCP server (absent when it started)", () => {
+  it("the server's start makes no mount point; one its call makes is removed; one the user makes is not written through it", async () => {
+    const folder = path.join(workdir, ".PseudoClaude");
+    expect(existsSync(folder)).toBe(false);
+    const made = await call("create_directory", { path: path.join(folder, "skills", "evil") });
+    expect(made.errorType, made.content).toBe("sandbox_violation");
+    expect(made.content).toContain(
+      ".PseudoClaude: the playground reads its settings, skills and evals from it",
+    );
+    expect(existsSync(folder)).toBe(false);
+    // The user (or the playground: Add skill) makes it: the server's binds, fixed at its start, do not
+    // keep it read-only, so no call is sent until the server is started again.
+    await mkdir(folder);
+    const refused = await call("write_file", { path: path.join(folder, "settings.json"), content: "{}\n" });
+    expect(refused.errorType, refused.content).toBe("mcp_error");
+    expect(refused.content).toContain("a protected path made after this server started (.PseudoClaude)");
+    expect(existsSync(path.join(folder, "settings.json"))).toBe(false);
+    await servers!.reconnect("fs");
+    const after = await call("write_file", { path: path.join(folder, "settings.json"), content: "{}\n" });
+    expect(after.ok).toBe(false);
+    expect(existsSync(path.join(folder, "settings.json"))).toBe(false);
   });
 });

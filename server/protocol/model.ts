@@ -1,5 +1,6 @@
 // Provider-neutral conversation and tool types. These are wire types: the Runner, the providers, the
 // session log and the browser all use exactly these shapes.
+import type { WrittenPath } from "../shared/command-writes.ts";
 import type { SkillResources } from "./skill-resources.ts";
 import type { ErrorType } from "../errors/index.ts";
 import type { PermissionTrace } from "./permission.ts";
@@ -118,17 +119,8 @@ export interface ToolResultMetadata {
   [field: string]: unknown;
 }
 
-/** One path a command wrote (ToolResultMetadata.writes). */
-export interface WrittenPath {
-  /** Relative to the workdir; a folder ends with "/" (an empty one added, or one removed whole). */
-  path: string;
-  change: "added" | "changed" | "removed";
-  /** A small text file's content before the call (changed) and after it (changed, added), for a line diff. */
-  before?: string;
-  after?: string;
-  /** Why no line diff is kept for an added or changed path (a symbolic link, not small text, the call's cap). */
-  noDiff?: string;
-}
+/** One path a command wrote (ToolResultMetadata.writes): defined in server/shared, which pages import too. */
+export type { WrittenPath };
 
 interface ToolResultBase {
   tool: string;

@@ -63,6 +63,12 @@ export interface SessionSummary {
   trust?: FolderTrust;
   /** Set on a branch: the session and request it was forked from (server/protocol/branch.ts). */
   branch?: BranchOrigin;
+  /**
+   * The demo's tasks that apply to this workdir (their files exist there: server/shared/demo-tasks.ts),
+   * offered by the empty chat. Sent with session_opened only (read from the workdir as it is then; a
+   * summary is otherwise the same whether the session is open or read back from its log).
+   */
+  demoTasks?: string[];
 }
 
 export interface ProviderInfo {

@@ -28,9 +28,23 @@ export interface RecordedRequest {
   lastMessageSha256?: string;
 }
 
+/**
+ * What a turn speaks of, to be found in the tool results of the run it is played in (each string in one
+ * of the results sent since the last user message). A scripted line is fixed text: a finding about a
+ * file must come from a run that read that file as the line says, or the line would be false on another
+ * folder (scripted.ts plays `otherwise` then).
+ */
+export interface TurnCondition {
+  resultsContain: string[];
+}
+
 export interface ScenarioTurn {
   text?: string;
   toolCalls: ScenarioToolCall[];
+  /** Played only when this holds; else `otherwise` is, and the scenario ends there. */
+  when?: TurnCondition;
+  /** The final answer played in the turn's place when `when` does not hold (a default says why). */
+  otherwise?: string;
   /** The request the recorded model answered with this turn (absent in hand-written scenarios). */
   request?: RecordedRequest;
 }
@@ -59,7 +73,8 @@ export interface Scenario {
 }
 
 const SCENARIO_KEYS = new Set(["name", "match", "turns", "description", "recorded"]);
-const TURN_KEYS = new Set(["text", "tool_calls", "request"]);
+const TURN_KEYS = new Set(["text", "tool_calls", "request", "when", "otherwise"]);
+const WHEN_KEYS = new Set(["results_contain"]);
 const REQUEST_KEYS = new Set(["tools", "stable_sha256", "workdir", "messages", "last_message_sha256"]);
 const RECORDED_KEYS = new Set(["session", "provider", "model", "at", "messages"]);
 const CALL_KEYS = new Set(["name", "input"]);
@@ -142,6 +157,17 @@ function parseRecording(file: string, value: unknown): ScenarioRecording {
   return recording;
 }
 
+function parseCondition(file: string, where: string, value: unknown): TurnCondition {
+  if (!isPlainObject(value))
+    throw invalid(file, `${where} must be a mapping (results_contain: the text the run's tool results hold)`);
+  rejectUnknownKeys(file, where, value, WHEN_KEYS);
+  const contain = value.results_contain;
+  const list = typeof contain === "string" ? [contain] : contain;
+  if (!isStringList(list) || list.length === 0 || list.some((text) => text === ""))
+    throw invalid(file, `${where}.results_contain must be a non-empty string or a list of them`);
+  return { resultsContain: list };
+}
+
 function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
   const where = `turns[${index}]`;
   if (!isPlainObject(value)) throw invalid(file, `${where} must be an object with text and/or tool_calls`);
@@ -161,7 +187,22 @@ function parseTurn(file: string, index: number, value: unknown): ScenarioTurn {
   }
   const request =
     value.request === undefined ? undefined : parseRecordedRequest(file, `${where}.request`, value.request);
-  return { ...(text ? { text } : {}), toolCalls, ...(request ? { request } : {}) };
+  const when = value.when === undefined ? undefined : parseCondition(file, `${where}.when`, value.when);
+  if (value.otherwise !== undefined) {
+    if (typeof value.otherwise !== "string" || value.otherwise === "")
+      throw invalid(
+        file,
+        `${where}.otherwise must be a non-empty string (the answer when \`when\` does not hold)`,
+      );
+    if (!when) throw invalid(file, `${where}.otherwise needs a when (it is played when that does not hold)`);
+  }
+  return {
+    ...(text ? { text } : {}),
+    toolCalls,
+    ...(request ? { request } : {}),
+    ...(when ? { when } : {}),
+    ...(typeof value.otherwise === "string" ? { otherwise: value.otherwise } : {}),
+  };
 }
 
 /** Parses and checks scenario YAML. `file` is only used to name the source in errors. */

@@ -56,7 +56,7 @@ describe("scenario files", () => {
     await expectScenarioError("name: x\nturns: []\n", "turns must be a non-empty list");
     await expectScenarioError(
       "name: x\nturns:\n  - text: hi\n    toolcalls: []\n",
-      "turns[0].toolcalls is not a known field (expected one of: text, tool_calls, request)",
+      "turns[0].toolcalls is not a known field (expected one of: text, tool_calls, request, when, otherwise)",
     );
     await expectScenarioError(
       "name: x\nturns:\n  - tool_calls:\n      - { name: read_file, input: [1] }\n",

@@ -1,7 +1,8 @@
 // The offline stand-in model: it plays the turns of a YAML scenario, one turn per model request. It never
 // looks at the prompt except to notice a new user message, which may start another scenario, to read
 // a loaded skill's base directory for `{{skill_dir:NAME}}` in a tool call, and to see whether a tool is in
-// the request's tool list for `{{tool_status:NAME}}` in a line (scenario-placeholders.ts).
+// the request's tool list for `{{tool_status:NAME}}` in a line (scenario-placeholders.ts), and to check
+// a turn's `when` against the tool results of the run (a finding is played only where it was read).
 import { randomBytes } from "node:crypto";
 import type { ToolCall } from "../protocol/model.ts";
 import type { Scenario, ScenarioTurn } from "./scenario.ts";
@@ -52,6 +53,23 @@ export function waitUnlessAborted(milliseconds: number, signal: AbortSignal): Pr
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/** The texts of `wanted` that no tool result since the last user message holds. */
+export function missingFromResults(wanted: readonly string[], request: ModelRequest): string[] {
+  const results: string[] = [];
+  for (let index = request.messages.length - 1; index >= 0; index -= 1) {
+    const message = request.messages[index];
+    if (message.role === "user") break;
+    if (message.role === "tool") results.push(message.content);
+  }
+  return wanted.filter((text) => !results.some((result) => result.includes(text)));
+}
+
+/** The answer of a conditional turn without its own `otherwise`. */
+function notShownText(missing: readonly string[]): string {
+  const quoted = missing.map((text) => `\`${text.split("\n", 1)[0]}\``).join(", ");
+  return `(scripted model: this scenario's next answer is about ${quoted}, which the tool results of this run do not show, so it is not played here.)`;
 }
 
 /**
@@ -131,7 +149,12 @@ export class ScriptedProvider implements Provider {
     if (!this.hasTurnsLeft()) return undefined;
     const turn = this.current!.turns[this.nextTurn];
     this.nextTurn += 1;
-    return turn;
+    const missing = turn.when ? missingFromResults(turn.when.resultsContain, request) : [];
+    if (missing.length === 0) return turn;
+    // The turn speaks of what this run's tools did not show: its line would be false here. The scenario
+    // ends with the `otherwise` answer (the turns after it build on the one skipped).
+    this.nextTurn = this.current!.turns.length;
+    return { text: turn.otherwise ?? notShownText(missing), toolCalls: [] };
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {

@@ -2,7 +2,10 @@
 // ordered event stream and its JSONL log. The provider, the permission engine and what waits for the
 // person (approvals, manual turns) live in SessionEngines; the summary is SessionSummaryFold's. Closing a
 // browser tab only drops a subscription; the session and its run go on.
+import { statSync } from "node:fs";
+import path from "node:path";
 import { PlaygroundError, errorMessage, type ErrorType } from "../errors/index.ts";
+import { demoTasksFor } from "../shared/demo-tasks.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
@@ -306,7 +309,11 @@ export class Session {
       seq: this.stream.lastSeq,
       event: {
         type: "session_opened",
-        session: this.summary(),
+        // The demo tasks only here: they are read from the workdir as it is now, not from the log.
+        session: {
+          ...this.summary(),
+          demoTasks: demoTasksFor((relative) => isFileIn(this.settings.workdir, relative)),
+        },
         ...(withHistory
           ? {
               history: structuredClone(this.history),
@@ -735,5 +742,14 @@ export class Session {
     this.closed = true;
     this.watcher?.close();
     await this.init.writer.close();
+  }
+}
+
+/** Whether `relative` is a file in `workdir` now (the demo tasks' rule, server/shared/demo-tasks.ts). */
+function isFileIn(workdir: string, relative: string): boolean {
+  try {
+    return statSync(path.join(workdir, relative)).isFile();
+  } catch {
+    return false;
   }
 }

@@ -21,9 +21,14 @@ import {
 
 /** Why a path of `mustStayAbsent` must stay absent (shown when a call made it). */
 export function whyAbsent(target: string): string {
-  return path.basename(target) === ".mcp.json"
-    ? "the playground would start the MCP servers it names"
-    : "git would read it as configuration or run it as a hook";
+  switch (path.basename(target)) {
+    case ".mcp.json":
+      return "the playground would start the MCP servers it names";
+    case ".PseudoClaude":
+      return "the playground reads its settings, skills and evals from it";
+    default:
+      return "git would read it as configuration or run it as a hook";
+  }
 }
 
 /** Whether anything (a file, a folder, a link) is at `target`. */

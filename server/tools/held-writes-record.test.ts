@@ -1,6 +1,7 @@
 // What a command wrote, recorded from its held writes (held-writes-record.ts), through real bubblewrap and
 // a real overlay: run_command's result metadata lists every path the call added, changed or removed, with
 // a small text file's text before and after; a call whose writes are not held lists nothing.
+import { readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,9 +19,6 @@ beforeAll(expectHeldWritesHere);
 beforeEach(async () => {
   workdir = await mkdtemp(path.join(tmpdir(), "pc-record-"));
   outside = await mkdtemp(path.join(tmpdir(), "pc-record-outside-"));
-  // As a playground's workdir has it: else the sandbox's first call makes it (a mount point), and it is
-  // rightly listed as added, once.
-  await mkdir(path.join(workdir, ".PseudoClaude"));
 });
 
 afterEach(async () => {
@@ -105,6 +103,24 @@ describe("a held command's result lists what it wrote", () => {
     expect(writes.find((entry) => entry.path === "cache/new")?.change).toBe("added");
     // cache/stale (removed with the folder made anew) comes after the listed 200: counted.
     expect(result.metadata?.writesOmitted).toBe(1 + 1 + 250 + 1 - WRITES_LISTED);
+  });
+});
+
+describe("what the playground does on its own is never listed as the call's write", () => {
+  it("a workdir without .PseudoClaude/ gets no mount point: the first call lists only its own file", async () => {
+    const result = await runSandboxed(workdir, "echo x > made.txt");
+    expect(result.ok, result.content).toBe(true);
+    expect(writesOf(result)).toEqual([{ path: "made.txt", change: "added", after: "x\n" }]);
+    expect(readdirSync(workdir).sort()).toEqual(["made.txt"]);
+  });
+
+  it("a call that makes .PseudoClaude/ itself is refused, and none of its writes reach the workdir", async () => {
+    const result = await runSandboxed(workdir, "echo x > made.txt && mkdir -p .PseudoClaude/skills/evil");
+    expect(result.ok).toBe(false);
+    expect(result.content).toContain(
+      ".PseudoClaude: the playground reads its settings, skills and evals from it",
+    );
+    expect(readdirSync(workdir)).toEqual([]);
   });
 });
 

@@ -133,6 +133,41 @@ export function processesOfCall(marker: string, notBefore: number, leaderPid: nu
   return [...found];
 }
 
+/** Rounds of freezeCall's look-up at most (each finds the children made before the last SIGSTOP). */
+const FREEZE_ROUNDS = 50;
+
+/**
+ * THE FREEZE RULE: a call is frozen before it is looked up to be ended. SIGSTOP to its group, then to
+ * every process of the call `find` lists, looking again until nothing new appears: a stopped process
+ * cannot fork (the kernel restarts a fork with a signal pending) or leave the group, so the list is
+ * complete when it returns. Without it a child made between the look-up and the signal that then left
+ * the group (setsid) and cleared its environment (env -i) was tied to the call by its parent alone, and
+ * once the signal ended the parent, by nothing. Returns the processes found (the group aside); thawCall
+ * must follow the ending signal, which a stopped process acts on only once continued.
+ */
+export function freezeCall(leaderPid: number, find: () => number[]): number[] {
+  signalGroup(leaderPid, "SIGSTOP");
+  return freezeProcesses(find);
+}
+
+/** The look-up half of freezeCall, for a call whose group is gone (its escaped processes only). */
+export function freezeProcesses(find: () => number[]): number[] {
+  const found = new Set<number>();
+  for (let round = 0; round < FREEZE_ROUNDS; round++) {
+    const fresh = find().filter((pid) => !found.has(pid));
+    if (fresh.length === 0) break;
+    signalProcesses(fresh, "SIGSTOP");
+    for (const pid of fresh) found.add(pid);
+  }
+  return [...found];
+}
+
+/** SIGCONT to a frozen call (freezeCall; no group: freezeProcesses), after the signal that is to end it. */
+export function thawCall(leaderPid: number | undefined, found: number[]): void {
+  if (leaderPid !== undefined) signalGroup(leaderPid, "SIGCONT");
+  signalProcesses(found, "SIGCONT");
+}
+
 /** Sends `signal` to each pid; returns how many still existed. */
 export function signalProcesses(pids: number[], signal: NodeJS.Signals): number {
   let reached = 0;

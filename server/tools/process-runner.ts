@@ -14,12 +14,15 @@ import { BoundedCapture } from "./bounded-capture.ts";
 import { childEnvironment, LAUNCHER_ENVIRONMENT } from "./child-environment.ts";
 import {
   RUN_MARKER_VARIABLE,
+  freezeCall,
+  freezeProcesses,
   isGroupAlive,
   isProcessRunning,
   processStartTime,
   processesOfCall,
   signalGroup,
   signalProcesses,
+  thawCall,
   waitForGroupExit,
 } from "./process-group.ts";
 import {
@@ -238,7 +241,20 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
 
   // Descendants start no earlier than the leader; 0 (leader already gone) just widens the search.
   const leaderStart = processStartTime(pid) ?? 0;
-  const escaped = (): number[] => processesOfCall(marker, leaderStart, pid);
+  /**
+   * The processes the stop found outside the group, by pid and start time: an `env -i setsid` child is
+   * found through its parent only while that lives, so once the stop has ended the parent only this list
+   * still ties the child to the call — the call's end waits for them (and SIGKILLs them after the grace).
+   */
+  let stoppedOutsiders: { pid: number; start: number | undefined }[] = [];
+  const outsidersStillThere = (): number[] =>
+    stoppedOutsiders
+      .filter(({ pid: outsider, start }) => start !== undefined && processStartTime(outsider) === start)
+      .map(({ pid: outsider }) => outsider)
+      .filter(isProcessRunning);
+  const escaped = (): number[] => [
+    ...new Set([...processesOfCall(marker, leaderStart, pid), ...outsidersStillThere()]),
+  ];
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -250,10 +266,13 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     if (stopReason !== undefined) return;
     stopReason = reason;
     // Looked up before the group is signalled: once a parent dies its children are re-parented and the
-    // parent-pid link that finds an `env -i setsid` child is gone.
-    const outsiders = escaped();
+    // parent-pid link that finds an `env -i setsid` child is gone. Frozen while it is looked up, so that
+    // no child is made meanwhile (process-group.ts, the freeze rule); continued to act on SIGTERM.
+    const outsiders = freezeCall(pid, escaped);
+    stoppedOutsiders = outsiders.map((outsider) => ({ pid: outsider, start: processStartTime(outsider) }));
     signalGroup(pid, "SIGTERM");
     signalProcesses(outsiders, "SIGTERM");
+    thawCall(pid, outsiders);
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
       signalProcesses([...new Set([...outsiders, ...escaped()])], "SIGKILL");
@@ -390,9 +409,13 @@ async function endEscapedProcesses(
   graceMs: number,
   signalFirst = true,
 ): Promise<boolean> {
-  let remaining = escaped();
+  // Frozen while looked up (process-group.ts, the freeze rule): a daemon cannot make a child meanwhile.
+  let remaining = signalFirst ? freezeProcesses(escaped) : escaped();
   if (remaining.length === 0) return false;
-  if (signalFirst) signalProcesses(remaining, "SIGTERM");
+  if (signalFirst) {
+    signalProcesses(remaining, "SIGTERM");
+    thawCall(undefined, remaining);
+  }
   const deadline = Date.now() + graceMs;
   let pollMs = 1;
   while (remaining.length > 0 && Date.now() < deadline) {
@@ -403,6 +426,15 @@ async function endEscapedProcesses(
     if (remaining.length === 0) remaining = escaped();
   }
   signalProcesses(remaining, "SIGKILL");
+  // SIGKILL is acted on when the process next runs: the call ends once they have (a process stuck in the
+  // kernel may take longer; then the call ends after another grace all the same).
+  const killedBy = Date.now() + graceMs;
+  pollMs = 1;
+  while (remaining.length > 0 && Date.now() < killedBy) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    pollMs = Math.min(pollMs * 2, 25);
+    remaining = remaining.filter(isProcessRunning);
+  }
   return true;
 }
 

@@ -1,10 +1,11 @@
-// The empty file and folder the sandbox binds read-only over secrets and absent protected parts.
+// The empty file and folder the sandbox binds read-only over secrets (existing ones only: nothing is bound
+// over an absent path, which would leave a mount point on disk; see sandbox.ts).
 import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 /**
- * An empty file and an empty folder to bind read-only over secrets and absent protected parts. They live
+ * An empty file and an empty folder to bind read-only over secrets. They live
  * in one folder per user (`$TMPDIR/pseudoclaude-sandbox-<uid>`, reused by every server start, so nothing
  * piles up) and are checked on every call: still ours, still empty, else made again.
  */

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResult } from "../protocol/model.ts";
 import { ProcessRunner } from "./process-runner.ts";
+import { HOLD_WRITES_VARIABLE } from "./held-writes.ts";
 import { guardRepositories } from "./sandbox-call.ts";
 import {
   bwrapArguments,
@@ -62,6 +63,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   process.env.HOME = savedHome;
+  delete process.env[HOLD_WRITES_VARIABLE];
   for (const folder of [root, outside, home]) await rm(folder, { recursive: true, force: true });
 });
 
@@ -212,6 +214,24 @@ describe("S9: an approved command cannot write outside the workdir", () => {
     const removed = await run("rm -rf .PseudoClaude");
     expect(removed.ok).toBe(false);
     expect(existsSync(path.join(workdir, ".PseudoClaude", "skills"))).toBe(true);
+  });
+
+  it("a workdir without `.PseudoClaude/` does not gain one (no mount point), held or written directly", async () => {
+    for (const held of ["on", "off"]) {
+      process.env[HOLD_WRITES_VARIABLE] = held;
+      const result = await run("echo hi");
+      expect(result.ok, result.content).toBe(true);
+      expect(readdirSync(workdir), `writes held: ${held}`).toEqual([]);
+      // Made by the call itself: removed after a direct call, never applied from a held one.
+      const made = await run(
+        "mkdir -p .PseudoClaude/skills/evil && echo evil > .PseudoClaude/skills/evil/SKILL.md",
+      );
+      expect(made.ok, `writes held: ${held}`).toBe(false);
+      expect(made.content).toContain(
+        ".PseudoClaude: the playground reads its settings, skills and evals from it",
+      );
+      expect(readdirSync(workdir), `writes held: ${held}`).toEqual([]);
+    }
   });
 
   it("a symlinked `.PseudoClaude` is refused with the reason (a bind would follow it)", async () => {

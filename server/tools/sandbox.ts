@@ -1,7 +1,7 @@
 // The operating-system sandbox for every process the agent starts: bubblewrap (`bwrap`). This module
 // answers whether it can be used on this machine (probed once, by really starting a sandboxed `true`).
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SandboxState } from "../protocol/sandbox.ts";
@@ -213,8 +213,9 @@ export interface SandboxPolicy {
   /** The call's own pids cgroup (prepareSandboxedCall), removed by sandboxAftermath. */
   processGroup?: ProcessGroup;
   /**
-   * Absent paths no bind can keep absent (a stand-in would stay on disk and mean something): checked after
-   * the call, removed if the process made them, and the call fails (see sandboxAftermath).
+   * Protected paths that are absent: no bind is made over them (it would leave a mount point on disk, see
+   * sandboxPolicy's no-mount-point rule), so they are checked after the call instead — removed if the
+   * process made them (a held call's writes are refused whole), and the call fails (see sandboxAftermath).
    */
   mustStayAbsent: string[];
   /** Where in `mounts` writable binds may go: before every read-only bind, which they must not loosen. */
@@ -292,15 +293,6 @@ function entryAt(target: string): Entry {
 function within(child: string, parent: string): boolean {
   if (parent === "/") return true;
   return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
-}
-
-function isWritable(folder: string): boolean {
-  try {
-    accessSync(folder, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function realOrSelf(target: string): string {
@@ -398,20 +390,20 @@ export function sandboxPolicy(options: {
   // is the base bind itself, so the private /tmp, /dev and /proc go over it.
 
   const readOnly: string[] = [...exposed];
-  // Stand-ins for absent parts need a mount point created in the workdir; a workdir that is not writable
-  // anyway (a read-only file system) needs none.
-  const workdirWritable = isWritable(workdir);
-  const protect = (target: string, absentAs: "file" | "folder" | "skip"): void => {
+  // THE NO-MOUNT-POINT RULE: nothing is bound over a path that does not exist inside a writable folder.
+  // bwrap would create the target as a mount point on the real disk (or in the call's overlay), so the
+  // user's folder would gain an entry it never had, listed as the call's write. A protected part that is
+  // absent must stay absent instead (mustStayAbsent, checked after the call: a held call's writes are
+  // refused whole, a direct call's are removed), which protects it as well as an empty read-only stand-in.
+  const protect = (target: string): void => {
     const entry = entryAt(target);
     if (entry?.kind === "symlink") {
       // A symlink in a writable folder can be replaced by the process; a bind over it would follow it.
       refusal ??= `${target} is a symbolic link; the sandbox cannot keep it read-only`;
       return;
     }
-    if (!entry && (absentAs === "skip" || !workdirWritable)) return;
-    // An absent part gets an empty read-only stand-in; bwrap creates its mount point on disk.
-    const source = entry ? target : absentAs === "file" ? empty.file : empty.folder;
-    mounts.push("--ro-bind", source, target);
+    if (!entry) return;
+    mounts.push("--ro-bind", target, target);
     readOnly.push(target);
   };
 
@@ -422,13 +414,12 @@ export function sandboxPolicy(options: {
   if (entryAt(path.join(workdir, ".git"))?.kind === "symlink")
     refusal ??= `${path.join(workdir, ".git")} is a symbolic link; the sandbox cannot keep it read-only`;
   // What the playground reads from the workdir as configuration (protected-paths.ts): `.PseudoClaude/`
-  // (an absent one gets an empty read-only stand-in) and `.mcp.json` (an empty stand-in would be read as
-  // a broken config, so an absent one must stay absent).
-  protect(path.join(workdir, ".PseudoClaude"), "folder");
-  const mcpConfig = path.join(workdir, ".mcp.json");
-  if (entryAt(mcpConfig)) protect(mcpConfig, "skip");
-  else mustStayAbsent.push(mcpConfig);
-  // After the workdir's protected parts (their mount points may have to be made in the writable workdir).
+  // and `.mcp.json`, read-only when present and kept absent when absent (the no-mount-point rule above).
+  for (const name of [".PseudoClaude", ".mcp.json"]) {
+    const target = path.join(workdir, name);
+    if (entryAt(target)) protect(target);
+    else mustStayAbsent.push(target);
+  }
   for (const rootDir of roots) {
     mounts.push("--ro-bind", rootDir, rootDir);
     readOnly.push(rootDir);
@@ -440,7 +431,7 @@ export function sandboxPolicy(options: {
       const target = path.join(home, relative);
       if (!insideWritable(target) || target === path.join(workdir, ".PseudoClaude")) continue;
       if (entryAt(target)?.kind === "symlink") continue;
-      protect(target, "skip");
+      protect(target);
     }
   }
 
