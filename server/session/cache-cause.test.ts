@@ -2,27 +2,33 @@
 // Diagnostics row (the predicted divergence) of the same request name the same change against the same
 // request — before and after "cache as" changes midway, as the page shows them. Real hub and scripted
 // model; the page's reducer takes the session's messages and the strip renders as the inspector does.
+import { rm } from "node:fs/promises";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { requestCost } from "../../app/lib/cache-cost.ts";
 import { CacheStrip } from "../../app/components/cache-strip.tsx";
 import { applyServerMessage, initialUiState } from "../../app/state/reducer.ts";
 import { requestsOf } from "../../app/state/selectors.ts";
 import { requestSnapshot } from "../../app/state/snapshot-view.ts";
 import type { RequestView } from "../../app/state/types.ts";
+import { ProcessRunner } from "../tools/process-runner.ts";
 import type { ProtocolClient } from "../transport/protocol-client.ts";
-import { startHubHarness, type HubHarness } from "./testing/hub-harness.ts";
+import {
+  connectClient,
+  hubFolders,
+  startHub,
+  startHubHarness,
+  type HubHarness,
+} from "./testing/hub-harness.ts";
 
-let harness: HubHarness;
+let harness: HubHarness | undefined;
 let client: ProtocolClient;
 
-beforeEach(async () => {
-  harness = await startHubHarness("cache-cause-");
-  client = harness.client;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
 });
-
-afterEach(() => harness.close());
 
 /** A piece of the rendered strip, as text (its tags and React's text separators taken out). */
 function textOf(html: string, testId: string): string | undefined {
@@ -61,6 +67,8 @@ const causeWords: Record<string, RegExp> = {
 
 describe("the cache strip and the Diagnostics row of one request", () => {
   it("give the same cause, before and after 'cache as' changes midway", async () => {
+    harness = await startHubHarness("cache-cause-");
+    client = harness.client;
     const sessionId = await client.createSession({ cacheAs: "claude-sonnet-4-5" });
     for (const text of ["hello", "review the code", "hello"])
       expect((await client.sendMessage(sessionId, text)).reason).toBe("completed");
@@ -99,5 +107,46 @@ describe("the cache strip and the Diagnostics row of one request", () => {
     // change of "cache as" did not: every request was predicted again as the new model.
     expect(checked).toContain("#3 system_changed");
     expect(checked.slice(-2)).toEqual(["#6 null", "#7 null"]);
+  });
+
+  it("go on from the last request after the session is reopened on a new server, 'cache as' included", async () => {
+    // The same session on a hub that starts again on the same folders: its cache model is rebuilt from
+    // the log (as the requests were predicted: as the "cache as" model chosen midway), so the next
+    // request is compared with the last one shown, not taken for the session's first.
+    const folders = await hubFolders("cache-cause-reopen-");
+    const processes = new ProcessRunner();
+    let hub = await startHub(folders, processes);
+    client = await connectClient(hub);
+    const sessionId = await client.createSession({ cacheAs: "claude-sonnet-4-5" });
+    for (const text of ["hello", "hello"])
+      expect((await client.sendMessage(sessionId, text)).reason).toBe("completed");
+    const from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-sonnet-4" } });
+    await client.waitForEvent("cache_repredicted", { sessionId, from });
+    await client.close();
+    await hub.shutdown();
+
+    hub = await startHub(folders, processes);
+    client = await connectClient(hub);
+    try {
+      client.send({ type: "open_session", sessionId });
+      await client.waitForEvent("session_opened", { sessionId });
+      expect((await client.sendMessage(sessionId, "hello")).reason).toBe("completed");
+      const next = client.requests(sessionId).at(-1)!;
+      expect(next.requestIndex).toBe(3);
+      expect(next.cache).toMatchObject({
+        model: "claude-sonnet-4",
+        diagnostics: { comparedWith: 2, type: null },
+      });
+      const firstMiss = next.cache!.segments.find((segment) => segment.status !== "read");
+      expect(firstMiss?.reason).not.toContain("first request");
+      // Within the TTL, what request #2 cached is read again.
+      expect(next.cache!.segments[0].status).toBe("read");
+    } finally {
+      await client.close();
+      await hub.shutdown();
+      await processes.killAll();
+      await rm(folders.root, { recursive: true, force: true });
+    }
   });
 });
