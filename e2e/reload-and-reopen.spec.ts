@@ -85,3 +85,41 @@ test("broken skills become warnings, removals and lint notes, and the rest still
   await page.getByTestId("catalog-warnings").scrollIntoViewIfNeeded();
   await workspace.screenshot("catalog-problems");
 });
+
+test("the inspector keeps the request the user selected across a reload, and falls back to the newest when it is gone", async ({
+  page,
+  workspace,
+}) => {
+  const { chat, inspector } = workspace;
+  for (const count of [1, 2]) {
+    await chat.send("hello there");
+    await expect(chat.stopTurn().nth(count - 1)).toHaveAttribute("data-reason", "completed");
+  }
+  await expect(inspector.timelineEntry(2)).toBeVisible();
+  await inspector.selectRequest(1);
+
+  await page.reload();
+  await workspace.expectConnected();
+  await expect(inspector.timelineEntry(2)).toBeVisible();
+  await expect(page.getByTestId("inspector-selected")).toHaveText("Request #1");
+  await expect(inspector.timelineEntry(1)).toHaveAttribute("aria-pressed", "true");
+  await expect(inspector.timelineEntry(2)).toHaveAttribute("aria-pressed", "false");
+
+  // A kept request the session does not have: the newest, as if nothing had been selected, and the
+  // entry goes.
+  await page.evaluate(() => {
+    const key = "pseudoclaude-playground-selected-request";
+    const kept = JSON.parse(window.sessionStorage.getItem(key) ?? "{}") as { sessionId?: string };
+    window.sessionStorage.setItem(key, JSON.stringify({ sessionId: kept.sessionId, requestIndex: 99 }));
+  });
+  await page.reload();
+  await workspace.expectConnected();
+  await expect(inspector.timelineEntry(2)).toBeVisible();
+  await expect(page.getByTestId("inspector-selected")).toHaveText("Request #2");
+  await expect(inspector.timelineEntry(2)).toHaveAttribute("aria-pressed", "true");
+  await expect
+    .poll(() =>
+      page.evaluate(() => window.sessionStorage.getItem("pseudoclaude-playground-selected-request")),
+    )
+    .toBeNull();
+});

@@ -5,8 +5,8 @@ test.use({ scenariosDir: demoScenarios });
 // The three levels of disclosure with the demo skill (scenarios/csv-columns.yaml): request #1 lists
 // csv-report by its index line (L1); load_skill puts its SOP with its base directory and file list into
 // the environment (L2); the model reads reference/column-types.md and runs the skill's script (L3). The
-// lane shows each file of the skill as listed, then read (or ran, for the script), and the token cost of
-// each level.
+// lane shows each file of the skill as the selected request carried it — listed, then read (or ran, for
+// the script) in the requests after the read — and the token cost of each level.
 test("a skill's own files go from listed to read, with the token cost of each level", async ({
   page,
   workspace,
@@ -21,8 +21,13 @@ test("a skill's own files go from listed to read, with the token cost of each le
   await expect(chat.approvalCard().getByTestId("approval-skill")).toContainText(
     "Runs a script of skill csv-report",
   );
-  // By now the reference file was read; the script is listed in the manifest but not read.
-  await expect(reference).toHaveAttribute("data-state", "read");
+  // By now the reference file was read, by request #3's calls: #3 does not carry it (its result goes
+  // into #4), and the lane says so; the script is listed in the manifest but not read.
+  await expect(page.getByTestId("inspector-selected")).toHaveText("Request #3");
+  await expect(reference).toHaveAttribute("data-state", "listed");
+  await expect(page.getByTestId("skill-after-request-csv-report")).toContainText(
+    "After #3 (in the requests that follow): reference/column-types.md read",
+  );
   await expect(script).toHaveAttribute("data-state", "listed");
   await expect(page.getByTestId("skill-file-csv-report-profile-csv.mjs")).toHaveAttribute(
     "data-state",
@@ -40,7 +45,12 @@ test("a skill's own files go from listed to read, with the token cost of each le
   await expect(environment).toContainText("Skill base directory:");
   await expect(environment).toContainText("- reference/column-types.md (");
   await expect(page.getByTestId("skill-base-csv-report")).toContainText("skills/csv-report");
-  // Every level has a figure from the server's tokenizer; L3 is what the read cost.
+  // #2 carried the SOP, no file of the skill yet.
+  await expect(page.getByTestId("skill-level-l3-csv-report")).toHaveText("0");
+  await expect(reference).toHaveAttribute("data-state", "listed");
+  // The last request carries the read and the script's output: every level has a figure from the
+  // server's tokenizer; L3 is what the read cost.
+  await inspector.selectRequest(4);
   for (const level of ["l1", "l2", "l3"]) {
     await expect(page.getByTestId(`skill-level-${level}-csv-report`)).toHaveText(/^[1-9]\d*$/);
   }

@@ -12,6 +12,7 @@ import type { RequestView } from "../state/types.ts";
 import type { CacheStats } from "../../server/protocol/index.ts";
 import type { SkillResourceView } from "../state/skill-resources.ts";
 import { CacheStrip } from "./cache-strip.tsx";
+import { useKeptSelection } from "./kept-selection.ts";
 import { CacheStatsHeader } from "./cache-report.tsx";
 import { ContextView } from "./context-view.tsx";
 import { LineDiffView, Loading } from "./lazy.tsx";
@@ -130,6 +131,8 @@ function Timeline({
 
 export function InspectorPanel({
   requests,
+  sessionId,
+  replayed = true,
   selectedIndex,
   onSelect,
   onShowTurn,
@@ -140,6 +143,10 @@ export function InspectorPanel({
   cacheStats,
 }: {
   requests: RequestView[];
+  /** The session shown: its selected request is kept for a reload of the tab (./kept-selection.ts). */
+  sessionId?: string;
+  /** Whether the session's replay has arrived in full (a kept request it lacks will not come). */
+  replayed?: boolean;
   /** The session's cache figures after its last run (cache_stats). */
   cacheStats?: CacheStats;
   selectedIndex?: number;
@@ -157,8 +164,9 @@ export function InspectorPanel({
   const summaryArea = useRef<HTMLDivElement>(null);
   const [lineDiffOn, setLineDiffOn] = useState(false);
   const paneIds = useTabIds();
+  const shownIndex = useKeptSelection(sessionId, requests, selectedIndex, replayed, onSelect);
   const selected =
-    requests.find((request) => request.requestIndex === selectedIndex) ?? requests[requests.length - 1];
+    requests.find((request) => request.requestIndex === shownIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
   const previous = position > 0 ? requests[position - 1] : undefined;
   // The selected request in full (resolved from the session's blobs only for the one shown).
@@ -386,7 +394,12 @@ export function InspectorPanel({
             </div>
           </div>
         </div>
-        <SkillResourcesLane skills={skillResources} segments={snapshot.segments} />
+        <SkillResourcesLane
+          skills={skillResources}
+          segments={snapshot.segments}
+          requestIndex={selected.requestIndex}
+          activeSkills={snapshot.activeSkills}
+        />
         {diff && (
           <p className="text-[0.7rem] text-slate-700" data-testid="request-diff">
             vs #{previous!.requestIndex}:{" "}

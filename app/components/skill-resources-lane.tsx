@@ -1,16 +1,20 @@
 // Level 3 of disclosure: per loaded skill, its base directory, its files as listed / read / ran as a script
 // / used by a command / never read, and the token cost of each level — L1 its index line, L2 its SOP in
 // the environment (the selected request's segment), L3 its files read into the conversation. Every
-// figure is the server's tokenizer.
+// figure is the server's tokenizer. All of it as the selected request carried it (state/skill-files.ts):
+// the skills active in it and the reads its conversation holds; what the session did after it, and the
+// skills loaded after it, are named as such.
 "use client";
 import type { PromptSegment } from "../../server/protocol/index.ts";
 import {
+  filesAt,
   neverReadFiles,
   readTokens,
   skillFileRows,
+  usesAfterRequest,
   type SkillFileRow,
-  type SkillResourceView,
-} from "../state/skill-resources.ts";
+} from "../state/skill-files.ts";
+import type { SkillResourceView } from "../state/skill-resources.ts";
 
 const stateStyle = {
   listed: "text-slate-600",
@@ -48,7 +52,7 @@ function fileTitle(file: SkillFileRow): string {
 
 export const levelHelp =
   "Token cost per level, counted by the server (o200k_base): L1 its line in the stable system's index, " +
-  "L2 its SOP in this request's environment, L3 its own files read into the conversation so far.";
+  "L2 its SOP in this request's environment, L3 its own files read into the conversation before this request (their results are in its messages).";
 
 /** A test id part for a path: `/` and other separators become `-`. */
 export function pathTestId(path: string): string {
@@ -58,18 +62,37 @@ export function pathTestId(path: string): string {
 export function SkillResourcesLane({
   skills,
   segments,
+  requestIndex,
+  activeSkills,
 }: {
+  /** The session's loaded skills and their reads so far. */
   skills: SkillResourceView[];
   /** The selected request's segments (L2 is the environment segment named after the skill). */
   segments?: PromptSegment[];
+  /** The selected request, and the skills active in it: the lane shows what it carried. */
+  requestIndex: number;
+  activeSkills: readonly string[];
 }) {
   if (skills.length === 0) return null;
+  const carried = skills.filter((skill) => activeSkills.includes(skill.skill));
+  const absent = skills
+    .filter((skill) => !activeSkills.includes(skill.skill))
+    .map((skill) =>
+      skill.loadedAfter !== undefined && skill.loadedAfter >= requestIndex
+        ? `${skill.skill} (loaded after it)`
+        : `${skill.skill} (not active in it)`,
+    );
   return (
     <div className="space-y-1 text-[0.7rem]" data-testid="skill-resources-lane">
-      <div className="font-semibold" title={levelHelp}>
-        Skill files (level 3)
+      <div className="font-semibold" title={levelHelp} data-testid="skill-resources-scope">
+        Skill files (level 3){" "}
+        <span className="font-normal text-slate-500">
+          · as request #{requestIndex} carried them: reads before it
+        </span>
       </div>
-      {skills.map((skill) => {
+      {carried.map((skill) => {
+        const at = filesAt(skill, requestIndex);
+        const after = usesAfterRequest(skill, requestIndex);
         const sop = segments?.find(
           (segment) => segment.kind === "environment" && segment.name === skill.skill,
         );
@@ -80,7 +103,7 @@ export function SkillResourcesLane({
               <span className="text-slate-500" data-testid={`skill-levels-${skill.skill}`} title={levelHelp}>
                 L1 <span data-testid={`skill-level-l1-${skill.skill}`}>{skill.indexTokens ?? "—"}</span> · L2{" "}
                 <span data-testid={`skill-level-l2-${skill.skill}`}>{sop?.tokens ?? "—"}</span> · L3{" "}
-                <span data-testid={`skill-level-l3-${skill.skill}`}>{readTokens(skill)}</span> tokens
+                <span data-testid={`skill-level-l3-${skill.skill}`}>{readTokens(at)}</span> tokens
               </span>
             </div>
             <div
@@ -91,7 +114,7 @@ export function SkillResourcesLane({
               {skill.baseDir}
             </div>
             <ul className="font-mono">
-              {skillFileRows(skill).map((file) => (
+              {skillFileRows(at).map((file) => (
                 <li
                   key={file.path}
                   data-testid={`skill-file-${skill.skill}-${pathTestId(file.path)}`}
@@ -109,9 +132,19 @@ export function SkillResourcesLane({
               ))}
               {skill.more > 0 && <li className="text-slate-500">… and {skill.more} more</li>}
             </ul>
+            {after.length > 0 && (
+              <div className="text-slate-500" data-testid={`skill-after-request-${skill.skill}`}>
+                After #{requestIndex} (in the requests that follow): {after.join(", ")}
+              </div>
+            )}
           </div>
         );
       })}
+      {absent.length > 0 && (
+        <div className="text-slate-500" data-testid="skill-resources-not-in-request">
+          Not in request #{requestIndex}: {absent.join(", ")}
+        </div>
+      )}
     </div>
   );
 }

@@ -361,6 +361,8 @@ export function Workspace() {
               <Loading inline>
                 <MemoInspectorPanel
                   requests={requestsOf(state)}
+                  sessionId={session?.id}
+                  replayed={!session || session.lastSeq >= session.openedSeq}
                   selectedIndex={selectedRequest}
                   onSelect={setSelectedRequest}
                   onShowTurn={setHighlightRequest}

@@ -2,21 +2,10 @@
 // ends → never read.
 import { describe, expect, it } from "vitest";
 import type { WireRunnerEvent as RunnerEvent } from "../../server/protocol/index.ts";
-import { uiReducer, initialUiState } from "./reducer.ts";
-import { neverReadFiles, readTokens, skillFileRows } from "./skill-resources.ts";
-import { envelope, summary } from "./test-builders.ts";
-import type { UiState } from "./types.ts";
+import { filesAt, neverReadFiles, readTokens, skillFileRows } from "./skill-files.ts";
+import { playEvents } from "./test-builders.ts";
 
-function play(events: RunnerEvent[]): UiState {
-  let state = uiReducer(initialUiState, {
-    type: "server",
-    message: envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] }),
-  });
-  events.forEach((event, index) => {
-    state = uiReducer(state, { type: "server", message: envelope(index + 2, event) });
-  });
-  return state;
-}
+const play = playEvents;
 
 const activated: RunnerEvent = {
   type: "skill_activated",
@@ -41,7 +30,7 @@ const activated: RunnerEvent = {
 describe("skill resources in the UI state", () => {
   it("moves a file from listed to read, and an unread referenced one to never read when the run ends", () => {
     const loaded = play([activated]).session!.skillResources!["csv-report"]!;
-    expect(skillFileRows(loaded).map((row) => row.state)).toEqual(["listed", "listed", "listed"]);
+    expect(skillFileRows(filesAt(loaded)).map((row) => row.state)).toEqual(["listed", "listed", "listed"]);
 
     const read: RunnerEvent = {
       type: "skill_resource_read",
@@ -53,16 +42,16 @@ describe("skill resources in the UI state", () => {
     };
     const stop: RunnerEvent = { type: "stop", runId: "r1", reason: "completed", iterations: 3 };
     const during = play([activated, read]).session!.skillResources!["csv-report"]!;
-    expect(skillFileRows(during).map((row) => row.state)).toEqual(["read", "listed", "listed"]);
-    expect(readTokens(during)).toBe(300);
+    expect(skillFileRows(filesAt(during)).map((row) => row.state)).toEqual(["read", "listed", "listed"]);
+    expect(readTokens(filesAt(during))).toBe(300);
 
     const after = play([activated, read, read, stop]).session!.skillResources!["csv-report"]!;
-    expect(skillFileRows(after).map((row) => [row.path, row.state])).toEqual([
+    expect(skillFileRows(filesAt(after)).map((row) => [row.path, row.state])).toEqual([
       ["reference/column-types.md", "read"],
       ["scripts/column-types.mjs", "never-read"],
       ["profile-csv.mjs", "listed"],
     ]);
-    expect(after.reads["reference/column-types.md"]).toEqual({ reads: 2, bytes: 2400, tokens: 600 });
+    expect(filesAt(after).reads["reference/column-types.md"]).toEqual({ reads: 2, bytes: 2400, tokens: 600 });
     expect(neverReadFiles(after)).toEqual(["scripts/column-types.mjs"]);
     expect(after.indexTokens).toBe(46);
   });
@@ -84,13 +73,17 @@ describe("skill resources in the UI state", () => {
       used("reference/column-types.md", "named"),
       stop,
     ]).session!.skillResources!["csv-report"]!;
-    expect(skillFileRows(after).map((row) => [row.path, row.state])).toEqual([
+    expect(skillFileRows(filesAt(after)).map((row) => [row.path, row.state])).toEqual([
       ["reference/column-types.md", "used"],
       ["scripts/column-types.mjs", "ran"],
       ["profile-csv.mjs", "listed"],
     ]);
     expect(neverReadFiles(after)).toEqual([]);
-    expect(after.uses?.["scripts/column-types.mjs"]).toEqual({ ran: 1, named: 0, tool: "run_command" });
+    expect(filesAt(after).uses["scripts/column-types.mjs"]).toEqual({
+      ran: 1,
+      named: 0,
+      tool: "run_command",
+    });
     // Uses survive a reload of the skill (a second load_skill), as reads do.
     const reloaded = play([activated, used("scripts/column-types.mjs", "ran"), activated, stop]).session!
       .skillResources!["csv-report"]!;
@@ -99,7 +92,10 @@ describe("skill resources in the UI state", () => {
     const beyond = play([activated, used("scripts/more/extra.sh", "ran")]).session!.skillResources![
       "csv-report"
     ]!;
-    expect(skillFileRows(beyond).at(-1)).toMatchObject({ path: "scripts/more/extra.sh", state: "ran" });
+    expect(skillFileRows(filesAt(beyond)).at(-1)).toMatchObject({
+      path: "scripts/more/extra.sh",
+      state: "ran",
+    });
   });
 
   it("ignores a read of a skill it never saw loaded, and a log without manifests", () => {

@@ -1,6 +1,7 @@
 // Builders for realistic wire messages, shared by the reducer and derive tests.
 import type {
   Blob,
+  WireRunnerEvent,
   LOAD_SKILL_TOOL_NAME,
   RequestEvent,
   RequestRef,
@@ -11,7 +12,8 @@ import type {
   ToolDefinition,
 } from "../../server/protocol/index.ts";
 import type { ResolvedSnapshot } from "./snapshot-view.ts";
-import type { RequestView } from "./types.ts";
+import type { RequestView, UiState } from "./types.ts";
+import { initialUiState, uiReducer } from "./reducer.ts";
 import { RequestStore } from "./request-store.ts";
 import { buildFrame, ownFields } from "../../server/protocol/request-model.ts";
 
@@ -170,4 +172,16 @@ export function requestView(full: ResolvedSnapshot, options: { payload?: unknown
   const payload = payloadBlobs(options.payload);
   store.addBlobs(payload.blobs);
   return { ...view, payload: payload.hash };
+}
+
+/** The UI state after a session opens empty and `events` arrive, one message each, in order. */
+export function playEvents(events: readonly (WireRunnerEvent | SessionEvent)[]): UiState {
+  let state = uiReducer(initialUiState, {
+    type: "server",
+    message: envelope(1, { type: "session_opened", session: summary(), history: [], activeSkills: [] }),
+  });
+  events.forEach((event, index) => {
+    state = uiReducer(state, { type: "server", message: envelope(index + 2, event) });
+  });
+  return state;
 }

@@ -37,6 +37,12 @@ export interface LedgerRequest {
   predicted?: SnapshotCache["predicted"];
   /** What the SOP placement does to its cache, in words. */
   placementNote?: string;
+  /**
+   * The divergence the cache model found for it (its prediction's `diagnostics`): the one its cache
+   * strip words, so the ledger takes it as it is. Absent (no prediction, a log from before predictions
+   * carried it): the ledger finds it by the same function against the request before.
+   */
+  diagnostics?: PredictedCacheDiagnostics;
 }
 
 /**
@@ -92,7 +98,7 @@ export class CacheLedger {
       model: request.model,
       segments: request.segments,
     };
-    const diagnostics = predictDiagnostics(this.last, current, this.registered);
+    const diagnostics = request.diagnostics ?? predictDiagnostics(this.last, current, this.registered);
     for (const name of request.registeredNotVisible ?? []) this.registered.add(name);
     this.last = current;
     this.lastTools = request.tools;
@@ -116,11 +122,16 @@ export class CacheLedger {
   }
 
   /**
-   * Every request predicted again (a new "cache as" model): their figures change, their divergences do
-   * not (those are the segments'). Returns the new predictions with this ledger's diagnostics and
-   * placement notes on them, as the requests' own predictions had them.
+   * Every request predicted again (a new "cache as" model, as if every request had gone to it): their
+   * figures change, and so do their divergences where the model was part of them (a request after an
+   * earlier "cache as" change no longer follows another model's request). A new prediction carries its
+   * divergence (`diagnostics`); one from an older log without it keeps the request's. Returns the new
+   * predictions with their diagnostics and this ledger's placement notes on them.
    */
   repredicted(requests: readonly { requestIndex: number; cache: SnapshotCache }[]) {
+    const last = requests.at(-1);
+    if (this.last && last?.requestIndex === this.last.requestIndex)
+      this.last = { ...this.last, model: last.cache.model };
     return requests.map(({ requestIndex, cache }) => {
       const entry = this.entries.findLast((candidate) => candidate.requestIndex === requestIndex);
       if (!entry) return { requestIndex, cache };
@@ -129,6 +140,7 @@ export class CacheLedger {
         write: cache.predicted.cacheCreationInputTokens,
         uncached: cache.predicted.inputTokens,
       };
+      if (cache.diagnostics) entry.diagnostics = cache.diagnostics;
       return {
         requestIndex,
         cache: {
@@ -206,6 +218,7 @@ export class CacheLedger {
         registeredNotVisible: snapshot.registeredNotVisible,
         ...(snapshot.cache ? { predicted: snapshot.cache.predicted } : {}),
         ...(snapshot.cache?.placementNote ? { placementNote: snapshot.cache.placementNote } : {}),
+        ...(snapshot.cache?.diagnostics ? { diagnostics: snapshot.cache.diagnostics } : {}),
       });
     } else if (event.type === "usage") {
       const entry = this.entries.findLast((candidate) => candidate.requestIndex === event.requestIndex);

@@ -185,3 +185,39 @@ describe("cache model: OpenAI and unknown models", () => {
     expect(prediction.segments[0].reason).toContain("no caching rules");
   });
 });
+
+describe("cache model: one divergence per request", () => {
+  it("a tool no longer sent is a tools change in both the strip's reason and the diagnostics", () => {
+    // The last tool goes: the stable system slides into its place, and the change is still the tools'.
+    const model = new CacheModel(config.rules, config.prices);
+    model.predict(request([...TOOLS, STABLE, ...ENV, ...messages(1)]));
+    const next = model.predict(request([TOOLS[0], STABLE, ...ENV, ...messages(2)], { runId: "run_2" }));
+    expect(next.diagnostics).toMatchObject({ type: "tools_changed", toolsRemoved: ["read_file"] });
+    const firstMiss = next.segments.find((segment) => segment.status !== "read");
+    expect(firstMiss?.reason).toContain("tools changed: read_file no longer visible");
+  });
+
+  it("compares each request with the one before it, whatever its model, in both views", () => {
+    const model = new CacheModel(config.rules, config.prices);
+    model.predict(request([...TOOLS, STABLE, ...ENV, ...messages(1)], { breakpoints: "rolling" }));
+    const other = model.predict(
+      request([...TOOLS, STABLE, ...ENV, ...messages(2)], {
+        model: "claude-opus-4-1",
+        breakpoints: "rolling",
+      }),
+    );
+    expect(other.diagnostics).toMatchObject({ type: "model_changed", comparedWith: index - 1 });
+    expect(other.segments[0].reason).toBe(
+      "written (1.25× input), model changed from claude-sonnet-4-5: caches are per model, nothing of claude-opus-4-1 cached yet",
+    );
+    // Back to the first model: its entry is still read, and what is not read is said against the request before.
+    const back = model.predict(
+      request([...TOOLS, STABLE, ...ENV, ...messages(3)], { breakpoints: "rolling" }),
+    );
+    expect(back.diagnostics).toMatchObject({ type: "model_changed", comparedWith: index - 1 });
+    expect(back.segments[0].status).toBe("read");
+    expect(back.segments.find((segment) => segment.status !== "read")?.reason).toContain(
+      `model changed from claude-opus-4-1 since request #${index - 1}: caches are per model`,
+    );
+  });
+});

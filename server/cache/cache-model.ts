@@ -19,6 +19,8 @@ import type {
 import { sha256Hex } from "../prompt/hash.ts";
 import { costUsd } from "../shared/prices.ts";
 import { formatCount } from "../shared/figures.ts";
+import { missReason, type ToolOrigin } from "./miss-reason.ts";
+import { findDivergence, type ComparedRequest } from "./predicted-diagnostics.ts";
 import {
   minCacheableTokens,
   priceFor,
@@ -61,6 +63,12 @@ interface Seen {
 }
 
 type Part = CacheSegment["part"];
+
+/** From which segment on a request re-sends what the one before it had, and why (./miss-reason.ts). */
+interface Miss {
+  index: number;
+  reason: string;
+}
 
 function partOf(segment: PromptSegment): Part {
   switch (segment.kind) {
@@ -112,20 +120,15 @@ function endsBlock(segments: readonly PromptSegment[], index: number): boolean {
   return !(segments[index].kind === "environment" && segments[index + 1]?.kind === "environment");
 }
 
-function listNames(names: string[]): string {
-  return names.length <= 3
-    ? names.join(", ")
-    : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
-}
-
 export class CacheModel implements CachePredictor {
   private readonly entries = new Map<string, Entry>();
   private readonly lastByModel = new Map<string, Seen>();
   /** OpenAI: prompts seen, newest last (their prefix keys). */
   private readonly prompts: Seen[] = [];
-  private readonly registeredIn = new Map<string, { requestIndex: number; run: number }>();
+  private readonly registeredIn = new Map<string, ToolOrigin>();
   private readonly runs: string[] = [];
-  private lastModel?: string;
+  /** The last request predicted, whatever its model: what the next one is compared with. */
+  private previous: ComparedRequest | undefined;
 
   constructor(
     private readonly rules: CacheRules,
@@ -136,11 +139,30 @@ export class CacheModel implements CachePredictor {
   predict(request: CacheRequest): SnapshotCache {
     if (!this.runs.includes(request.runId)) this.runs.push(request.runId);
     const family = ruleFamily(this.rules, request.model);
+    // The request's one divergence from the request before it (whatever its model): the reasons of the
+    // segments it re-sends and the prediction's diagnostics both come from it.
+    const current: ComparedRequest = {
+      requestIndex: request.requestIndex,
+      atMs: Date.parse(request.at),
+      model: request.model,
+      segments: request.segments,
+    };
+    const divergence = findDivergence(this.previous, current, new Set(this.registeredIn.keys()));
+    const miss: Miss = {
+      index: divergence.index,
+      reason: missReason(
+        divergence,
+        this.previous,
+        current,
+        this.registeredIn,
+        this.lastByModel.has(request.model),
+      ),
+    };
     const prediction =
       family === "anthropic"
-        ? this.anthropic(request)
+        ? this.anthropic(request, miss)
         : family === "openai"
-          ? this.openai(request)
+          ? this.openai(request, miss)
           : this.none(request);
     for (const name of request.registeredNotVisible ?? []) {
       if (!this.registeredIn.has(name)) {
@@ -150,8 +172,8 @@ export class CacheModel implements CachePredictor {
         });
       }
     }
-    this.lastModel = request.model;
-    return prediction;
+    this.previous = current;
+    return { ...prediction, diagnostics: divergence.diagnostics };
   }
 
   private result(
@@ -229,75 +251,7 @@ export class CacheModel implements CachePredictor {
     );
   }
 
-  /** Why a segment at or after `from` could not be read: what changed since the last request of this model. */
-  private divergence(request: CacheRequest, previous: Seen | undefined): { index: number; reason: string } {
-    if (!previous) {
-      const switched = this.lastModel && this.lastModel !== request.model;
-      return {
-        index: 0,
-        reason: switched
-          ? `model changed from ${this.lastModel}: caches are per model, nothing of ${request.model} cached yet`
-          : "first request: nothing cached yet",
-      };
-    }
-    const now = request.segments;
-    const before = previous.segments;
-    let index = 0;
-    while (index < now.length && index < before.length && now[index].hash === before[index].hash) index++;
-    if (index >= before.length) return { index, reason: `new since request #${previous.requestIndex}` };
-    if (index >= now.length) return { index, reason: `shorter than request #${previous.requestIndex}` };
-    const changed = now[index];
-    const tail = ", so everything after it is re-sent";
-    if (changed.kind === "tool" || before[index].kind === "tool") {
-      const names = (segments: readonly PromptSegment[]) =>
-        segments.filter((segment) => segment.kind === "tool").map((segment) => segment.name);
-      const was = new Set(names(before));
-      const is = new Set(names(now));
-      const added = [...is].filter((name) => !was.has(name));
-      const removed = [...was].filter((name) => !is.has(name));
-      const parts: string[] = [];
-      if (added.length > 0) {
-        const origin = added.map((name) => this.registeredIn.get(name)).find((info) => info !== undefined);
-        parts.push(
-          `${listNames(added)} became visible${origin ? ` (registered in run ${origin.run}, request #${origin.requestIndex})` : ""}`,
-        );
-      }
-      if (removed.length > 0) parts.push(`${listNames(removed)} no longer visible`);
-      if (parts.length === 0) parts.push(`the definition of ${changed.name} changed`);
-      return { index, reason: `tools changed: ${parts.join("; ")}${tail}` };
-    }
-    if (changed.kind === "system" || before[index].kind === "system") {
-      return {
-        index,
-        reason: `stable system changed since request #${previous.requestIndex} (skills index or disclosure)${tail}`,
-      };
-    }
-    if (changed.kind === "environment" || before[index].kind === "environment") {
-      const sections = (segments: readonly PromptSegment[]) =>
-        new Map(segments.filter((s) => s.kind === "environment").map((s) => [s.name, s.hash]));
-      const was = sections(before);
-      const is = sections(now);
-      const added = [...is.keys()].filter((name) => !was.has(name));
-      const changedSections = [...is.keys()].filter(
-        (name) => was.has(name) && was.get(name) !== is.get(name),
-      );
-      const what =
-        added.length > 0
-          ? `${listNames(added)} SOP added`
-          : changedSections.includes("base")
-            ? "its facts changed (date, model or working directory)"
-            : changedSections.length > 0
-              ? `${listNames(changedSections)} SOP changed`
-              : "a section was removed";
-      return { index, reason: `environment changed: ${what}, so every message after it is re-sent` };
-    }
-    return {
-      index,
-      reason: `conversation differs from request #${previous.requestIndex} at message ${changed.name}${tail}`,
-    };
-  }
-
-  private anthropic(request: CacheRequest): SnapshotCache {
+  private anthropic(request: CacheRequest, miss: Miss): SnapshotCache {
     const rules = this.rules.anthropic;
     const { segments } = request;
     const atMs = Date.parse(request.at);
@@ -358,7 +312,6 @@ export class CacheModel implements CachePredictor {
     }
     const lastPoint = breakpoints[breakpoints.length - 1] ?? -1;
 
-    const miss = this.divergence(request, previous);
     const ttlText = `${rules.ttlSeconds.value["5m"] / 60}-minute TTL`;
     const missReason = (index: number): string => {
       if (index >= miss.index) return miss.reason;
@@ -405,7 +358,7 @@ export class CacheModel implements CachePredictor {
     return this.result(request, "anthropic", statuses);
   }
 
-  private openai(request: CacheRequest): SnapshotCache {
+  private openai(request: CacheRequest, miss: Miss): SnapshotCache {
     const rules = this.rules.openai;
     const { segments } = request;
     const atMs = Date.parse(request.at);
@@ -440,7 +393,6 @@ export class CacheModel implements CachePredictor {
         : Math.min(matchedTokens, minimum + Math.floor((matchedTokens - minimum) / step) * step);
     if (matchedWith) matchedWith.atMs = atMs;
 
-    const miss = this.divergence(request, previous);
     let offset = 0;
     const statuses = segments.map((segment, index) => {
       const start = offset;

@@ -2,6 +2,10 @@
 // request and of the one it is compared with: Anthropic's comparison names the first point where the new
 // request's prefix (tools → system → messages) stops matching the old one; a request that only appends
 // to the old one has no divergence. Pure.
+//
+// The one place a request's divergence is found: the cache model words its reasons from it (the cache
+// strip's cause, ./miss-reason.ts) and its prediction carries it as `diagnostics` (the Diagnostics row),
+// so the two views of one request cannot explain it differently.
 import type { CacheDivergenceType, PredictedCacheDiagnostics } from "../protocol/cache-report.ts";
 import type { PromptSegment } from "../protocol/runner-events.ts";
 import { causeOfDivergence } from "./miss-causes.ts";
@@ -23,6 +27,25 @@ export function systemChars(segments: readonly PromptSegment[]): number {
   return segments
     .filter((segment) => segment.kind === "system" || segment.kind === "environment")
     .reduce((sum, segment) => sum + (segment.chars ?? 0), 0);
+}
+
+/** Where a kind of segment sits in the prefix order tools → system → environment → messages. */
+const prefixOrder: Record<PromptSegment["kind"], number> = { tool: 0, system: 1, environment: 2, message: 3 };
+
+/**
+ * What diverged where two requests differ at one index: the earlier of the two segments' kinds in the
+ * prefix order. A tool that is no longer sent makes the system slide into its place, and that is a tools
+ * change, not a system one.
+ */
+export function divergedKind(
+  before: PromptSegment | undefined,
+  now: PromptSegment | undefined,
+): PromptSegment["kind"] {
+  const kinds = [before?.kind, now?.kind].filter((kind) => kind !== undefined);
+  return kinds.reduce(
+    (first, kind) => (prefixOrder[kind] < prefixOrder[first] ? kind : first),
+    kinds[0] ?? "message",
+  );
 }
 
 function typeOf(kind: PromptSegment["kind"]): CacheDivergenceType {
@@ -79,21 +102,39 @@ function announcement(
   return loaded.length > 0 ? `${listNames(loaded)} SOP loaded into the environment` : undefined;
 }
 
+/** A request's divergence: the diagnostics, and the index of the segment where it stops extending the baseline. */
+export interface Divergence {
+  diagnostics: PredictedCacheDiagnostics;
+  /** The first segment of `current` not in the baseline's prefix (its length when it extends it; 0 for a new model). */
+  index: number;
+}
+
 export function predictDiagnostics(
   baseline: ComparedRequest | undefined,
   current: ComparedRequest,
   registeredEarlier: ReadonlySet<string> = new Set(),
 ): PredictedCacheDiagnostics {
+  return findDivergence(baseline, current, registeredEarlier).diagnostics;
+}
+
+export function findDivergence(
+  baseline: ComparedRequest | undefined,
+  current: ComparedRequest,
+  registeredEarlier: ReadonlySet<string> = new Set(),
+): Divergence {
   const tokensFrom = (index: number) =>
     current.segments.slice(index).reduce((sum, segment) => sum + segment.tokens, 0);
   if (!baseline) {
     return {
-      comparedWith: null,
-      type: null,
-      missedInputTokens: 0,
-      toolsAdded: [],
-      toolsRemoved: [],
-      systemCharDelta: 0,
+      index: 0,
+      diagnostics: {
+        comparedWith: null,
+        type: null,
+        missedInputTokens: 0,
+        toolsAdded: [],
+        toolsRemoved: [],
+        systemCharDelta: 0,
+      },
     };
   }
   const was = new Set(toolNames(baseline.segments));
@@ -109,15 +150,19 @@ export function predictDiagnostics(
   };
   if (baseline.model !== current.model) {
     return {
-      ...common,
-      type: "model_changed",
-      missedInputTokens: tokensFrom(0),
-      cause: "model_changed",
+      index: 0,
+      diagnostics: {
+        ...common,
+        type: "model_changed",
+        missedInputTokens: tokensFrom(0),
+        cause: "model_changed",
+      },
     };
   }
   const index = divergenceIndex(baseline.segments, current.segments);
-  if (index === undefined) return { ...common, type: null, missedInputTokens: 0 };
-  const kind = (current.segments[index] ?? baseline.segments[index]).kind;
+  if (index === undefined)
+    return { index: baseline.segments.length, diagnostics: { ...common, type: null, missedInputTokens: 0 } };
+  const kind = divergedKind(baseline.segments[index], current.segments[index]);
   const type = typeOf(kind);
   const announced = announcement(
     type,
@@ -128,10 +173,13 @@ export function predictDiagnostics(
     registeredEarlier,
   );
   return {
-    ...common,
-    type,
-    missedInputTokens: tokensFrom(index),
-    cause: causeOfDivergence(type),
-    ...(announced ? { announced } : {}),
+    index,
+    diagnostics: {
+      ...common,
+      type,
+      missedInputTokens: tokensFrom(index),
+      cause: causeOfDivergence(type),
+      ...(announced ? { announced } : {}),
+    },
   };
 }

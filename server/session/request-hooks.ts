@@ -212,7 +212,8 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
       cache && run.disclosure === "progressive"
         ? placementNote(request.placement, predicted?.model ?? cacheModelOf(request.model), request.support)
         : undefined;
-    // The ledger compares the request with the one before it: what the provider's diagnostics should say.
+    // The ledger records the request's divergence from the one before it (what the provider's diagnostics
+    // should say): the prediction's own, which its cache strip words, else found against its last request.
     const diagnostics = ledger?.expect({
       requestIndex: request.requestIndex,
       provider: request.provider,
@@ -222,6 +223,7 @@ export function createRequestHooks(options: RequestHooksOptions): RunnerHooks {
       registeredNotVisible,
       tools: request.sentTools,
       ...(predicted ? { predicted: predicted.predicted } : {}),
+      ...(predicted?.diagnostics ? { diagnostics: predicted.diagnostics } : {}),
       ...(note ? { placementNote: note } : {}),
     });
     const snapshotCache = predicted && {

@@ -4,8 +4,11 @@
 // prices override is reported once, and the built-in tables stay in force.
 //
 // It keeps what the cache model needs of every request the session has shown (segments, time, run,
-// tools registered but not visible), so a new "cache as" model predicts them all again, in order, as if
-// every request had gone to that model; the requests after it go on from that state.
+// model, tools registered but not visible), so a new "cache as" model predicts them all again, in order, as if
+// every request had gone to that model; the requests after it go on from that state. A reopened
+// session's model is built the same way from the requests read back from its log, before its first new
+// request: that request is compared with the last one shown (its cause and its diagnostics alike), not
+// taken for the session's first.
 import { DEFAULT_CACHE_BREAKPOINTS, cacheModelFor } from "../cache/cache-as.ts";
 import type { CacheModel, CachePredictor, CacheRequest } from "../cache/cache-model.ts";
 import { createCacheModel, loadCacheConfig } from "../cache/rules-file.ts";
@@ -23,7 +26,7 @@ export interface CacheDependencies {
 /** Requests kept for a new prediction; an older one is dropped (and its figures stay as predicted). */
 const SHOWN_LIMIT = 2_000;
 
-type ShownRequest = Omit<CacheRequest, "model">;
+type ShownRequest = CacheRequest;
 
 export class SessionCache implements CachePredictor {
   private model: CacheModel | undefined;
@@ -40,7 +43,11 @@ export class SessionCache implements CachePredictor {
   ) {}
 
   private current(): CacheModel {
-    if (!this.model) this.model = this.fresh();
+    if (!this.model) {
+      this.model = this.fresh();
+      // What the provider's cache would hold after the requests shown so far (a reopened session's).
+      for (const request of this.shown) this.model.predict(request);
+    }
     return this.model;
   }
 
@@ -79,11 +86,17 @@ export class SessionCache implements CachePredictor {
       requestIndex: snapshot.requestIndex,
       runId: snapshot.runId,
       at: snapshot.at,
+      model: snapshot.cache.model,
       segments: snapshot.segments,
       breakpoints: snapshot.cache.breakpoints ?? DEFAULT_CACHE_BREAKPOINTS,
       registeredNotVisible: snapshot.registeredNotVisible,
     });
     if (this.shown.length > SHOWN_LIMIT) this.shown.shift();
+  }
+
+  /** A logged cache_repredicted, read back: the requests shown so far were predicted again as `model`. */
+  repredicted(model: string): void {
+    for (const request of this.shown) request.model = model;
   }
 
   /** Every request shown, predicted again in order by a fresh model under `settings`' "cache as". */
@@ -93,9 +106,10 @@ export class SessionCache implements CachePredictor {
   ): { model: string; requests: { requestIndex: number; cache: SnapshotCache }[] } {
     const model = this.modelFor(settings, providerModel);
     const fresh = this.fresh();
+    this.repredicted(model);
     const requests = this.shown.map((request) => ({
       requestIndex: request.requestIndex,
-      cache: fresh.predict({ ...request, model }),
+      cache: fresh.predict(request),
     }));
     this.model = fresh;
     this.modelName = model;

@@ -170,6 +170,7 @@ export class Session {
         this.cache.record(snapshot);
         this.ledgerBacklog.push({ type: "request", snapshot });
       }
+      if (event.type === "cache_repredicted") this.cache.repredicted(event.model);
       if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
     }
     if (this.ledgerBacklog.length > 0) {
