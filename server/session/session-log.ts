@@ -250,6 +250,11 @@ function stripNulBytes(line: Buffer): Buffer {
   return line.subarray(start, end);
 }
 
+/** Keeps a skipped line's text after the last record read before it. */
+function skipLine(result: LogReadResult, text: string): void {
+  result.skipped.push({ afterSeq: result.events.at(-1)?.seq ?? 0, text });
+}
+
 /**
  * Splits on LF bytes, skips torn and garbled lines and records that do not match the log schema
  * (log-schema.ts; a warning each), keeps every complete record.
@@ -273,9 +278,12 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     }
     let record: LogRecord;
     const lineText = line.toString("utf8");
-    const skip = () => result.skipped.push({ afterSeq: result.events.at(-1)?.seq ?? 0, text: lineText });
-    if (jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING) {
-      skip();
+    // Each level takes a `[` or `{` of its own: a line no longer than the limit cannot nest past it.
+    if (
+      lineText.length > MAX_RECORD_NESTING &&
+      jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING
+    ) {
+      skipLine(result, lineText);
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record nested deeper than ${MAX_RECORD_NESTING} levels; the limit is ${MAX_RECORD_NESTING}`,
       );
@@ -284,7 +292,7 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     try {
       record = JSON.parse(lineText) as LogRecord;
     } catch {
-      skip();
+      skipLine(result, lineText);
       const what = isLast ? "torn last record (the write was interrupted)" : "unreadable record";
       result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${raw.length} bytes`);
       continue;
@@ -292,7 +300,7 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
     const problem = recordProblem(record);
     if (problem) {
-      skip();
+      skipLine(result, lineText);
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record that does not match the log schema: ${problem.slice(0, 300)}`,
       );
