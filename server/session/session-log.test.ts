@@ -127,6 +127,34 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     expect(loaded.warnings.join("\n")).toMatch(/NUL/);
   });
 
+  it("D3: each run of NUL bytes is named by its line, around a record or alone, and CRLF lines read too", async () => {
+    const path = join(dir, "nuls.jsonl");
+    const line = (seq: number) => Buffer.from(JSON.stringify(eventRecord(seq, `m${seq}`)));
+    await writeFile(
+      path,
+      Buffer.concat([
+        line(1),
+        Buffer.from("\r\n"),
+        Buffer.alloc(3),
+        line(2),
+        Buffer.alloc(2),
+        Buffer.from("\n"),
+        line(3),
+        Buffer.from("\n"),
+        Buffer.alloc(5),
+        Buffer.from("\n"),
+        line(4),
+        Buffer.from("\r\n"),
+      ]),
+    );
+    const loaded = await readSessionLog(path);
+    expect(loaded.events.map((record) => record.seq)).toEqual([1, 2, 3, 4]);
+    expect(loaded.warnings).toEqual([
+      `${path}:2: NUL bytes around a record were skipped`,
+      `${path}:4: skipped 5 NUL bytes`,
+    ]);
+  });
+
   it("D4: U+2028, U+2029, \\r and emoji round-trip intact", async () => {
     const path = join(dir, "unicode.jsonl");
     const tricky = "line\u2028sep\u2029para\rreturn\r\n🙂 👩‍💻 end";
