@@ -205,12 +205,19 @@ export class EventStream {
    */
   private unobserved: readonly SequencedEvent[];
 
+  /**
+   * Shows the writer the restored events it has not seen: before the first event it encodes, or when the
+   * session restores the rest in the background (so a session that never encodes one lets them go).
+   */
+  observeRestored(): void {
+    if (this.unobserved.length === 0) return;
+    for (const { event } of this.unobserved) this.requests.observe(event);
+    this.unobserved = [];
+  }
+
   /** The event in wire form and its JSON text, redacted (before its blobs are made, when it must be). */
   private encode(input: StreamInput): Encoded & { json: string } {
-    if (this.unobserved.length > 0) {
-      for (const { event } of this.unobserved) this.requests.observe(event);
-      this.unobserved = [];
-    }
+    this.observeRestored();
     const encoded = this.requests.encode(input);
     const json = JSON.stringify(encoded.event);
     if (!mayHoldSecret(json, this.secrets)) return { ...encoded, json };

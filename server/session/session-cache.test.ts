@@ -129,5 +129,20 @@ describe("session cache settings", () => {
     const reopened = await client.waitForEvent("cache_repredicted", { sessionId, from });
     expect(reopened.event.requests.map((entry) => entry.requestIndex)).toEqual([1, 2]);
     expect(reopened.event).toEqual(live.event);
+
+    // The next request goes on from the restored conversation and carries no blob the log holds already.
+    const carried = new Set(
+      client
+        .events(sessionId)
+        .flatMap(({ event }) =>
+          "blobs" in event && event.blobs ? event.blobs.map((blob) => blob.hash) : [],
+        ),
+    );
+    from = client.messages.length;
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const next = await client.waitForEvent("request", { sessionId, from });
+    await client.waitForEvent("stop", { sessionId, from });
+    expect(next.event.snapshot).toMatchObject({ requestIndex: 3, historyLength: 5 });
+    expect((next.event.blobs ?? []).filter((blob) => carried.has(blob.hash))).toEqual([]);
   });
 });

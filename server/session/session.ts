@@ -180,11 +180,13 @@ export class Session {
    * session_opened snapshot nor the replay needs them (the figures they show are in the logged events),
    * and resolving every logged request costs a fifth of a reopen, which the person waits for: so it is
    * done on the cache's or the ledger's first use (a run, a settings change), or in the background with
-   * the ledger's fold, whichever comes first; the result is the same.
+   * the ledger's fold, whichever comes first; the result is the same. The stream's writer is shown the
+   * restored events then too (EventStream.observeRestored), so neither keeps them past that.
    */
   private restoreBacklog: readonly SequencedEvent[];
 
   private restoreRequests(): void {
+    this.stream.observeRestored();
     if (this.restoreBacklog.length === 0) return;
     const restored = this.restoreBacklog;
     this.restoreBacklog = [];
