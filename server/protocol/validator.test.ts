@@ -217,6 +217,34 @@ describe("compileSoon (own schemas compiled ahead of their first use)", () => {
     expect(await compileSoon([first, second, third]).done).toBe(0);
   });
 
+  it("with `warm`, runs each validator it compiles on its sample that many times, and one without a sample not at all", async () => {
+    const withSample = mustCompile(schemaOf("soonF"));
+    const without = mustCompile(schemaOf("soonG"));
+    const asked: unknown[] = [];
+    const sampled = new Map<unknown, number>();
+    const sample = { soonF: "sample" };
+    const counting = new Proxy(sample, {
+      get(target, key, receiver) {
+        if (key === "soonF") sampled.set(withSample, (sampled.get(withSample) ?? 0) + 1);
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const done = await compileSoon([withSample, without], {
+      warm: {
+        runs: 7,
+        sample: (validator) => {
+          asked.push(validator);
+          return validator === withSample ? counting : undefined;
+        },
+      },
+    }).done;
+    expect(done).toBe(2);
+    expect(asked).toEqual([withSample, without]);
+    // Each run reads the required field at least once.
+    expect(sampled.get(withSample)).toBeGreaterThanOrEqual(7);
+    expect(withSample({ soonF: 1 }).ok).toBe(false);
+  });
+
   it("compiles nothing more once stopped", async () => {
     const warming = compileSoon([mustCompile(schemaOf("soonC")), mustCompile(schemaOf("soonD"))]);
     warming.stop();

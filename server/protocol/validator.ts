@@ -230,8 +230,17 @@ const compilers = new WeakMap<Validator<unknown>, { compile(): unknown; compiled
  * calls it once it listens, so the first reopen of a session does not wait for its log's schemas (about
  * 0.2 s on a loaded machine). A validator compiled already is skipped; one that does not compile throws
  * on its first use, as before (a bug: compileOwnSchemas in a test reports it).
+ *
+ * `warm`: each validator compiled here is also run `runs` times on `sample(validator)` in that turn.
+ * A validator checked thousands of times in one go (every record of a session log) runs its first
+ * thousand calls in V8's interpreter otherwise, which costs the first reopen about as much again as all
+ * later ones; warmed, that work is done while the server waits for its first page. A validator with no
+ * sample (undefined) is compiled only.
  */
-export function compileSoon(validators: readonly Validator<unknown>[]): {
+export function compileSoon(
+  validators: readonly Validator<unknown>[],
+  options: { warm?: { runs: number; sample(validator: Validator<unknown>): unknown } } = {},
+): {
   stop(): void;
   /** How many this call compiled, once it is through or stopped. */
   done: Promise<number>;
@@ -249,7 +258,10 @@ export function compileSoon(validators: readonly Validator<unknown>[]): {
         count += 1;
       } catch {
         // A bug in one of our schemas: its first use throws the same error, where the caller sees it.
+        continue;
       }
+      const sample = options.warm?.sample(validator);
+      if (sample !== undefined) for (let run = 0; run < options.warm!.runs; run++) validator(sample);
     }
     return count;
   })();

@@ -92,7 +92,7 @@ export class EventStream {
     tokens?: TokenCounter,
   ) {
     this.requests = new RequestWriter(tokens ? { tokens } : {});
-    for (const { event } of restored) this.requests.observe(event);
+    this.unobserved = restored;
     this.rememberNewest(restored);
     if (restored.length > 0 && restored[0].seq < this.firstBufferedSeqAfter(restored))
       this.restored = restored;
@@ -199,8 +199,25 @@ export class EventStream {
     });
   }
 
+  /**
+   * The restored events the writer has not been shown yet: only an event it encodes needs them (the blobs
+   * and messages already carried), so a reopen's replay does not wait for them.
+   */
+  private unobserved: readonly SequencedEvent[];
+
+  /**
+   * Shows the writer the restored events it has not seen: before the first event it encodes, or when the
+   * session restores the rest in the background (so a session that never encodes one lets them go).
+   */
+  observeRestored(): void {
+    if (this.unobserved.length === 0) return;
+    for (const { event } of this.unobserved) this.requests.observe(event);
+    this.unobserved = [];
+  }
+
   /** The event in wire form and its JSON text, redacted (before its blobs are made, when it must be). */
   private encode(input: StreamInput): Encoded & { json: string } {
+    this.observeRestored();
     const encoded = this.requests.encode(input);
     const json = JSON.stringify(encoded.event);
     if (!mayHoldSecret(json, this.secrets)) return { ...encoded, json };

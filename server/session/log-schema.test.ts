@@ -1,7 +1,7 @@
 // The log schema knows the events issue 22 added: a well-formed skill_resource_used and branch_checked
 // record is read, one with a wrong field is skipped with its field named.
 import { describe, expect, it } from "vitest";
-import { recordProblem } from "./log-schema.ts";
+import { logRecordSample, logRecordValidators, recordProblem } from "./log-schema.ts";
 
 const record = (event: Record<string, unknown>) => ({
   kind: "event",
@@ -40,5 +40,19 @@ describe("the log schema's newer events", () => {
     expect(recordProblem(record({ type: "branch_checked", check: partial }))).toMatch(
       /branch_checked: .*requestIndex/,
     );
+  });
+});
+
+describe("the log validators' samples (warmed before the first reopen)", () => {
+  it("are records each validator accepts, or none where a required field may be of any type", () => {
+    const validators = logRecordValidators();
+    const samples = validators.map((validator) => logRecordSample(validator));
+    for (const [index, sample] of samples.entries())
+      if (sample !== undefined) expect(validators[index](sample).ok).toBe(true);
+    // The header, the envelope and nearly every event type have one; tool_call's `input` may be anything.
+    expect(samples[0]).toMatchObject({ kind: "header" });
+    expect(samples[1]).toMatchObject({ kind: "event", seq: 0 });
+    expect(samples.filter((sample) => sample === undefined).length).toBeLessThanOrEqual(2);
+    expect(recordProblem({ ...(samples[1] as object), event: { type: "stop" } })).toMatch(/^stop: /);
   });
 });

@@ -11,6 +11,7 @@
 // event of a type this version does not know is kept with only its envelope checked: no reader here
 // interprets it, and a newer version's events must survive a round trip.
 import { Type, type TSchema } from "typebox";
+import Value from "typebox/value";
 import { mustCompile, type Validator } from "../protocol/validator.ts";
 
 const text = Type.String();
@@ -359,6 +360,17 @@ const eventValidators = new Map<string, Validator<unknown>>(
 /** Every validator a log's records are checked with (for compileSoon: a server compiles them once it listens). */
 export function logRecordValidators(): Validator<unknown>[] {
   return [headerValidator, envelopeValidator, ...eventValidators.values()];
+}
+
+/**
+ * A record the log validator accepts, made from its schema (required fields only), to warm it up before
+ * the first reopen checks thousands of records with it (compileSoon's `warm`): undefined when the made
+ * value is not accepted (a required field of any type is left out), as warming the refusal path would
+ * not help reading a sound log.
+ */
+export function logRecordSample(validator: Validator<unknown>): unknown {
+  const sample: unknown = Value.Create(validator.schema as TSchema);
+  return validator(sample).ok ? sample : undefined;
 }
 
 /** Why a parsed log line cannot be used as a record (its first problems), or undefined when it can. */

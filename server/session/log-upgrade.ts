@@ -190,8 +190,8 @@ export function upgradeLoggedEvents(records: StoredRecord[], path: string): stri
   const history: ChatMessage[] = [];
   const parts = new Map<string, { seq: number; value: unknown }>();
   let previousPayload: { seq: number; payload: unknown } | undefined;
+  const warn = (message: string) => warnings.push(`${path}: ${message}`);
   for (const record of records) {
-    const warn = (message: string) => warnings.push(`${path}: ${message}`);
     let event = withConsoleMarker(record.event);
     if ("blobs" in event && event.blobs) {
       const held = event.blobs.filter(blobHolds);

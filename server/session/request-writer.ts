@@ -66,6 +66,9 @@ function jsonBlob(json: unknown, text = JSON.stringify(json)): Blob {
   return { hash: sha256Hex(text), json };
 }
 
+/** The commit of an event that carries no blob and no message (most events: made once, not per event). */
+function carriesNothing(): void {}
+
 /** The event types a writer changes; every other event goes out as it is. */
 const ENCODED_TYPES = new Set(["request", "manual_turn_requested", "provider_payload", "history_appended"]);
 
@@ -111,7 +114,7 @@ export class RequestWriter {
       case "history_appended":
         return this.encodeMessage(input);
       default:
-        return { event: input as SessionEvent, commit: () => undefined };
+        return { event: input as SessionEvent, commit: carriesNothing };
     }
   }
 

@@ -108,4 +108,41 @@ describe("session cache settings", () => {
       "read",
     ]);
   });
+
+  it("a reopened session's cache is rebuilt from its log before its first use: a 'cache as' sent with the open predicts every logged request as the live session did", async () => {
+    const sessionId = await client.createSession();
+    await client.sendMessage(sessionId, "hello");
+    await client.sendMessage(sessionId, "hello");
+    let from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-sonnet-4-5" } });
+    const live = await client.waitForEvent("cache_repredicted", { sessionId, from });
+    from = client.messages.length;
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-haiku-4-5" } });
+    await client.waitForEvent("cache_repredicted", { sessionId, from });
+
+    // Closed, then reopened with the change in the frames right behind the open: it is handled before
+    // the reopen's background work, so the cache must catch up on its first use.
+    await hub.shutdown();
+    from = client.messages.length;
+    client.send({ type: "open_session", sessionId, batchReplay: true });
+    client.send({ type: "update_session", sessionId, settings: { cacheAs: "claude-sonnet-4-5" } });
+    const reopened = await client.waitForEvent("cache_repredicted", { sessionId, from });
+    expect(reopened.event.requests.map((entry) => entry.requestIndex)).toEqual([1, 2]);
+    expect(reopened.event).toEqual(live.event);
+
+    // The next request goes on from the restored conversation and carries no blob the log holds already.
+    const carried = new Set(
+      client
+        .events(sessionId)
+        .flatMap(({ event }) =>
+          "blobs" in event && event.blobs ? event.blobs.map((blob) => blob.hash) : [],
+        ),
+    );
+    from = client.messages.length;
+    client.send({ type: "send_message", sessionId, text: "hello" });
+    const next = await client.waitForEvent("request", { sessionId, from });
+    await client.waitForEvent("stop", { sessionId, from });
+    expect(next.event.snapshot).toMatchObject({ requestIndex: 3, historyLength: 5 });
+    expect((next.event.blobs ?? []).filter((blob) => carried.has(blob.hash))).toEqual([]);
+  });
 });

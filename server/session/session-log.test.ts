@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import {
+  MAX_RECORD_NESTING,
   nodeLogFileSystem,
   readSessionLog,
   SessionLogWriter,
@@ -124,6 +125,34 @@ describe("session log durability (SECURITY.md D1–D6)", () => {
     const loaded = await readSessionLog(path);
     expect(loaded.events.map((record) => record.seq)).toEqual([1, 2, 3]);
     expect(loaded.warnings.join("\n")).toMatch(/NUL/);
+  });
+
+  it("D3: each run of NUL bytes is named by its line, around a record or alone, and CRLF lines read too", async () => {
+    const path = join(dir, "nuls.jsonl");
+    const line = (seq: number) => Buffer.from(JSON.stringify(eventRecord(seq, `m${seq}`)));
+    await writeFile(
+      path,
+      Buffer.concat([
+        line(1),
+        Buffer.from("\r\n"),
+        Buffer.alloc(3),
+        line(2),
+        Buffer.alloc(2),
+        Buffer.from("\n"),
+        line(3),
+        Buffer.from("\n"),
+        Buffer.alloc(5),
+        Buffer.from("\n"),
+        line(4),
+        Buffer.from("\r\n"),
+      ]),
+    );
+    const loaded = await readSessionLog(path);
+    expect(loaded.events.map((record) => record.seq)).toEqual([1, 2, 3, 4]);
+    expect(loaded.warnings).toEqual([
+      `${path}:2: NUL bytes around a record were skipped`,
+      `${path}:4: skipped 5 NUL bytes`,
+    ]);
   });
 
   it("D4: U+2028, U+2029, \\r and emoji round-trip intact", async () => {
@@ -316,5 +345,29 @@ describe("the log schema (S23)", () => {
         /s\.jsonl:6: skipped a record that does not match the log schema: provider_payload: .*\/routing/,
       ),
     ]);
+  });
+
+  it("a record nested past the limit is skipped with a warning naming its line and kept for the export; one nested to the limit is read", async () => {
+    const file = join(dir, "s.jsonl");
+    const nested = (levels: number) => `${"[".repeat(levels - 1)}"a \\" [[ \\\\"${"]".repeat(levels - 1)}`;
+    const atLimit = eventRecord(1, "fine");
+    const deep = JSON.stringify({ ...eventRecord(2, "x"), extra: "@" }).replace(
+      '"@"',
+      nested(MAX_RECORD_NESTING),
+    );
+    const tooDeep = JSON.stringify({ ...eventRecord(3, "x"), extra: "@" }).replace(
+      '"@"',
+      nested(MAX_RECORD_NESTING + 1),
+    );
+    await writeFile(
+      file,
+      [JSON.stringify(atLimit), deep, tooDeep, JSON.stringify(eventRecord(4, "after"))].join("\n"),
+    );
+    const log = await readSessionLog(file);
+    expect(log.events.map((record) => record.seq)).toEqual([1, 2, 4]);
+    expect(log.warnings).toEqual([
+      `${file}:3: skipped a record nested deeper than ${MAX_RECORD_NESTING} levels; the limit is ${MAX_RECORD_NESTING}`,
+    ]);
+    expect(log.skipped).toEqual([{ afterSeq: 2, text: tooDeep }]);
   });
 });

@@ -242,12 +242,9 @@ export interface LogReadResult {
   skipped: { afterSeq: number; text: string }[];
 }
 
-function stripNulBytes(line: Buffer): Buffer {
-  let start = 0;
-  let end = line.length;
-  while (start < end && line[start] === 0) start++;
-  while (end > start && (line[end - 1] === 0 || line[end - 1] === 0x0d)) end--;
-  return line.subarray(start, end);
+/** Keeps a skipped line's text after the last record read before it. */
+function skipLine(result: LogReadResult, text: string): void {
+  result.skipped.push({ afterSeq: result.events.at(-1)?.seq ?? 0, text });
 }
 
 /**
@@ -258,24 +255,35 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
   const result: LogReadResult = { header: undefined, events: [], warnings: [], skipped: [] };
   let lineStart = 0;
   let lineNumber = 0;
+  // Lines are read by offsets into `data`, not as a Buffer view each (thousands of objects per log); the
+  // next NUL byte is looked for once per NUL, not once per line, so a clean log is scanned for it once.
+  let nextNul = data.indexOf(0);
   while (lineStart < data.length) {
     const newline = data.indexOf(0x0a, lineStart);
     const isLast = newline === -1;
     const lineEnd = isLast ? data.length : newline;
-    const raw = data.subarray(lineStart, lineEnd);
+    const rawLength = lineEnd - lineStart;
     lineNumber++;
+    if (nextNul !== -1 && nextNul < lineStart) nextNul = data.indexOf(0, lineStart);
+    const hadNul = nextNul !== -1 && nextNul < lineEnd;
+    // The record between the NUL bytes around it (and a CR before its LF).
+    let start = lineStart;
+    let end = lineEnd;
+    while (start < end && data[start] === 0) start++;
+    while (end > start && (data[end - 1] === 0 || data[end - 1] === 0x0d)) end--;
     lineStart = lineEnd + 1;
-    const hadNul = raw.includes(0);
-    const line = stripNulBytes(raw);
-    if (line.length === 0) {
-      if (hadNul) result.warnings.push(`${path}:${lineNumber}: skipped ${raw.length} NUL bytes`);
+    if (end === start) {
+      if (hadNul) result.warnings.push(`${path}:${lineNumber}: skipped ${rawLength} NUL bytes`);
       continue;
     }
     let record: LogRecord;
-    const lineText = line.toString("utf8");
-    const skip = () => result.skipped.push({ afterSeq: result.events.at(-1)?.seq ?? 0, text: lineText });
-    if (jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING) {
-      skip();
+    const lineText = data.toString("utf8", start, end);
+    // Each level takes a `[` or `{` of its own: a line no longer than the limit cannot nest past it.
+    if (
+      lineText.length > MAX_RECORD_NESTING &&
+      jsonNestingDepth(lineText, MAX_RECORD_NESTING) > MAX_RECORD_NESTING
+    ) {
+      skipLine(result, lineText);
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record nested deeper than ${MAX_RECORD_NESTING} levels; the limit is ${MAX_RECORD_NESTING}`,
       );
@@ -284,15 +292,15 @@ export function parseSessionLog(data: Buffer, path: string): LogReadResult {
     try {
       record = JSON.parse(lineText) as LogRecord;
     } catch {
-      skip();
+      skipLine(result, lineText);
       const what = isLast ? "torn last record (the write was interrupted)" : "unreadable record";
-      result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${raw.length} bytes`);
+      result.warnings.push(`${path}:${lineNumber}: skipped ${what}, ${rawLength} bytes`);
       continue;
     }
     if (hadNul) result.warnings.push(`${path}:${lineNumber}: NUL bytes around a record were skipped`);
     const problem = recordProblem(record);
     if (problem) {
-      skip();
+      skipLine(result, lineText);
       result.warnings.push(
         `${path}:${lineNumber}: skipped a record that does not match the log schema: ${problem.slice(0, 300)}`,
       );

@@ -118,7 +118,7 @@ export class Session {
   private lab: SessionLab | undefined;
   private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
-  private readonly cache: SessionCache;
+  private readonly cacheState: SessionCache;
   /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
   private readonly cacheLedger: CacheLedger;
   /**
@@ -155,32 +155,60 @@ export class Session {
     this.requestCounter = new RequestCounter(
       state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
     );
-    this.cache = new SessionCache(
+    this.cacheState = new SessionCache(
       init.id,
       init.home,
       (message) => this.emitError("io_error", message),
       init.parts.cacheAsForAnyProvider === true,
     );
     this.cacheLedger = createCacheLedger(loadCacheConfig({ home: init.home }));
-    const requests = new RequestReader();
-    for (const { event } of restored) {
-      requests.observe(event);
-      if (event.type === "request") {
-        const snapshot = requests.resolve(event.snapshot);
-        this.cache.record(snapshot);
-        this.ledgerBacklog.push({ type: "request", snapshot });
-      }
-      if (event.type === "cache_repredicted") this.cache.repredicted(event.model);
-      if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
-    }
-    if (this.ledgerBacklog.length > 0) {
+    this.restoreBacklog = restored;
+    if (restored.length > 0) {
       this.ledgerTimer = setTimeout(() => void this.ledger, LEDGER_RESTORE_DELAY_MS);
       this.ledgerTimer.unref();
     }
   }
 
+  /**
+   * The requests shown so far, as the cache predicts the next one from (rebuilt from the log on a reopen;
+   * see restoreBacklog).
+   */
+  private get cache(): SessionCache {
+    this.restoreRequests();
+    return this.cacheState;
+  }
+
+  /**
+   * The logged events whose requests the cache and the ledger have not been given yet. Neither the
+   * session_opened snapshot nor the replay needs them (the figures they show are in the logged events),
+   * and resolving every logged request costs a fifth of a reopen, which the person waits for: so it is
+   * done on the cache's or the ledger's first use (a run, a settings change), or in the background with
+   * the ledger's fold, whichever comes first; the result is the same. The stream's writer is shown the
+   * restored events then too (EventStream.observeRestored), so neither keeps them past that.
+   */
+  private restoreBacklog: readonly SequencedEvent[];
+
+  private restoreRequests(): void {
+    this.stream.observeRestored();
+    if (this.restoreBacklog.length === 0) return;
+    const restored = this.restoreBacklog;
+    this.restoreBacklog = [];
+    const requests = new RequestReader();
+    for (const { event } of restored) {
+      requests.observe(event);
+      if (event.type === "request") {
+        const snapshot = requests.resolve(event.snapshot);
+        this.cacheState.record(snapshot);
+        this.ledgerBacklog.push({ type: "request", snapshot });
+      }
+      if (event.type === "cache_repredicted") this.cacheState.repredicted(event.model);
+      if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
+    }
+  }
+
   /** The cache ledger, with every logged event folded in first (see ledgerBacklog). */
   private get ledger(): CacheLedger {
+    this.restoreRequests();
     if (this.ledgerBacklog.length > 0) {
       const backlog = this.ledgerBacklog;
       this.ledgerBacklog = [];

@@ -27,10 +27,12 @@ import { checkListenAddress, exposedHostNames } from "./listen-address.ts";
 import { StaticFiles, sendText, securityHeaders } from "./static-files.ts";
 import { defaultSessionParts } from "../session/default-parts.ts";
 import { PLAYGROUND_VERSION } from "../session/workspace.ts";
-import { logRecordValidators } from "../session/log-schema.ts";
+import { logRecordSample, logRecordValidators } from "../session/log-schema.ts";
 import { compileSoon } from "../protocol/validator.ts";
 
 export const MAX_FRAME_BYTES = 1024 * 1024;
+/** Runs of each log validator on a sample while the server waits for its first page (compileSoon). */
+const LOG_VALIDATOR_WARM_RUNS = 500;
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface StartServerOptions {
@@ -220,7 +222,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     .catch((error: unknown) => {
       log(`static files: served from disk (could not read the build into memory: ${errorMessage(error)})`);
     });
-  const warming = compileSoon(logRecordValidators());
+  const warming = compileSoon(logRecordValidators(), {
+    warm: { runs: LOG_VALIDATOR_WARM_RUNS, sample: logRecordSample },
+  });
 
   let closing: Promise<void> | undefined;
   const close = () => {
