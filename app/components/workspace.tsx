@@ -54,7 +54,7 @@ import {
 const MemoInspectorPanel = memo(InspectorPanel);
 // What shows a session starts loading as this module runs, while the page hydrates, not after it mounts:
 // a reopened session's replay arrives on the early socket and would wait for the inspector's chunk.
-if (typeof window !== "undefined") preloadColumns();
+if (typeof window !== "undefined") void preloadColumns();
 
 /** The workdir a refused command is about: the one it names, else the open session's. */
 function confirmationWorkdir(
