@@ -1,4 +1,4 @@
-// Views the workspace does not show on first load (its dialogs, the compare view, a skill's detail, the
+// Views the workspace does not show on first load (its dialogs, the edit and compare views, a skill's detail, the
 // line diff) are loaded when first shown, so their code and libraries (diff, fflate) stay out of the
 // first-load JS (bench page-weight). Each renders inside a <Suspense>; its fallback says it is loading.
 // What shows a session (the catalog's panels, the inspector, the chat's tool-call cards, an approval,
@@ -27,6 +27,10 @@ export const EditRequest = lazy(() =>
 );
 export const SkillDetail = lazy(() =>
   import("./skill-detail.tsx").then((module) => ({ default: module.SkillDetail })),
+);
+/** Edit & resend and the compare view, with their glue: loaded when either is first opened. */
+export const ExperimentsLayer = lazy(() =>
+  import("./experiments-layer.tsx").then((module) => ({ default: module.ExperimentsLayer })),
 );
 export const LineDiffView = lazy(() =>
   import("./line-diff.tsx").then((module) => ({ default: module.LineDiffView })),
