@@ -66,3 +66,29 @@ test("a reload whose session is gone opens the newest instead and shows no error
   await expect(workspace.errorCards()).toHaveCount(0);
   expect(await page.evaluate((key) => window.sessionStorage.getItem(key), SESSION_KEY)).toBe(newest);
 });
+
+test("the served page runs the early socket's script first, before its stylesheet and scripts", async ({
+  page,
+  workspace,
+}) => {
+  await workspace.expectConnected();
+  const html = await (await page.request.get(new URL("/", page.url()).href)).text();
+  const firstScript = html.indexOf("<script");
+  expect(html.slice(firstScript, html.indexOf("</script>", firstScript))).toContain(
+    "__pseudoclaudeEarlySocket",
+  );
+  expect(firstScript).toBeLessThan(html.indexOf('rel="stylesheet"'));
+  // In the page too, once hydrated: the first script of the document, in <head>, and its text runs once.
+  const first = await page.evaluate(() => {
+    const script = document.scripts[0];
+    const style = document.querySelector('link[rel="stylesheet"]');
+    return {
+      inHead: script.parentElement === document.head,
+      early: script.text.includes("__pseudoclaudeEarlySocket"),
+      beforeStyle: Boolean(style && script.compareDocumentPosition(style) & Node.DOCUMENT_POSITION_FOLLOWING),
+      // (Next's inline payload scripts carry the text too, as data: they do not run it.)
+      copies: [...document.scripts].filter((each) => each.text === script.text).length,
+    };
+  });
+  expect(first).toEqual({ inHead: true, early: true, beforeStyle: true, copies: 1 });
+});

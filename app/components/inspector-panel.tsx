@@ -2,7 +2,7 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { memo, useRef, useState } from "react";
+import { memo, useMemo, useRef, useState } from "react";
 import { requestCost, runCost, totalCost, type CostInput } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
@@ -165,6 +165,9 @@ export function InspectorPanel({
   const [lineDiffOn, setLineDiffOn] = useState(false);
   const paneIds = useTabIds();
   const shownIndex = useKeptSelection(sessionId, requests, selectedIndex, replayed, onSelect);
+  // Every request's cost inputs (its cache prediction read from the blobs), once per list of requests:
+  // not again, twice, on each selection of a 500-request session.
+  const costs = useMemo(() => requests.map(costInput), [requests]);
   const selected =
     requests.find((request) => request.requestIndex === shownIndex) ?? requests[requests.length - 1];
   const position = selected ? requests.indexOf(selected) : -1;
@@ -353,8 +356,8 @@ export function InspectorPanel({
           {...(selected.cacheCheck ? { check: selected.cacheCheck } : {})}
           provider={snapshot.provider}
           cost={requestCost(costInput(selected))}
-          run={runCost(requests.map(costInput), selected.runId)}
-          session={totalCost(requests.map(costInput))}
+          run={runCost(costs, selected.runId)}
+          session={totalCost(costs)}
           {...(snapshot.disclosure === "progressive" && snapshot.eager
             ? { eagerTokens: snapshot.eager.totalTokens }
             : {})}

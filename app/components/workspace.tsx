@@ -30,6 +30,7 @@ import {
   AddSkillContainer,
   BranchBanner,
   ConfirmationDialog,
+  ExperimentsLayer,
   InspectorPanel,
   Loading,
   NewSessionDialog,
@@ -39,7 +40,7 @@ import {
 } from "./lazy.tsx";
 import { ErrorCard, PanelBoundary } from "./ui.tsx";
 import { ErrorList, WrongTokenBanner } from "./error-list.tsx";
-import { ExperimentsLayer, type CompareTarget } from "./experiments-layer.tsx";
+import type { CompareTarget } from "./experiments-layer.tsx";
 import {
   useDownloads,
   useEscapeStops,
@@ -54,7 +55,7 @@ import {
 const MemoInspectorPanel = memo(InspectorPanel);
 // What shows a session starts loading as this module runs, while the page hydrates, not after it mounts:
 // a reopened session's replay arrives on the early socket and would wait for the inspector's chunk.
-if (typeof window !== "undefined") preloadColumns();
+if (typeof window !== "undefined") void preloadColumns();
 
 /** The workdir a refused command is about: the one it names, else the open session's. */
 function confirmationWorkdir(
@@ -413,18 +414,22 @@ export function Workspace() {
           <TriggerLabContainer session={session} send={send} onClose={() => setLabOpen(false)} />
         </Loading>
       )}
-      <ExperimentsLayer
-        session={session}
-        sessions={state.sessions}
-        providers={state.providers}
-        runs={state.runs}
-        editing={editingRequest}
-        comparing={comparing}
-        onResend={(index, edits, provider) => forkRequest(index, "edit", edits, provider)}
-        onCancelEdit={() => setEditingRequest(undefined)}
-        onPickCompareSession={pickCompareSession}
-        onCloseCompare={() => setComparing(undefined)}
-      />
+      {(editingRequest !== undefined || comparing) && (
+        <Loading>
+          <ExperimentsLayer
+            session={session}
+            sessions={state.sessions}
+            providers={state.providers}
+            runs={state.runs}
+            editing={editingRequest}
+            comparing={comparing}
+            onResend={(index, edits, provider) => forkRequest(index, "edit", edits, provider)}
+            onCancelEdit={() => setEditingRequest(undefined)}
+            onPickCompareSession={pickCompareSession}
+            onCloseCompare={() => setComparing(undefined)}
+          />
+        </Loading>
+      )}
       {state.confirmation && (
         <Loading>
           <ConfirmationDialog

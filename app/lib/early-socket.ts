@@ -1,7 +1,8 @@
 // The page's socket opens before React does. A reopened session's replay takes the server a few
 // hundred ms to read, check and send — as long as the page's scripts take to load and hydrate — so a
-// small inline script (at the top of the workspace page, app/page.tsx) connects at once, asks for the
-// session list and opens the session the page would open first, and keeps every frame until the
+// small inline script (rendered by the workspace page, app/page.tsx, and moved by the server to the start
+// of <head>) connects at once, asks for the session list and opens the session the page would open
+// first, and keeps every frame until the
 // connection hook (./connection.ts) adopts the socket; the hook then handles those frames as if they had
 // just arrived, and from then on the socket is the hook's (its reconnects, its token rules).
 //
@@ -10,6 +11,11 @@
 // Each function here is self-contained (no imports, no module state) for that reason.
 import type { SessionSummary } from "../../server/protocol/index.ts";
 
+/**
+ * The id of the inline script's element: the server moves its text to the start of <head>, before the
+ * stylesheet an inline script would wait for (server/transport/page-html.ts EARLY_SCRIPT_ID).
+ */
+export const EARLY_SOCKET_SCRIPT_ID = "early-socket";
 /** Where the inline script leaves its socket for the hook (a property of `window`). */
 export const EARLY_SOCKET_GLOBAL = "__pseudoclaudeEarlySocket";
 /** sessionStorage: the token a `#token=…` address gave this tab. */

@@ -2,7 +2,8 @@
 // answer that arrived together (10,000 when a provider streams unpaced) update the answer's turn once,
 // not once per word, so the batch's render does not spend its time copying the turn 10,000 times.
 import type { ServerMessage } from "../../server/protocol/index.ts";
-import type { UiState } from "./types.ts";
+import type { SessionView, UiState } from "./types.ts";
+import { applyViewEvent, isViewEvent } from "./view-events.ts";
 
 type EventMessage = Extract<ServerMessage, { type: "event" }>;
 type DeltaMessage = EventMessage & { event: Extract<EventMessage["event"], { type: "text_delta" }> };
@@ -41,6 +42,10 @@ export function joinDeltas(run: readonly DeltaMessage[]): DeltaMessage {
 /**
  * Applies `messages` in order, as `apply` one by one would. A delta the view already has (seq at or below
  * the session's last, after a reconnect) is left out before joining, as `apply` would skip it.
+ *
+ * A run of events that change only the open session's view (./view-events.ts: a reopened session's
+ * replay is thousands of them) is folded over the view alone: the state around it is made once at the
+ * run's end, with the run's last seq, not once per event (with its `lastSeq` on a copy of the view).
  */
 export function applyJoiningDeltas(
   state: UiState,
@@ -48,17 +53,36 @@ export function applyJoiningDeltas(
   apply: (state: UiState, message: ServerMessage) => UiState,
 ): UiState {
   let next = state;
+  /** The view the current run of view events has made so far, and its last seq. */
+  let fold: { view: SessionView; lastSeq: number } | undefined;
+  const settle = () => {
+    if (!fold) return;
+    next = { ...next, session: { ...fold.view, lastSeq: fold.lastSeq } };
+    fold = undefined;
+  };
   for (let index = 0; index < messages.length;) {
     const end = deltaRunEnd(messages, index);
-    if (end - index === 1) {
-      next = apply(next, messages[index]);
-    } else {
+    let message = messages[index];
+    if (end - index > 1) {
       const run = messages.slice(index, end) as DeltaMessage[];
-      const seen = next.session?.id === run[0].sessionId ? next.session.lastSeq : 0;
-      const fresh = run.filter((message) => message.seq > seen);
-      if (fresh.length > 0) next = apply(next, joinDeltas(fresh));
+      const session = fold?.view ?? next.session;
+      const seen = session?.id === run[0].sessionId ? (fold?.lastSeq ?? session.lastSeq) : 0;
+      const fresh = run.filter((one) => one.seq > seen);
+      index = end;
+      if (fresh.length === 0) continue;
+      message = joinDeltas(fresh);
+    } else index = end;
+    const session = fold?.view ?? next.session;
+    if (message.type === "event" && session?.id === message.sessionId && isViewEvent(message.event)) {
+      fold ??= { view: session, lastSeq: session.lastSeq };
+      if (message.seq <= fold.lastSeq) continue; // a duplicate after a reconnect, as the reducer skips it
+      fold.view = applyViewEvent(fold.view, message.seq, message.event);
+      fold.lastSeq = message.seq;
+      continue;
     }
-    index = end;
+    settle();
+    next = apply(next, message);
   }
+  settle();
   return next;
 }

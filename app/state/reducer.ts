@@ -1,12 +1,11 @@
 // The one reducer: turns ServerMessages (and a few local actions) into UI state.
 import type { ServerMessage, SessionEvent, SessionSummary } from "../../server/protocol/index.ts";
-import { applyRunnerEvent, callKey, turnKey, turnsFromHistory } from "./run-events.ts";
+import { callKey, turnKey, turnsFromHistory } from "./run-events.ts";
 import { applyJoiningDeltas } from "./delta-runs.ts";
-import { append, emptyRecords } from "./records.ts";
-import { applyBranchStarted, withSessionRuns } from "./branch-events.ts";
+import { emptyRecords } from "./records.ts";
+import { withSessionRuns } from "./branch-events.ts";
 import { RequestStore } from "./request-store.ts";
-import { applyLabEvent, isLabEvent } from "./trigger-lab-state.ts";
-import { applyOptimizerEvent, isOptimizerEvent } from "./optimizer-state.ts";
+import { applyViewEvent } from "./view-events.ts";
 import type { SessionView, UiAction, UiState } from "./types.ts";
 import { addError, commandRefused, enqueue, messageSent, runStarted, unqueue } from "./outbox.ts";
 
@@ -89,26 +88,6 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
   const view: SessionView = { ...session, lastSeq: seq };
 
   switch (event.type) {
-    case "catalog_snapshot":
-      return {
-        ...state,
-        session: {
-          ...view,
-          catalog: event.catalog,
-          visibleTools: event.visibleTools,
-          registeredTools: event.registeredTools,
-        },
-      };
-    case "catalog_diff": {
-      const entry = {
-        id: `reload-${seq}`,
-        diff: event.diff,
-        warnings: event.warnings,
-        trigger: event.trigger,
-        seq,
-      };
-      return { ...state, session: { ...view, reloadFeed: [entry, ...view.reloadFeed].slice(0, 50) } };
-    }
     case "trust_state": {
       const summary = { ...view.summary, trust: event.trust };
       // A "Keep untrusted" answers one prompt: new grants (or a change of trust) ask again.
@@ -130,65 +109,8 @@ function applySessionEvent(state: UiState, sessionId: string, seq: number, event
         session: { ...view, settings: event.settings, summary },
       };
     }
-    case "manual_turn_requested":
-      view.store.addBlobs(event.blobs);
-      return {
-        ...state,
-        session: {
-          ...view,
-          manualTurn: {
-            runId: event.runId,
-            requestIndex: event.requestIndex,
-            snapshot: view.store.resolve(event.snapshot),
-          },
-        },
-      };
-    case "tool_console_result":
-      return {
-        ...state,
-        session: {
-          ...view,
-          consoleResults: {
-            ...view.consoleResults,
-            [event.requestId]: {
-              requestId: event.requestId,
-              tool: event.tool,
-              input: event.input,
-              result: event.result,
-              durationMs: event.durationMs,
-              fullOutput: event.fullOutput,
-            },
-          },
-        },
-      };
-    case "mcp_state":
-      return { ...state, session: { ...view, mcp: { servers: event.servers, warnings: event.warnings } } };
-    case "session_error": {
-      const turn = {
-        kind: "error" as const,
-        id: `session-error-${seq}`,
-        code: event.code,
-        message: event.message,
-      };
-      return { ...state, session: { ...view, turns: append(view.turns, turn) } };
-    }
-    case "branch_started":
-      return { ...state, session: applyBranchStarted(view, event) };
-    case "cache_repredicted": {
-      // Each request shown gets the prediction under the new "cache as" model.
-      const byIndex = new Map(event.requests.map((entry) => [entry.requestIndex, entry.cache]));
-      const requests = view.requests.map((request) => {
-        const cache = byIndex.get(request.requestIndex);
-        return cache ? { ...request, snapshot: { ...request.snapshot, cache } } : request;
-      });
-      return { ...state, session: { ...view, requests } };
-    }
-    case "branch_checked":
-      return { ...state, session: { ...view, branchCheck: event.check } };
     default:
-      if (isLabEvent(event)) return { ...state, session: applyLabEvent(view, event) };
-      if (isOptimizerEvent(event)) return { ...state, session: applyOptimizerEvent(view, event) };
-      return { ...state, session: applyRunnerEvent(view, event, seq) };
+      return { ...state, session: applyViewEvent(view, seq, event) };
   }
 }
 

@@ -57,6 +57,25 @@ function updateCall(
   return toolCalls === view.toolCalls ? view : { ...view, toolCalls };
 }
 
+/**
+ * The requests with the one at `requestIndex` changed (the same array when there is none). Looked for
+ * from the end — an event is about the newest request almost always — and copied once, not mapped: a
+ * reopened session's replay changes its requests a thousand times.
+ */
+function updateRequest(
+  requests: RequestView[],
+  requestIndex: number,
+  change: (request: RequestView) => RequestView,
+): RequestView[] {
+  for (let position = requests.length - 1; position >= 0; position--) {
+    if (requests[position].requestIndex !== requestIndex) continue;
+    const changed = requests.slice();
+    changed[position] = change(requests[position]);
+    return changed;
+  }
+  return requests;
+}
+
 function withoutApproval(view: SessionView, callId: string): SessionView {
   if (!view.pendingApprovals.includes(callId)) return view;
   return { ...view, pendingApprovals: view.pendingApprovals.filter((id) => id !== callId) };
@@ -152,18 +171,16 @@ function applyRunnerEventToView(view: SessionView, event: WireRunnerEvent, seq: 
     case "provider_payload":
     case "usage": {
       if (event.type === "provider_payload") view.store.addBlobs(event.blobs);
-      const requests = view.requests.map((request) =>
-        request.requestIndex !== event.requestIndex
-          ? request
-          : event.type === "usage"
-            ? {
-                ...request,
-                usage: event.usage,
-                ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
-              }
-            : { ...request, payload: event.hash, ...(event.routing ? { routing: event.routing } : {}) },
+      const requests = updateRequest(view.requests, event.requestIndex, (request) =>
+        event.type === "usage"
+          ? {
+              ...request,
+              usage: event.usage,
+              ...(event.cacheCheck ? { cacheCheck: event.cacheCheck } : {}),
+            }
+          : { ...request, payload: event.hash, ...(event.routing ? { routing: event.routing } : {}) },
       );
-      return { ...view, requests };
+      return requests === view.requests ? view : { ...view, requests };
     }
     case "cache_stats":
       return { ...view, cacheStats: event.stats };

@@ -6,6 +6,7 @@ import { readFile, readdir, realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { isInside } from "../tools/confine.ts";
+import { earlyScriptFirst } from "./page-html.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -229,6 +230,27 @@ export class StaticFiles {
     response.end(request.method === "HEAD" ? undefined : body);
   }
 
+  /**
+   * A page, read whole and sent as the browser should run it (./page-html.ts: the early socket first).
+   * HTML names the hashed chunks of the current build, so it is never cached.
+   */
+  private async sendPage(
+    request: IncomingMessage,
+    response: ServerResponse,
+    file: string,
+    status: number,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const body = Buffer.from(earlyScriptFirst(await readFile(file, "utf8")));
+    response.writeHead(status, {
+      "Content-Type": CONTENT_TYPES[".html"],
+      "Content-Length": body.length,
+      "Cache-Control": "no-store",
+      ...headers,
+    });
+    response.end(request.method === "HEAD" ? undefined : body);
+  }
+
   private async sendFile(
     request: IncomingMessage,
     response: ServerResponse,
@@ -237,13 +259,12 @@ export class StaticFiles {
     headers: Record<string, string>,
   ): Promise<void> {
     const extension = path.extname(file).toLowerCase();
+    if (extension === ".html") return this.sendPage(request, response, file, status, headers);
     const { size } = await stat(file);
-    // HTML names the hashed chunks of the current build, so it must never be cached; the chunks are
-    // content-addressed and may be.
-    const cacheControl =
-      extension === ".html" || !file.includes(`${path.sep}_next${path.sep}static${path.sep}`)
-        ? "no-store"
-        : "public, max-age=31536000, immutable";
+    // The chunks are content-addressed and may be cached; anything else outside them may change.
+    const cacheControl = !file.includes(`${path.sep}_next${path.sep}static${path.sep}`)
+      ? "no-store"
+      : "public, max-age=31536000, immutable";
     response.writeHead(status, {
       "Content-Type": CONTENT_TYPES[extension] ?? "application/octet-stream",
       "Content-Length": size,
