@@ -255,7 +255,12 @@ export class Session {
     await restoreActiveSkills(session.workspace, init.restored ?? [], (problem) =>
       session.emitError("restore_failed", problem, { replay: true }),
     );
-    session.emitCatalogSnapshot();
+    // The catalog as the log last announced it: a reopen whose catalog is unchanged logs no second copy
+    // (a snapshot is tens of KB; one per page load grew a log by that much each reload).
+    session.lastCatalogEvent = init.restored?.findLast(
+      (entry) => entry.event.type === "catalog_snapshot",
+    )?.event;
+    session.emitCatalogSnapshot({ onlyIfChanged: true });
     // MCP servers start in the background; the workdir's own only once the folder is trusted.
     session.mcp = new SessionMcp({
       workspace: session.workspace,
