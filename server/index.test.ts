@@ -82,6 +82,17 @@ async function startCli(
 }
 
 describe("server/index.ts", () => {
+  it("--help names the commands a user starts it with, not the file a developer runs", async () => {
+    root = await realpath(await mkdtemp(path.join(tmpdir(), "playground-cli-")));
+    // The installed package's bin passes --help through to this same bundle (bin/pseudoclaude-playground.mjs).
+    const help = execFileSync(process.execPath, [serverBundle(), "--help"], { encoding: "utf8" });
+    expect(help).toMatch(/^usage: npm start -- \[--port N\]/);
+    expect(help).toContain("pseudoclaude-playground [--port N]");
+    expect(help).not.toContain("tsx server/index.ts");
+    // What --workdir defaults to, for each of the two ways in.
+    expect(help).toContain("the installed command: the current folder");
+  });
+
   it("prints one authorised URL, the start time and PLAYGROUND_URL; serves the page", async () => {
     const started = await startCli();
     expect(started.stdout()).toMatch(/ready in \d+ ms/);

@@ -27,13 +27,16 @@ interface Flags {
   dev: boolean;
 }
 
-const USAGE = `usage: tsx server/index.ts [--port N] [--host ADDR] [--workdir DIR] [--home DIR] [--scenarios DIR] [--unsafe-expose] [--dev]
+const USAGE = `usage: npm start -- [--port N] [--host ADDR] [--workdir DIR] [--home DIR] [--scenarios DIR] [--unsafe-expose]
+   or: pseudoclaude-playground [--port N] [same flags]   (the installed package)
   --port N          port to listen on (default 3000, or $PORT; 0 picks a free port)
   --host ADDR       address to listen on (default 127.0.0.1, or $HOST); non-loopback needs --unsafe-expose
-  --workdir DIR     default working directory for new sessions (default: a fresh copy of examples/demo-workdir)
+  --workdir DIR     default working directory for new sessions (default: npm start: a fresh copy of
+                    examples/demo-workdir; the installed command: the current folder)
   --home DIR        folder holding .PseudoClaude/ (user skills, settings, session logs); default your home
-  --scenarios DIR   scenario folder for the scripted provider (default: the repo's scenarios/)
-  --unsafe-expose   allow listening on a non-loopback address`;
+  --scenarios DIR   scenario folder for the scripted provider (default: the package's scenarios/)
+  --unsafe-expose   allow listening on a non-loopback address
+  --dev             what \`npm run dev\` passes: the server from its sources (pages from out/)`;
 
 function parseFlags(argv: string[]): Flags {
   const flags: Flags = {

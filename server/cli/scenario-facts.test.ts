@@ -193,6 +193,15 @@ describe("the demo's findings", () => {
     },
   );
 
+  it("default.yaml offers the demo's tasks as the demo project's, not as things to try on any folder", async () => {
+    // The fallback answer reads no file, so no `when` can tell the folders apart: its wording must hold
+    // in both (the empty chat offers these tasks only on the demo copy: app/components/chat-panel.tsx).
+    const answer = await finalAnswer(other, "default.yaml", "hello");
+    const suggestions = answer.indexOf('"review src/orders.js"');
+    expect(suggestions).toBeGreaterThan(0);
+    expect(answer.slice(0, suggestions)).toContain("demo project");
+  });
+
   it("commit.yaml proposes no message for a change its command did not show", async () => {
     const answer = await finalAnswer(other, "commit.yaml", "commit my changes");
     expect(answer).not.toContain("fix(orders)");

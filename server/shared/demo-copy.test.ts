@@ -19,9 +19,16 @@ describe("the demo copy", () => {
     expect(newSessionWorkdir("/tmp/pseudoclaude-demo-CIGJ6K", "/tmp/pseudoclaude-demo-CIGJ6K")).toBe(
       "/tmp/pseudoclaude-demo-CIGJ6K",
     );
-    expect(newSessionWorkdir("/tmp/pseudoclaude-demo-WY31P2", "/home/ana/project")).toBe(
+    expect(newSessionWorkdir(undefined, "/home/ana/project")).toBe("/home/ana/project");
+  });
+
+  it("of another start is not offered when this start was given a folder of its own (--workdir)", () => {
+    // `npm start` once, then `npm start -- --workdir ~/project`: the tab opens the newest session, the
+    // demo copy's, which belongs to the other start (gone once it stops). New session… offers ~/project.
+    expect(newSessionWorkdir("/tmp/pseudoclaude-demo-WY31P2", "/home/ana/project")).toBe("/home/ana/project");
+    // Without a default of this start's, the open session's folder is all there is to offer.
+    expect(newSessionWorkdir("/tmp/pseudoclaude-demo-WY31P2", undefined)).toBe(
       "/tmp/pseudoclaude-demo-WY31P2",
     );
-    expect(newSessionWorkdir(undefined, "/home/ana/project")).toBe("/home/ana/project");
   });
 });

@@ -21,20 +21,15 @@ export function isDemoCopy(folder: string): boolean {
 }
 
 /**
- * The folder New session… offers: the open session's, unless that is the demo copy of another start
- * while this start works on its own copy (`serverDefault`) — then this start's.
+ * The folder New session… offers: the open session's, unless that is the demo copy of another start —
+ * then this start's default (`serverDefault`: its own copy, or the folder `--workdir` named). A demo copy
+ * belongs to the start that made it and goes when that start stops, so it is never offered to another.
  */
 export function newSessionWorkdir(
   current: string | undefined,
   serverDefault: string | undefined,
 ): string | undefined {
   if (current === undefined) return serverDefault;
-  if (
-    serverDefault !== undefined &&
-    current !== serverDefault &&
-    isDemoCopy(current) &&
-    isDemoCopy(serverDefault)
-  )
-    return serverDefault;
+  if (serverDefault !== undefined && current !== serverDefault && isDemoCopy(current)) return serverDefault;
   return current;
 }
