@@ -100,7 +100,7 @@ export function describeEvent(event: RunnerEvent): string | undefined {
       const view = commandWrites(result.metadata);
       const writes = view ? writesLines(view) : undefined;
       const written = writes
-        ? `\n  ${writes.summary}${writes.why ? ` — ${writes.why}` : ""}${writes.rows.map((row) => `\n    - ${row}`).join("")}`
+        ? `\n  ${writes.summary}${writes.why ? ` — ${writes.why}` : ""}${writes.rowsInSummary ? "" : writes.rows.map((row) => `\n    - ${row}`).join("")}`
         : "";
       return `  ${mark} ${result.tool} (${event.durationMs} ms)\n${indent(clip(result.content))}${written}`;
     }

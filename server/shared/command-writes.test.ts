@@ -14,6 +14,21 @@ describe("a command's writes as plain lines (cli run, the HTML export)", () => {
     expect(writesLines(view!)).toEqual({
       summary: "Wrote 5+ files: package.json (changed), link (added), …",
       rows: ["package.json (changed)", "link (added) · no diff: a symbolic link", "and 3+ more (not listed)"],
+      rowsInSummary: false,
+    });
+  });
+
+  it("rows that only repeat the summary's paths are marked so (cli run prints the summary alone)", () => {
+    const view = commandWrites({
+      writes: [
+        { path: "README.md", change: "removed" },
+        { path: "notes/out.txt", change: "added", before: "", after: "x\n" },
+      ],
+    });
+    expect(writesLines(view!)).toEqual({
+      summary: "Wrote 2 files: README.md (removed), notes/out.txt (added)",
+      rows: ["README.md (removed)", "notes/out.txt (added)"],
+      rowsInSummary: true,
     });
   });
 

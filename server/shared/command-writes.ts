@@ -108,6 +108,8 @@ export interface WritesLines {
   rows: string[];
   /** For writes not known: why, and what to do. */
   why?: string;
+  /** Every row says no more than the summary already does (each path named there, none with a note). */
+  rowsInSummary: boolean;
 }
 
 /**
@@ -116,9 +118,11 @@ export interface WritesLines {
  * writes are not known, with why.
  */
 export function writesLines(view: CommandWritesView): WritesLines {
-  if (view.kind === "unknown") return { summary: view.line, rows: [], why: view.title };
+  if (view.kind === "unknown") return { summary: view.line, rows: [], why: view.title, rowsInSummary: true };
   return {
     summary: view.summary,
     rows: [...view.entries.map(writtenRow), ...(view.more ? [view.more] : [])],
+    rowsInSummary:
+      !view.more && view.entries.length <= IN_SUMMARY && view.entries.every((entry) => !entry.noDiff),
   };
 }
