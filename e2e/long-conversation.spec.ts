@@ -52,6 +52,9 @@ async function longConversation(page: Page, client: ProtocolClient, url: string)
   await expect(page.getByText(`Answer ${MESSAGES}.`)).toBeInViewport();
   await expect(chat.userTurns().filter({ hasText: /^Message 1$/ })).toHaveCount(0);
   expect(await chat.userTurns().count()).toBeLessThan(MESSAGES);
+  // The inspector's timeline (three rows in sight) shows the newest request it selected, not its first rows.
+  await expect(page.getByTestId(`timeline-request-${MESSAGES}`)).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId(`timeline-request-${MESSAGES}`)).toBeInViewport();
 
   // The top is one scroll away, rendered when it comes into view.
   await scrollChatUp(page, 5000, true);

@@ -2,7 +2,7 @@
 // counts (the server's, with the tokenizer it names, plus the provider's usage), where the tokens went, the
 // progressive-disclosure lane, eager vs progressive, the diff against the previous request and the panes.
 "use client";
-import { memo, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { requestCost, runCost, totalCost, type CostInput } from "../lib/cache-cost.ts";
 import { contextBreakdown } from "../lib/context-breakdown.ts";
 import { usageText } from "../lib/usage-text.ts";
@@ -79,7 +79,7 @@ const TimelineEntry = memo(function TimelineEntry({
     (name) => !previous?.snapshot.activeSkills.includes(name),
   ).length;
   return (
-    <li className="shrink-0">
+    <li className="shrink-0 snap-start">
       <button
         type="button"
         data-testid={`timeline-request-${request.requestIndex}`}
@@ -107,8 +107,24 @@ function Timeline({
   onSelect: (index: number) => void;
   onShowTurn: (index: number) => void;
 }) {
+  // The selected entry stays in sight in the three rows the timeline shows (the newest, on open, is at the
+  // bottom of a long session's list): the list alone scrolls, never the panel around it.
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const box = list.current;
+    const entry = box?.querySelector<HTMLElement>('button[aria-pressed="true"]');
+    if (!box || !entry) return;
+    const shown = box.getBoundingClientRect();
+    const at = entry.getBoundingClientRect();
+    if (at.top < shown.top) box.scrollTop -= shown.top - at.top;
+    else if (at.bottom > shown.bottom) box.scrollTop += at.bottom - shown.bottom;
+  }, [selected, requests.length]);
   return (
-    <ol className="flex max-h-[4.2rem] flex-wrap gap-1 overflow-y-auto" data-testid="inspector-timeline">
+    <ol
+      ref={list}
+      className="flex max-h-[4.2rem] snap-y snap-mandatory flex-wrap gap-1 overflow-y-auto"
+      data-testid="inspector-timeline"
+    >
       {requests.map((request, position) => (
         <TimelineEntry
           key={request.requestIndex}
