@@ -253,7 +253,10 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
       .map(({ pid: outsider }) => outsider)
       .filter(isProcessRunning);
   const escaped = (): number[] => [
-    ...new Set([...processesOfCall(marker, leaderStart, pid), ...outsidersStillThere()]),
+    ...new Set([
+      ...processesOfCall(marker, leaderStart, pid, sandboxed !== undefined),
+      ...outsidersStillThere(),
+    ]),
   ];
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
