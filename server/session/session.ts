@@ -775,6 +775,7 @@ export class Session {
     await this.mcp?.close();
     this.closed = true;
     this.watcher?.close();
+    this.agentWrites.close();
     await this.init.writer.close();
   }
 }
