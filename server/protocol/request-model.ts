@@ -375,6 +375,27 @@ export function buildFrame(input: FrameInput, name: BlobNamer): { frame: Blob; b
 
 const EMPTY_FRAME: PromptFrame = { segments: [], listedSkills: [] };
 
+/** A message as its readers use it (messageText, the token counter, the pages): the fields they read. */
+function isChatMessage(value: unknown): value is ChatMessage {
+  if (!isObject(value) || typeof value.content !== "string") return false;
+  const named = (item: unknown): boolean => isObject(item) && typeof item.name === "string";
+  switch (value.role) {
+    case "user":
+      return (
+        value.addedTools === undefined || (Array.isArray(value.addedTools) && value.addedTools.every(named))
+      );
+    case "assistant":
+      return (
+        Array.isArray(value.toolCalls) &&
+        value.toolCalls.every((call) => named(call) && isObject(call) && typeof call.id === "string")
+      );
+    case "tool":
+      return typeof value.toolCallId === "string" && typeof value.toolName === "string";
+    default:
+      return false;
+  }
+}
+
 /** A frame's part as its readers use it: a tool, the stable system or an environment section, by hash. */
 function isFrameSegment(value: unknown): value is FrameSegment {
   return (
@@ -485,7 +506,8 @@ export function resolveRequest(
     figures = [];
     for (const segment of messageSegments ?? []) {
       const message = blobs.json(segment.hash);
-      if (!isObject(message)) continue;
+      // A blob is data of any shape (frameOf says why): only a message is read as one.
+      if (!isChatMessage(message)) continue;
       messages.push(message as unknown as ChatMessage);
       figures.push({ ...segment, name: String(messages.length - 1) });
     }
