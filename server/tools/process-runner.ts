@@ -278,7 +278,9 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     thawCall(pid, outsiders);
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
-      signalProcesses([...new Set([...outsiders, ...escaped()])], "SIGKILL");
+      // By pid and start time (escaped() reads outsidersStillThere): an outsider that ended on SIGTERM
+      // frees its pid during the grace, and a bare pid could be someone else's process by now.
+      signalProcesses(escaped(), "SIGKILL");
     }, killGraceMs);
     // A grandchild that escaped the group may still hold the pipes: stop waiting for them after drainMs.
     drainTimer = setTimeout(resolveDrainDeadline, drainMs);
