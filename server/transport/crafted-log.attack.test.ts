@@ -5,14 +5,18 @@
 //    the session with an internal error;
 //  - an isolated request's message blob that is no message (an assistant message without its tool calls)
 //    threw out of the timer that restores a reopened session's cache ledger in the background
-//    (LEDGER_RESTORE_DELAY_MS after the open), which ends the server process.
+//    (LEDGER_RESTORE_DELAY_MS after the open), which ends the server process;
+//  - a request's cache prediction that names no model (a number, null; the log's schema does not check
+//    the prediction's fields) failed every later message of the session.
 import { createHash } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sessionsDirectory } from "../session/session-hub.ts";
+import { rewriteEvents } from "../session/request-writer.ts";
 import { LEDGER_RESTORE_DELAY_MS } from "../session/session.ts";
+import { LOG_FORMAT_VERSION, readSessionLog } from "../session/session-log.ts";
 import { TestClient, startTestServer, type TestServer } from "./testing/harness.ts";
 
 const DEMO = path.join(
@@ -117,7 +121,17 @@ async function openCrafted(
 async function answersNextMessage(client: TestClient, from: number): Promise<void> {
   const sent = client.messages.length;
   client.send({ type: "send_message", sessionId: SESSION_ID, text: "hello" });
-  const stop = await client.waitForEvent("stop", { sessionId: SESSION_ID, from: sent });
+  // This message's run (the replay of the logged run, with its own stop, may still be arriving).
+  const started = await client.waitForEvent("run_started", {
+    sessionId: SESSION_ID,
+    from: sent,
+    where: (event) => event.userMessage === "hello",
+  });
+  const stop = await client.waitForEvent("stop", {
+    sessionId: SESSION_ID,
+    from: sent,
+    where: (event) => event.runId === started.event.runId,
+  });
   expect(stop.event.reason).toBe("completed");
   expect(client.messages.slice(from).filter((m) => m.type === "error" && m.code === "internal")).toEqual([]);
   expect(uncaught).toEqual([]);
@@ -160,4 +174,52 @@ describe("a crafted log's deferred restore", () => {
       await answersNextMessage(client, from);
     }, 30_000);
   }
+});
+
+/**
+ * The demo's log as this version writes it (predictions by reference: stored-cache.ts), its first
+ * request's shared prediction blob given `fields`, its hash made to fit.
+ */
+async function withPredictionFields(workdir: string, fields: Record<string, unknown>): Promise<string> {
+  const log = await readSessionLog(DEMO);
+  const written = rewriteEvents(log.events, (event) => event) as unknown as {
+    event: { type: string; snapshot?: { cacheRef?: { fixed: string } }; blobs?: Blob[] };
+  }[];
+  const request = written.find((record) => record.event.type === "request")!;
+  const fixed = request.event.snapshot!.cacheRef!.fixed;
+  const blob = request.event.blobs!.find((candidate) => candidate.hash === fixed)!;
+  Object.assign(blob.json!.fields as Record<string, unknown>, fields);
+  const header = {
+    ...JSON.parse((await readFile(DEMO, "utf8")).split("\n")[0]),
+    id: SESSION_ID,
+    version: LOG_FORMAT_VERSION,
+  };
+  header.settings = { ...header.settings, workdir };
+  const lines = [
+    JSON.stringify(header),
+    ...written.map((record) => JSON.stringify({ kind: "event", ...record })),
+  ];
+  return `${lines
+    .join("\n")
+    .split(fixed)
+    .join(sha256(JSON.stringify(blob.json)))}\n`;
+}
+
+describe("a crafted log's cache prediction", () => {
+  for (const [name, model] of [
+    ["a number for its model", 5],
+    ["null for its model", null],
+  ] as const)
+    it(`with ${name}: the session answers its next message`, async () => {
+      await mkdir(sessionsDirectory(server.home), { recursive: true });
+      await writeFile(
+        path.join(sessionsDirectory(server.home), `${SESSION_ID}.jsonl`),
+        await withPredictionFields(server.workdir, { model }),
+      );
+      const client = await TestClient.connect(server);
+      const from = client.messages.length;
+      client.send({ type: "open_session", sessionId: SESSION_ID });
+      await client.waitForEvent("session_opened", { sessionId: SESSION_ID, from });
+      await answersNextMessage(client, from);
+    }, 30_000);
 });
