@@ -375,6 +375,39 @@ export function buildFrame(input: FrameInput, name: BlobNamer): { frame: Blob; b
 
 const EMPTY_FRAME: PromptFrame = { segments: [], listedSkills: [] };
 
+/** A message as its readers use it (messageText, the token counter, the pages): the fields they read. */
+function isChatMessage(value: unknown): value is ChatMessage {
+  if (!isObject(value) || typeof value.content !== "string") return false;
+  const named = (item: unknown): boolean => isObject(item) && typeof item.name === "string";
+  switch (value.role) {
+    case "user":
+      return (
+        value.addedTools === undefined || (Array.isArray(value.addedTools) && value.addedTools.every(named))
+      );
+    case "assistant":
+      return (
+        Array.isArray(value.toolCalls) &&
+        value.toolCalls.every((call) => named(call) && isObject(call) && typeof call.id === "string")
+      );
+    case "tool":
+      return typeof value.toolCallId === "string" && typeof value.toolName === "string";
+    default:
+      return false;
+  }
+}
+
+/** A frame's part as its readers use it: a tool, the stable system or an environment section, by hash. */
+function isFrameSegment(value: unknown): value is FrameSegment {
+  return (
+    isObject(value) &&
+    (value.kind === "tool" || value.kind === "system" || value.kind === "environment") &&
+    typeof value.name === "string" &&
+    typeof value.hash === "string" &&
+    (value.tokens === undefined || (typeof value.tokens === "number" && Number.isFinite(value.tokens))) &&
+    (value.chars === undefined || typeof value.chars === "number")
+  );
+}
+
 /** Frames as readers see them, by stored frame (each is merged with its prefix once). */
 const mergedFrames = new WeakMap<object, PromptFrame>();
 
@@ -389,7 +422,18 @@ export function frameOf(ref: Pick<RequestRef, "frame">, blobs: BlobStore): Promp
   const known = mergedFrames.get(stored);
   if (known) return known;
   const prefix = blobs.json(stored.prefix);
-  if (!isObject(prefix) || !Array.isArray(prefix.segments) || !Array.isArray(prefix.listedSkills))
+  // A blob is data of any shape: a log is a user file, and its blobs are checked against their sha256
+  // only, which whoever crafted the log computed. So the frame is read as a frame only when every part
+  // is one (each reader — the log's upgrade, the server's folds, the pages — reads its parts by field);
+  // else it is a damaged frame, shown as empty like a missing one.
+  if (
+    !isObject(prefix) ||
+    !Array.isArray(prefix.segments) ||
+    !Array.isArray(prefix.listedSkills) ||
+    !prefix.segments.every(isFrameSegment) ||
+    !stored.environment.every(isFrameSegment) ||
+    !prefix.listedSkills.every((name) => typeof name === "string")
+  )
     return EMPTY_FRAME;
   const frame: PromptFrame = {
     ...(prefix as unknown as PromptPrefix),
@@ -462,7 +506,8 @@ export function resolveRequest(
     figures = [];
     for (const segment of messageSegments ?? []) {
       const message = blobs.json(segment.hash);
-      if (!isObject(message)) continue;
+      // A blob is data of any shape (frameOf says why): only a message is read as one.
+      if (!isChatMessage(message)) continue;
       messages.push(message as unknown as ChatMessage);
       figures.push({ ...segment, name: String(messages.length - 1) });
     }

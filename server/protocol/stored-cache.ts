@@ -86,7 +86,7 @@ export function cacheOf(
   ref: { cache?: SnapshotCache; cacheRef?: StoredCache },
   blobs: BlobStore,
 ): SnapshotCache | undefined {
-  if (ref.cache !== undefined) return ref.cache;
+  if (ref.cache !== undefined) return isPrediction(ref.cache) ? ref.cache : undefined;
   const stored: unknown = ref.cacheRef;
   if (!isObject(stored) || typeof stored.fixed !== "string") return undefined;
   const known = resolvedCaches.get(stored);
@@ -110,6 +110,24 @@ export function cacheOf(
   // Fields the order does not name (a log edited by hand) still come back, after the others.
   for (const [key, value] of [...Object.entries(fixed.fields), ...Object.entries(own)])
     if (!(key in cache)) cache[key] = value;
-  resolvedCaches.set(stored, cache as unknown as SnapshotCache);
-  return cache as unknown as SnapshotCache;
+  if (!isPrediction(cache)) return undefined;
+  resolvedCaches.set(stored, cache);
+  return cache;
+}
+
+/**
+ * Whether a prediction read back from a log is one (THE READ-BACK RULE): a log is a user file, and the
+ * log's schema checks none of a prediction's fields, inline or by reference (whose blob only has to match
+ * its sha256, which whoever crafted the log computes). The cache model reads `model` as a model's name and
+ * `breakpoints` as a mode, and every reader the predicted figures: a prediction without them as such
+ * (a number or null for a model) failed every later run of the session. It reads as none (no prediction),
+ * as a missing blob does.
+ */
+function isPrediction(value: unknown): value is SnapshotCache {
+  return (
+    isObject(value) &&
+    typeof value.model === "string" &&
+    (value.breakpoints === undefined || value.breakpoints === "stable" || value.breakpoints === "rolling") &&
+    isObject(value.predicted)
+  );
 }

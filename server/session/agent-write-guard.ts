@@ -1,7 +1,7 @@
 // SECURITY P10: a skill the agent writes (write_file, edit_file, run_command, a skill tool) must not be
 // loaded by live reload; it waits until the user presses Reload. The watcher cannot tell who changed a
-// file, so a change seen while one of this session's tool calls runs, or just after one ended (the
-// watcher reports after its debounce), is attributed to the agent and held back.
+// file, so a change seen while a tool call of any session runs, or just after one ended (the watcher
+// reports after its debounce), is attributed to the agent and held back (the shared-folder rule below).
 import type { StreamInput } from "./request-writer.ts";
 import { WATCH_DEBOUNCE_MS } from "./skill-watcher.ts";
 
@@ -11,31 +11,54 @@ export const HELD_RELOAD_MESSAGE =
 /** fs.watch delivery plus the watcher's debounce, with room for a busy machine. */
 const AFTER_TOOL_MS = WATCH_DEBOUNCE_MS + 1_000;
 
+/**
+ * THE SHARED-FOLDER RULE: the skill folders a session watches are not its own. The project layer is every
+ * session's of the workdir, the user layer every session's of the server, and an agent writes them through
+ * routes no session's sandbox confines alone (an MCP server the sessions share, a command whose writes are
+ * not held, a write the user approved in another session). So a change is the agent's while any session's
+ * tool call runs or has just ended, not only while the watching session's own does: the tool calls are
+ * tracked for the whole server here, and every session's guard reads them.
+ */
+const runningAnywhere = new Set<string>();
+let lastToolEndedAnywhere = Number.NEGATIVE_INFINITY;
+let nextGuard = 0;
+
 export class AgentWriteGuard {
-  private readonly running = new Set<string>();
-  private lastToolEndedAt = Number.NEGATIVE_INFINITY;
+  /** Prefix of this guard's keys in runningAnywhere. */
+  private readonly id = `${nextGuard++}:`;
   /** A watch change was held back and the user has not reloaded since. */
   private held = false;
 
   observe(event: StreamInput): void {
-    if (event.type === "tool_started") this.running.add(`${event.runId}/${event.callId}`);
-    else if (event.type === "tool_result" && this.running.delete(`${event.runId}/${event.callId}`))
-      this.lastToolEndedAt = Date.now();
+    if (event.type === "tool_started") runningAnywhere.add(`${this.id}${event.runId}/${event.callId}`);
+    else if (
+      event.type === "tool_result" &&
+      runningAnywhere.delete(`${this.id}${event.runId}/${event.callId}`)
+    )
+      lastToolEndedAnywhere = Date.now();
     else if (event.type === "stop" || (event.type === "tool_console_result" && event.runId)) {
       // Whatever the run (or console call) left unanswered has ended with it.
-      const runId = event.runId;
-      for (const key of this.running) {
-        if (key.startsWith(`${runId}/`)) {
-          this.running.delete(key);
-          this.lastToolEndedAt = Date.now();
-        }
+      this.endAll(`${this.id}${event.runId}/`);
+    }
+  }
+
+  /** The session closed: its calls have ended (their writes may still be reported by the watcher). */
+  close(): void {
+    this.endAll(this.id);
+  }
+
+  private endAll(prefix: string): void {
+    for (const key of runningAnywhere) {
+      if (key.startsWith(prefix)) {
+        runningAnywhere.delete(key);
+        lastToolEndedAnywhere = Date.now();
       }
     }
   }
 
-  /** True when a watch-triggered change may come from the agent's own tool calls. */
+  /** True when a watch-triggered change may come from an agent's tool calls (any session's: see above). */
   agentMayHaveWritten(now = Date.now()): boolean {
-    return this.running.size > 0 || now - this.lastToolEndedAt < AFTER_TOOL_MS;
+    return runningAnywhere.size > 0 || now - lastToolEndedAnywhere < AFTER_TOOL_MS;
   }
 
   /**

@@ -59,7 +59,7 @@ import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
 
 /** A reopened session's cache ledger is folded from its log this long after the open, unless used sooner. */
-const LEDGER_RESTORE_DELAY_MS = 1000;
+export const LEDGER_RESTORE_DELAY_MS = 1000;
 
 /** How a run differs from a plain run of a user message: a branch's first (session-branch.ts), or a plan-mode run. */
 interface FirstRun {
@@ -194,16 +194,39 @@ export class Session {
     const restored = this.restoreBacklog;
     this.restoreBacklog = [];
     const requests = new RequestReader();
-    for (const { event } of restored) {
-      requests.observe(event);
-      if (event.type === "request") {
-        const snapshot = requests.resolve(event.snapshot);
-        this.cacheState.record(snapshot);
-        this.ledgerBacklog.push({ type: "request", snapshot });
+    const failed: string[] = [];
+    for (const { seq, event } of restored) {
+      try {
+        requests.observe(event);
+        if (event.type === "request") {
+          const snapshot = requests.resolve(event.snapshot);
+          this.cacheState.record(snapshot);
+          this.ledgerBacklog.push({ type: "request", snapshot });
+        }
+        if (event.type === "cache_repredicted") this.cacheState.repredicted(event.model);
+        if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
+      } catch (error) {
+        failed.push(`seq ${seq} (${errorMessage(error)})`);
       }
-      if (event.type === "cache_repredicted") this.cacheState.repredicted(event.model);
-      if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
     }
+    this.reportUnrestored(failed);
+  }
+
+  /**
+   * THE DEFERRED-RESTORE RULE: what a reopen restores later (restoreRequests, the ledger's fold) reads a
+   * user file — a log may be crafted or imported — and runs outside any command's error handling, in a
+   * timer or inside whichever command uses it first. So no record may make it throw: a thrown error in the
+   * timer ends the server process, and in a command it would fail that command and every later one for
+   * the session. A record that cannot be restored is left out of the cache figures, and the user is told
+   * which (the session goes on from what was restored).
+   */
+  private reportUnrestored(failed: readonly string[]): void {
+    if (failed.length === 0) return;
+    this.emitError(
+      "log_damaged",
+      `the log's record(s) at ${failed.slice(0, 3).join(", ")}${failed.length > 3 ? ` and ${failed.length - 3} more` : ""} could not be restored for the cache figures; the session goes on without them`,
+      { replay: true },
+    );
   }
 
   /** The cache ledger, with every logged event folded in first (see ledgerBacklog). */
@@ -212,7 +235,22 @@ export class Session {
     if (this.ledgerBacklog.length > 0) {
       const backlog = this.ledgerBacklog;
       this.ledgerBacklog = [];
-      for (const event of backlog) this.cacheLedger.restore(event, this.init.tokens);
+      const failed: string[] = [];
+      for (const event of backlog) {
+        try {
+          this.cacheLedger.restore(event, this.init.tokens);
+        } catch (error) {
+          // The deferred-restore rule (reportUnrestored): the ledger's fold reads the log too.
+          const what =
+            event.type === "request"
+              ? `request #${event.snapshot.requestIndex}`
+              : event.type === "usage"
+                ? `the usage of request #${event.requestIndex}`
+                : "a cache_repredicted record";
+          failed.push(`${what} (${errorMessage(error)})`);
+        }
+      }
+      this.reportUnrestored(failed);
     }
     clearTimeout(this.ledgerTimer);
     this.ledgerTimer = undefined;
@@ -775,6 +813,7 @@ export class Session {
     await this.mcp?.close();
     this.closed = true;
     this.watcher?.close();
+    this.agentWrites.close();
     await this.init.writer.close();
   }
 }

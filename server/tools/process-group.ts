@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /**
  * Process-group helpers. Every ProcessRunner child leads its own group (detached: true), so signalling
@@ -86,8 +86,21 @@ export function processStartTime(pid: number): number | undefined {
  * an `env -i setsid` child while its parent lives). Only processes started no earlier than `notBefore`
  * (the leader's start time) can qualify, which spares reading the environment of everything older.
  * Empty where there is no /proc.
+ *
+ * THE MARKER RULE: the marker is no proof that a process is the call's. The call's own processes read it
+ * from their environment and can hand it on (a `.env` or `.envrc` written to the workdir, loaded by the
+ * user's shell or dev server), so a process of the user's, of the server's or of another call can carry it.
+ * Group and parent links are the kernel's and cannot be forged; the marker only adds processes that left
+ * both. So it is matched as a whole environment entry (not inside another variable's value), and for a
+ * `sandboxed` call only in the PID namespaces the call's linked processes are in, other than the server's:
+ * everything a sandboxed call starts stays inside its namespace, and nothing outside it is the call's.
  */
-export function processesOfCall(marker: string, notBefore: number, leaderPid: number): number[] {
+export function processesOfCall(
+  marker: string,
+  notBefore: number,
+  leaderPid: number,
+  sandboxed = false,
+): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -101,6 +114,7 @@ export function processesOfCall(marker: string, notBefore: number, leaderPid: nu
   const groupIsOurs = !leaderFields || Number(leaderFields[19]) === notBefore;
   const parentOf = new Map<number, number>();
   const found = new Set<number>();
+  const marked: number[] = [];
   for (const entry of entries) {
     const pid = Number(entry);
     if (!/^\d+$/.test(entry) || pid === process.pid) continue;
@@ -118,19 +132,47 @@ export function processesOfCall(marker: string, notBefore: number, leaderPid: nu
       // Gone meanwhile, or another user's process (EACCES): not one of ours either way.
       continue;
     }
-    if (environment.includes(needle)) found.add(pid);
+    if (hasEntry(environment, needle)) marked.push(pid);
   }
-  // Descendants, to a fixed point (a chain may be listed in any order).
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, parent] of parentOf) {
-      if (!found.has(pid) && found.has(parent)) {
-        found.add(pid);
-        grew = true;
+  const descendants = (): void => {
+    // Descendants, to a fixed point (a chain may be listed in any order).
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const [pid, parent] of parentOf) {
+        if (!found.has(pid) && found.has(parent)) {
+          found.add(pid);
+          grew = true;
+        }
       }
     }
-  }
+  };
+  descendants();
+  if (sandboxed) {
+    // The marker rule: only inside the namespaces of the call's linked processes, never the server's.
+    const own = pidNamespace("self");
+    const namespaces = new Set([...found].map((pid) => pidNamespace(String(pid))));
+    namespaces.delete(own);
+    namespaces.delete(undefined);
+    for (const pid of marked) if (namespaces.has(pidNamespace(String(pid)))) found.add(pid);
+  } else for (const pid of marked) found.add(pid);
+  descendants();
   return [...found];
+}
+
+/** Whether `environment` (a /proc environ: entries ended by NUL) holds `entry` as one whole entry. */
+function hasEntry(environment: Buffer, entry: Buffer): boolean {
+  for (let at = environment.indexOf(entry); at >= 0; at = environment.indexOf(entry, at + 1))
+    if (at === 0 || environment[at - 1] === 0) return true;
+  return false;
+}
+
+/** The PID namespace `pid` is in (`pid:[inode]`), or undefined when it cannot be read (gone, not ours). */
+function pidNamespace(pid: string): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Rounds of freezeCall's look-up at most (each finds the children made before the last SIGSTOP). */

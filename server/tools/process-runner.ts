@@ -253,7 +253,10 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
       .map(({ pid: outsider }) => outsider)
       .filter(isProcessRunning);
   const escaped = (): number[] => [
-    ...new Set([...processesOfCall(marker, leaderStart, pid), ...outsidersStillThere()]),
+    ...new Set([
+      ...processesOfCall(marker, leaderStart, pid, sandboxed !== undefined),
+      ...outsidersStillThere(),
+    ]),
   ];
   let stopReason: StopReason | undefined;
   let stdinClosedEarly = false;
@@ -275,7 +278,9 @@ async function startProcess(options: ProcessOptions, owned: Set<LiveRun>): Promi
     thawCall(pid, outsiders);
     killTimer = setTimeout(() => {
       if (isGroupAlive(pid)) signalGroup(pid, "SIGKILL");
-      signalProcesses([...new Set([...outsiders, ...escaped()])], "SIGKILL");
+      // By pid and start time (escaped() reads outsidersStillThere): an outsider that ended on SIGTERM
+      // frees its pid during the grace, and a bare pid could be someone else's process by now.
+      signalProcesses(escaped(), "SIGKILL");
     }, killGraceMs);
     // A grandchild that escaped the group may still hold the pipes: stop waiting for them after drainMs.
     drainTimer = setTimeout(resolveDrainDeadline, drainMs);
@@ -410,22 +415,34 @@ async function endEscapedProcesses(
   signalFirst = true,
 ): Promise<boolean> {
   // Frozen while looked up (process-group.ts, the freeze rule): a daemon cannot make a child meanwhile.
-  let remaining = signalFirst ? freezeProcesses(escaped) : escaped();
+  // Each is known by pid and start time from here on: one that ends during the grace frees its pid, which
+  // a new process (anyone's) may get before the SIGKILL, so a bare pid is never signalled or waited for.
+  const found = (pids: number[]): { pid: number; start: number | undefined }[] =>
+    pids.map((pid) => ({ pid, start: processStartTime(pid) }));
+  const stillThere = (list: { pid: number; start: number | undefined }[]) =>
+    list.filter(
+      ({ pid, start }) => start !== undefined && processStartTime(pid) === start && isProcessRunning(pid),
+    );
+  let remaining = found(signalFirst ? freezeProcesses(escaped) : escaped());
   if (remaining.length === 0) return false;
   if (signalFirst) {
-    signalProcesses(remaining, "SIGTERM");
-    thawCall(undefined, remaining);
+    const pids = remaining.map(({ pid }) => pid);
+    signalProcesses(pids, "SIGTERM");
+    thawCall(undefined, pids);
   }
   const deadline = Date.now() + graceMs;
   let pollMs = 1;
   while (remaining.length > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));
     pollMs = Math.min(pollMs * 2, 25);
-    remaining = remaining.filter(isProcessRunning);
+    remaining = stillThere(remaining);
     // Checked one by one while some remain; a full scan before concluding catches any new child.
-    if (remaining.length === 0) remaining = escaped();
+    if (remaining.length === 0) remaining = found(escaped());
   }
-  signalProcesses(remaining, "SIGKILL");
+  signalProcesses(
+    stillThere(remaining).map(({ pid }) => pid),
+    "SIGKILL",
+  );
   // SIGKILL is acted on when the process next runs: the call ends once they have (a process stuck in the
   // kernel may take longer; then the call ends after another grace all the same).
   const killedBy = Date.now() + graceMs;
@@ -433,7 +450,7 @@ async function endEscapedProcesses(
   while (remaining.length > 0 && Date.now() < killedBy) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));
     pollMs = Math.min(pollMs * 2, 25);
-    remaining = remaining.filter(isProcessRunning);
+    remaining = stillThere(remaining);
   }
   return true;
 }
