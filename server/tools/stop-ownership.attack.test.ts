@@ -96,7 +96,8 @@ describe("stopping a sandboxed call spares processes outside its sandbox", () =>
       const marker = await waitForFile(path.join(workdir, "marker.txt"));
       // The user's process, started after the call from a shell that loaded the agent's file.
       const victim = spawn("sleep", ["60"], {
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...environment(marker) },
+        // NODE_ENV: the pages' types (Next) make it a required key of ProcessEnv.
+        env: { NODE_ENV: "test", PATH: process.env.PATH ?? "/usr/bin:/bin", ...environment(marker) },
         stdio: "ignore",
       });
       victims.push(victim);
