@@ -74,7 +74,19 @@ const events: StreamInput[] = [
     message: conversation[0],
     figures: { hash: hash(0), tokens: 4 },
   },
-  { type: "request", runId: "run_a", snapshot: snapshot(1, 1, { cache: { costUsd: 0.0012 } }) },
+  {
+    type: "request",
+    runId: "run_a",
+    snapshot: snapshot(1, 1, {
+      // A prediction as the cache model writes it (one read back without a model or figures is none).
+      cache: {
+        model: "claude-sonnet-4-5",
+        breakpoints: "stable",
+        predicted: { read: 0, written: 0, uncached: 154 },
+        costUsd: 0.0012,
+      },
+    }),
+  },
   { type: "usage", runId: "run_a", requestIndex: 1, usage: { inputTokens: 160, outputTokens: 9 } },
   {
     type: "history_appended",
