@@ -17,25 +17,36 @@ const AFTER_TOOL_MS = WATCH_DEBOUNCE_MS + 1_000;
  * routes no session's sandbox confines alone (an MCP server the sessions share, a command whose writes are
  * not held, a write the user approved in another session). So a change is the agent's while any session's
  * tool call runs or has just ended, not only while the watching session's own does: the tool calls are
- * tracked for the whole server here, and every session's guard reads them.
+ * tracked for the whole server (one ToolActivity, the session hub's), and every session's guard reads them.
  */
-const runningAnywhere = new Set<string>();
-let lastToolEndedAnywhere = Number.NEGATIVE_INFINITY;
-let nextGuard = 0;
+export class ToolActivity {
+  readonly running = new Set<string>();
+  lastToolEnded = Number.NEGATIVE_INFINITY;
+  private nextGuard = 0;
+
+  /** A prefix for one guard's keys. */
+  guardId(): string {
+    return `${this.nextGuard++}:`;
+  }
+}
 
 export class AgentWriteGuard {
-  /** Prefix of this guard's keys in runningAnywhere. */
-  private readonly id = `${nextGuard++}:`;
+  /** Prefix of this guard's keys in the server's running calls. */
+  private readonly id: string;
+
+  /** `activity`: the server's (the hub passes one to every session); a lone session tracks its own. */
+  constructor(private readonly activity: ToolActivity = new ToolActivity()) {
+    this.id = activity.guardId();
+  }
+
   /** A watch change was held back and the user has not reloaded since. */
   private held = false;
 
   observe(event: StreamInput): void {
-    if (event.type === "tool_started") runningAnywhere.add(`${this.id}${event.runId}/${event.callId}`);
-    else if (
-      event.type === "tool_result" &&
-      runningAnywhere.delete(`${this.id}${event.runId}/${event.callId}`)
-    )
-      lastToolEndedAnywhere = Date.now();
+    const { running } = this.activity;
+    if (event.type === "tool_started") running.add(`${this.id}${event.runId}/${event.callId}`);
+    else if (event.type === "tool_result" && running.delete(`${this.id}${event.runId}/${event.callId}`))
+      this.activity.lastToolEnded = Date.now();
     else if (event.type === "stop" || (event.type === "tool_console_result" && event.runId)) {
       // Whatever the run (or console call) left unanswered has ended with it.
       this.endAll(`${this.id}${event.runId}/`);
@@ -48,17 +59,17 @@ export class AgentWriteGuard {
   }
 
   private endAll(prefix: string): void {
-    for (const key of runningAnywhere) {
+    for (const key of this.activity.running) {
       if (key.startsWith(prefix)) {
-        runningAnywhere.delete(key);
-        lastToolEndedAnywhere = Date.now();
+        this.activity.running.delete(key);
+        this.activity.lastToolEnded = Date.now();
       }
     }
   }
 
   /** True when a watch-triggered change may come from an agent's tool calls (any session's: see above). */
   agentMayHaveWritten(now = Date.now()): boolean {
-    return runningAnywhere.size > 0 || now - lastToolEndedAnywhere < AFTER_TOOL_MS;
+    return this.activity.running.size > 0 || now - this.activity.lastToolEnded < AFTER_TOOL_MS;
   }
 
   /**

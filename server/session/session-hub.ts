@@ -36,6 +36,7 @@ import { TokenCounter } from "../prompt/segments.ts";
 import type { BranchKind, BranchOrigin, RequestEdit, RunDigest } from "../protocol/branch.ts";
 import { branchLabel, checkEdits, editedMessages, originRequest } from "./branch-source.ts";
 import { runDigests } from "./run-digest.ts";
+import { ToolActivity } from "./agent-write-guard.ts";
 
 export interface ForkRequest {
   originId: string;
@@ -96,6 +97,8 @@ export class SessionHub {
   private readonly started: Promise<void>;
   /** Every session's token counter (the composition root's, or the hub's own). */
   private readonly tokens: TokenCounter;
+  /** Every session's tool calls, which every session's live reload reads (the shared-folder rule). */
+  private readonly toolActivity = new ToolActivity();
   /** The provider keys every session, log line and replay is redacted of. */
   readonly secrets: SecretRedactor;
 
@@ -264,6 +267,7 @@ export class SessionHub {
       providers: this.options.providers,
       processes: this.options.processes,
       tokens: this.tokens,
+      toolActivity: this.toolActivity,
       redactor: this.secrets,
       log: this.options.log,
     });
@@ -323,6 +327,7 @@ export class SessionHub {
       providers: this.options.providers,
       processes: this.options.processes,
       tokens: this.tokens,
+      toolActivity: this.toolActivity,
       redactor: this.secrets,
       log: this.options.log,
     });

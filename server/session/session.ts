@@ -42,7 +42,7 @@ import type { SessionParts, SessionWorkspace } from "./session-types.ts";
 import { SkillWatcher } from "./skill-watcher.ts";
 import { cachedSkillAllowRules } from "./skill-allows.ts";
 import type { ScopedAllowRule } from "../permission/scoped-allows.ts";
-import { AgentWriteGuard, HELD_RELOAD_MESSAGE } from "./agent-write-guard.ts";
+import { AgentWriteGuard, HELD_RELOAD_MESSAGE, type ToolActivity } from "./agent-write-guard.ts";
 import { SessionMcp } from "./session-mcp.ts";
 import { runConsoleCall } from "./tool-console.ts";
 import { SessionLab, type StartLabRequest } from "./session-lab.ts";
@@ -94,6 +94,8 @@ export interface SessionInit {
   /** Set on a branch (its log header's): its edits apply to every request it sends. */
   branch?: BranchOrigin;
   log: (line: string) => void;
+  /** The server's tool calls, shared by every session's guard (agent-write-guard.ts, the shared-folder rule). */
+  toolActivity?: ToolActivity;
 }
 
 export class Session {
@@ -114,7 +116,7 @@ export class Session {
   private readonly consoleCalls = new Set<AbortController>();
   private lastSnapshot: RequestSnapshot | undefined;
   private reloading: Promise<void> = Promise.resolve();
-  private readonly agentWrites = new AgentWriteGuard();
+  private readonly agentWrites: AgentWriteGuard;
   private lab: SessionLab | undefined;
   private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
@@ -138,6 +140,7 @@ export class Session {
     this.init = rest;
     this.id = init.id;
     this.createdAt = init.createdAt;
+    this.agentWrites = new AgentWriteGuard(init.toolActivity);
     this.secrets = new SecretScope(init.redactor);
     this.stream = new EventStream(init.writer, restored, this.secrets, init.tokens);
     this.summaryFold = new SessionSummaryFold({
