@@ -118,6 +118,9 @@ export const ReplayBanner = lazy(() =>
 export const SessionList = lazy(() =>
   import("./session-list.tsx").then((module) => ({ default: module.SessionList })),
 );
+export const WorkdirGoneBanner = lazy(() =>
+  import("./workdir-gone-banner.tsx").then((module) => ({ default: module.WorkdirGoneBanner })),
+);
 export const BranchBanner = lazy(() =>
   import("./branch-banner.tsx").then((module) => ({ default: module.BranchBanner })),
 );

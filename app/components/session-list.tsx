@@ -97,7 +97,12 @@ export function SessionList({
               className={`w-full rounded p-1 text-left text-xs hover:bg-slate-100 ${session.id === currentId ? "bg-blue-50" : ""}`}
             >
               <div className="truncate pr-14 font-semibold">
-                {session.title || "(untitled)"} {session.running && <Badge tone="blue">running</Badge>}
+                {session.title || "(untitled)"} {session.running && <Badge tone="blue">running</Badge>}{" "}
+                {session.workdirMissing && (
+                  <span data-testid={`session-workdir-gone-${session.id}`}>
+                    <Badge tone="red">folder gone</Badge>
+                  </span>
+                )}
               </div>
               <div className="flex flex-wrap gap-x-1.5 text-slate-600">
                 <span
@@ -115,7 +120,10 @@ export function SessionList({
                 {session.settings.provider}/{session.settings.model} ·{" "}
                 {plural(session.messageCount, "message")}
               </div>
-              <div className="font-mono break-all text-slate-500">{session.settings.workdir}</div>
+              <div className="font-mono break-all text-slate-500">
+                {session.settings.workdir}
+                {session.workdirMissing && " (no longer exists: read-only)"}
+              </div>
             </button>
             <button
               type="button"

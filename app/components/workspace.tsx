@@ -35,6 +35,7 @@ import {
   Loading,
   NewSessionDialog,
   TrustPrompt,
+  WorkdirGoneBanner,
   TriggerLabContainer,
   preloadColumns,
 } from "./lazy.tsx";
@@ -313,6 +314,11 @@ export function Workspace() {
       )}
       {state.connection === "wrong_token" && <WrongTokenBanner />}
       <ErrorList errors={visibleErrors} onDismiss={(id) => dispatch({ type: "dismiss_error", id })} />
+      {session?.summary.workdirMissing && (
+        <Loading>
+          <WorkdirGoneBanner workdir={session.settings.workdir} onNewSession={() => setDialogOpen(true)} />
+        </Loading>
+      )}
       {session?.summary.branch && (
         <Loading>
           <BranchBanner
@@ -384,7 +390,10 @@ export function Workspace() {
             providers={state.providers}
             defaults={{
               ...session?.settings,
-              workdir: newSessionWorkdir(session?.settings.workdir, state.defaultWorkdir),
+              workdir: newSessionWorkdir(
+                session?.summary.workdirMissing ? undefined : session?.settings.workdir,
+                state.defaultWorkdir,
+              ),
             }}
             onCancel={() => setDialogOpen(false)}
             onCreate={(settings: Partial<SessionSettings>, confirm: SessionConfirmation[]) => {

@@ -50,13 +50,20 @@ export function socketUrl(token: string): string {
   return `${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`;
 }
 
-/** The first session a connection opens: the one this tab showed before a reload, else the newest. */
+/**
+ * The first session a connection opens: the one this tab showed before a reload, else the newest whose
+ * folder exists (a session whose workdir is gone cannot run: it is opened only when every one is gone).
+ */
 export function firstSessionTarget(
-  sessions: readonly Pick<SessionSummary, "id" | "updatedAt">[],
+  sessions: readonly Pick<SessionSummary, "id" | "updatedAt" | "workdirMissing">[],
   stored: string | null,
 ): string | undefined {
   const known = sessions.find((item) => item.id === stored);
-  const newest = [...sessions].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt))[0];
+  const newest = [...sessions].sort(
+    (left, right) =>
+      Number(left.workdirMissing === true) - Number(right.workdirMissing === true) ||
+      right.updatedAt.localeCompare(left.updatedAt),
+  )[0];
   return (known ?? newest)?.id;
 }
 

@@ -142,5 +142,12 @@ export function folderGrantsSomething(trust: FolderTrust | undefined): boolean {
 /** The trust prompt shows while the folder is untrusted, grants something, and the user has not set it aside. */
 export function trustPromptOpen(session: SessionView | undefined): boolean {
   const trust = session?.summary.trust;
-  return !!trust && !trust.trusted && folderGrantsSomething(trust) && !session.trustPromptDismissed;
+  // A folder that does not exist has nothing to trust: its session says it is gone instead.
+  return (
+    !!trust &&
+    !trust.trusted &&
+    folderGrantsSomething(trust) &&
+    !session.trustPromptDismissed &&
+    !session.summary.workdirMissing
+  );
 }

@@ -69,6 +69,11 @@ export interface SessionSummary {
    * summary is otherwise the same whether the session is open or read back from its log).
    */
   demoTasks?: string[];
+  /**
+   * Set when the session's workdir does not exist (or is not a folder) now: checked when the list is made
+   * and when the session is opened. Its log stays readable; a message is refused (not_found).
+   */
+  workdirMissing?: true;
 }
 
 export interface ProviderInfo {

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, realpath, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { PlaygroundError, errorMessage } from "../errors/index.ts";
+import { workdirProblem } from "./workdir-state.ts";
 import type { SessionConfirmation } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionSettings, SessionSummary } from "../protocol/wire.ts";
 import { registerConfiguredSecrets } from "../providers/config.ts";
@@ -161,13 +162,9 @@ export class SessionHub {
   }
 
   private async checkWorkdir(workdir: string): Promise<string> {
-    const absolute = path.resolve(workdir);
-    try {
-      if ((await stat(absolute)).isDirectory()) return absolute;
-    } catch (error) {
-      throw new PlaygroundError("not_found", `workdir ${absolute} cannot be used: ${errorMessage(error)}`);
-    }
-    throw new PlaygroundError("not_found", `workdir ${absolute} is not a directory`);
+    const problem = workdirProblem(workdir);
+    if (problem) throw new PlaygroundError("not_found", problem);
+    return path.resolve(workdir);
   }
 
   /** Refuses a provider name the server does not know, naming the ones it does. */
@@ -389,7 +386,12 @@ export class SessionHub {
     }
     // The page opens the session it showed or the newest next: the newest log read here is kept for it.
     newestRead?.keep();
-    return [...summaries.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
+    // Checked now, not cached with the summary: a folder can go (or come back) while a log does not change.
+    return [...summaries.values()]
+      .map((summary) =>
+        workdirProblem(summary.settings.workdir) ? { ...summary, workdirMissing: true as const } : summary,
+      )
+      .sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
   }
 
   /** The log the last list read in full (recent-log-read.ts), for the open that follows it. */

@@ -68,6 +68,8 @@ export interface SessionParts {
     exitHooks?: ExitHooks;
     /** The composition root's token counter. */
     tokens?: TokenCounter;
+    /** A reopen: a workdir that no longer exists does not refuse the open (workspace.ts). */
+    missingOk?: boolean;
   }): Promise<SessionWorkspace>;
   createPermission(options: {
     mode: PermissionMode;

@@ -6,6 +6,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { PlaygroundError, errorMessage, type ErrorType } from "../errors/index.ts";
 import { demoTasksFor } from "../shared/demo-tasks.ts";
+import { WORKDIR_GONE_ADVICE, workdirProblem } from "./workdir-state.ts";
 import type { ChatMessage } from "../protocol/model.ts";
 import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
@@ -269,6 +270,8 @@ export class Session {
       secrets: session.secrets,
       exitHooks: init.processes.exitHooks,
       tokens: init.tokens,
+      // A reopened session whose folder is gone still opens: its log is readable, it refuses to run.
+      missingOk: init.restored !== undefined,
     });
     if (session.settings.lintProfile) session.workspace.catalog.setProfile(session.settings.lintProfile);
     session.engines = await SessionEngines.create(
@@ -388,6 +391,7 @@ export class Session {
         session: {
           ...this.summary(),
           demoTasks: demoTasksFor((relative) => isFileIn(this.settings.workdir, relative)),
+          ...(workdirProblem(this.settings.workdir) ? { workdirMissing: true as const } : {}),
         },
         ...(withHistory
           ? {
@@ -481,6 +485,9 @@ export class Session {
   /** `planMode`: this run offers read-only tools only. */
   sendMessage(text: string, options: { planMode?: boolean } = {}): void {
     if (this.closed) throw new PlaygroundError("not_found", `session ${this.id} is closed`);
+    // Refused up front, as create_session refuses the folder: a run there would only see each tool fail.
+    const problem = workdirProblem(this.settings.workdir);
+    if (problem) throw new PlaygroundError("not_found", `${problem}: ${WORKDIR_GONE_ADVICE}`);
     this.turns.start((signal) => this.execute(text, signal, { planMode: options.planMode === true }));
     this.releaseWhenIdle();
   }

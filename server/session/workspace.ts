@@ -51,6 +51,11 @@ export interface WorkspaceOptions {
   exitHooks?: ExitHooks;
   /** The composition root's token counter; default the workspace's own. */
   tokens?: TokenCounter;
+  /**
+   * A reopen: a workdir that no longer exists is kept as it was (the session's log stays readable; the
+   * session refuses to run, server/session/workdir-state.ts) instead of refusing the open.
+   */
+  missingOk?: boolean;
 }
 
 export interface ConversationOptions {
@@ -114,24 +119,26 @@ function missingHint(workdir: string): string {
     : "";
 }
 
-async function realDirectory(workdir: string): Promise<string> {
+async function realDirectory(workdir: string, missingOk = false): Promise<string> {
   let resolved: string;
   try {
     resolved = await realpath(workdir);
   } catch (error) {
+    if (missingOk) return path.resolve(workdir);
     throw new PlaygroundError(
       "not_found",
       `working directory ${workdir} does not exist: ${errorMessage(error)}${missingHint(workdir)}`,
     );
   }
   if (!(await stat(resolved)).isDirectory()) {
+    if (missingOk) return resolved;
     throw new PlaygroundError("not_found", `working directory ${workdir} is not a folder`);
   }
   return resolved;
 }
 
 export async function createWorkspace(options: WorkspaceOptions): Promise<Workspace> {
-  const workdir = await realDirectory(options.workdir);
+  const workdir = await realDirectory(options.workdir, options.missingOk === true);
   const home = options.home ?? os.homedir();
   const secrets = options.secrets ?? new SecretScope(new SecretRedactor());
   const layers = defaultLayers(workdir, home);
