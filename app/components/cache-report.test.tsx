@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { CacheStats } from "../../server/protocol/index.ts";
-import { CacheStatsHeader } from "./cache-report.tsx";
+import { CacheDiagnosticsRow, CacheStatsHeader } from "./cache-report.tsx";
 
 const stats: CacheStats = {
   requests: 4,
@@ -38,5 +38,23 @@ describe("session cache header", () => {
     expect(during).toContain("3 newer requests count when the run ends");
     const after = text(renderToStaticMarkup(<CacheStatsHeader stats={stats} shown={4} />));
     expect(after).not.toContain("newer request");
+  });
+});
+
+describe("the diagnostics row", () => {
+  const predicted = {
+    comparedWith: 7,
+    type: null,
+    missedInputTokens: 0,
+    toolsAdded: [],
+    toolsRemoved: [],
+    systemCharDelta: 0,
+  };
+  it("does not read as a hit when a request with no divergence reads nothing", () => {
+    const missed = text(renderToStaticMarkup(<CacheDiagnosticsRow predicted={predicted} nothingRead />));
+    expect(missed).toContain("no divergence from #7, yet nothing is read from the cache");
+    const read = text(renderToStaticMarkup(<CacheDiagnosticsRow predicted={predicted} />));
+    expect(read).toContain("no divergence from #7");
+    expect(read).not.toContain("nothing is read");
   });
 });

@@ -17,11 +17,13 @@ const number = (value: number) => value.toLocaleString("en-US");
 const diagnosticsHelp =
   "Where this request's prefix first differs from the previous request's, as the server's cache model predicts it (model_changed, system_changed, tools_changed, messages_changed, in Anthropic's words), beside what the provider's own cache diagnostics reported (Anthropic diagnostics.cache_miss_reason; OpenAI prompt_cache_diagnostics). The provider compares request structure; whether the cache hit is the usage figures above.";
 
-function predictedText(predicted: PredictedCacheDiagnostics): string {
+function predictedText(predicted: PredictedCacheDiagnostics, nothingRead: boolean): string {
   if (predicted.comparedWith === null) return "first request: nothing to compare with";
+  // No divergence is about the request's structure; a request can still read nothing (the one before it
+  // was below the model's minimum, or its entry expired), and the row must not read as a hit then.
   const what =
     predicted.type === null
-      ? `no divergence from #${predicted.comparedWith}`
+      ? `no divergence from #${predicted.comparedWith}${nothingRead ? ", yet nothing is read from the cache (the reason above says why)" : ""}`
       : `${predicted.type} since #${predicted.comparedWith} (${number(predicted.missedInputTokens)} tokens after it)`;
   return predicted.announced ? `${what}, announced: ${predicted.announced}` : what;
 }
@@ -50,8 +52,11 @@ export function CacheDiagnosticsRow({
   reported,
   check,
   placementNote,
+  nothingRead = false,
 }: {
   predicted?: PredictedCacheDiagnostics;
+  /** The prediction reads no token of this request from the cache. */
+  nothingRead?: boolean;
   reported?: ReportedCacheDiagnostics;
   check?: CacheCheck;
   placementNote?: string;
@@ -68,7 +73,7 @@ export function CacheDiagnosticsRow({
             Diagnostics
           </span>
           <span data-testid="cache-diagnostics-predicted" title="predicted by the server's cache model">
-            predicted: {predictedText(predicted)}
+            predicted: {predictedText(predicted, nothingRead)}
           </span>
         </div>
       )}

@@ -150,6 +150,7 @@ export function CacheStrip({
         {...(usage?.cacheDiagnostics ? { reported: usage.cacheDiagnostics } : {})}
         {...(check ? { check } : {})}
         {...(cache.placementNote ? { placementNote: cache.placementNote } : {})}
+        nothingRead={predicted.cacheReadInputTokens === 0}
       />
       {reported && (
         <div data-testid="cache-reported">
