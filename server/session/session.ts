@@ -12,7 +12,6 @@ import type { ApprovalAnswer } from "../protocol/permission.ts";
 import type { RequestSnapshot, RunnerEvent } from "../protocol/runner-events.ts";
 import type { TrustAnswer } from "../protocol/sandbox.ts";
 import type { ProviderInfo, SessionEvent, SessionSettings, SessionSummary } from "../protocol/wire.ts";
-import { RequestReader } from "../protocol/request-model.ts";
 import { grantsSomething } from "../permission/trust.ts";
 import type { InputReply } from "../providers/types.ts";
 import type { TokenCounter } from "../prompt/segments.ts";
@@ -35,7 +34,8 @@ import type { StreamInput } from "./request-writer.ts";
 import { changedSettings, restoreActiveSkills, restoredState } from "./session-restore.ts";
 import { sameJson } from "./same-json.ts";
 import { SessionCache } from "./session-cache.ts";
-import type { CacheLedger, LedgerEvent } from "../cache/cache-ledger.ts";
+import type { CacheLedger } from "../cache/cache-ledger.ts";
+import { RestoredCache } from "./restored-cache.ts";
 import { createCacheLedger, loadCacheConfig } from "../cache/rules-file.ts";
 import { SessionEngines } from "./session-engines.ts";
 import { SessionSummaryFold } from "./session-summary.ts";
@@ -59,8 +59,7 @@ import { skillFigures } from "../runner/skill-figures.ts";
 import type { SkillFigures } from "../protocol/catalog.ts";
 import { PLAYGROUND_VERSION } from "./workspace.ts";
 
-/** A reopened session's cache ledger is folded from its log this long after the open, unless used sooner. */
-export const LEDGER_RESTORE_DELAY_MS = 1000;
+export { LEDGER_RESTORE_DELAY_MS } from "./restored-cache.ts";
 
 /** How a run differs from a plain run of a user message: a branch's first (session-branch.ts), or a plan-mode run. */
 interface FirstRun {
@@ -121,17 +120,8 @@ export class Session {
   private lab: SessionLab | undefined;
   private optimizerPart: SessionOptimizer | undefined;
   private mcp: SessionMcp | undefined;
-  private readonly cacheState: SessionCache;
-  /** Every request's prediction beside the provider's report, and the session's cache_stats (rebuilt from the log). */
-  private readonly cacheLedger: CacheLedger;
-  /**
-   * The logged events the ledger has not folded yet. A reopen shows nothing the ledger computes (its
-   * figures are in the logged events the replay carries), and folding a long session's requests costs
-   * about as much as reading its log — so it is done on the ledger's first use (a run, a settings
-   * change), or in the background shortly after the open, whichever comes first; the result is the same.
-   */
-  private ledgerBacklog: LedgerEvent[] = [];
-  private ledgerTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The cache's requests and the ledger, restored from the log when first used (restored-cache.ts). */
+  private readonly restoredCache: RestoredCache;
   private closed = false;
   /** Without `restored`: the events read back are not kept once the session has started. */
   private readonly init: Omit<SessionInit, "restored">;
@@ -159,106 +149,31 @@ export class Session {
     this.requestCounter = new RequestCounter(
       state.lastRequestIndex > 0 ? state.lastRequestIndex : (init.branch?.requestIndex ?? 0),
     );
-    this.cacheState = new SessionCache(
-      init.id,
-      init.home,
-      (message) => this.emitError("io_error", message),
-      init.parts.cacheAsForAnyProvider === true,
+    this.restoredCache = new RestoredCache(
+      new SessionCache(
+        init.id,
+        init.home,
+        (message) => this.emitError("io_error", message),
+        init.parts.cacheAsForAnyProvider === true,
+      ),
+      createCacheLedger(loadCacheConfig({ home: init.home })),
+      restored,
+      {
+        observeRestored: () => this.stream.observeRestored(),
+        tokens: init.tokens,
+        reportDamaged: (message) => this.emitError("log_damaged", message, { replay: true }),
+      },
     );
-    this.cacheLedger = createCacheLedger(loadCacheConfig({ home: init.home }));
-    this.restoreBacklog = restored;
-    if (restored.length > 0) {
-      this.ledgerTimer = setTimeout(() => void this.ledger, LEDGER_RESTORE_DELAY_MS);
-      this.ledgerTimer.unref();
-    }
   }
 
-  /**
-   * The requests shown so far, as the cache predicts the next one from (rebuilt from the log on a reopen;
-   * see restoreBacklog).
-   */
+  /** The requests shown so far, as the cache predicts the next one from (restored-cache.ts). */
   private get cache(): SessionCache {
-    this.restoreRequests();
-    return this.cacheState;
+    return this.restoredCache.cache;
   }
 
-  /**
-   * The logged events whose requests the cache and the ledger have not been given yet. Neither the
-   * session_opened snapshot nor the replay needs them (the figures they show are in the logged events),
-   * and resolving every logged request costs a fifth of a reopen, which the person waits for: so it is
-   * done on the cache's or the ledger's first use (a run, a settings change), or in the background with
-   * the ledger's fold, whichever comes first; the result is the same. The stream's writer is shown the
-   * restored events then too (EventStream.observeRestored), so neither keeps them past that.
-   */
-  private restoreBacklog: readonly SequencedEvent[];
-
-  private restoreRequests(): void {
-    this.stream.observeRestored();
-    if (this.restoreBacklog.length === 0) return;
-    const restored = this.restoreBacklog;
-    this.restoreBacklog = [];
-    const requests = new RequestReader();
-    const failed: string[] = [];
-    for (const { seq, event } of restored) {
-      try {
-        requests.observe(event);
-        if (event.type === "request") {
-          const snapshot = requests.resolve(event.snapshot);
-          this.cacheState.record(snapshot);
-          this.ledgerBacklog.push({ type: "request", snapshot });
-        }
-        if (event.type === "cache_repredicted") this.cacheState.repredicted(event.model);
-        if (event.type === "usage" || event.type === "cache_repredicted") this.ledgerBacklog.push(event);
-      } catch (error) {
-        failed.push(`seq ${seq} (${errorMessage(error)})`);
-      }
-    }
-    this.reportUnrestored(failed);
-  }
-
-  /**
-   * THE DEFERRED-RESTORE RULE: what a reopen restores later (restoreRequests, the ledger's fold) reads a
-   * user file — a log may be crafted or imported — and runs outside any command's error handling, in a
-   * timer or inside whichever command uses it first. So no record may make it throw: a thrown error in the
-   * timer ends the server process, and in a command it would fail that command and every later one for
-   * the session. A record that cannot be restored is left out of the cache figures, and the user is told
-   * which (the session goes on from what was restored).
-   */
-  private reportUnrestored(failed: readonly string[]): void {
-    if (failed.length === 0) return;
-    this.emitError(
-      "log_damaged",
-      `the log's record(s) at ${failed.slice(0, 3).join(", ")}${failed.length > 3 ? ` and ${failed.length - 3} more` : ""} could not be restored for the cache figures; the session goes on without them`,
-      { replay: true },
-    );
-  }
-
-  /** The cache ledger, with every logged event folded in first (see ledgerBacklog). */
+  /** The cache ledger, with every logged event folded in first (restored-cache.ts). */
   private get ledger(): CacheLedger {
-    this.restoreRequests();
-    if (this.ledgerBacklog.length > 0) {
-      const backlog = this.ledgerBacklog;
-      this.ledgerBacklog = [];
-      const failed: string[] = [];
-      for (const event of backlog) {
-        try {
-          this.cacheLedger.restore(event, this.init.tokens);
-        } catch (error) {
-          // The deferred-restore rule (reportUnrestored): the ledger's fold reads the log too.
-          const what =
-            event.type === "request"
-              ? `request #${event.snapshot.requestIndex}`
-              : event.type === "usage"
-                ? `the usage of request #${event.requestIndex}`
-                : "a cache_repredicted record";
-          failed.push(`${what} (${errorMessage(error)})`);
-        }
-      }
-      this.reportUnrestored(failed);
-    }
-    clearTimeout(this.ledgerTimer);
-    this.ledgerTimer = undefined;
-    return this.cacheLedger;
+    return this.restoredCache.ledger;
   }
 
   /** Builds the workspace, restores active skills from the log, and emits a fresh catalog snapshot. */
@@ -816,7 +731,7 @@ export class Session {
 
   /** Stops the run and its tools, ends its MCP servers, stops watching, and writes out the log. */
   async close(): Promise<void> {
-    clearTimeout(this.ledgerTimer);
+    this.restoredCache.dispose();
     this.cancel();
     this.lab?.cancel();
     await this.idle();
