@@ -31,13 +31,7 @@ afterEach(async () => {
 async function agentWritesSkill(client: TestClient, sessionId: string): Promise<number> {
   const from = client.messages.length;
   client.send({ type: "send_message", sessionId, text: "make a skill" });
-  const asked = await client.waitForEvent("permission_request", { sessionId, from });
-  client.send({
-    type: "approval_answer",
-    sessionId,
-    callId: asked.event.request.callId,
-    answer: { kind: "allow_once" },
-  });
+  await client.answerNextApproval(sessionId, { kind: "allow_once" }, { from });
   await client.waitForEvent("stop", { sessionId, from });
   return from;
 }

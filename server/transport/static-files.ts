@@ -54,6 +54,25 @@ export function securityHeaders(host: string): Record<string, string> {
   };
 }
 
+/** A body sent whole, with its exact length (nothing for HEAD), its type by extension and its caching. */
+function sendWhole(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  extension: string,
+  body: Buffer,
+  cacheControl: string,
+  headers: Record<string, string>,
+): void {
+  response.writeHead(status, {
+    "Content-Type": CONTENT_TYPES[extension.toLowerCase()] ?? "application/octet-stream",
+    "Content-Length": body.length,
+    "Cache-Control": cacheControl,
+    ...headers,
+  });
+  response.end(request.method === "HEAD" ? undefined : body);
+}
+
 export function sendText(
   response: ServerResponse,
   status: number,
@@ -221,13 +240,7 @@ export class StaticFiles {
     body: Buffer,
     headers: Record<string, string>,
   ): void {
-    response.writeHead(200, {
-      "Content-Type": CONTENT_TYPES[extension.toLowerCase()] ?? "application/octet-stream",
-      "Content-Length": body.length,
-      "Cache-Control": "public, max-age=31536000, immutable",
-      ...headers,
-    });
-    response.end(request.method === "HEAD" ? undefined : body);
+    sendWhole(request, response, 200, extension, body, "public, max-age=31536000, immutable", headers);
   }
 
   /**
@@ -242,13 +255,7 @@ export class StaticFiles {
     headers: Record<string, string>,
   ): Promise<void> {
     const body = Buffer.from(earlyScriptFirst(await readFile(file, "utf8")));
-    response.writeHead(status, {
-      "Content-Type": CONTENT_TYPES[".html"],
-      "Content-Length": body.length,
-      "Cache-Control": "no-store",
-      ...headers,
-    });
-    response.end(request.method === "HEAD" ? undefined : body);
+    sendWhole(request, response, status, ".html", body, "no-store", headers);
   }
 
   private async sendFile(
